@@ -1,0 +1,4 @@
+import { createHttpHandler } from '../lib/http/router.js';
+import { healthRoutes } from '../lib/health/http.js';
+
+export const handler = createHttpHandler(healthRoutes);

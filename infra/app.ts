@@ -1,0 +1,68 @@
+/**
+ * The CDK app (cdk.json: `npx tsx infra/app.ts`). Settings come from CDK context, either
+ * cdk.json or `cdk synth -c baseDomain=api.example.com …`:
+ *
+ *   baseDomain                 organizations are served at <slug>.<baseDomain>
+ *   certificateArn             ACM certificate for *.<baseDomain> (custom domain needs both)
+ *   platformAdminTokenSha256   hex SHA-256 of the platform operator's bearer token
+ *   webhookRetryDelaysSeconds  comma list (or JSON array) replacing the webhook retry schedule
+ *   signupEnabled              false turns off self-service signup (default true)
+ *
+ * An empty string means "unset", so cdk.json can list every key without setting it.
+ */
+import { App } from 'aws-cdk-lib';
+import { WorkManagementStack } from './stack.js';
+
+const app = new App();
+
+const context = (key: string): unknown => app.node.tryGetContext(key);
+
+function optionalString(key: string): string | undefined {
+  const value = context(key);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new Error(`Context '${key}' must be a string`);
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+/** `-c key=false` arrives as a string, cdk.json may hold a real boolean: accept both. */
+function optionalBoolean(key: string): boolean | undefined {
+  const value = context(key);
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'boolean') return value;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new Error(`Context '${key}' must be true or false`);
+}
+
+function optionalDelays(key: string): string | undefined {
+  const value = context(key);
+  if (value === undefined || value === null || value === '') return undefined;
+  const list = Array.isArray(value) ? value.map(String) : String(value).split(',');
+  const delays = list.map((item) => item.trim());
+  if (delays.length === 0 || delays.some((delay) => !/^\d+$/.test(delay) || Number(delay) <= 0)) {
+    throw new Error(`Context '${key}' must be a comma list of positive whole seconds`);
+  }
+  return delays.join(',');
+}
+
+const platformAdminTokenSha256 = optionalString('platformAdminTokenSha256')?.toLowerCase();
+if (platformAdminTokenSha256 && !/^[0-9a-f]{64}$/.test(platformAdminTokenSha256)) {
+  // Catch the common mistake of passing the token itself instead of its hash.
+  throw new Error("Context 'platformAdminTokenSha256' must be a hex SHA-256 digest (64 characters)");
+}
+
+const account = process.env.CDK_DEFAULT_ACCOUNT;
+const region = process.env.CDK_DEFAULT_REGION;
+
+new WorkManagementStack(app, 'WorkManagementStack', {
+  description: 'Work-management API: API Gateway HTTP API, Lambda, DynamoDB single table, SQS webhooks',
+  // Environment-agnostic when the CLI could not determine an account/region (e.g. offline).
+  env: account || region ? { account, region } : undefined,
+  baseDomain: optionalString('baseDomain'),
+  certificateArn: optionalString('certificateArn'),
+  platformAdminTokenSha256,
+  signupEnabled: optionalBoolean('signupEnabled'),
+  webhookRetryDelaysSeconds: optionalDelays('webhookRetryDelaysSeconds'),
+});
+
+app.synth();

@@ -1,0 +1,46 @@
+import { startLocalRuntime } from './runtime.js';
+
+/** `npm start`: the whole service on this machine, on its embedded defaults. */
+async function main(): Promise<void> {
+  const env = process.env;
+  const runtime = await startLocalRuntime({
+    port: Number(env.PORT ?? 3000),
+    baseDomain: env.BASE_DOMAIN,
+    platformAdminToken: env.PLATFORM_ADMIN_TOKEN || undefined,
+    dataDir: env.DATA_DIR || undefined,
+    dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+    sqsEndpoint: env.SQS_ENDPOINT || undefined,
+    sweeperIntervalSeconds: env.SWEEPER_INTERVAL_SECONDS ? Number(env.SWEEPER_INTERVAL_SECONDS) : undefined,
+  });
+  const base = runtime.baseUrl;
+  console.log(`
+Work-management service is running.
+
+  Base URL:                ${base}   (organizations: <slug>.${env.BASE_DOMAIN ?? 'localhost'} or header X-Organization: <slug>)
+  Health:                  ${base}/healthz
+  Platform operator token: ${runtime.platformAdminToken}
+  DynamoDB Local:          ${runtime.dynamoEndpoint}${env.DATA_DIR ? ` (data in ${env.DATA_DIR})` : ' (in memory)'}
+  Local SQS:               ${runtime.sqsEndpoint}
+
+Sign up:
+  curl -s -X POST ${base}/api/v1/auth/signup -H 'content-type: application/json' \\
+    -d '{"organizationName":"Acme","slug":"acme","name":"Ada","email":"ada@acme.test","password":"correct horse battery"}'
+
+Press Ctrl-C to stop.
+`);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: shutting down…`);
+    await runtime.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,153 @@
+import { randomBytes, createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
+import { functionGroups } from '../route-table.js';
+import { createApiGateway, type HttpLambda } from './api-gateway.js';
+import { ensureTable, startDynamoDbLocal, type LocalDynamo } from './dynamodb.js';
+import { ensureQueues, startLocalSqs, type LocalSqs } from './sqs.js';
+import { startStreamPoller, type StreamLambda, type StreamPoller } from './stream-poller.js';
+
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+
+export interface LocalRuntimeOptions {
+  port?: number;
+  baseDomain?: string;
+  platformAdminToken?: string;
+  dataDir?: string;
+  dynamoEndpoint?: string;
+  sqsEndpoint?: string;
+  tableName?: string;
+  sweeperIntervalSeconds?: number;
+  /** Adds `x-db-round-trips` to every response (tests hold endpoints to their budget with it). */
+  exposeRoundTrips?: boolean;
+  logRequests?: boolean;
+}
+
+export interface LocalRuntime {
+  baseUrl: string;
+  port: number;
+  platformAdminToken: string;
+  dynamoEndpoint: string;
+  sqsEndpoint: string;
+  tableName: string;
+  webhookQueueUrl: string;
+  /** Waits until the stream consumer has seen every change written so far. */
+  drainStream(): Promise<void>;
+  /** Runs the scheduled functions now (what the 1-minute schedule does). */
+  runSchedule(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The local stand-in for the deployed stack, built from the same route table: DynamoDB
+ * Local with the stack's table, a local SQS with its queues, an HTTP server playing API
+ * Gateway, a stream poller playing the stream event source and a timer playing the schedule.
+ */
+export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  const stoppers: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stoppers.reverse()) await stop().catch((error: unknown) => console.error('shutdown step failed', error));
+  };
+  try {
+    let dynamo: LocalDynamo | undefined;
+    if (!options.dynamoEndpoint) {
+      dynamo = await startDynamoDbLocal(options.dataDir);
+      stoppers.push(() => dynamo!.stop());
+    }
+    const dynamoEndpoint = options.dynamoEndpoint ?? dynamo!.endpoint;
+    let sqs: LocalSqs | undefined;
+    if (!options.sqsEndpoint) {
+      sqs = await startLocalSqs();
+      stoppers.push(() => sqs!.stop());
+    }
+    const sqsEndpoint = options.sqsEndpoint ?? sqs!.endpoint;
+
+    const tableName = options.tableName ?? 'work-management';
+    await ensureTable(dynamoEndpoint, tableName);
+    const { webhookQueueUrl } = await ensureQueues(sqsEndpoint);
+
+    const platformAdminToken = options.platformAdminToken ?? `wmo_${randomBytes(24).toString('base64url')}`;
+    Object.assign(process.env, {
+      TABLE_NAME: tableName,
+      DYNAMODB_ENDPOINT: dynamoEndpoint,
+      SQS_ENDPOINT: sqsEndpoint,
+      WEBHOOK_QUEUE_URL: webhookQueueUrl,
+      AWS_REGION: process.env.AWS_REGION ?? 'local',
+      BASE_DOMAIN: options.baseDomain ?? process.env.BASE_DOMAIN ?? 'localhost',
+      JWT_SECRET: process.env.JWT_SECRET ?? randomBytes(48).toString('base64url'),
+      PLATFORM_ADMIN_TOKEN_SHA256: createHash('sha256').update(platformAdminToken).digest('hex'),
+      EXPOSE_ROUND_TRIPS: options.exposeRoundTrips ? 'true' : 'false',
+      LOG_REQUESTS: options.logRequests === false ? 'false' : 'true',
+    });
+
+    const routes: { routeKey: string; handler: HttpLambda }[] = [];
+    const scheduled: { name: string; everyMinutes: number; handler: () => Promise<unknown> }[] = [];
+    let streamConsumer: StreamLambda | undefined;
+    for (const group of functionGroups) {
+      const module = (await import(pathToFileURL(resolve(repoRoot, group.entry)).href)) as { handler: unknown };
+      if (group.kind === 'http') {
+        for (const routeKey of group.routes) routes.push({ routeKey, handler: module.handler as HttpLambda });
+      } else if (group.kind === 'stream') {
+        streamConsumer = module.handler as StreamLambda;
+      } else {
+        scheduled.push({ name: group.name, everyMinutes: group.everyMinutes, handler: module.handler as () => Promise<unknown> });
+      }
+    }
+
+    let poller: StreamPoller | undefined;
+    if (streamConsumer) {
+      poller = await startStreamPoller(dynamoEndpoint, tableName, streamConsumer);
+      stoppers.push(() => poller!.stop());
+    }
+
+    const runSchedule = async () => {
+      for (const job of scheduled) await job.handler().catch((error: unknown) => console.error(`scheduled ${job.name} failed`, error));
+    };
+    const intervalSeconds = options.sweeperIntervalSeconds ?? Number(process.env.SWEEPER_INTERVAL_SECONDS ?? 60);
+    const timer = setInterval(() => void runSchedule(), intervalSeconds * 1000);
+    timer.unref();
+    stoppers.push(async () => clearInterval(timer));
+
+    const server = createApiGateway(routes);
+    const port = await listen(server, options.port ?? 3000);
+    stoppers.push(
+      () =>
+        new Promise<void>((done) => {
+          server.close(() => done());
+          server.closeAllConnections();
+        }),
+    );
+
+    return {
+      baseUrl: `http://localhost:${port}`,
+      port,
+      platformAdminToken,
+      dynamoEndpoint,
+      sqsEndpoint,
+      tableName,
+      webhookQueueUrl,
+      drainStream: async () => {
+        if (poller) {
+          await poller.drain();
+          await poller.drain();
+        }
+      },
+      runSchedule,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => {
+      const address = server.address();
+      resolvePort(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}

@@ -1,0 +1,330 @@
+/**
+ * The deployable stack. Everything here is derived from two sources of truth so that the
+ * cloud and the local runtime cannot drift:
+ *   - `functionGroups` / `queues` (infra/route-table.ts): every Lambda, its trigger, routes
+ *     and the access it needs;
+ *   - `tableDefinition()` (lib/db/schema.ts): the physical single table.
+ * No function name or route is listed in this file.
+ */
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import { ApiMapping, DomainName, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { tableDefinition } from '../lib/db/schema.js';
+import { functionGroups, queues, type FunctionDefinition, type HttpGroup } from './route-table.js';
+
+/** Entry paths in the route table are relative to the repository root (the parent of infra/). */
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface WorkManagementStackProps extends StackProps {
+  /** Organizations are served at `<slug>.<baseDomain>`. */
+  baseDomain?: string;
+  /** ACM certificate (same region as the API) covering `*.<baseDomain>`. */
+  certificateArn?: string;
+  /** Hex SHA-256 of the platform operator's bearer token; unset disables the platform routes. */
+  platformAdminTokenSha256?: string;
+  /** `false` turns off `POST /api/v1/auth/signup`. Default: on. */
+  signupEnabled?: boolean;
+  /** Comma list replacing the webhook retry schedule (seconds). Default: the code's schedule. */
+  webhookRetryDelaysSeconds?: string;
+}
+
+/** Compute settings per trigger kind: HTTP is latency-bound, background work is not. */
+const SIZING: Record<FunctionDefinition['kind'], { memorySize: number; timeout: Duration }> = {
+  // API Gateway gives up after 29 s; a request that needs more than 10 s is a bug.
+  http: { memorySize: 512, timeout: Duration.seconds(10) },
+  stream: { memorySize: 256, timeout: Duration.seconds(60) },
+  schedule: { memorySize: 256, timeout: Duration.seconds(60) },
+};
+
+/**
+ * One bundling configuration for every function: the AWS SDK is bundled (not taken from the
+ * runtime) so the deployed code runs exactly the versions that were tested, as minified ESM.
+ */
+const BUNDLING: BundlingOptions = {
+  minify: true,
+  sourceMap: true,
+  format: OutputFormat.ESM,
+  target: 'node22',
+  externalModules: [],
+  mainFields: ['module', 'main'],
+  // Some dependencies are CommonJS and call `require`, which ESM output lacks.
+  banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
+};
+
+export class WorkManagementStack extends Stack {
+  readonly table: dynamodb.Table;
+  readonly webhookQueue: sqs.Queue;
+  readonly httpApi: HttpApi;
+  readonly functions = new Map<string, NodejsFunction>();
+
+  constructor(scope: Construct, id: string, props: WorkManagementStackProps = {}) {
+    super(scope, id, props);
+
+    this.table = createTable(this);
+    const { queue: webhookQueue } = createWebhookQueue(this);
+    this.webhookQueue = webhookQueue;
+    const jwtSecret = createJwtSecret(this);
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      description: 'Work-management API',
+      // The default `$default` stage deploys every change automatically.
+      createDefaultStage: true,
+    });
+
+    // Created lazily: only needed when the route table has a stream consumer.
+    let streamFailures: sqs.Queue | undefined;
+
+    for (const group of functionGroups) {
+      const fn = createFunction(this, group, {
+        TABLE_NAME: this.table.tableName,
+        BASE_DOMAIN: props.baseDomain ?? '',
+        // The template holds only a `{{resolve:secretsmanager:…}}` dynamic reference, which
+        // CloudFormation resolves at deploy time; the plaintext never appears in the template
+        // or the cloud assembly. (It does end up in the function's configuration, encrypted at
+        // rest; reading it per cold start from Secrets Manager would add latency and a
+        // dependency for no gain in this threat model. Rotating it needs a redeploy.)
+        JWT_SECRET: jwtSecret.secretValue.unsafeUnwrap(),
+        NODE_OPTIONS: '--enable-source-maps',
+        SIGNUP_ENABLED: String(props.signupEnabled ?? true),
+        ...(props.webhookRetryDelaysSeconds
+          ? { WEBHOOK_RETRY_DELAYS_SECONDS: props.webhookRetryDelaysSeconds }
+          : {}),
+        ...(sendsToWebhookQueue(group) ? { WEBHOOK_QUEUE_URL: webhookQueue.queueUrl } : {}),
+        // The operator token hash is given only to the functions that serve platform routes.
+        ...(isPlatform(group) ? { PLATFORM_ADMIN_TOKEN_SHA256: props.platformAdminTokenSha256 ?? '' } : {}),
+      });
+      this.functions.set(group.name, fn);
+      grantAccess(this.table, webhookQueue, group, fn);
+
+      switch (group.kind) {
+        case 'http':
+          addHttpRoutes(this.httpApi, group, fn);
+          break;
+        case 'stream':
+          streamFailures ??= createStreamFailureQueue(this);
+          subscribeToTableStream(this.table, fn, streamFailures);
+          break;
+        case 'schedule':
+          scheduleEvery(this, group.name, group.everyMinutes, fn);
+          break;
+        default: {
+          // A new trigger kind in the route table must be wired here: a compile error (never)
+          // and, for plain JavaScript callers, a synth error, never a silently missing trigger.
+          const unsupported: never = group;
+          throw new Error(`Unsupported function kind: ${(unsupported as FunctionDefinition).kind}`);
+        }
+      }
+    }
+
+    this.addCustomDomain(props);
+
+    new CfnOutput(this, 'ApiEndpoint', {
+      description: 'Default endpoint of the HTTP API',
+      value: this.httpApi.apiEndpoint,
+    });
+    new CfnOutput(this, 'TableName', { description: 'The single DynamoDB table', value: this.table.tableName });
+  }
+
+  /**
+   * Organizations live on subdomains, so the API is served on the wildcard `*.<baseDomain>`.
+   * Only created when both the domain and its certificate are configured.
+   */
+  private addCustomDomain(props: WorkManagementStackProps): void {
+    const { baseDomain, certificateArn } = props;
+    if (!baseDomain || !certificateArn) {
+      if (baseDomain || certificateArn) {
+        Annotations.of(this).addWarning(
+          'Custom domain skipped: set both baseDomain and certificateArn to serve *.<baseDomain>.',
+        );
+      }
+      return;
+    }
+    const domainName = new DomainName(this, 'WildcardDomain', {
+      domainName: `*.${baseDomain}`,
+      certificate: acm.Certificate.fromCertificateArn(this, 'WildcardCertificate', certificateArn),
+    });
+    new ApiMapping(this, 'WildcardApiMapping', {
+      api: this.httpApi,
+      domainName,
+      stage: this.httpApi.defaultStage,
+    });
+    new CfnOutput(this, 'DnsTarget', {
+      description: `Point a CNAME (or alias) for *.${baseDomain} at this regional domain name`,
+      value: domainName.regionalDomainName,
+    });
+    new CfnOutput(this, 'DnsTargetHostedZoneId', {
+      description: 'Hosted zone id of the regional domain name, for a Route 53 alias record',
+      value: domainName.regionalHostedZoneId,
+    });
+  }
+}
+
+/** The single table, exactly as `tableDefinition()` derives it from the entities. */
+function createTable(scope: Construct): dynamodb.Table {
+  const definition = tableDefinition();
+  const stringKey = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
+  const table = new dynamodb.Table(scope, 'Table', {
+    partitionKey: stringKey(definition.partitionKey),
+    sortKey: stringKey(definition.sortKey),
+    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+    timeToLiveAttribute: definition.ttlAttribute,
+    // The stream carries the domain events to the stream consumer, which diffs OLD and NEW.
+    stream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    // Customer data outlives the stack: deleting the stack must never delete the table.
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+  for (const index of definition.globalIndexes) {
+    table.addGlobalSecondaryIndex({
+      indexName: index.indexName,
+      partitionKey: stringKey(index.partitionKey),
+      sortKey: stringKey(index.sortKey),
+      projectionType: dynamodb.ProjectionType.ALL,
+    });
+  }
+  return table;
+}
+
+/**
+ * The webhook delivery queue and its dead-letter queue, from `queues.webhook`. Physical names
+ * are left to CloudFormation (so the stack can be deployed twice per account and resources
+ * can be replaced); functions receive the URL through their environment.
+ */
+function createWebhookQueue(scope: Construct): { queue: sqs.Queue; deadLetterQueue: sqs.Queue } {
+  const definition = queues.webhook;
+  const deadLetterQueue = new sqs.Queue(scope, 'WebhookDeadLetterQueue', {
+    retentionPeriod: Duration.days(definition.deadLetter.retentionDays),
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+  });
+  const queue = new sqs.Queue(scope, 'WebhookQueue', {
+    visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: definition.maxReceiveCount },
+  });
+  return { queue, deadLetterQueue };
+}
+
+/** Stream batches that still fail after all retries are parked here (metadata only) for inspection. */
+function createStreamFailureQueue(scope: Construct): sqs.Queue {
+  return new sqs.Queue(scope, 'StreamFailureQueue', {
+    retentionPeriod: Duration.days(14),
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+  });
+}
+
+/** The HMAC key for session JWTs, generated by Secrets Manager so no one ever types it. */
+function createJwtSecret(scope: Construct): secretsmanager.Secret {
+  return new secretsmanager.Secret(scope, 'JwtSigningSecret', {
+    description: 'Signing key of the session JWTs',
+    generateSecretString: { passwordLength: 64, excludePunctuation: true },
+  });
+}
+
+function createFunction(
+  scope: Construct,
+  group: FunctionDefinition,
+  environment: Record<string, string>,
+): NodejsFunction {
+  const id = constructId(group.name);
+  // An explicit log group (instead of the deprecated `logRetention`, which needs a custom
+  // resource Lambda) so retention is a plain CloudFormation property.
+  const logGroup = new logs.LogGroup(scope, `${id}Logs`, { retention: logs.RetentionDays.ONE_MONTH });
+  return new NodejsFunction(scope, `${id}Function`, {
+    description: `${group.kind} function '${group.name}' (${group.entry})`,
+    entry: path.join(repoRoot, group.entry),
+    handler: 'handler',
+    // Pin the lock file and project root so synthesis does not depend on the working directory.
+    projectRoot: repoRoot,
+    depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
+    runtime: lambda.Runtime.NODEJS_22_X,
+    architecture: lambda.Architecture.ARM_64,
+    ...SIZING[group.kind],
+    bundling: BUNDLING,
+    logGroup,
+    environment,
+  });
+}
+
+/** Least privilege: each function gets exactly the table and queue access its route-table entry declares. */
+function grantAccess(table: dynamodb.Table, webhookQueue: sqs.Queue, group: FunctionDefinition, fn: lambda.IFunction): void {
+  if (group.table === 'read') table.grantReadData(fn);
+  else table.grantReadWriteData(fn);
+  if (sendsToWebhookQueue(group)) webhookQueue.grantSendMessages(fn);
+}
+
+/** One Lambda integration per HTTP group and one API Gateway route per 'METHOD /path' string. */
+function addHttpRoutes(api: HttpApi, group: HttpGroup, fn: lambda.IFunction): void {
+  const integration = new HttpLambdaIntegration(`${constructId(group.name)}Integration`, fn, {
+    // One invoke permission for the whole API instead of one per route: a permission per route
+    // doubles the resource count (CloudFormation allows 500 per stack) and grows the function's
+    // resource policy, which has a size limit. The function only serves its own routes anyway.
+    scopePermissionToRoute: false,
+  });
+  for (const route of group.routes) {
+    const { method, path: routePath } = parseRoute(route);
+    api.addRoutes({ path: routePath, methods: [method], integration });
+  }
+}
+
+/** Parses 'GET /api/v1/boards/{boardId}' into the method and the path. */
+export function parseRoute(route: string): { method: HttpMethod; path: string } {
+  const match = /^([A-Z]+) (\/\S*)$/.exec(route);
+  const method = match && (HttpMethod as Record<string, HttpMethod | undefined>)[match[1]];
+  if (!match || !method) throw new Error(`Invalid route in the route table: '${route}'`);
+  return { method, path: match[2] };
+}
+
+/**
+ * The stream consumer publishes the domain events. Failed batches are bisected to isolate a
+ * poison record, records can be reported individually, and what still fails after the retries
+ * goes to a queue instead of blocking the shard.
+ */
+function subscribeToTableStream(table: dynamodb.Table, fn: lambda.IFunction, failures: sqs.IQueue): void {
+  fn.addEventSource(
+    new DynamoEventSource(table, {
+      startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+      batchSize: 100,
+      bisectBatchOnError: true,
+      retryAttempts: 10,
+      reportBatchItemFailures: true,
+      onFailure: new SqsDlq(failures),
+    }),
+  );
+}
+
+function scheduleEvery(scope: Construct, name: string, everyMinutes: number, fn: lambda.IFunction): void {
+  new events.Rule(scope, `${constructId(name)}Schedule`, {
+    description: `Runs '${name}' every ${everyMinutes} minute(s)`,
+    schedule: events.Schedule.rate(Duration.minutes(everyMinutes)),
+    targets: [new targets.LambdaFunction(fn)],
+  });
+}
+
+function sendsToWebhookQueue(group: FunctionDefinition): boolean {
+  return 'sendsToWebhookQueue' in group && group.sendsToWebhookQueue === true;
+}
+
+function isPlatform(group: FunctionDefinition): boolean {
+  return group.kind === 'http' && group.platform === true;
+}
+
+/** 'ticket-types' → 'TicketTypes': stable construct ids, so logical ids do not change between synths. */
+function constructId(name: string): string {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0].toUpperCase() + part.slice(1))
+    .join('');
+}

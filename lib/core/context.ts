@@ -1,0 +1,42 @@
+import type { Clock } from './clock.js';
+import type { OrganizationItem, Role, CredentialKind } from '../db/entities/index.js';
+
+/** What a credential allows beyond the holder's own permissions (spec §5.3). */
+export interface CredentialRestrictions {
+  kind: CredentialKind;
+  /** Session id (SESSION) or token id (PERSONAL / AGENT). */
+  credentialId: string;
+  lookupKey: string;
+  /** Empty: every board the holder may see. */
+  allowedBoardIds: string[];
+  readOnly: boolean;
+  denyDelete: boolean;
+  clientLabel: string | null;
+}
+
+export interface Actor {
+  userId: string;
+  name: string;
+  email: string;
+  role: Role;
+  isAgent: boolean;
+  isAdmin: boolean;
+  customerId: string | null;
+  permissions: ReadonlySet<string>;
+  teamIds: ReadonlySet<string>;
+  credential: CredentialRestrictions;
+}
+
+/** The explicit context every domain function receives: no Lambda, no HTTP. */
+export interface DomainContext {
+  org: OrganizationItem;
+  actor: Actor;
+  clock: Clock;
+  requestId: string;
+}
+
+/** Context of unauthenticated operations (signup, login) that still know their organization or none. */
+export interface AnonymousContext {
+  clock: Clock;
+  requestId: string;
+}

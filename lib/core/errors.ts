@@ -1,0 +1,63 @@
+/**
+ * One error hierarchy for the whole service. Each error carries a stable code and an
+ * HTTP status; exactly one place (lib/http/respond.ts) turns errors into responses.
+ * Anything that is not an AppError becomes a generic 500 with nothing internal.
+ */
+export type ErrorCode =
+  | 'VALIDATION_ERROR'
+  | 'UNAUTHENTICATED'
+  | 'INVALID_CREDENTIALS'
+  | 'FORBIDDEN'
+  | 'PLAN_FEATURE_REQUIRED'
+  | 'PAT_READ_ONLY'
+  | 'PAT_DENY_DELETE'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'STALE_UPDATE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'RATE_LIMITED'
+  | 'INTERNAL_ERROR';
+
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const validationError = (issues: ValidationIssue[]): AppError =>
+  new AppError(400, 'VALIDATION_ERROR', describeIssues(issues), { issues });
+
+/** A single-field validation failure raised by domain code (e.g. an unknown referenced id). */
+export const invalidField = (path: string, message: string): AppError =>
+  validationError([{ path, message }]);
+
+export const unauthenticated = (message = 'Authentication required'): AppError =>
+  new AppError(401, 'UNAUTHENTICATED', message, undefined, { 'WWW-Authenticate': 'Bearer' });
+
+export const forbidden = (message = 'You do not have permission to do this', code: ErrorCode = 'FORBIDDEN', details?: Record<string, unknown>): AppError =>
+  new AppError(403, code, message, details);
+
+export const notFound = (what = 'Resource'): AppError => new AppError(404, 'NOT_FOUND', `${what} not found`);
+
+export const conflict = (message: string, details?: Record<string, unknown>): AppError =>
+  new AppError(409, 'CONFLICT', message, details);
+
+function describeIssues(issues: ValidationIssue[]): string {
+  const first = issues[0];
+  if (!first) return 'Invalid request';
+  const where = first.path ? `${first.path}: ` : '';
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return `${where}${first.message}${more}`;
+}

@@ -1,0 +1,51 @@
+import { Entity, type EntityItem } from 'electrodb';
+
+/**
+ * A board carries everything its access check needs (team, direct member and customer
+ * sets) and its workflow configuration, so one GetItem answers "may this caller see it,
+ * and how does it behave".
+ */
+export const Board = new Entity({
+  model: { entity: 'board', version: '1', service: 'wm' },
+  attributes: {
+    orgId: { type: 'string', required: true },
+    boardId: { type: 'string', required: true },
+    name: { type: 'string', required: true },
+    prefix: { type: 'string', required: true },
+    description: { type: 'string', required: true, default: '' },
+    isArchived: { type: 'boolean', required: true, default: false },
+    isDeleted: { type: 'boolean', required: true, default: false },
+    deletedAt: { type: 'string' },
+    teamIds: { type: 'set', items: 'string' },
+    memberUserIds: { type: 'set', items: 'string' },
+    customerIds: { type: 'set', items: 'string' },
+    milestonesAndReleases: { type: 'boolean', required: true, default: false },
+    explainableStatus: { type: 'boolean', required: true, default: false },
+    /** Organization statuses shown on this board; absent means the org's enabled-by-default set. */
+    enabledStatusIds: { type: 'list', items: { type: 'string' } },
+    /** [{fromStatusId, toStatusIds}]; empty means any move is allowed. */
+    transitionRules: { type: 'any' },
+    enabledTypeIds: { type: 'list', items: { type: 'string' } },
+    /** Lower-cased name for case-insensitive search. */
+    searchName: { type: 'string', required: true },
+    createdAt: { type: 'string', required: true, readOnly: true },
+    updatedAt: { type: 'string', required: true },
+  },
+  indexes: {
+    byOrg: { pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['boardId'] } },
+  },
+});
+export type BoardItem = EntityItem<typeof Board>;
+
+/** Uniqueness of a board prefix within an organization (prefixes are upper-case). */
+export const BoardPrefix = new Entity({
+  model: { entity: 'boardPrefix', version: '1', service: 'wm' },
+  attributes: {
+    orgId: { type: 'string', required: true },
+    prefix: { type: 'string', required: true },
+    boardId: { type: 'string', required: true },
+  },
+  indexes: {
+    byPrefix: { pk: { field: 'pk', composite: ['orgId', 'prefix'] }, sk: { field: 'sk', composite: [] } },
+  },
+});

@@ -1,0 +1,21 @@
+import { Entity, type EntityItem } from 'electrodb';
+
+export const Customer = new Entity({
+  model: { entity: 'customer', version: '1', service: 'wm' },
+  attributes: {
+    orgId: { type: 'string', required: true },
+    customerId: { type: 'string', required: true },
+    name: { type: 'string', required: true },
+    email: { type: 'string' },
+    phone: { type: 'string' },
+    /** Lower-cased "name email" for case-insensitive search. */
+    searchText: { type: 'string', required: true },
+    isArchived: { type: 'boolean', required: true, default: false },
+    createdAt: { type: 'string', required: true, readOnly: true },
+    updatedAt: { type: 'string', required: true },
+  },
+  indexes: {
+    byOrg: { pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['customerId'] } },
+  },
+});
+export type CustomerItem = EntityItem<typeof Customer>;

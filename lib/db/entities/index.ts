@@ -1,0 +1,10 @@
+export { Organization, OrganizationSlug, PLANS, type Plan, type OrganizationItem } from './organization.js';
+export { User, UserEmail, ROLES, type Role, type UserItem } from './user.js';
+export { Credential, CREDENTIAL_KINDS, type CredentialKind, type CredentialItem } from './credential.js';
+export { PermissionGroup, GROUP_TYPES, type PermissionGroupItem } from './permission-group.js';
+export { Board, BoardPrefix, type BoardItem } from './board.js';
+export { Status, STATUS_CATEGORIES, type StatusCategory, type StatusItem } from './status.js';
+export { TicketType, type TicketTypeItem } from './ticket-type.js';
+export { Team, TeamMember, type TeamItem, type TeamMemberItem } from './team.js';
+export { Customer, type CustomerItem } from './customer.js';
+export { DomainEvent, type DomainEventItem } from './event.js';

@@ -1,0 +1,43 @@
+import { Entity, type EntityItem } from 'electrodb';
+
+export const PLANS = ['FREE', 'PRO', 'ENTERPRISE'] as const;
+export type Plan = (typeof PLANS)[number];
+
+/**
+ * The organization is also the auth context: every authenticated request reads it in the
+ * same BatchGetItem as the credential and the user. It therefore carries a compact copy of
+ * each permission group's permissions (`groupPermissions`), written in the same transaction
+ * as the group itself, so resolving a caller's permissions costs no extra round trip.
+ */
+export const Organization = new Entity({
+  model: { entity: 'organization', version: '1', service: 'wm' },
+  attributes: {
+    orgId: { type: 'string', required: true },
+    slug: { type: 'string', required: true },
+    name: { type: 'string', required: true },
+    plan: { type: PLANS, required: true, default: 'FREE' },
+    timeTrackingEnabled: { type: 'boolean', required: true, default: true },
+    defaultTimeFactor: { type: 'number', required: true, default: 1 },
+    defaultMaxConcurrentClaims: { type: 'number', required: true, default: 3 },
+    /** groupId → permission strings (denormalized from PermissionGroup, see above). */
+    groupPermissions: { type: 'any', required: true, default: () => ({}) },
+    createdAt: { type: 'string', required: true, readOnly: true },
+    updatedAt: { type: 'string', required: true },
+  },
+  indexes: {
+    byId: { pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: [] } },
+  },
+});
+export type OrganizationItem = EntityItem<typeof Organization>;
+
+/** Uniqueness of the subdomain slug, and slug → organization lookup. */
+export const OrganizationSlug = new Entity({
+  model: { entity: 'orgSlug', version: '1', service: 'wm' },
+  attributes: {
+    slug: { type: 'string', required: true },
+    orgId: { type: 'string', required: true },
+  },
+  indexes: {
+    bySlug: { pk: { field: 'pk', composite: ['slug'] }, sk: { field: 'sk', composite: [] } },
+  },
+});

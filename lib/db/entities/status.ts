@@ -1,0 +1,27 @@
+import { Entity, type EntityItem } from 'electrodb';
+
+export const STATUS_CATEGORIES = ['PLANNING', 'ACTIVE', 'FINAL'] as const;
+export type StatusCategory = (typeof STATUS_CATEGORIES)[number];
+
+export const Status = new Entity({
+  model: { entity: 'status', version: '1', service: 'wm' },
+  attributes: {
+    orgId: { type: 'string', required: true },
+    statusId: { type: 'string', required: true },
+    key: { type: 'string', required: true },
+    name: { type: 'string', required: true },
+    color: { type: 'string', required: true },
+    category: { type: STATUS_CATEGORIES, required: true },
+    order: { type: 'number', required: true },
+    isDefault: { type: 'boolean', required: true, default: false },
+    isFinal: { type: 'boolean', required: true, default: false },
+    isMandatory: { type: 'boolean', required: true, default: false },
+    enabledByDefault: { type: 'boolean', required: true, default: true },
+    createdAt: { type: 'string', required: true, readOnly: true },
+    updatedAt: { type: 'string', required: true },
+  },
+  indexes: {
+    byOrg: { pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['statusId'] } },
+  },
+});
+export type StatusItem = EntityItem<typeof Status>;

@@ -1,0 +1,23 @@
+import { Entity, type EntityItem } from 'electrodb';
+
+export const TicketType = new Entity({
+  model: { entity: 'ticketType', version: '1', service: 'wm' },
+  attributes: {
+    orgId: { type: 'string', required: true },
+    typeId: { type: 'string', required: true },
+    name: { type: 'string', required: true },
+    color: { type: 'string', required: true },
+    description: { type: 'string', required: true, default: '' },
+    order: { type: 'number', required: true, default: 0 },
+    isOrgDefault: { type: 'boolean', required: true, default: false },
+    enabledByDefault: { type: 'boolean', required: true, default: true },
+    /** Tickets of this type; maintained by the ticket write path (same transaction). */
+    ticketCount: { type: 'number', required: true, default: 0 },
+    createdAt: { type: 'string', required: true, readOnly: true },
+    updatedAt: { type: 'string', required: true },
+  },
+  indexes: {
+    byOrg: { pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['typeId'] } },
+  },
+});
+export type TicketTypeItem = EntityItem<typeof TicketType>;

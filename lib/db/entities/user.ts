@@ -1,0 +1,50 @@
+import { Entity, type EntityItem } from 'electrodb';
+
+export const ROLES = ['ADMIN', 'TEAM_MEMBER', 'CUSTOMER'] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * People and agents of an organization. `teamIds` is denormalized from TeamMember (written
+ * in the same transaction) so board access is decided from the user item alone.
+ */
+export const User = new Entity({
+  model: { entity: 'user', version: '1', service: 'wm' },
+  attributes: {
+    orgId: { type: 'string', required: true },
+    userId: { type: 'string', required: true },
+    name: { type: 'string', required: true },
+    email: { type: 'string', required: true },
+    role: { type: ROLES, required: true },
+    isActive: { type: 'boolean', required: true, default: true },
+    isAgent: { type: 'boolean', required: true, default: false },
+    customerId: { type: 'string' },
+    passwordHash: { type: 'string' },
+    permissionGroupIds: { type: 'set', items: 'string' },
+    teamIds: { type: 'set', items: 'string' },
+    /** Sessions issued before this instant are void (set by a password change). */
+    sessionsValidAfter: { type: 'string' },
+    lastSeenAt: { type: 'string' },
+    createdAt: { type: 'string', required: true, readOnly: true },
+    updatedAt: { type: 'string', required: true },
+  },
+  indexes: {
+    byOrg: {
+      pk: { field: 'pk', composite: ['orgId'] },
+      sk: { field: 'sk', composite: ['userId'] },
+    },
+  },
+});
+export type UserItem = EntityItem<typeof User>;
+
+/** Uniqueness of an e-mail within an organization, and e-mail → user lookup for login. */
+export const UserEmail = new Entity({
+  model: { entity: 'userEmail', version: '1', service: 'wm' },
+  attributes: {
+    orgId: { type: 'string', required: true },
+    email: { type: 'string', required: true },
+    userId: { type: 'string', required: true },
+  },
+  indexes: {
+    byEmail: { pk: { field: 'pk', composite: ['orgId', 'email'] }, sk: { field: 'sk', composite: [] } },
+  },
+});

@@ -1,0 +1,77 @@
+import {
+  Organization, OrganizationSlug, User, UserEmail, Credential, PermissionGroup, Board, BoardPrefix,
+  Status, TicketType, Team, TeamMember, Customer, DomainEvent,
+} from './entities/index.js';
+
+/** Every entity of the single table, by the name the Service exposes it under. */
+export const entities = {
+  organization: Organization,
+  organizationSlug: OrganizationSlug,
+  user: User,
+  userEmail: UserEmail,
+  credential: Credential,
+  permissionGroup: PermissionGroup,
+  board: Board,
+  boardPrefix: BoardPrefix,
+  status: Status,
+  ticketType: TicketType,
+  team: Team,
+  teamMember: TeamMember,
+  customer: Customer,
+  event: DomainEvent,
+};
+
+export interface TableDefinition {
+  partitionKey: string;
+  sortKey: string;
+  globalIndexes: { indexName: string; partitionKey: string; sortKey: string }[];
+  ttlAttribute: string;
+}
+
+/**
+ * The physical table, derived from the entities' index declarations so that the CDK stack,
+ * the local runtime and the model cannot drift. Every GSI projects ALL attributes.
+ */
+export function tableDefinition(): TableDefinition {
+  const gsis = new Map<string, { partitionKey: string; sortKey: string }>();
+  let primary: { pk: string; sk: string } | undefined;
+  for (const entity of Object.values(entities)) {
+    for (const index of Object.values(entity.schema.indexes) as IndexShape[]) {
+      if (!index.index) {
+        if (primary && (primary.pk !== index.pk.field || primary.sk !== index.sk?.field)) {
+          throw new Error('All entities must share the primary key fields');
+        }
+        primary = { pk: index.pk.field, sk: index.sk?.field ?? 'sk' };
+        continue;
+      }
+      const known = gsis.get(index.index);
+      const shape = { partitionKey: index.pk.field, sortKey: index.sk?.field ?? `${index.index}sk` };
+      if (known && (known.partitionKey !== shape.partitionKey || known.sortKey !== shape.sortKey)) {
+        throw new Error(`Index ${index.index} is declared with different fields`);
+      }
+      gsis.set(index.index, shape);
+    }
+  }
+  if (!primary) throw new Error('No primary index');
+  // Reserved generic indexes, declared up front: CloudFormation adds only one GSI per
+  // deployment, so the table is created with the ones later entities will use.
+  for (const name of RESERVED_GSIS) {
+    if (!gsis.has(name)) gsis.set(name, { partitionKey: `${name}pk`, sortKey: `${name}sk` });
+  }
+  return {
+    partitionKey: primary.pk,
+    sortKey: primary.sk,
+    globalIndexes: [...gsis.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([indexName, keys]) => ({ indexName, ...keys })),
+    ttlAttribute: 'ttl',
+  };
+}
+
+const RESERVED_GSIS = ['gsi1', 'gsi2', 'gsi3', 'gsi4'];
+
+interface IndexShape {
+  index?: string;
+  pk: { field: string };
+  sk?: { field: string };
+}

@@ -1,0 +1,34 @@
+import { AppError, conflict } from '../core/errors.js';
+import { db, type Db } from './service.js';
+
+type WriteFunction = Parameters<Db['transaction']['write']>[0];
+/** The entities as ElectroDB hands them to a transaction builder (each with `.commit()`). */
+export type TransactionEntities = Parameters<WriteFunction>[0];
+type TransactionItems = ReturnType<WriteFunction>;
+
+/**
+ * Runs one TransactWriteItems. When a condition fails, `onConditionFailed(index)` names
+ * the domain error for the item at that position (the order the builder returned them);
+ * a conflicting concurrent transaction becomes 409 CONFLICT. Nothing is half-written.
+ */
+export async function transact(
+  build: (entities: TransactionEntities) => TransactionItems,
+  onConditionFailed: (index: number) => AppError = () => conflict('The resource changed concurrently; retry'),
+): Promise<void> {
+  const result = await db().transaction.write(build as WriteFunction).go();
+  if (!result.canceled) return;
+  const reasons = result.data as unknown as { code: string }[];
+  const failed = reasons.findIndex((reason) => reason.code === 'ConditionalCheckFailed');
+  if (failed >= 0) throw onConditionFailed(failed);
+  throw conflict('The resource changed concurrently; retry', {
+    reasons: reasons.map((reason) => reason.code).filter((code) => code !== 'None'),
+  });
+}
+
+/** True when an ElectroDB/SDK error is a failed condition on a single-item write. */
+export function isConditionFailure(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const cause = (error as { cause?: { name?: string } }).cause;
+  const name = (error as { name?: string }).name;
+  return name === 'ConditionalCheckFailedException' || cause?.name === 'ConditionalCheckFailedException';
+}

@@ -1,0 +1,91 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { db } from '../db/service.js';
+import { isConditionFailure } from '../db/transact.js';
+import type { Clock } from '../core/clock.js';
+
+/** The subset of a DynamoDB stream record (Lambda event shape) the consumer reads. */
+export interface StreamRecordLike {
+  eventID?: string;
+  eventName?: 'INSERT' | 'MODIFY' | 'REMOVE' | string;
+  dynamodb?: {
+    NewImage?: Record<string, AttributeValue>;
+    SequenceNumber?: string;
+  };
+}
+
+export interface DispatchedEvent {
+  eventId: string;
+  orgId: string;
+  type: string;
+  occurredAt: string;
+  data: Record<string, unknown>;
+}
+
+export type Dispatcher = (event: DispatchedEvent) => Promise<void>;
+
+export interface BatchResult {
+  batchItemFailures: { itemIdentifier: string }[];
+  dispatched: DispatchedEvent[];
+}
+
+/** Reads an outbox event out of a stream record; anything else (other entities, updates, removals) is not an event. */
+export function eventFromRecord(record: StreamRecordLike): DispatchedEvent | undefined {
+  if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage) return undefined;
+  const image = unmarshall(record.dynamodb.NewImage);
+  if (image.__edb_e__ !== 'event') return undefined;
+  return {
+    eventId: image.eventId,
+    orgId: image.orgId,
+    type: image.type,
+    occurredAt: image.occurredAt,
+    data: image.data ?? {},
+  };
+}
+
+/**
+ * Processes stream records one by one and reports partial batch failures, so one bad record
+ * never replays the whole batch. Delivery is at-least-once: `markDispatched` is a conditional
+ * write that lets exactly one consumer run hand an event to the dispatcher.
+ */
+export async function consumeStreamRecords(
+  records: StreamRecordLike[],
+  dispatch: Dispatcher,
+  clock: Clock,
+): Promise<BatchResult> {
+  const result: BatchResult = { batchItemFailures: [], dispatched: [] };
+  for (const record of records) {
+    const event = eventFromRecord(record);
+    if (!event) continue;
+    try {
+      if (!(await claimForDispatch(event.eventId, clock))) continue;
+      await dispatch(event);
+      result.dispatched.push(event);
+    } catch (error) {
+      console.error(JSON.stringify({ msg: 'event dispatch failed', eventId: event.eventId, type: event.type, error: String(error) }));
+      await releaseDispatchClaim(event.eventId).catch(() => undefined);
+      result.batchItemFailures.push({ itemIdentifier: record.dynamodb?.SequenceNumber ?? record.eventID ?? event.eventId });
+      // Later records of the same shard must not overtake a failed one.
+      break;
+    }
+  }
+  return result;
+}
+
+async function claimForDispatch(eventId: string, clock: Clock): Promise<boolean> {
+  try {
+    await db()
+      .entities.event.patch({ eventId })
+      .set({ dispatchedAt: clock.now().toISOString() })
+      .where((attr, op) => op.notExists(attr.dispatchedAt))
+      .go({ response: 'none' });
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+async function releaseDispatchClaim(eventId: string): Promise<void> {
+  await db().entities.event.patch({ eventId }).remove(['dispatchedAt']).go({ response: 'none' });
+}

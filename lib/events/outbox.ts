@@ -1,0 +1,38 @@
+import { newId } from '../core/ids.js';
+import { addSeconds, epochSeconds, type Clock } from '../core/clock.js';
+import type { TransactionEntities } from '../db/transact.js';
+
+/** Outbox records live a week: long enough for stream retries, TTL is only housekeeping. */
+const EVENT_RETENTION_SECONDS = 7 * 24 * 3600;
+
+export interface EventInput {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+export interface EventRecord extends EventInput {
+  eventId: string;
+  orgId: string;
+  occurredAt: string;
+  ttl: number;
+}
+
+export function newEventRecord(orgId: string, clock: Clock, input: EventInput): EventRecord {
+  const now = clock.now();
+  return {
+    eventId: newId('evt'),
+    orgId,
+    type: input.type,
+    occurredAt: now.toISOString(),
+    data: input.data,
+    ttl: epochSeconds(addSeconds(now, EVENT_RETENTION_SECONDS)),
+  };
+}
+
+/**
+ * The transaction items that store events beside the change that causes them. Callers add
+ * these to the same `transact()` as the change: the change and its events are one write.
+ */
+export function eventPuts(entities: TransactionEntities, records: EventRecord[]) {
+  return records.map((record) => entities.event.create(record).commit());
+}

@@ -1,0 +1,16 @@
+import { config } from '../core/config.js';
+
+/**
+ * The organization a request addresses (DESIGN.md §4): the first label of the Host under
+ * the base domain (`acme.api.example.com` → `acme`), else the `X-Organization` header.
+ */
+export function organizationSlugOf(headers: Record<string, string | undefined>): string | null {
+  const host = (headers['host'] ?? '').toLowerCase().replace(/:\d+$/, '');
+  const base = config().baseDomain;
+  if (base && host.endsWith(`.${base}`)) {
+    const label = host.slice(0, -(base.length + 1));
+    if (label && !label.includes('.')) return label;
+  }
+  const header = headers['x-organization']?.trim().toLowerCase();
+  return header || null;
+}

@@ -1,0 +1,188 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import type * as z from 'zod';
+import { AppError, forbidden, unauthenticated } from '../core/errors.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { newId, safeEqual, sha256Hex } from '../core/ids.js';
+import { config } from '../core/config.js';
+import type { AnonymousContext, DomainContext } from '../core/context.js';
+import { newMeter, withRoundTripMeter, type RoundTripMeter } from '../db/client.js';
+import { authenticate } from '../identity/authenticate.js';
+import { errorResponse, jsonResponse, type HttpResponse } from './respond.js';
+import { organizationSlugOf } from './organization-slug.js';
+import { parseInput } from './validation.js';
+
+/** Largest accepted request body. The biggest field of the spec (a wiki page) is 500,000 characters. */
+const MAX_BODY_BYTES = 1_100_000;
+
+export interface RequestInfo {
+  method: string;
+  path: string;
+  routeKey: string;
+  headers: Record<string, string | undefined>;
+  requestId: string;
+  sourceIp: string;
+  orgSlug: string | null;
+}
+
+interface Inputs<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  request: RequestInfo;
+}
+
+/** A route's successful result: a plain body (status from the route) or an explicit response. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body?: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+interface Schemas<P, Q, B> {
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  /** Success status; 200 unless given. 204 sends no body. */
+  status?: number;
+}
+
+export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown> extends Schemas<P, Q, B> {
+  auth: 'credential';
+  /**
+   * Lets a `denyDelete` token through this DELETE route; the domain function then decides
+   * (releasing one's own claim is allowed, spec §5.3).
+   */
+  denyDeleteCheckedByDomain?: boolean;
+  handler: (ctx: DomainContext, input: Inputs<P, Q, B>) => Promise<unknown>;
+}
+
+export interface OpenRoute<P = unknown, Q = unknown, B = unknown> extends Schemas<P, Q, B> {
+  auth: 'none' | 'platform';
+  handler: (ctx: AnonymousContext, input: Inputs<P, Q, B>) => Promise<unknown>;
+}
+
+export type Route = AuthenticatedRoute<any, any, any> | OpenRoute<any, any, any>;
+export type Routes = Record<string, Route>;
+
+/** A route reached with any credential of the organization (session, personal, agent token). */
+export const authenticated = <P = undefined, Q = undefined, B = undefined>(route: Omit<AuthenticatedRoute<P, Q, B>, 'auth'>): AuthenticatedRoute<P, Q, B> => ({ ...route, auth: 'credential' });
+
+/** A route reached without a credential (signup, login, health). */
+export const open = <P = undefined, Q = undefined, B = undefined>(route: Omit<OpenRoute<P, Q, B>, 'auth'>): OpenRoute<P, Q, B> => ({ ...route, auth: 'none' });
+
+/** A route of the platform operator (PLATFORM_ADMIN_TOKEN). */
+export const platform = <P = undefined, Q = undefined, B = undefined>(route: Omit<OpenRoute<P, Q, B>, 'auth'>): OpenRoute<P, Q, B> => ({ ...route, auth: 'platform' });
+
+export interface HttpHandlerOptions {
+  clock?: Clock;
+}
+
+/**
+ * Builds the Lambda handler of one route group: API Gateway (HTTP API, payload v2) event →
+ * route by `routeKey` → authenticate → zod-parse path, query and body → domain call → JSON.
+ * Every error is turned into the envelope by `errorResponse`, the one place that does it.
+ */
+export function createHttpHandler(routes: Routes, options: HttpHandlerOptions = {}) {
+  const clock = options.clock ?? systemClock;
+  const dispatch = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
+    const requestId = event.requestContext?.requestId || newId('evt').replace('evt_', 'req_');
+    const meter = newMeter();
+    const started = Date.now();
+    let response: HttpResponse;
+    try {
+      response = await withRoundTripMeter(meter, () => handleRoute(routes, event, requestId, clock));
+    } catch (error) {
+      response = errorResponse(error, requestId);
+    }
+    response.headers['x-request-id'] = requestId;
+    if (process.env.EXPOSE_ROUND_TRIPS === 'true') response.headers['x-db-round-trips'] = String(meter.roundTrips);
+    logRequest(event, response.statusCode, requestId, meter, Date.now() - started);
+    return response;
+  };
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>().handler(dispatch);
+}
+
+async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, requestId: string, clock: Clock): Promise<HttpResponse> {
+  const route = routes[event.routeKey];
+  if (!route) throw new AppError(404, 'NOT_FOUND', 'No such route');
+  const headers = lowerCaseHeaders(event.headers ?? {});
+  const method = event.requestContext.http.method.toUpperCase();
+  const request: RequestInfo = {
+    method,
+    path: event.rawPath,
+    routeKey: event.routeKey,
+    headers,
+    requestId,
+    sourceIp: event.requestContext.http.sourceIp,
+    orgSlug: organizationSlugOf(headers),
+  };
+
+  let ctx: DomainContext | AnonymousContext;
+  if (route.auth === 'credential') {
+    const domainCtx = await authenticate(bearerOf(headers), request.orgSlug, clock, requestId);
+    enforceTokenRestrictions(domainCtx, method, route);
+    ctx = domainCtx;
+  } else {
+    if (route.auth === 'platform') requirePlatformOperator(headers);
+    ctx = { clock, requestId };
+  }
+
+  const inputs = {
+    params: route.params ? parseInput(route.params, event.pathParameters ?? {}, 'path') : undefined,
+    query: route.query ? parseInput(route.query, event.queryStringParameters ?? {}, 'query') : undefined,
+    body: route.body ? parseInput(route.body, parseJsonBody(event), 'body') : undefined,
+    request,
+  };
+  const result = await route.handler(ctx as never, inputs as never);
+  if (result instanceof Reply) return jsonResponse(result.status, result.body, result.headers);
+  return jsonResponse(route.status ?? 200, route.status === 204 ? undefined : result);
+}
+
+function bearerOf(headers: Record<string, string | undefined>): string {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(headers['authorization'] ?? '');
+  if (!match?.[1]) throw unauthenticated();
+  return match[1];
+}
+
+/** Token restrictions that hold for every route (spec §5.3); board restrictions live in board access. */
+function enforceTokenRestrictions(ctx: DomainContext, method: string, route: AuthenticatedRoute<any, any, any>): void {
+  const credential = ctx.actor.credential;
+  if (credential.readOnly && method !== 'GET' && method !== 'HEAD') {
+    throw forbidden('This token is read-only', 'PAT_READ_ONLY');
+  }
+  if (credential.denyDelete && method === 'DELETE' && !route.denyDeleteCheckedByDomain) {
+    throw forbidden('This token may not delete', 'PAT_DENY_DELETE');
+  }
+}
+
+function requirePlatformOperator(headers: Record<string, string | undefined>): void {
+  const expected = config().platformAdminTokenSha256;
+  const bearer = bearerOf(headers);
+  if (!expected || !safeEqual(sha256Hex(bearer), expected)) throw unauthenticated('Invalid platform operator token');
+}
+
+function parseJsonBody(event: APIGatewayProxyEventV2): unknown {
+  if (!event.body) return {};
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError(400, 'VALIDATION_ERROR', 'Request body is not valid JSON', { issues: [{ path: 'body', message: 'Malformed JSON' }] });
+  }
+}
+
+function lowerCaseHeaders(headers: Record<string, string | undefined>): Record<string, string | undefined> {
+  const result: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) result[name.toLowerCase()] = value;
+  return result;
+}
+
+function logRequest(event: APIGatewayProxyEventV2, status: number, requestId: string, meter: RoundTripMeter, ms: number): void {
+  if (process.env.LOG_REQUESTS === 'false') return;
+  // Route key only: never the path's query string, headers or body, which may carry secrets.
+  console.log(JSON.stringify({ msg: 'request', requestId, route: event.routeKey, status, ms, dbRoundTrips: meter.roundTrips }));
+}

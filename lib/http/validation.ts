@@ -1,0 +1,41 @@
+import * as z from 'zod';
+import { validationError, type ValidationIssue } from '../core/errors.js';
+
+/** Parses with zod; failures become 400 VALIDATION_ERROR naming each field. */
+export function parseInput<T>(schema: z.ZodType<T>, value: unknown, root: 'body' | 'query' | 'path'): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw validationError(result.error.issues.map((issue) => toIssue(issue, root)));
+}
+
+function toIssue(issue: z.core.$ZodIssue, root: string): ValidationIssue {
+  const path = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    return { path: issue.keys.join(','), message: `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}` };
+  }
+  return { path: path || root, message: issue.message };
+}
+
+/** Query-string boolean: only "true" and "false" are accepted. */
+export const queryBoolean = z.enum(['true', 'false']).transform((value) => value === 'true');
+
+/** page ≥ 1 (default 1); limit clamped to [1, max] (default `defaultLimit`), per DESIGN.md §4. */
+export function pageQuery(defaultLimit: number, maxLimit: number) {
+  return {
+    page: z.coerce.number().int().min(1).default(1),
+    limit: z.coerce
+      .number()
+      .int()
+      .default(defaultLimit)
+      .transform((limit) => Math.min(Math.max(limit, 1), maxLimit)),
+  };
+}
+
+export const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Must be a hex color like #RRGGBB');
+
+/** Trimmed, non-empty string of at most `max` characters. */
+export const requiredText = (max: number) => z.string().trim().min(1, 'Must not be empty').max(max, `At most ${max} characters`);
+
+export const optionalText = (max: number) => z.string().max(max, `At most ${max} characters`);
+
+export const idParam = z.string().min(1).max(64);

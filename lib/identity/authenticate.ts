@@ -1,0 +1,105 @@
+import { unauthenticated } from '../core/errors.js';
+import type { Actor, DomainContext } from '../core/context.js';
+import type { Clock } from '../core/clock.js';
+import { db } from '../db/service.js';
+import { batchGetMixed } from '../db/batch.js';
+import type { CredentialItem, OrganizationItem, UserItem } from '../db/entities/index.js';
+import { permissionsOfGroups } from '../organizations/permissions.js';
+import { looksLikeJwt, verifySessionJwt } from './sessions.js';
+import { parseAccessToken } from './access-tokens.js';
+
+/** Token use is recorded at most this often, so authentication stays one read per request. */
+const LAST_USED_WRITE_INTERVAL_MS = 5 * 60 * 1000;
+
+/**
+ * Resolves a bearer credential to its organization and actor with exactly one round trip:
+ * a consistent BatchGetItem of {credential, user, organization}. Every failure is the same
+ * 401, so a caller learns nothing about which part was wrong.
+ *
+ * `requestedSlug` is the organization the request addresses (subdomain or X-Organization);
+ * a credential presented to another organization is refused (DESIGN.md §4).
+ */
+export async function authenticate(
+  bearer: string,
+  requestedSlug: string | null,
+  clock: Clock,
+  requestId: string,
+): Promise<DomainContext> {
+  const reference = await credentialReference(bearer, clock.now());
+  if (!reference) throw unauthenticated('Invalid or expired credential');
+  const entities = db().entities;
+  const [credential, user, org] = (await batchGetMixed([
+    { entity: entities.credential, key: { lookupKey: reference.lookupKey } },
+    { entity: entities.user, key: { orgId: reference.orgId, userId: reference.userId } },
+    { entity: entities.organization, key: { orgId: reference.orgId } },
+  ])) as [CredentialItem | undefined, UserItem | undefined, OrganizationItem | undefined];
+
+  const now = clock.now();
+  if (!credential || !user || !org) throw unauthenticated('Invalid or expired credential');
+  if (credential.userId !== reference.userId || credential.orgId !== reference.orgId || credential.kind !== reference.kind) {
+    throw unauthenticated('Invalid or expired credential');
+  }
+  if (credential.expiresAt && credential.expiresAt <= now.toISOString()) throw unauthenticated('Credential expired');
+  if (!user.isActive) throw unauthenticated('Account is deactivated');
+  if (credential.kind === 'SESSION' && user.sessionsValidAfter && credential.createdAt < user.sessionsValidAfter) {
+    throw unauthenticated('Session ended');
+  }
+  if (requestedSlug && requestedSlug !== org.slug) throw unauthenticated('Credential belongs to another organization');
+  if ((credential.kind === 'AGENT') !== user.isAgent) throw unauthenticated('Invalid or expired credential');
+
+  if (credential.kind !== 'SESSION') await recordTokenUse(credential, now);
+  return { org, actor: actorOf(user, org, credential), clock, requestId };
+}
+
+interface CredentialReference {
+  kind: CredentialItem['kind'];
+  lookupKey: string;
+  orgId: string;
+  userId: string;
+}
+
+async function credentialReference(bearer: string, now: Date): Promise<CredentialReference | undefined> {
+  if (looksLikeJwt(bearer)) {
+    const claims = await verifySessionJwt(bearer, now);
+    return claims && { kind: 'SESSION', lookupKey: claims.sessionId, orgId: claims.orgId, userId: claims.userId };
+  }
+  const token = parseAccessToken(bearer);
+  return token && { kind: token.kind, lookupKey: token.lookupKey, orgId: token.orgId, userId: token.userId };
+}
+
+export function actorOf(user: UserItem, org: OrganizationItem, credential: CredentialItem): Actor {
+  const isAdmin = user.role === 'ADMIN';
+  return {
+    userId: user.userId,
+    name: user.name,
+    email: user.email,
+    role: user.role,
+    isAgent: user.isAgent,
+    isAdmin,
+    customerId: user.customerId ?? null,
+    permissions: permissionsOfGroups(org.groupPermissions as Record<string, string[]>, user.permissionGroupIds ?? []),
+    teamIds: new Set(user.teamIds ?? []),
+    credential: {
+      kind: credential.kind,
+      credentialId: credential.tokenId ?? credential.lookupKey,
+      lookupKey: credential.lookupKey,
+      allowedBoardIds: credential.allowedBoardIds ?? [],
+      readOnly: credential.readOnly ?? false,
+      denyDelete: credential.denyDelete ?? false,
+      clientLabel: credential.clientLabel ?? null,
+    },
+  };
+}
+
+async function recordTokenUse(credential: CredentialItem, now: Date): Promise<void> {
+  const last = credential.lastUsedAt ? Date.parse(credential.lastUsedAt) : 0;
+  if (now.getTime() - last < LAST_USED_WRITE_INTERVAL_MS) return;
+  const at = now.toISOString();
+  await db()
+    .transaction.write(({ credential: credentials, user }) => [
+      credentials.patch({ lookupKey: credential.lookupKey }).set({ lastUsedAt: at }).commit(),
+      user.patch({ orgId: credential.orgId, userId: credential.userId }).set({ lastSeenAt: at }).commit(),
+    ])
+    .go()
+    .catch((error: unknown) => console.warn(JSON.stringify({ msg: 'recording token use failed', error: String(error) })));
+}

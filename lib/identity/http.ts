@@ -1,0 +1,32 @@
+import * as z from 'zod';
+import { authenticated, open, type Routes } from '../http/router.js';
+import { requiredText } from '../http/validation.js';
+import { signup } from '../organizations/signup.js';
+import { changePassword, login, logout } from './login.js';
+
+const email = z.string().trim().toLowerCase().pipe(z.email('Must be an e-mail address')).pipe(z.string().max(254));
+const password = z.string().min(8, 'At least 8 characters').max(256, 'At most 256 characters');
+const slug = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$/, '3-40 lower-case letters, digits or hyphens, not starting or ending with a hyphen');
+
+/** Routes of the `auth` group (DESIGN.md §4, "Bootstrap and users"). */
+export const authRoutes: Routes = {
+  'POST /api/v1/auth/signup': open({
+    status: 201,
+    body: z.strictObject({ organizationName: requiredText(100), slug, name: requiredText(100), email, password }),
+    handler: (ctx, { body }) => signup(ctx, body),
+  }),
+  'POST /api/v1/auth/login': open({
+    body: z.strictObject({ email, password: z.string().min(1).max(256) }),
+    handler: (ctx, { body, request }) => login(ctx, request.orgSlug, body),
+  }),
+  'POST /api/v1/auth/logout': authenticated({
+    status: 204,
+    handler: (ctx) => logout(ctx),
+  }),
+  'POST /api/v1/auth/password': authenticated({
+    body: z.strictObject({ currentPassword: z.string().min(1).max(256), newPassword: password }),
+    handler: (ctx, { body }) => changePassword(ctx, body),
+  }),
+};

@@ -1,0 +1,60 @@
+import * as z from 'zod';
+import { authenticated, platform, type Routes } from '../http/router.js';
+import { hexColor, idParam, requiredText } from '../http/validation.js';
+import { GROUP_TYPES, PLANS } from '../db/entities/index.js';
+import { getOrganization, setPlan, updateOrganization } from './organization.js';
+import { createGroup, deleteGroup, getGroup, listGroups, updateGroup } from './permission-groups.js';
+
+const groupParams = z.object({ groupId: idParam });
+
+/** Routes of the `organization` group: settings, permission groups and the platform operator's plan endpoint. */
+export const organizationRoutes: Routes = {
+  'GET /api/v1/organization': authenticated({ handler: async (ctx) => getOrganization(ctx) }),
+  'PATCH /api/v1/organization': authenticated({
+    body: z.strictObject({
+      name: requiredText(100).optional(),
+      settings: z
+        .strictObject({
+          timeTrackingEnabled: z.boolean().optional(),
+          defaultTimeFactor: z.number().min(1).max(10).optional(),
+          defaultMaxConcurrentClaims: z.number().int().min(1).max(50).optional(),
+        })
+        .optional(),
+    }),
+    handler: (ctx, { body }) => updateOrganization(ctx, body),
+  }),
+  'GET /api/v1/permission-groups': authenticated({ handler: (ctx) => listGroups(ctx) }),
+  'POST /api/v1/permission-groups': authenticated({
+    status: 201,
+    body: z.strictObject({
+      name: requiredText(100),
+      color: hexColor,
+      type: z.enum(GROUP_TYPES).default('INTERNAL'),
+      permissions: z.array(z.string().max(100)).max(100),
+    }),
+    handler: (ctx, { body }) => createGroup(ctx, body),
+  }),
+  'GET /api/v1/permission-groups/{groupId}': authenticated({
+    params: groupParams,
+    handler: (ctx, { params }) => getGroup(ctx, params.groupId),
+  }),
+  'PATCH /api/v1/permission-groups/{groupId}': authenticated({
+    params: groupParams,
+    body: z.strictObject({
+      name: requiredText(100).optional(),
+      color: hexColor.optional(),
+      permissions: z.array(z.string().max(100)).max(100).optional(),
+    }),
+    handler: (ctx, { params, body }) => updateGroup(ctx, params.groupId, body),
+  }),
+  'DELETE /api/v1/permission-groups/{groupId}': authenticated({
+    status: 204,
+    params: groupParams,
+    handler: (ctx, { params }) => deleteGroup(ctx, params.groupId),
+  }),
+  'PATCH /api/v1/platform/organizations/{slug}': platform({
+    params: z.object({ slug: z.string().min(1).max(40) }),
+    body: z.strictObject({ plan: z.enum(PLANS) }),
+    handler: (ctx, { params, body }) => setPlan(ctx, params.slug, body.plan),
+  }),
+};

@@ -1,0 +1,109 @@
+import { conflict, forbidden, invalidField, notFound } from '../core/errors.js';
+import type { DomainContext } from '../core/context.js';
+import { newId } from '../core/ids.js';
+import { db } from '../db/service.js';
+import { transact, type TransactionEntities } from '../db/transact.js';
+import type { PermissionGroupItem } from '../db/entities/index.js';
+import { PERMISSIONS, requirePermission } from './permissions.js';
+
+export function presentGroup(group: PermissionGroupItem) {
+  return {
+    id: group.groupId,
+    name: group.name,
+    color: group.color,
+    type: group.type,
+    permissions: [...group.permissions].sort(),
+    isSystem: group.isSystem,
+  };
+}
+
+export async function listGroups(ctx: DomainContext) {
+  const { data } = await db().entities.permissionGroup.query.byOrg({ orgId: ctx.org.orgId }).go({ pages: 'all' });
+  return { data: data.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.groupId.localeCompare(b.groupId)).map(presentGroup) };
+}
+
+async function loadGroup(ctx: DomainContext, groupId: string): Promise<PermissionGroupItem> {
+  const group = (await db().entities.permissionGroup.get({ orgId: ctx.org.orgId, groupId }).go()).data;
+  if (!group) throw notFound('Permission group');
+  return group;
+}
+
+export const getGroup = async (ctx: DomainContext, groupId: string) => presentGroup(await loadGroup(ctx, groupId));
+
+const known = new Set<string>(PERMISSIONS);
+function checkPermissions(permissions: string[]): string[] {
+  permissions.forEach((permission, index) => {
+    if (!known.has(permission)) throw invalidField(`permissions.${index}`, `Unknown permission ${permission}`);
+  });
+  return [...new Set(permissions)];
+}
+
+/**
+ * Groups and the organization's permission map change together in one transaction,
+ * which is what lets authentication resolve permissions from the organization item.
+ * The map entry is guarded by the organization's `updatedAt` so concurrent edits of two
+ * groups cannot lose each other's entry.
+ */
+export async function createGroup(ctx: DomainContext, input: { name: string; color: string; type: 'INTERNAL' | 'CUSTOMER'; permissions: string[] }) {
+  requirePermission(ctx, 'settings:manage-permission-groups');
+  const at = ctx.clock.now().toISOString();
+  const group: PermissionGroupItem = {
+    orgId: ctx.org.orgId,
+    groupId: newId('grp'),
+    name: input.name,
+    color: input.color,
+    type: input.type,
+    permissions: checkPermissions(input.permissions),
+    isSystem: false,
+    createdAt: at,
+    updatedAt: at,
+  };
+  await transact((e) => [e.permissionGroup.create(group).commit(), setGroupPermissionsInOrg(e, ctx, group.groupId, group.permissions, at)]);
+  return presentGroup(group);
+}
+
+export async function updateGroup(ctx: DomainContext, groupId: string, input: { name?: string; color?: string; permissions?: string[] }) {
+  requirePermission(ctx, 'settings:manage-permission-groups');
+  const group = await loadGroup(ctx, groupId);
+  if (group.systemKey === 'ADMINISTRATORS' && input.permissions) throw forbidden('The Administrators group always holds every permission');
+  const at = ctx.clock.now().toISOString();
+  const permissions = input.permissions ? checkPermissions(input.permissions) : group.permissions;
+  const updated: PermissionGroupItem = { ...group, ...input, permissions, updatedAt: at };
+  await transact((e) => [
+    e.permissionGroup
+      .patch({ orgId: ctx.org.orgId, groupId })
+      .set({ name: updated.name, color: updated.color, permissions, updatedAt: at })
+      .commit(),
+    setGroupPermissionsInOrg(e, ctx, groupId, permissions, at),
+  ]);
+  return presentGroup(updated);
+}
+
+export async function deleteGroup(ctx: DomainContext, groupId: string): Promise<void> {
+  requirePermission(ctx, 'settings:manage-permission-groups');
+  const group = await loadGroup(ctx, groupId);
+  if (group.isSystem) throw forbidden('System groups cannot be deleted');
+  const { data: users } = await db().entities.user.query.byOrg({ orgId: ctx.org.orgId }).go({ pages: 'all' });
+  if (users.some((user) => user.permissionGroupIds?.includes(groupId))) {
+    throw conflict('The group still has members; move them to another group first');
+  }
+  const at = ctx.clock.now().toISOString();
+  const remaining = { ...(ctx.org.groupPermissions as Record<string, string[]>) };
+  delete remaining[groupId];
+  await transact((e) => [
+    e.permissionGroup.delete({ orgId: ctx.org.orgId, groupId }).commit(),
+    e.organization
+      .patch({ orgId: ctx.org.orgId })
+      .set({ groupPermissions: remaining, updatedAt: at })
+      .where((attr, op) => op.eq(attr.updatedAt, ctx.org.updatedAt))
+      .commit(),
+  ]);
+}
+
+function setGroupPermissionsInOrg(e: TransactionEntities, ctx: DomainContext, groupId: string, permissions: string[], at: string) {
+  return e.organization
+    .patch({ orgId: ctx.org.orgId })
+    .set({ groupPermissions: { ...(ctx.org.groupPermissions as Record<string, string[]>), [groupId]: permissions }, updatedAt: at })
+    .where((attr, op) => op.eq(attr.updatedAt, ctx.org.updatedAt))
+    .commit();
+}

@@ -1,0 +1,58 @@
+import { forbidden } from '../core/errors.js';
+import type { DomainContext } from '../core/context.js';
+
+/** Every permission string the service checks (spec §4 names them per endpoint). */
+export const PERMISSIONS = [
+  'tickets:create', 'tickets:edit', 'tickets:delete', 'tickets:add-secret-comments',
+  'boards:create', 'boards:edit', 'boards:delete', 'boards:manage-members',
+  'settings:manage-statuses', 'settings:manage-ticket-types', 'settings:manage-organization',
+  'settings:manage-permission-groups',
+  'users:manage', 'members:edit',
+  'teams:create', 'teams:edit', 'teams:delete', 'teams:manage-members',
+  'custom-fields:manage',
+  'milestones:view', 'milestones:create', 'milestones:edit', 'milestones:delete',
+  'releases:view', 'releases:create', 'releases:edit', 'releases:delete',
+  'time-tracking:view', 'time-tracking:manage', 'time-tracking:approve',
+  'wiki:create',
+  'agents:manage',
+  'webhooks:view', 'webhooks:manage',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const MEMBER_PERMISSIONS: Permission[] = [
+  'tickets:create', 'tickets:edit', 'tickets:delete', 'tickets:add-secret-comments',
+  'boards:create', 'milestones:view', 'milestones:create', 'milestones:edit',
+  'releases:view', 'releases:create', 'releases:edit',
+  'time-tracking:view', 'time-tracking:manage', 'wiki:create', 'webhooks:view',
+];
+
+const AGENT_PERMISSIONS: Permission[] = [
+  'tickets:create', 'tickets:edit', 'milestones:view', 'releases:view', 'time-tracking:view', 'time-tracking:manage',
+];
+
+const CUSTOMER_PERMISSIONS: Permission[] = ['tickets:create'];
+
+export const SYSTEM_GROUPS = [
+  { systemKey: 'ADMINISTRATORS', name: 'Administrators', color: '#D32F2F', type: 'INTERNAL', permissions: [...PERMISSIONS] },
+  { systemKey: 'MEMBERS', name: 'Members', color: '#1976D2', type: 'INTERNAL', permissions: MEMBER_PERMISSIONS },
+  { systemKey: 'AGENTS', name: 'Agents', color: '#7B1FA2', type: 'INTERNAL', permissions: AGENT_PERMISSIONS },
+  { systemKey: 'CUSTOMERS', name: 'Customers', color: '#388E3C', type: 'CUSTOMER', permissions: CUSTOMER_PERMISSIONS },
+] as const;
+
+/** Administrators hold every permission; everyone else holds the union of their groups'. */
+export function hasPermission(ctx: DomainContext, permission: Permission): boolean {
+  return ctx.actor.isAdmin || ctx.actor.permissions.has(permission);
+}
+
+export function requirePermission(ctx: DomainContext, permission: Permission): void {
+  if (!hasPermission(ctx, permission)) {
+    throw forbidden(`Missing permission ${permission}`, 'FORBIDDEN', { permission });
+  }
+}
+
+/** Union of the permissions of the given groups, from the organization's denormalized map. */
+export function permissionsOfGroups(groupPermissions: Record<string, string[]>, groupIds: Iterable<string>): Set<string> {
+  const result = new Set<string>();
+  for (const groupId of groupIds) for (const permission of groupPermissions[groupId] ?? []) result.add(permission);
+  return result;
+}

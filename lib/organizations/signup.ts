@@ -1,0 +1,118 @@
+import { AppError, conflict } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import type { AnonymousContext } from '../core/context.js';
+import { config } from '../core/config.js';
+import { transact } from '../db/transact.js';
+import { hashPassword } from '../identity/passwords.js';
+import { issueSession } from '../identity/session-issuer.js';
+import { presentUser } from '../users/present.js';
+import { SYSTEM_GROUPS } from './permissions.js';
+import { DEFAULT_STATUSES, DEFAULT_TICKET_TYPE } from './defaults.js';
+import type { OrganizationItem, UserItem } from '../db/entities/index.js';
+
+export interface SignupInput {
+  organizationName: string;
+  slug: string;
+  name: string;
+  email: string;
+  password: string;
+}
+
+/** Slugs that would collide with the service's own host names. */
+const RESERVED_SLUGS = new Set(['www', 'api', 'app', 'admin', 'auth', 'mcp', 'status', 'docs', 'platform', 'mail']);
+
+/**
+ * Creates an organization on the FREE plan with its defaults (statuses, ticket type, the
+ * system permission groups) and the caller as its administrator, in one transaction,
+ * and signs the caller in.
+ */
+export async function signup(ctx: AnonymousContext, input: SignupInput) {
+  if (!config().signupEnabled) throw new AppError(403, 'FORBIDDEN', 'Sign-up is disabled on this installation');
+  if (RESERVED_SLUGS.has(input.slug)) throw conflict('This slug is reserved', { field: 'slug' });
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  const orgId = newId('org');
+  const userId = newId('usr');
+  const email = input.email.toLowerCase();
+
+  const groups = SYSTEM_GROUPS.map((group) => ({
+    orgId,
+    groupId: newId('grp'),
+    name: group.name,
+    color: group.color,
+    type: group.type,
+    permissions: [...group.permissions],
+    isSystem: true,
+    systemKey: group.systemKey,
+    createdAt: at,
+    updatedAt: at,
+  }));
+  const adminGroup = groups.find((group) => group.systemKey === 'ADMINISTRATORS')!;
+  const organization: OrganizationItem = {
+    orgId,
+    slug: input.slug,
+    name: input.organizationName,
+    plan: 'FREE',
+    timeTrackingEnabled: true,
+    defaultTimeFactor: 1,
+    defaultMaxConcurrentClaims: 3,
+    groupPermissions: Object.fromEntries(groups.map((group) => [group.groupId, group.permissions])),
+    createdAt: at,
+    updatedAt: at,
+  };
+  const user: UserItem = {
+    orgId,
+    userId,
+    name: input.name,
+    email,
+    role: 'ADMIN',
+    isActive: true,
+    isAgent: false,
+    passwordHash: await hashPassword(input.password),
+    permissionGroupIds: [adminGroup.groupId],
+    createdAt: at,
+    updatedAt: at,
+  };
+  const session = await issueSession(orgId, userId, now);
+
+  await transact(
+    (entities) => [
+      entities.organizationSlug.create({ slug: input.slug, orgId }).commit(),
+      entities.organization.create(organization).commit(),
+      entities.user.create(user).commit(),
+      entities.userEmail.create({ orgId, email, userId }).commit(),
+      entities.credential.create(session.record).commit(),
+      ...groups.map((group) => entities.permissionGroup.create(group).commit()),
+      ...DEFAULT_STATUSES.map((status, order) =>
+        entities.status
+          .create({
+            orgId,
+            statusId: newId('sts'),
+            key: status.key,
+            name: status.name,
+            color: status.color,
+            category: status.category,
+            order,
+            isDefault: status.isDefault ?? false,
+            isFinal: status.isFinal ?? false,
+            isMandatory: status.isMandatory ?? false,
+            enabledByDefault: true,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .commit(),
+      ),
+      entities.ticketType
+        .create({ orgId, typeId: newId('typ'), ...DEFAULT_TICKET_TYPE, order: 0, isOrgDefault: true, enabledByDefault: true, createdAt: at, updatedAt: at })
+        .commit(),
+    ],
+    (index) => (index === 0 ? conflict('This slug is already taken', { field: 'slug' }) : conflict('Sign-up conflicted; retry')),
+  );
+
+  return {
+    organization: { id: orgId, slug: organization.slug, name: organization.name, plan: organization.plan },
+    user: presentUser(user),
+    token: session.token,
+    expiresIn: session.expiresIn,
+  };
+}

@@ -1,0 +1,26 @@
+import type { Clock } from '../core/clock.js';
+
+/** One periodic housekeeping job; returns how many items it handled. */
+export interface SweepTask {
+  name: string;
+  run(clock: Clock): Promise<number>;
+}
+
+/**
+ * The tasks the scheduled sweeper runs each minute. Lapsed-claim clearing joins this list
+ * with the claims feature; TTL already removes expired sessions, codes and outbox records.
+ */
+export const sweepTasks: SweepTask[] = [];
+
+export async function runSweep(clock: Clock, tasks: SweepTask[] = sweepTasks): Promise<Record<string, number>> {
+  const results: Record<string, number> = {};
+  for (const task of tasks) {
+    try {
+      results[task.name] = await task.run(clock);
+    } catch (error) {
+      console.error(JSON.stringify({ msg: 'sweep task failed', task: task.name, error: String(error) }));
+      results[task.name] = -1;
+    }
+  }
+  return results;
+}

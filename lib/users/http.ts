@@ -1,0 +1,78 @@
+import * as z from 'zod';
+import { authenticated, type Routes } from '../http/router.js';
+import { idParam, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
+import { ROLES } from '../db/entities/index.js';
+import { createPersonalToken, listPersonalTokens, revokePersonalToken } from '../identity/personal-tokens.js';
+import { requireSession } from '../identity/require-session.js';
+import { assertBoardsExist } from '../boards/index.js';
+import { createUser, getMe, getUser, listUsers, updateUser } from './users.js';
+
+const email = z.string().trim().toLowerCase().pipe(z.email('Must be an e-mail address')).pipe(z.string().max(254));
+
+/** Restriction fields shared by personal and agent tokens (spec §4.14, §5.3). */
+export const tokenRestrictionsBody = z.strictObject({
+  name: requiredText(200),
+  expiresInDays: z.number().int().min(1).max(3650).nullable().optional(),
+  allowedBoardIds: z.array(idParam).max(100, 'At most 100 boards').optional(),
+  readOnly: z.boolean().optional(),
+  denyDelete: z.boolean().optional(),
+  clientLabel: z.string().max(200, 'At most 200 characters').nullable().optional(),
+});
+
+/** Routes of the `users` group. */
+export const userRoutes: Routes = {
+  'GET /api/v1/users/me': authenticated({ handler: (ctx) => getMe(ctx) }),
+  'GET /api/v1/users': authenticated({
+    query: z.strictObject({ ...pageQuery(20, 100), search: z.string().max(200).optional(), includeAgents: queryBoolean.optional() }),
+    handler: (ctx, { query }) => listUsers(ctx, query),
+  }),
+  'POST /api/v1/users': authenticated({
+    status: 201,
+    body: z.strictObject({
+      name: requiredText(100),
+      email,
+      password: z.string().min(8, 'At least 8 characters').max(256),
+      role: z.enum(ROLES),
+      customerId: idParam.optional(),
+      permissionGroupIds: z.array(idParam).max(20).optional(),
+    }),
+    handler: (ctx, { body }) => createUser(ctx, body),
+  }),
+  'GET /api/v1/users/{userId}': authenticated({
+    params: z.object({ userId: idParam }),
+    handler: (ctx, { params }) => getUser(ctx, params.userId),
+  }),
+  'PATCH /api/v1/users/{userId}': authenticated({
+    params: z.object({ userId: idParam }),
+    body: z.strictObject({
+      name: requiredText(100).optional(),
+      role: z.enum(ROLES).optional(),
+      isActive: z.boolean().optional(),
+      permissionGroupIds: z.array(idParam).min(1).max(20).optional(),
+    }),
+    handler: (ctx, { params, body }) => updateUser(ctx, params.userId, body),
+  }),
+  'GET /api/v1/users/me/tokens': authenticated({
+    handler: async (ctx) => {
+      requireSession(ctx);
+      return listPersonalTokens(ctx);
+    },
+  }),
+  'POST /api/v1/users/me/tokens': authenticated({
+    status: 201,
+    body: tokenRestrictionsBody,
+    handler: async (ctx, { body }) => {
+      requireSession(ctx);
+      await assertBoardsExist(ctx, body.allowedBoardIds ?? [], 'allowedBoardIds');
+      return createPersonalToken(ctx, body);
+    },
+  }),
+  'DELETE /api/v1/users/me/tokens/{tokenId}': authenticated({
+    status: 204,
+    params: z.object({ tokenId: idParam }),
+    handler: async (ctx, { params }) => {
+      requireSession(ctx);
+      await revokePersonalToken(ctx, params.tokenId);
+    },
+  }),
+};

@@ -1,0 +1,245 @@
+import { describe, it, expect } from 'vitest';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { WorkManagementStack, type WorkManagementStackProps } from '../../infra/stack.js';
+import { functionGroups, queues } from '../../infra/route-table.js';
+import { tableDefinition } from '../../lib/db/schema.js';
+
+type Resource = { Type: string; Properties: Record<string, any> };
+
+const cloudProps: WorkManagementStackProps = {
+  baseDomain: 'api.example.com',
+  certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/abc',
+  platformAdminTokenSha256: 'a'.repeat(64),
+};
+
+function synth(props: WorkManagementStackProps): Template {
+  // An empty bundling-stacks list makes NodejsFunction skip esbuild: the template is what we
+  // assert on, and bundling every function would make this test slow.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  return Template.fromStack(new WorkManagementStack(app, 'TestStack', props));
+}
+
+/** The service's own functions (CDK may add helper functions with another runtime). */
+function serviceFunctions(template: Template): Record<string, Resource> {
+  return template.findResources('AWS::Lambda::Function', {
+    Properties: { Runtime: 'nodejs22.x', Architectures: ['arm64'] },
+  }) as Record<string, Resource>;
+}
+
+/** Maps a synthesized function back to its route-table group via its description. */
+function groupNameOf(fn: Resource): string {
+  const match = /function '([^']+)'/.exec(String(fn.Properties.Description));
+  if (!match) throw new Error(`Function without a route-table description: ${fn.Properties.Description}`);
+  return match[1];
+}
+
+function functionOf(template: Template, groupName: string): [string, Resource] {
+  const found = Object.entries(serviceFunctions(template)).filter(([, fn]) => groupNameOf(fn) === groupName);
+  expect(found).toHaveLength(1);
+  return found[0];
+}
+
+describe('WorkManagementStack with a custom domain', () => {
+  const template = synth(cloudProps);
+  const definition = tableDefinition();
+
+  it('creates exactly one DynamoDB table with the key schema, GSIs, TTL, stream and PITR of tableDefinition()', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    const [table] = Object.values(template.findResources('AWS::DynamoDB::Table')) as (Resource & {
+      DeletionPolicy?: string;
+    })[];
+    const props = table.Properties;
+
+    expect(props.KeySchema).toEqual([
+      { AttributeName: definition.partitionKey, KeyType: 'HASH' },
+      { AttributeName: definition.sortKey, KeyType: 'RANGE' },
+    ]);
+    expect(props.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(props.TimeToLiveSpecification).toEqual({ AttributeName: definition.ttlAttribute, Enabled: true });
+    expect(props.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+    expect(props.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(table.DeletionPolicy).toBe('Retain');
+
+    expect(props.GlobalSecondaryIndexes).toHaveLength(definition.globalIndexes.length);
+    for (const index of definition.globalIndexes) {
+      expect(props.GlobalSecondaryIndexes).toContainEqual({
+        IndexName: index.indexName,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      });
+    }
+    const keyNames = [
+      definition.partitionKey,
+      definition.sortKey,
+      ...definition.globalIndexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+    ];
+    for (const name of new Set(keyNames)) {
+      expect(props.AttributeDefinitions).toContainEqual({ AttributeName: name, AttributeType: 'S' });
+    }
+  });
+
+  it('redrives webhook messages to an encrypted dead-letter queue after maxReceiveCount receives', () => {
+    const webhookQueues = template.findResources('AWS::SQS::Queue', {
+      Properties: { RedrivePolicy: Match.objectLike({ maxReceiveCount: queues.webhook.maxReceiveCount }) },
+    }) as Record<string, Resource>;
+    expect(Object.keys(webhookQueues)).toHaveLength(1);
+    const [queue] = Object.values(webhookQueues);
+    expect(queue.Properties.VisibilityTimeout).toBe(queues.webhook.visibilityTimeoutSeconds);
+    expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+
+    const dlqLogicalId = queue.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0];
+    const dlq = (template.findResources('AWS::SQS::Queue') as Record<string, Resource>)[dlqLogicalId];
+    expect(dlq).toBeDefined();
+    expect(dlq.Properties.MessageRetentionPeriod).toBe(queues.webhook.deadLetter.retentionDays * 24 * 60 * 60);
+    expect(dlq.Properties.SqsManagedSseEnabled).toBe(true);
+  });
+
+  it('creates one function per route-table group', () => {
+    const functions = Object.values(serviceFunctions(template));
+    expect(functions).toHaveLength(functionGroups.length);
+    expect(functions.map(groupNameOf).sort()).toEqual(functionGroups.map((group) => group.name).sort());
+    for (const fn of functions) {
+      expect(fn.Properties.Handler).toBe('index.handler');
+      expect(fn.Properties.Environment.Variables).toMatchObject({
+        TABLE_NAME: { Ref: expect.any(String) },
+        BASE_DOMAIN: 'api.example.com',
+        NODE_OPTIONS: '--enable-source-maps',
+        SIGNUP_ENABLED: 'true',
+      });
+      // A dynamic reference resolved by CloudFormation, never the secret itself.
+      expect(JSON.stringify(fn.Properties.Environment.Variables.JWT_SECRET)).toContain('{{resolve:secretsmanager:');
+    }
+  });
+
+  it('sizes HTTP functions for requests and background functions for batch work', () => {
+    for (const group of functionGroups) {
+      const [, fn] = functionOf(template, group.name);
+      expect(fn.Properties.MemorySize).toBe(group.kind === 'http' ? 512 : 256);
+      expect(fn.Properties.Timeout).toBe(group.kind === 'http' ? 10 : 60);
+    }
+  });
+
+  it('keeps function logs for one month', () => {
+    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length);
+    template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+  });
+
+  it('creates one API Gateway route per route string of the route table', () => {
+    const expected = functionGroups.flatMap((group) => (group.kind === 'http' ? group.routes : []));
+    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')) as Resource[];
+    expect(routes.map((route) => route.Properties.RouteKey).sort()).toEqual([...expected].sort());
+    template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: '$default', AutoDeploy: true });
+  });
+
+  it('routes each path to the function of its group', () => {
+    const integrations = template.findResources('AWS::ApiGatewayV2::Integration') as Record<string, Resource>;
+    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')) as Resource[];
+    for (const group of functionGroups) {
+      if (group.kind !== 'http') continue;
+      const [functionId] = functionOf(template, group.name);
+      for (const routeKey of group.routes) {
+        const route = routes.find((candidate) => candidate.Properties.RouteKey === routeKey)!;
+        const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
+        expect(integrations[integrationId].Properties.IntegrationUri).toEqual({
+          'Fn::GetAtt': [functionId, 'Arn'],
+        });
+      }
+    }
+  });
+
+  it('feeds the table stream to each stream consumer with bisecting retries and a failure queue', () => {
+    const consumers = functionGroups.filter((group) => group.kind === 'stream');
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', consumers.length);
+    for (const group of consumers) {
+      const [functionId] = functionOf(template, group.name);
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: functionId },
+        EventSourceArn: { 'Fn::GetAtt': [Match.anyValue(), 'StreamArn'] },
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: 100,
+        BisectBatchOnFunctionError: true,
+        MaximumRetryAttempts: 10,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [Match.anyValue(), 'Arn'] } } },
+      });
+    }
+  });
+
+  it('runs each scheduled function on its EventBridge rate', () => {
+    const scheduled = functionGroups.filter((group) => group.kind === 'schedule');
+    template.resourceCountIs('AWS::Events::Rule', scheduled.length);
+    template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
+    for (const group of scheduled) {
+      const [functionId] = functionOf(template, group.name);
+      template.hasResourceProperties('AWS::Events::Rule', {
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId, 'Arn'] } })],
+      });
+    }
+  });
+
+  it('serves the API on the wildcard custom domain with the given certificate', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
+      DomainName: '*.api.example.com',
+      DomainNameConfigurations: [Match.objectLike({ CertificateArn: cloudProps.certificateArn })],
+    });
+    template.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 1);
+    template.hasOutput('DnsTarget', {});
+    template.hasOutput('ApiEndpoint', {});
+    template.hasOutput('TableName', {});
+  });
+
+  it('gives the read-only health function no write access to the table (least privilege)', () => {
+    const [, health] = functionOf(template, 'health');
+    const roleId = health.Properties.Role['Fn::GetAtt'][0] as string;
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Resource[];
+    const actions = policies
+      .filter((policy) => policy.Properties.Roles.some((role: { Ref?: string }) => role.Ref === roleId))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
+      .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat());
+    expect(actions).toContain('dynamodb:GetItem');
+    expect(actions).toContain('dynamodb:Query');
+    for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
+      expect(actions).not.toContain(write);
+    }
+    expect(actions.some((action) => action.startsWith('sqs:'))).toBe(false);
+  });
+
+  it('gives the webhook queue URL only to groups that send to the webhook queue', () => {
+    for (const group of functionGroups) {
+      const [, fn] = functionOf(template, group.name);
+      const sends = 'sendsToWebhookQueue' in group && group.sendsToWebhookQueue === true;
+      expect('WEBHOOK_QUEUE_URL' in fn.Properties.Environment.Variables).toBe(sends);
+    }
+  });
+
+  it('gives PLATFORM_ADMIN_TOKEN_SHA256 only to groups with platform: true', () => {
+    const platformGroups = functionGroups.filter((group) => group.kind === 'http' && group.platform === true);
+    expect(platformGroups.length).toBeGreaterThan(0);
+    for (const group of functionGroups) {
+      const [, fn] = functionOf(template, group.name);
+      const variables = fn.Properties.Environment.Variables;
+      if (platformGroups.includes(group)) {
+        expect(variables.PLATFORM_ADMIN_TOKEN_SHA256).toBe('a'.repeat(64));
+      } else {
+        expect(variables).not.toHaveProperty('PLATFORM_ADMIN_TOKEN_SHA256');
+      }
+    }
+  });
+});
+
+describe('WorkManagementStack without a base domain', () => {
+  it('creates no custom domain and still outputs the API endpoint', () => {
+    const template = synth({});
+    template.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
+    template.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 0);
+    template.hasOutput('ApiEndpoint', {});
+    for (const fn of Object.values(serviceFunctions(template))) {
+      expect(fn.Properties.Environment.Variables.BASE_DOMAIN).toBe('');
+    }
+  });
+});

@@ -1,0 +1,114 @@
+import { inject } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  /** DynamoDB round trips the request made (local runtime, EXPOSE_ROUND_TRIPS). */
+  roundTrips: number;
+}
+
+export interface RequestOptions {
+  token?: string;
+  org?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** One real HTTP request to the local runtime. */
+export async function api<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.org) headers['x-organization'] = options.org;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  const response = await send(method, new URL(path, inject('baseUrl')), headers, body);
+  return {
+    status: response.status,
+    body: response.text ? JSON.parse(response.text) : undefined,
+    headers: response.headers,
+    roundTrips: Number(response.headers.get('x-db-round-trips') ?? NaN),
+  };
+}
+
+/** node:http rather than fetch, so tests can set the Host header (organization by subdomain). */
+function send(method: string, url: URL, headers: Record<string, string>, body: string | undefined) {
+  return new Promise<{ status: number; text: string; headers: Headers }>((resolve, reject) => {
+    const req = httpRequest(url, { method, headers: { ...headers, ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const responseHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) responseHeaders.set(name, String(value));
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: responseHeaders });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export const uniqueSlug = (base = 'org'): string => `${base}-${randomBytes(4).toString('hex')}`;
+
+export interface TestOrg {
+  slug: string;
+  orgId: string;
+  adminToken: string;
+  adminId: string;
+  /** Calls the API as this organization's administrator (or with another token of it). */
+  call<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+}
+
+/** Signs up a fresh organization (isolates a test file from all others). */
+export async function signupOrg(overrides: Partial<{ slug: string; name: string; email: string; password: string }> = {}): Promise<TestOrg> {
+  const slug = overrides.slug ?? uniqueSlug();
+  const password = overrides.password ?? 'correct horse battery';
+  const response = await api('POST', '/api/v1/auth/signup', {
+    body: { organizationName: `Org ${slug}`, slug, name: overrides.name ?? 'Ada Admin', email: overrides.email ?? `admin@${slug}.test`, password },
+  });
+  if (response.status !== 201) throw new Error(`signup failed: ${response.status} ${JSON.stringify(response.body)}`);
+  const adminToken = response.body.token as string;
+  return {
+    slug,
+    orgId: response.body.organization.id,
+    adminToken,
+    adminId: response.body.user.id,
+    call: (method, path, options = {}) => api(method, path, { token: adminToken, org: slug, ...options }),
+  };
+}
+
+/** Sets an organization's plan as the platform operator. */
+export async function setPlan(slug: string, plan: 'FREE' | 'PRO' | 'ENTERPRISE'): Promise<void> {
+  const response = await api('PATCH', `/api/v1/platform/organizations/${slug}`, { token: inject('platformAdminToken'), body: { plan } });
+  if (response.status !== 200) throw new Error(`setPlan failed: ${response.status} ${JSON.stringify(response.body)}`);
+}
+
+/** Creates a user in the organization and signs them in; returns their id and session token. */
+export async function createMember(
+  org: TestOrg,
+  overrides: Partial<{ name: string; email: string; role: 'ADMIN' | 'TEAM_MEMBER' | 'CUSTOMER'; customerId: string; permissionGroupIds: string[] }> = {},
+): Promise<{ id: string; token: string; email: string }> {
+  const email = overrides.email ?? `user-${randomBytes(3).toString('hex')}@${org.slug}.test`;
+  const password = 'member password 1';
+  const created = await org.call('POST', '/api/v1/users', {
+    body: { name: overrides.name ?? 'Member', email, password, role: overrides.role ?? 'TEAM_MEMBER', customerId: overrides.customerId, permissionGroupIds: overrides.permissionGroupIds },
+  });
+  if (created.status !== 201) throw new Error(`create user failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const login = await api('POST', '/api/v1/auth/login', { org: org.slug, body: { email, password } });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
+  return { id: created.body.id, token: login.body.token, email };
+}
+
+/** Mints a personal access token for the given session. */
+export async function createToken(org: TestOrg, sessionToken: string, body: Record<string, unknown> = {}): Promise<{ id: string; token: string }> {
+  const response = await api('POST', '/api/v1/users/me/tokens', { token: sessionToken, org: org.slug, body: { name: 'test token', ...body } });
+  if (response.status !== 201) throw new Error(`create token failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return { id: response.body.id, token: response.body.token };
+}
