@@ -17,8 +17,17 @@ export function canSeeBoard(actor: Actor, board: BoardItem): boolean {
   if (actor.role === 'CUSTOMER') return actor.customerId !== null && (board.customerIds ?? []).includes(actor.customerId);
   if (actor.isAdmin) return true;
   if ((board.memberUserIds ?? []).includes(actor.userId)) return true;
-  return (board.teamIds ?? []).some((teamId) => actor.teamIds.has(teamId));
+  return teamsOf(board).some((team) => actor.teamIds.has(team.teamId));
 }
+
+export interface BoardTeam {
+  teamId: string;
+  name: string;
+  color: string;
+  assignedAt: string;
+}
+
+export const teamsOf = (board: BoardItem): BoardTeam[] => (board.teams as BoardTeam[] | undefined) ?? [];
 
 /** The board, if it exists in the caller's organization and the caller may see it; 404 otherwise. */
 export async function loadVisibleBoard(ctx: DomainContext, boardId: string): Promise<BoardItem> {

@@ -1,2 +1,3 @@
 /** Public surface of the boards domain for other domains. */
+export { teamsOf, type BoardTeam } from './access.js';
 export { canSeeBoard, loadVisibleBoard, listOrganizationBoards, assertBoardsExist } from './access.js';

@@ -1,9 +1,12 @@
 import { Entity, type EntityItem } from 'electrodb';
 
 /**
- * A board carries everything its access check needs (team, direct member and customer
- * sets) and its workflow configuration, so one GetItem answers "may this caller see it,
- * and how does it behave".
+ * A board carries everything its access check needs (assigned teams, direct members,
+ * customers) and its workflow configuration, so one GetItem answers "may this caller see
+ * it, and how does it behave". `teams` holds each assigned team's id, name and color
+ * (denormalized; a team rename rewrites the boards it is assigned to) so GET board needs
+ * no second read. List-valued attributes are changed by read-modify-write guarded by
+ * `updatedAt` (optimistic locking).
  */
 export const Board = new Entity({
   model: { entity: 'board', version: '1', service: 'wm' },
@@ -16,7 +19,8 @@ export const Board = new Entity({
     isArchived: { type: 'boolean', required: true, default: false },
     isDeleted: { type: 'boolean', required: true, default: false },
     deletedAt: { type: 'string' },
-    teamIds: { type: 'set', items: 'string' },
+    /** [{teamId, name, color, assignedAt}] */
+    teams: { type: 'any' },
     memberUserIds: { type: 'set', items: 'string' },
     customerIds: { type: 'set', items: 'string' },
     milestonesAndReleases: { type: 'boolean', required: true, default: false },
