@@ -300,6 +300,14 @@ function subscribeToTableStream(table: dynamodb.Table, fn: lambda.IFunction, fai
       retryAttempts: 10,
       reportBatchItemFailures: true,
       onFailure: new SqsDlq(failures),
+      // Only outbox inserts invoke the consumer: every other write of the table is filtered
+      // out by Lambda before an invocation is paid for.
+      filters: [
+        lambda.FilterCriteria.filter({
+          eventName: lambda.FilterRule.isEqual('INSERT'),
+          dynamodb: { NewImage: { __edb_e__: { S: lambda.FilterRule.isEqual('event') } } },
+        }),
+      ],
     }),
   );
 }

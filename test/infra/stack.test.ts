@@ -166,6 +166,10 @@ describe('WorkManagementStack with a custom domain', () => {
         MaximumRetryAttempts: 10,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
         DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [Match.anyValue(), 'Arn'] } } },
+        // Only outbox inserts reach the consumer.
+        FilterCriteria: {
+          Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { __edb_e__: { S: ['event'] } } } }) }],
+        },
       });
     }
   });
