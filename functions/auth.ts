@@ -1,4 +1,7 @@
 import { createHttpHandler } from '../lib/http/router.js';
 import { authRoutes } from '../lib/identity/http.js';
 
-export const handler = createHttpHandler(authRoutes);
+/** Exported so tests can hold this group to the route table. */
+export const routes = authRoutes;
+
+export const handler = createHttpHandler(routes);

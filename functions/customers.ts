@@ -1,4 +1,7 @@
 import { createHttpHandler } from '../lib/http/router.js';
 import { customersRoutes } from '../lib/customers/http.js';
 
-export const handler = createHttpHandler(customersRoutes);
+/** Exported so tests can hold this group to the route table. */
+export const routes = customersRoutes;
+
+export const handler = createHttpHandler(routes);

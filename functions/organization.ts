@@ -1,4 +1,7 @@
 import { createHttpHandler } from '../lib/http/router.js';
 import { organizationRoutes } from '../lib/organizations/http.js';
 
-export const handler = createHttpHandler(organizationRoutes);
+/** Exported so tests can hold this group to the route table. */
+export const routes = organizationRoutes;
+
+export const handler = createHttpHandler(routes);

@@ -1,4 +1,7 @@
 import { createHttpHandler } from '../lib/http/router.js';
 import { statusesRoutes } from '../lib/statuses/http.js';
 
-export const handler = createHttpHandler(statusesRoutes);
+/** Exported so tests can hold this group to the route table. */
+export const routes = statusesRoutes;
+
+export const handler = createHttpHandler(routes);

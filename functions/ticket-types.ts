@@ -1,4 +1,7 @@
 import { createHttpHandler } from '../lib/http/router.js';
 import { ticketTypesRoutes } from '../lib/ticket-types/http.js';
 
-export const handler = createHttpHandler(ticketTypesRoutes);
+/** Exported so tests can hold this group to the route table. */
+export const routes = ticketTypesRoutes;
+
+export const handler = createHttpHandler(routes);

@@ -1,0 +1,23 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { functionGroups, httpGroups } from '../../infra/route-table.js';
+
+describe('route table', () => {
+  it.each(httpGroups().map((group) => [group.name, group] as const))('matches the routes group %s implements, one to one', async (_name, group) => {
+    const module = (await import(pathToFileURL(resolve(group.entry)).href)) as { routes: Record<string, unknown> };
+    expect(Object.keys(module.routes).sort()).toEqual([...group.routes].sort());
+  });
+
+  it('lists every route key once across all groups', () => {
+    const all = httpGroups().flatMap((group) => group.routes);
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('names an entry file that exports a handler for every function', async () => {
+    for (const group of functionGroups) {
+      const module = (await import(pathToFileURL(resolve(group.entry)).href)) as { handler?: unknown };
+      expect(typeof module.handler, group.entry).toBe('function');
+    }
+  });
+});
