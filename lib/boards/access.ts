@@ -2,7 +2,15 @@ import { invalidField, notFound } from '../core/errors.js';
 import type { Actor, DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
-import type { BoardItem } from '../db/entities/index.js';
+import type { BoardItem, Role } from '../db/entities/index.js';
+
+/** Who a person is, as far as board access is concerned (an actor or a stored user). */
+export interface BoardAccessSubject {
+  userId: string;
+  role: Role;
+  customerId: string | null;
+  teamIds: ReadonlySet<string> | readonly string[];
+}
 
 /**
  * Whether the actor may see the board (DESIGN.md §4, "Board access"): administrators see
@@ -11,13 +19,22 @@ import type { BoardItem } from '../db/entities/index.js';
  * `allowedBoardIds` narrows this further (spec §5.3). Deleted boards are seen by no one.
  */
 export function canSeeBoard(actor: Actor, board: BoardItem): boolean {
-  if (board.isDeleted) return false;
   const allowed = actor.credential.allowedBoardIds;
   if (allowed.length > 0 && !allowed.includes(board.boardId)) return false;
-  if (actor.role === 'CUSTOMER') return actor.customerId !== null && (board.customerIds ?? []).includes(actor.customerId);
-  if (actor.isAdmin) return true;
-  if ((board.memberUserIds ?? []).includes(actor.userId)) return true;
-  return teamsOf(board).some((team) => actor.teamIds.has(team.teamId));
+  return membershipGrantsAccess(actor, board);
+}
+
+/**
+ * The membership half of `canSeeBoard`, without token restrictions: also answers "who
+ * loses access" when a team or a direct member is removed from a board.
+ */
+export function membershipGrantsAccess(subject: BoardAccessSubject, board: BoardItem): boolean {
+  if (board.isDeleted) return false;
+  if (subject.role === 'CUSTOMER') return subject.customerId !== null && (board.customerIds ?? []).includes(subject.customerId);
+  if (subject.role === 'ADMIN') return true;
+  if ((board.memberUserIds ?? []).includes(subject.userId)) return true;
+  const teamIds = new Set(subject.teamIds);
+  return teamsOf(board).some((team) => teamIds.has(team.teamId));
 }
 
 export interface BoardTeam {
@@ -29,19 +46,30 @@ export interface BoardTeam {
 
 export const teamsOf = (board: BoardItem): BoardTeam[] => (board.teams as BoardTeam[] | undefined) ?? [];
 
-/** The board, if it exists in the caller's organization and the caller may see it; 404 otherwise. */
-export async function loadVisibleBoard(ctx: DomainContext, boardId: string): Promise<BoardItem> {
-  const board = (await db().entities.board.get({ orgId: ctx.org.orgId, boardId }).go()).data;
+/** The board if the caller may see it; 404 for a missing, deleted, foreign or hidden board. */
+export function visibleOrNotFound(ctx: DomainContext, board: BoardItem | undefined): BoardItem {
   if (!board || !canSeeBoard(ctx.actor, board)) throw notFound('Board');
   return board;
 }
 
-/** Every board of the organization that is not deleted (one Query, all pages). */
-export async function listOrganizationBoards(orgId: string): Promise<BoardItem[]> {
+/**
+ * The board, if it exists in the caller's organization and the caller may see it; 404 otherwise.
+ * `consistent` reads the latest write (used before guarded writes, so a retry sees the winner).
+ */
+export async function loadVisibleBoard(ctx: DomainContext, boardId: string, options: { consistent?: boolean } = {}): Promise<BoardItem> {
+  const board = (await db().entities.board.get({ orgId: ctx.org.orgId, boardId }).go({ consistent: options.consistent ?? false })).data;
+  return visibleOrNotFound(ctx, board ?? undefined);
+}
+
+/**
+ * Every board of the organization that is not deleted (one Query, all pages). `consistent`
+ * includes writes that finished just before (used when rewriting boards after a change).
+ */
+export async function listOrganizationBoards(orgId: string, options: { consistent?: boolean } = {}): Promise<BoardItem[]> {
   const { data } = await db()
     .entities.board.query.byOrg({ orgId })
     .where((attr, op) => op.eq(attr.isDeleted, false))
-    .go({ pages: 'all' });
+    .go({ pages: 'all', consistent: options.consistent ?? false });
   return data;
 }
 

@@ -1,3 +1,113 @@
-import type { Routes } from '../http/router.js';
+import * as z from 'zod';
+import { authenticated, type Routes } from '../http/router.js';
+import { idParam, optionalText, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
+import { createBoard, deleteBoard, getBoard, listBoards, setBoardArchived, updateBoard } from './boards.js';
+import { addBoardMember, assignTeamToBoard, removeBoardMember, removeTeamFromBoard } from './membership.js';
+import { getBoardStatuses, getTransitionRules, setBoardStatuses, setTransitionRules } from './workflow.js';
+import { PREFIX_PATTERN } from './prefix.js';
 
-export const boardsRoutes: Routes = {};
+/** Board descriptions have no limit in the spec; this keeps items far below DynamoDB's 400 KB. */
+const MAX_DESCRIPTION = 10_000;
+/** One create is one transaction (at most 100 items): board, prefix, a check per team and customer. */
+const MAX_TEAMS_ON_CREATE = 25;
+const MAX_CUSTOMERS_ON_CREATE = 50;
+const MAX_STATUS_IDS = 100;
+
+const boardParams = z.object({ boardId: idParam });
+
+const boardFields = {
+  name: requiredText(100),
+  description: optionalText(MAX_DESCRIPTION),
+};
+
+/** Routes of the `boards` group (spec §4.4, DESIGN.md §4 "Board access" and "Board features"). */
+export const boardsRoutes: Routes = {
+  'GET /api/v1/boards': authenticated({
+    query: z.strictObject({
+      ...pageQuery(20, 100),
+      search: z.string().max(100).optional(),
+      includeArchived: queryBoolean.optional(),
+      archivedOnly: queryBoolean.optional(),
+    }),
+    handler: (ctx, { query }) => listBoards(ctx, query),
+  }),
+  'POST /api/v1/boards': authenticated({
+    status: 201,
+    body: z.strictObject({
+      name: boardFields.name,
+      description: boardFields.description.optional(),
+      prefix: z.string().regex(PREFIX_PATTERN, 'Must be 2-10 letters or digits').optional(),
+      teamIds: z.array(idParam).max(MAX_TEAMS_ON_CREATE, `At most ${MAX_TEAMS_ON_CREATE} teams`).optional(),
+      customerIds: z.array(idParam).max(MAX_CUSTOMERS_ON_CREATE, `At most ${MAX_CUSTOMERS_ON_CREATE} customers`).optional(),
+    }),
+    handler: (ctx, { body }) => createBoard(ctx, body),
+  }),
+  'GET /api/v1/boards/{boardId}': authenticated({
+    params: boardParams,
+    handler: (ctx, { params }) => getBoard(ctx, params.boardId),
+  }),
+  'PATCH /api/v1/boards/{boardId}': authenticated({
+    params: boardParams,
+    body: z.strictObject({
+      name: boardFields.name.optional(),
+      description: boardFields.description.optional(),
+      isArchived: z.boolean().optional(),
+      features: z.strictObject({ milestonesAndReleases: z.boolean().optional(), explainableStatus: z.boolean().optional() }).optional(),
+    }),
+    handler: (ctx, { params, body }) => updateBoard(ctx, params.boardId, body),
+  }),
+  'DELETE /api/v1/boards/{boardId}': authenticated({
+    status: 204,
+    params: boardParams,
+    handler: (ctx, { params }) => deleteBoard(ctx, params.boardId),
+  }),
+  'POST /api/v1/boards/{boardId}/archive': authenticated({
+    params: boardParams,
+    handler: (ctx, { params }) => setBoardArchived(ctx, params.boardId, true),
+  }),
+  'POST /api/v1/boards/{boardId}/unarchive': authenticated({
+    params: boardParams,
+    handler: (ctx, { params }) => setBoardArchived(ctx, params.boardId, false),
+  }),
+  'POST /api/v1/boards/{boardId}/teams': authenticated({
+    params: boardParams,
+    body: z.strictObject({ teamId: idParam }),
+    handler: (ctx, { params, body }) => assignTeamToBoard(ctx, params.boardId, body.teamId),
+  }),
+  'DELETE /api/v1/boards/{boardId}/teams/{teamId}': authenticated({
+    params: z.object({ boardId: idParam, teamId: idParam }),
+    handler: (ctx, { params }) => removeTeamFromBoard(ctx, params.boardId, params.teamId),
+  }),
+  'POST /api/v1/boards/{boardId}/members': authenticated({
+    params: boardParams,
+    body: z.strictObject({ userId: idParam }),
+    handler: (ctx, { params, body }) => addBoardMember(ctx, params.boardId, body.userId),
+  }),
+  'DELETE /api/v1/boards/{boardId}/members/{userId}': authenticated({
+    status: 204,
+    params: z.object({ boardId: idParam, userId: idParam }),
+    handler: (ctx, { params }) => removeBoardMember(ctx, params.boardId, params.userId),
+  }),
+  'GET /api/v1/boards/{boardId}/statuses': authenticated({
+    params: boardParams,
+    handler: (ctx, { params }) => getBoardStatuses(ctx, params.boardId),
+  }),
+  'PUT /api/v1/boards/{boardId}/statuses': authenticated({
+    params: boardParams,
+    body: z.strictObject({ statusIds: z.array(idParam).min(1, 'At least one status').max(MAX_STATUS_IDS) }),
+    handler: (ctx, { params, body }) => setBoardStatuses(ctx, params.boardId, body.statusIds),
+  }),
+  'GET /api/v1/boards/{boardId}/transitions': authenticated({
+    params: boardParams,
+    handler: (ctx, { params }) => getTransitionRules(ctx, params.boardId),
+  }),
+  'PUT /api/v1/boards/{boardId}/transitions': authenticated({
+    params: boardParams,
+    body: z.strictObject({
+      rules: z
+        .array(z.strictObject({ fromStatusId: idParam, toStatusIds: z.array(idParam).max(MAX_STATUS_IDS) }))
+        .max(MAX_STATUS_IDS),
+    }),
+    handler: (ctx, { params, body }) => setTransitionRules(ctx, params.boardId, body.rules),
+  }),
+};

@@ -1,3 +1,48 @@
-import type { Routes } from '../http/router.js';
+import * as z from 'zod';
+import { authenticated, type Routes } from '../http/router.js';
+import { hexColor, idParam, pageQuery, requiredText } from '../http/validation.js';
+import { MAX_MEMBERS_ON_CREATE, addTeamMember, createTeam, deleteTeam, getTeam, listTeams, removeTeamMember, updateTeam } from './teams.js';
 
-export const teamsRoutes: Routes = {};
+const teamPath = z.object({ teamId: idParam });
+
+/** Routes of the `teams` group (spec §4.7). */
+export const teamsRoutes: Routes = {
+  'GET /api/v1/teams': authenticated({
+    query: z.strictObject({ ...pageQuery(20, 100), search: z.string().max(100, 'At most 100 characters').optional() }),
+    handler: (ctx, { query }) => listTeams(ctx, query),
+  }),
+  'POST /api/v1/teams': authenticated({
+    status: 201,
+    body: z.strictObject({
+      name: requiredText(100),
+      color: hexColor.optional(),
+      memberIds: z.array(idParam).max(MAX_MEMBERS_ON_CREATE, `At most ${MAX_MEMBERS_ON_CREATE} members on create`).optional(),
+    }),
+    handler: (ctx, { body }) => createTeam(ctx, body),
+  }),
+  'GET /api/v1/teams/{teamId}': authenticated({
+    params: teamPath,
+    handler: (ctx, { params }) => getTeam(ctx, params.teamId),
+  }),
+  'PATCH /api/v1/teams/{teamId}': authenticated({
+    params: teamPath,
+    body: z.strictObject({ name: requiredText(100).optional(), color: hexColor.optional() }),
+    handler: (ctx, { params, body }) => updateTeam(ctx, params.teamId, body),
+  }),
+  'DELETE /api/v1/teams/{teamId}': authenticated({
+    status: 204,
+    params: teamPath,
+    handler: (ctx, { params }) => deleteTeam(ctx, params.teamId),
+  }),
+  'POST /api/v1/teams/{teamId}/members': authenticated({
+    // 200: the response is the updated team, not a new resource.
+    params: teamPath,
+    body: z.strictObject({ userId: idParam }),
+    handler: (ctx, { params, body }) => addTeamMember(ctx, params.teamId, body.userId),
+  }),
+  'DELETE /api/v1/teams/{teamId}/members/{userId}': authenticated({
+    status: 204,
+    params: z.object({ teamId: idParam, userId: idParam }),
+    handler: (ctx, { params }) => removeTeamMember(ctx, params.teamId, params.userId),
+  }),
+};

@@ -1,3 +1,55 @@
-import type { Routes } from '../http/router.js';
+import * as z from 'zod';
+import { authenticated, type Routes } from '../http/router.js';
+import { hexColor, idParam, optionalText, requiredText } from '../http/validation.js';
+import {
+  MAX_TYPE_ORDER, createTicketType, deleteTicketType, getDefaultTicketType, getTicketType, getTicketTypeCount,
+  listTicketTypes, updateTicketType,
+} from './ticket-types.js';
 
-export const ticketTypesRoutes: Routes = {};
+const typeParams = z.object({ typeId: idParam });
+const typeName = requiredText(50);
+const description = optionalText(500);
+const order = z.number().int().min(0).max(MAX_TYPE_ORDER);
+
+/** Routes of the `ticket-types` group (spec §4.6). */
+export const ticketTypesRoutes: Routes = {
+  'GET /api/v1/ticket-types': authenticated({ handler: (ctx) => listTicketTypes(ctx) }),
+  'GET /api/v1/ticket-types/default': authenticated({ handler: (ctx) => getDefaultTicketType(ctx) }),
+  'POST /api/v1/ticket-types': authenticated({
+    status: 201,
+    body: z.strictObject({
+      name: typeName,
+      color: hexColor,
+      description: description.default(''),
+      order: order.optional(),
+      isOrgDefault: z.boolean().default(false),
+      enabledByDefault: z.boolean().default(true),
+    }),
+    handler: (ctx, { body }) => createTicketType(ctx, body),
+  }),
+  'GET /api/v1/ticket-types/{typeId}': authenticated({
+    params: typeParams,
+    handler: (ctx, { params }) => getTicketType(ctx, params.typeId),
+  }),
+  'PATCH /api/v1/ticket-types/{typeId}': authenticated({
+    params: typeParams,
+    body: z.strictObject({
+      name: typeName.optional(),
+      color: hexColor.optional(),
+      description: description.optional(),
+      order: order.optional(),
+      isOrgDefault: z.boolean().optional(),
+    }),
+    handler: (ctx, { params, body }) => updateTicketType(ctx, params.typeId, body),
+  }),
+  'GET /api/v1/ticket-types/{typeId}/ticket-count': authenticated({
+    params: typeParams,
+    handler: (ctx, { params }) => getTicketTypeCount(ctx, params.typeId),
+  }),
+  'DELETE /api/v1/ticket-types/{typeId}': authenticated({
+    status: 204,
+    params: typeParams,
+    query: z.strictObject({ replacementTypeId: idParam.optional() }),
+    handler: (ctx, { params, query }) => deleteTicketType(ctx, params.typeId, query.replacementTypeId),
+  }),
+};

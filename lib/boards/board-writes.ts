@@ -1,0 +1,72 @@
+import { AppError, notFound } from '../core/errors.js';
+import { db } from '../db/service.js';
+import { isConditionFailure } from '../db/transact.js';
+import type { BoardItem } from '../db/entities/index.js';
+import type { BoardTeam } from './access.js';
+
+/*
+ * Every write to an existing board goes through here. Scalar fields and the member and
+ * customer sets are written with a condition that the board is not deleted; the `teams`
+ * list is read-modify-write guarded by `updatedAt` (optimistic locking).
+ */
+
+/**
+ * A guarded board write found the board changed since it was read (its `updatedAt` moved).
+ * The caller reads again and retries; if it keeps losing, this escapes as 409 CONFLICT.
+ */
+export class LostRace extends AppError {
+  constructor() {
+    super(409, 'CONFLICT', 'The board changed concurrently; retry');
+  }
+}
+
+const ATTEMPTS = 3;
+
+/** Runs a read-modify-write, starting again from the read when it loses a race (three attempts in all). */
+export async function retryLostRaces<T>(operation: (attempt: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await operation(attempt);
+    } catch (error) {
+      if (!(error instanceof LostRace) || attempt >= ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** Replaces the board's team assignments (optimistic lock on `updatedAt`); throws LostRace when it lost. */
+export async function writeBoardTeams(board: BoardItem, teams: BoardTeam[], now: string): Promise<BoardItem> {
+  try {
+    const result = await db()
+      .entities.board.patch({ orgId: board.orgId, boardId: board.boardId })
+      .set({ teams, updatedAt: now })
+      .where((attr, op) => op.eq(attr.updatedAt, board.updatedAt))
+      .go({ response: 'all_new' });
+    return result.data as BoardItem;
+  } catch (error) {
+    if (isConditionFailure(error)) throw new LostRace();
+    throw error;
+  }
+}
+
+type BoardFieldChanges = Partial<
+  Pick<BoardItem, 'name' | 'searchName' | 'description' | 'isArchived' | 'isDeleted' | 'deletedAt' | 'milestonesAndReleases' | 'explainableStatus' | 'enabledStatusIds' | 'transitionRules'>
+> & { updatedAt: string };
+
+/** A change of the direct members; adding to or deleting from a set is atomic, so it needs no lock. */
+export type MemberChange = { add: string } | { remove: string };
+
+/** Sets fields of a board that must still exist and not be deleted (else 404); returns the new board. */
+export async function patchLiveBoard(board: BoardItem, changes: BoardFieldChanges, members?: MemberChange): Promise<BoardItem> {
+  const patch = db().entities.board.patch({ orgId: board.orgId, boardId: board.boardId });
+  const withMembers = !members ? patch : 'add' in members ? patch.add({ memberUserIds: [members.add] }) : patch.delete({ memberUserIds: [members.remove] });
+  try {
+    const result = await withMembers
+      .set(changes)
+      .where((attr, op) => op.eq(attr.isDeleted, false))
+      .go({ response: 'all_new' });
+    return result.data as BoardItem;
+  } catch (error) {
+    if (isConditionFailure(error)) throw notFound('Board');
+    throw error;
+  }
+}

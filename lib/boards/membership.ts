@@ -1,0 +1,120 @@
+import { invalidField, notFound } from '../core/errors.js';
+import type { DomainContext } from '../core/context.js';
+import { db } from '../db/service.js';
+import { batchGetMixed } from '../db/batch.js';
+import { transact } from '../db/transact.js';
+import type { BoardItem, TeamItem, UserItem } from '../db/entities/index.js';
+import { requirePermission } from '../organizations/permissions.js';
+import { loadVisibleBoard, membershipGrantsAccess, teamsOf, visibleOrNotFound, type BoardAccessSubject } from './access.js';
+import { LostRace, patchLiveBoard, retryLostRaces, writeBoardTeams } from './board-writes.js';
+import { presentBoard } from './present.js';
+
+/**
+ * Flags the board's tickets whose assignee is among `lostUserIds` (they can no longer see
+ * the board) as needing reassignment, and returns how many were flagged.
+ */
+export async function flagTicketsNeedingReassignment(_ctx: DomainContext, _board: BoardItem, _lostUserIds: string[]): Promise<number> {
+  return 0; // Tickets do not exist yet: the tickets module plugs in here.
+}
+
+/** Assigns a team to the board (spec §4.4); assigning an assigned team again changes nothing. */
+export async function assignTeamToBoard(ctx: DomainContext, boardId: string, teamId: string) {
+  requirePermission(ctx, 'boards:manage-members');
+  return retryLostRaces(async () => {
+    const [found, team] = (await batchGetMixed([
+      { entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId } },
+      { entity: db().entities.team, key: { orgId: ctx.org.orgId, teamId } },
+    ])) as [BoardItem | undefined, TeamItem | undefined];
+    const board = visibleOrNotFound(ctx, found);
+    if (!team) throw invalidField('teamId', 'Unknown team');
+    if (teamsOf(board).some((entry) => entry.teamId === teamId)) return presentBoard(board, ctx.actor);
+    const at = ctx.clock.now().toISOString();
+    const teams = [...teamsOf(board), { teamId, name: team.name, color: team.color, assignedAt: at }];
+    // The team check keeps a concurrent rename or delete of the team from being missed.
+    await transact(
+      (e) => [
+        e.board
+          .patch({ orgId: ctx.org.orgId, boardId })
+          .set({ teams, updatedAt: at })
+          .where((attr, op) => op.eq(attr.updatedAt, board.updatedAt))
+          .commit(),
+        e.team
+          .check({ orgId: ctx.org.orgId, teamId })
+          .where((attr, op) => op.eq(attr.updatedAt, team.updatedAt))
+          .commit(),
+      ],
+      () => new LostRace(),
+    );
+    return presentBoard({ ...board, teams, updatedAt: at }, ctx.actor);
+  });
+}
+
+/**
+ * Removes a team from the board. Its members who thereby lose access to the board (not
+ * administrators, not direct members, not in another team of the board) may leave
+ * tickets behind that need another assignee: those are flagged and counted.
+ */
+export async function removeTeamFromBoard(ctx: DomainContext, boardId: string, teamId: string) {
+  requirePermission(ctx, 'boards:manage-members');
+  const [listed, users] = await Promise.all([loadVisibleBoard(ctx, boardId, { consistent: true }), organizationUsers(ctx.org.orgId)]);
+  return retryLostRaces(async (attempt) => {
+    const board = attempt === 1 ? listed : await loadVisibleBoard(ctx, boardId, { consistent: true });
+    if (!teamsOf(board).some((entry) => entry.teamId === teamId)) throw notFound('Team');
+    const updated = await writeBoardTeams(
+      board,
+      teamsOf(board).filter((entry) => entry.teamId !== teamId),
+      ctx.clock.now().toISOString(),
+    );
+    const flaggedTicketCount = await flagTicketsNeedingReassignment(ctx, updated, usersLosingAccess(users, board, updated));
+    return { flaggedTicketCount };
+  });
+}
+
+/** Adds a person or agent directly to the board: an active, internal (not CUSTOMER) user of the organization. */
+export async function addBoardMember(ctx: DomainContext, boardId: string, userId: string) {
+  requirePermission(ctx, 'boards:manage-members');
+  const [found, user] = await loadBoardAndUser(ctx, boardId, userId);
+  const board = visibleOrNotFound(ctx, found);
+  if (!user) throw invalidField('userId', 'Unknown user');
+  if (!user.isActive) throw invalidField('userId', 'The user is deactivated');
+  if (user.role === 'CUSTOMER') throw invalidField('userId', 'Customer users get board access through their customer');
+  if ((board.memberUserIds ?? []).includes(userId)) return presentBoard(board, ctx.actor);
+  const updated = await patchLiveBoard(board, { updatedAt: ctx.clock.now().toISOString() }, { add: userId });
+  return presentBoard(updated, ctx.actor);
+}
+
+/** Removes a direct member; if that costs them access to the board, their tickets on it are flagged. */
+export async function removeBoardMember(ctx: DomainContext, boardId: string, userId: string): Promise<void> {
+  requirePermission(ctx, 'boards:manage-members');
+  const [found, user] = await loadBoardAndUser(ctx, boardId, userId);
+  const board = visibleOrNotFound(ctx, found);
+  if (!(board.memberUserIds ?? []).includes(userId)) throw notFound('Board member');
+  const updated = await patchLiveBoard(board, { updatedAt: ctx.clock.now().toISOString() }, { remove: userId });
+  await flagTicketsNeedingReassignment(ctx, updated, usersLosingAccess(user ? [user] : [], board, updated));
+}
+
+async function loadBoardAndUser(ctx: DomainContext, boardId: string, userId: string) {
+  return (await batchGetMixed([
+    { entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId } },
+    { entity: db().entities.user, key: { orgId: ctx.org.orgId, userId } },
+  ])) as [BoardItem | undefined, UserItem | undefined];
+}
+
+async function organizationUsers(orgId: string): Promise<UserItem[]> {
+  return (await db().entities.user.query.byOrg({ orgId }).go({ pages: 'all' })).data;
+}
+
+const accessSubject = (user: UserItem): BoardAccessSubject => ({
+  userId: user.userId,
+  role: user.role,
+  customerId: user.customerId ?? null,
+  teamIds: user.teamIds ?? [],
+});
+
+/** The users who could see the board before a change and cannot after it. */
+function usersLosingAccess(users: UserItem[], before: BoardItem, after: BoardItem): string[] {
+  return users
+    .map(accessSubject)
+    .filter((subject) => membershipGrantsAccess(subject, before) && !membershipGrantsAccess(subject, after))
+    .map((subject) => subject.userId);
+}

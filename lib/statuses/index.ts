@@ -1,0 +1,2 @@
+/** Public surface of the statuses domain for other domains (boards, tickets, agent policies). */
+export { loadOrganizationStatuses, presentStatus, statusKeyFor } from './statuses.js';

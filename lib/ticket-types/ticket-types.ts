@@ -1,0 +1,211 @@
+import { conflict, invalidField, notFound } from '../core/errors.js';
+import type { DomainContext } from '../core/context.js';
+import { newId } from '../core/ids.js';
+import { db } from '../db/service.js';
+import { isConditionFailure, transact, type TransactionEntities } from '../db/transact.js';
+import type { TicketTypeItem } from '../db/entities/index.js';
+import { requirePermission } from '../organizations/permissions.js';
+
+/** Spec §8: a ticket type's order is 0-100. */
+export const MAX_TYPE_ORDER = 100;
+
+const changedConcurrently = () => conflict('The ticket types changed concurrently; retry');
+
+export function presentTicketType(type: TicketTypeItem) {
+  return {
+    id: type.typeId,
+    name: type.name,
+    color: type.color,
+    description: type.description,
+    order: type.order,
+    isOrgDefault: type.isOrgDefault,
+    enabledByDefault: type.enabledByDefault,
+    createdAt: type.createdAt,
+    updatedAt: type.updatedAt,
+  };
+}
+
+const byDisplayOrder = (a: TicketTypeItem, b: TicketTypeItem): number =>
+  a.order - b.order || a.name.localeCompare(b.name) || a.typeId.localeCompare(b.typeId);
+
+/** The organization's ticket types in display order (order, then name): one consistent Query. */
+export async function loadOrganizationTicketTypes(orgId: string): Promise<TicketTypeItem[]> {
+  const { data } = await db().entities.ticketType.query.byOrg({ orgId }).go({ pages: 'all', consistent: true });
+  return data.sort(byDisplayOrder);
+}
+
+async function loadTicketType(ctx: DomainContext, typeId: string): Promise<TicketTypeItem> {
+  const type = (await db().entities.ticketType.get({ orgId: ctx.org.orgId, typeId }).go({ consistent: true })).data;
+  if (!type) throw notFound('Ticket type');
+  return type;
+}
+
+const findType = (types: TicketTypeItem[], typeId: string): TicketTypeItem => {
+  const type = types.find((candidate) => candidate.typeId === typeId);
+  if (!type) throw notFound('Ticket type');
+  return type;
+};
+
+export async function listTicketTypes(ctx: DomainContext) {
+  return { data: (await loadOrganizationTicketTypes(ctx.org.orgId)).map(presentTicketType) };
+}
+
+export const getTicketType = async (ctx: DomainContext, typeId: string) => presentTicketType(await loadTicketType(ctx, typeId));
+
+/** The type used when a ticket is created without one. */
+export async function getDefaultTicketType(ctx: DomainContext) {
+  const type = (await loadOrganizationTicketTypes(ctx.org.orgId)).find((candidate) => candidate.isOrgDefault);
+  if (!type) throw notFound('Default ticket type');
+  return presentTicketType(type);
+}
+
+/** `ticketCount` is kept by the ticket write path in the same transaction as each ticket change. */
+export async function getTicketTypeCount(ctx: DomainContext, typeId: string) {
+  return { data: { count: (await loadTicketType(ctx, typeId)).ticketCount } };
+}
+
+const comparableName = (name: string): string => name.normalize('NFC').toLowerCase();
+
+/** Names are unique per organization, case-insensitively. */
+function assertNameFree(types: TicketTypeItem[], name: string, exceptTypeId?: string): void {
+  const wanted = comparableName(name);
+  if (types.some((type) => type.typeId !== exceptTypeId && comparableName(type.name) === wanted)) {
+    throw conflict(`A ticket type named "${name}" already exists`, { field: 'name' });
+  }
+}
+
+/** Clears the flag on the previous default in the same transaction that sets the new one. */
+function clearOrgDefault(e: TransactionEntities, previous: TicketTypeItem, at: string) {
+  return e.ticketType
+    .patch({ orgId: previous.orgId, typeId: previous.typeId })
+    .set({ isOrgDefault: false, updatedAt: at })
+    .where((attr, op) => op.eq(attr.isOrgDefault, true))
+    .commit();
+}
+
+export interface CreateTicketTypeInput {
+  name: string;
+  color: string;
+  description: string;
+  order?: number;
+  isOrgDefault: boolean;
+  enabledByDefault: boolean;
+}
+
+/**
+ * One consistent Query of the organization's types answers name uniqueness, the default
+ * order and the current default; one transaction writes the type and, when it becomes the
+ * default, clears the previous one.
+ */
+export async function createTicketType(ctx: DomainContext, input: CreateTicketTypeInput) {
+  requirePermission(ctx, 'settings:manage-ticket-types');
+  const types = await loadOrganizationTicketTypes(ctx.org.orgId);
+  assertNameFree(types, input.name);
+  const at = ctx.clock.now().toISOString();
+  const type: TicketTypeItem = {
+    orgId: ctx.org.orgId,
+    typeId: newId('typ'),
+    name: input.name,
+    color: input.color,
+    description: input.description,
+    order: input.order ?? Math.min(MAX_TYPE_ORDER, Math.max(-1, ...types.map((existing) => existing.order)) + 1),
+    isOrgDefault: input.isOrgDefault,
+    enabledByDefault: input.enabledByDefault,
+    ticketCount: 0,
+    createdAt: at,
+    updatedAt: at,
+  };
+  const previousDefault = input.isOrgDefault ? types.find((existing) => existing.isOrgDefault) : undefined;
+  await transact(
+    (e) => [e.ticketType.create(type).commit(), ...(previousDefault ? [clearOrgDefault(e, previousDefault, at)] : [])],
+    changedConcurrently,
+  );
+  return presentTicketType(type);
+}
+
+export interface UpdateTicketTypeInput {
+  name?: string;
+  color?: string;
+  description?: string;
+  order?: number;
+  isOrgDefault?: boolean;
+}
+
+/** The write is guarded by the read `updatedAt` (optimistic locking). */
+export async function updateTicketType(ctx: DomainContext, typeId: string, input: UpdateTicketTypeInput) {
+  requirePermission(ctx, 'settings:manage-ticket-types');
+  const types = await loadOrganizationTicketTypes(ctx.org.orgId);
+  const type = findType(types, typeId);
+  if (input.name !== undefined) assertNameFree(types, input.name, typeId);
+  if (type.isOrgDefault && input.isOrgDefault === false) {
+    throw invalidField('isOrgDefault', 'There is always one default ticket type; make another type the default instead');
+  }
+  const at = ctx.clock.now().toISOString();
+  const changes = {
+    name: input.name ?? type.name,
+    color: input.color ?? type.color,
+    description: input.description ?? type.description,
+    order: input.order ?? type.order,
+    isOrgDefault: input.isOrgDefault ?? type.isOrgDefault,
+    updatedAt: at,
+  };
+  const previousDefault = changes.isOrgDefault && !type.isOrgDefault ? types.find((existing) => existing.isOrgDefault) : undefined;
+  await transact(
+    (e) => [
+      e.ticketType
+        .patch({ orgId: ctx.org.orgId, typeId })
+        .set(changes)
+        .where((attr, op) => op.eq(attr.updatedAt, type.updatedAt))
+        .commit(),
+      ...(previousDefault ? [clearOrgDefault(e, previousDefault, at)] : []),
+    ],
+    changedConcurrently,
+  );
+  return presentTicketType({ ...type, ...changes });
+}
+
+/** The replacement named by DELETE ?replacementTypeId, which must be another type of the organization. */
+function resolveReplacement(types: TicketTypeItem[], type: TicketTypeItem, replacementTypeId: string | undefined): TicketTypeItem | undefined {
+  if (replacementTypeId === undefined) {
+    if (type.ticketCount > 0) {
+      throw invalidField('replacementTypeId', `${type.ticketCount} tickets have this type; name the type they move to`);
+    }
+    return undefined;
+  }
+  if (replacementTypeId === type.typeId) throw invalidField('replacementTypeId', 'Must differ from the deleted type');
+  const replacement = types.find((candidate) => candidate.typeId === replacementTypeId);
+  if (!replacement) throw invalidField('replacementTypeId', 'Unknown ticket type');
+  return replacement;
+}
+
+/**
+ * Moves every ticket of `fromTypeId` to `toTypeId`, keeping both types' `ticketCount` in step.
+ */
+export async function reassignTicketsOfType(_ctx: DomainContext, _fromTypeId: string, _toTypeId: string): Promise<void> {
+  // No ticket entity exists yet, so there is nothing to reassign; the tickets module fills this in.
+}
+
+/**
+ * Deletes a type after moving its tickets to the replacement. The delete is conditional on
+ * the type still not being the default and having no tickets left, so a ticket created in
+ * the meantime keeps its type.
+ */
+export async function deleteTicketType(ctx: DomainContext, typeId: string, replacementTypeId?: string): Promise<void> {
+  requirePermission(ctx, 'settings:manage-ticket-types');
+  const types = await loadOrganizationTicketTypes(ctx.org.orgId);
+  const type = findType(types, typeId);
+  if (type.isOrgDefault) {
+    throw conflict(`"${type.name}" is the default ticket type; make another type the default before deleting it`, { reason: 'DEFAULT_TICKET_TYPE' });
+  }
+  const replacement = resolveReplacement(types, type, replacementTypeId);
+  if (replacement) await reassignTicketsOfType(ctx, typeId, replacement.typeId);
+  try {
+    await db()
+      .entities.ticketType.delete({ orgId: ctx.org.orgId, typeId })
+      .where((attr, op) => `${op.eq(attr.isOrgDefault, false)} AND ${op.eq(attr.ticketCount, 0)}`)
+      .go();
+  } catch (error) {
+    if (isConditionFailure(error)) throw conflict('The ticket type changed or gained tickets concurrently; retry');
+    throw error;
+  }
+}
