@@ -1,4 +1,4 @@
-import { AppError, conflict, invalidField } from '../core/errors.js';
+import { AppError, conflict, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
@@ -174,6 +174,8 @@ export interface UpdateBoardInput {
   description?: string;
   isArchived?: boolean;
   features?: { milestonesAndReleases?: boolean; explainableStatus?: boolean };
+  /** Replaces the customers assigned to the board (whose customer users then see it). */
+  customerIds?: string[];
 }
 
 /** Changes the board's own fields (the prefix never changes: ticket display ids are built from it). */
@@ -187,9 +189,33 @@ export async function updateBoard(ctx: DomainContext, boardId: string, input: Up
     ...(input.features?.milestonesAndReleases !== undefined ? { milestonesAndReleases: input.features.milestonesAndReleases } : {}),
     ...(input.features?.explainableStatus !== undefined ? { explainableStatus: input.features.explainableStatus } : {}),
   };
+  if (input.customerIds !== undefined) return presentBoard(await replaceCustomers(ctx, board, changes, input.customerIds), ctx.actor);
   if (Object.keys(changes).length === 0) return presentBoard(board, ctx.actor);
   const updated = await patchLiveBoard(board, { ...changes, updatedAt: ctx.clock.now().toISOString() });
   return presentBoard(updated, ctx.actor);
+}
+
+/** One transaction: the board's fields and customer set, and a check that every customer exists. */
+async function replaceCustomers(ctx: DomainContext, board: BoardItem, changes: Partial<BoardItem>, customerIds: string[]): Promise<BoardItem> {
+  const unique = [...new Set(customerIds)];
+  const at = ctx.clock.now().toISOString();
+  await transact(
+    (e) => {
+      const patch = e.board.patch({ orgId: board.orgId, boardId: board.boardId });
+      const withCustomers = unique.length ? patch.set({ ...changes, customerIds: unique, updatedAt: at }) : patch.set({ ...changes, updatedAt: at }).remove(['customerIds']);
+      return [
+        withCustomers.where((attr, op) => op.eq(attr.isDeleted, false)).commit(),
+        ...unique.map((customerId) =>
+          e.customer
+            .check({ orgId: board.orgId, customerId })
+            .where((attr, op) => op.exists(attr.customerId))
+            .commit(),
+        ),
+      ];
+    },
+    (index) => (index === 0 ? notFound('Board') : invalidField(`customerIds.${customerIds.indexOf(unique[index - 1]!)}`, 'Unknown customer')),
+  );
+  return { ...board, ...changes, customerIds: unique, updatedAt: at };
 }
 
 /** POST .../archive and .../unarchive (spec §3.2): the same change as PATCH isArchived. */

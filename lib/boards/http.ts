@@ -53,6 +53,7 @@ export const boardsRoutes: Routes = {
       description: boardFields.description.optional(),
       isArchived: z.boolean().optional(),
       features: z.strictObject({ milestonesAndReleases: z.boolean().optional(), explainableStatus: z.boolean().optional() }).optional(),
+      customerIds: z.array(idParam).max(MAX_CUSTOMERS_ON_CREATE, `At most ${MAX_CUSTOMERS_ON_CREATE} customers`).optional(),
     }),
     handler: (ctx, { params, body }) => updateBoard(ctx, params.boardId, body),
   }),

@@ -793,3 +793,34 @@ describe('teams on boards', () => {
     expect((await org.call('GET', `/api/v1/boards/${board.id}`)).body.customerIds).toEqual([]);
   });
 });
+
+describe('changing a board’s customers', () => {
+  it('replaces the customers with PATCH customerIds, which gives their customer users access', async () => {
+    const org = await signupOrg();
+    const customer = await newCustomer(org);
+    const board = await newBoard(org);
+    const customerUser = await createMember(org, { role: 'CUSTOMER', customerId: customer.id });
+    expect((await api('GET', `/api/v1/boards/${board.id}`, { token: customerUser.token, org: org.slug })).status).toBe(404);
+
+    const patched = await org.call('PATCH', `/api/v1/boards/${board.id}`, { body: { customerIds: [customer.id] } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.customerIds).toEqual([customer.id]);
+    expect(patched.roundTrips).toBeLessThanOrEqual(3);
+    expect((await api('GET', `/api/v1/boards/${board.id}`, { token: customerUser.token, org: org.slug })).status).toBe(200);
+
+    const cleared = await org.call('PATCH', `/api/v1/boards/${board.id}`, { body: { customerIds: [] } });
+    expect(cleared.body.customerIds).toEqual([]);
+    expect((await api('GET', `/api/v1/boards/${board.id}`, { token: customerUser.token, org: org.slug })).status).toBe(404);
+  });
+
+  it('refuses an unknown customer with 400 naming it and changes nothing', async () => {
+    const org = await signupOrg();
+    const customer = await newCustomer(org);
+    const board = await newBoard(org, { customerIds: [customer.id] });
+    const response = await org.call('PATCH', `/api/v1/boards/${board.id}`, { body: { name: 'Renamed', customerIds: [customer.id, 'cst_unknown'] } });
+    expect(response.status).toBe(400);
+    expect(issuePaths(response)).toEqual(['customerIds.1']);
+    const after = await org.call('GET', `/api/v1/boards/${board.id}`);
+    expect(after.body).toMatchObject({ name: board.name, customerIds: [customer.id] });
+  });
+});
