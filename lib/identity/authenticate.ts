@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock.js';
 import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
 import type { CredentialItem, OrganizationItem, UserItem } from '../db/entities/index.js';
-import { permissionsOfGroups } from '../organizations/permissions.js';
+import { groupDirectoryOf, permissionsOfGroups } from '../organizations/group-directory.js';
 import { looksLikeJwt, verifySessionJwt } from './sessions.js';
 import { parseAccessToken } from './access-tokens.js';
 
@@ -77,7 +77,7 @@ export function actorOf(user: UserItem, org: OrganizationItem, credential: Crede
     isAgent: user.isAgent,
     isAdmin,
     customerId: user.customerId ?? null,
-    permissions: permissionsOfGroups(org.groupPermissions as Record<string, string[]>, user.permissionGroupIds ?? []),
+    permissions: permissionsOfGroups(groupDirectoryOf(org), user.permissionGroupIds ?? []),
     teamIds: new Set(user.teamIds ?? []),
     credential: {
       kind: credential.kind,

@@ -5,6 +5,7 @@ import { db } from '../db/service.js';
 import { transact, type TransactionEntities } from '../db/transact.js';
 import type { PermissionGroupItem } from '../db/entities/index.js';
 import { PERMISSIONS, requirePermission } from './permissions.js';
+import { directoryEntryOf, groupDirectoryOf } from './group-directory.js';
 
 export function presentGroup(group: PermissionGroupItem) {
   return {
@@ -58,7 +59,7 @@ export async function createGroup(ctx: DomainContext, input: { name: string; col
     createdAt: at,
     updatedAt: at,
   };
-  await transact((e) => [e.permissionGroup.create(group).commit(), setGroupPermissionsInOrg(e, ctx, group.groupId, group.permissions, at)]);
+  await transact((e) => [e.permissionGroup.create(group).commit(), setDirectoryEntry(e, ctx, group, at)]);
   return presentGroup(group);
 }
 
@@ -74,7 +75,7 @@ export async function updateGroup(ctx: DomainContext, groupId: string, input: { 
       .patch({ orgId: ctx.org.orgId, groupId })
       .set({ name: updated.name, color: updated.color, permissions, updatedAt: at })
       .commit(),
-    setGroupPermissionsInOrg(e, ctx, groupId, permissions, at),
+    setDirectoryEntry(e, ctx, updated, at),
   ]);
   return presentGroup(updated);
 }
@@ -88,22 +89,22 @@ export async function deleteGroup(ctx: DomainContext, groupId: string): Promise<
     throw conflict('The group still has members; move them to another group first');
   }
   const at = ctx.clock.now().toISOString();
-  const remaining = { ...(ctx.org.groupPermissions as Record<string, string[]>) };
+  const remaining = { ...groupDirectoryOf(ctx.org) };
   delete remaining[groupId];
   await transact((e) => [
     e.permissionGroup.delete({ orgId: ctx.org.orgId, groupId }).commit(),
     e.organization
       .patch({ orgId: ctx.org.orgId })
-      .set({ groupPermissions: remaining, updatedAt: at })
+      .set({ groupDirectory: remaining, updatedAt: at })
       .where((attr, op) => op.eq(attr.updatedAt, ctx.org.updatedAt))
       .commit(),
   ]);
 }
 
-function setGroupPermissionsInOrg(e: TransactionEntities, ctx: DomainContext, groupId: string, permissions: string[], at: string) {
+function setDirectoryEntry(e: TransactionEntities, ctx: DomainContext, group: PermissionGroupItem, at: string) {
   return e.organization
     .patch({ orgId: ctx.org.orgId })
-    .set({ groupPermissions: { ...(ctx.org.groupPermissions as Record<string, string[]>), [groupId]: permissions }, updatedAt: at })
+    .set({ groupDirectory: { ...groupDirectoryOf(ctx.org), [group.groupId]: directoryEntryOf(group) }, updatedAt: at })
     .where((attr, op) => op.eq(attr.updatedAt, ctx.org.updatedAt))
     .commit();
 }

@@ -49,10 +49,3 @@ export function requirePermission(ctx: DomainContext, permission: Permission): v
     throw forbidden(`Missing permission ${permission}`, 'FORBIDDEN', { permission });
   }
 }
-
-/** Union of the permissions of the given groups, from the organization's denormalized map. */
-export function permissionsOfGroups(groupPermissions: Record<string, string[]>, groupIds: Iterable<string>): Set<string> {
-  const result = new Set<string>();
-  for (const groupId of groupIds) for (const permission of groupPermissions[groupId] ?? []) result.add(permission);
-  return result;
-}

@@ -7,6 +7,7 @@ import { hashPassword } from '../identity/passwords.js';
 import { issueSession } from '../identity/session-issuer.js';
 import { presentUser } from '../users/present.js';
 import { SYSTEM_GROUPS } from './permissions.js';
+import { directoryEntryOf } from './group-directory.js';
 import { DEFAULT_STATUSES, DEFAULT_TICKET_TYPE } from './defaults.js';
 import type { OrganizationItem, UserItem } from '../db/entities/index.js';
 
@@ -56,7 +57,7 @@ export async function signup(ctx: AnonymousContext, input: SignupInput) {
     timeTrackingEnabled: true,
     defaultTimeFactor: 1,
     defaultMaxConcurrentClaims: 3,
-    groupPermissions: Object.fromEntries(groups.map((group) => [group.groupId, group.permissions])),
+    groupDirectory: Object.fromEntries(groups.map((group) => [group.groupId, directoryEntryOf(group)])),
     createdAt: at,
     updatedAt: at,
   };

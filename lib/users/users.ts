@@ -2,11 +2,11 @@ import { conflict, forbidden, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
-import { transact } from '../db/transact.js';
-import { batchGetMixed } from '../db/batch.js';
-import type { PermissionGroupItem, Role, UserItem } from '../db/entities/index.js';
+import { transact, type TransactionEntities } from '../db/transact.js';
+import type { Role, UserItem } from '../db/entities/index.js';
 import { hashPassword } from '../identity/passwords.js';
 import { requirePermission } from '../organizations/permissions.js';
+import { groupDirectoryOf, systemGroupId } from '../organizations/group-directory.js';
 import { paginate } from '../http/pagination.js';
 import { presentUser } from './present.js';
 
@@ -56,14 +56,9 @@ export interface CreateUserInput {
 /** Creates a person in the organization; the e-mail is unique per organization (conditional put). */
 export async function createUser(ctx: DomainContext, input: CreateUserInput) {
   requirePermission(ctx, 'users:manage');
-  const groups = await resolveGroups(ctx, input.role, input.permissionGroupIds);
-  if (input.role === 'CUSTOMER') {
-    if (!input.customerId) throw invalidField('customerId', 'Required for a CUSTOMER user');
-    const customer = (await db().entities.customer.get({ orgId: ctx.org.orgId, customerId: input.customerId }).go()).data;
-    if (!customer) throw invalidField('customerId', 'Unknown customer');
-  } else if (input.customerId) {
-    throw invalidField('customerId', 'Only CUSTOMER users are linked to a customer');
-  }
+  const groupIds = groupIdsFor(ctx, input.role, input.permissionGroupIds);
+  if (input.role === 'CUSTOMER' && !input.customerId) throw invalidField('customerId', 'Required for a CUSTOMER user');
+  if (input.role !== 'CUSTOMER' && input.customerId) throw invalidField('customerId', 'Only CUSTOMER users are linked to a customer');
   const at = ctx.clock.now().toISOString();
   const email = input.email.toLowerCase();
   const user: UserItem = {
@@ -76,13 +71,27 @@ export async function createUser(ctx: DomainContext, input: CreateUserInput) {
     isAgent: false,
     customerId: input.customerId,
     passwordHash: await hashPassword(input.password),
-    permissionGroupIds: groups.map((group) => group.groupId),
+    permissionGroupIds: groupIds,
     createdAt: at,
     updatedAt: at,
   };
+  // One transaction: the e-mail reservation, the user, and checks that its customer and
+  // groups exist (so a concurrent delete of either cannot leave the user dangling).
   await transact(
-    (e) => [e.userEmail.create({ orgId: ctx.org.orgId, email, userId: user.userId }).commit(), e.user.create(user).commit()],
-    () => conflict('A user with this e-mail already exists', { field: 'email' }),
+    (e) => [
+      e.userEmail.create({ orgId: ctx.org.orgId, email, userId: user.userId }).commit(),
+      e.user.create(user).commit(),
+      ...(input.customerId
+        ? [e.customer.check({ orgId: ctx.org.orgId, customerId: input.customerId }).where((attr, op) => op.exists(attr.customerId)).commit()]
+        : []),
+      ...groupChecks(e, ctx.org.orgId, groupIds),
+    ],
+    (index) => {
+      if (index === 0) return conflict('A user with this e-mail already exists', { field: 'email' });
+      if (index === 2 && input.customerId) return invalidField('customerId', 'Unknown customer');
+      const groupIndex = index - (input.customerId ? 3 : 2);
+      return invalidField(`permissionGroupIds.${groupIndex}`, 'Unknown permission group');
+    },
   );
   return presentUser(user);
 }
@@ -105,41 +114,56 @@ export async function updateUser(ctx: DomainContext, userId: string, input: Upda
   if ((role === 'CUSTOMER') !== (user.role === 'CUSTOMER')) {
     throw invalidField('role', 'A user cannot move between customer and internal roles');
   }
-  const groups = input.permissionGroupIds ? await resolveGroups(ctx, role, input.permissionGroupIds) : undefined;
-  const at = ctx.clock.now().toISOString();
-  const updated = await db()
-    .entities.user.patch({ orgId: ctx.org.orgId, userId })
-    .set({
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.role !== undefined ? { role: input.role } : {}),
-      ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
-      ...(groups ? { permissionGroupIds: groups.map((group) => group.groupId) } : {}),
-      updatedAt: at,
-    })
-    .go({ response: 'all_new' });
-  return presentUser(updated.data as UserItem);
+  const groupIds = input.permissionGroupIds ? groupIdsFor(ctx, role, input.permissionGroupIds) : undefined;
+  const changes = {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.role !== undefined ? { role: input.role } : {}),
+    ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
+    ...(groupIds ? { permissionGroupIds: groupIds } : {}),
+    updatedAt: ctx.clock.now().toISOString(),
+  };
+  await transact(
+    (e) => [
+      e.user
+        .patch({ orgId: ctx.org.orgId, userId })
+        .set(changes)
+        .where((attr, op) => op.eq(attr.updatedAt, user.updatedAt))
+        .commit(),
+      ...groupChecks(e, ctx.org.orgId, groupIds ?? []),
+    ],
+    (index) => (index === 0 ? conflict('The user changed concurrently; retry') : invalidField(`permissionGroupIds.${index - 1}`, 'Unknown permission group')),
+  );
+  return presentUser({ ...user, ...changes });
 }
 
 /**
  * The groups a user is put in: the given ones (which must exist and match the user kind),
- * else the system group of the role.
+ * else the system group of the role. Answered from the organization's group directory,
+ * read with the caller's credential, so it costs no round trip; the write that follows
+ * checks in its transaction that each group still exists.
  */
-async function resolveGroups(ctx: DomainContext, role: Role, groupIds: string[] | undefined): Promise<PermissionGroupItem[]> {
-  const entities = db().entities;
+function groupIdsFor(ctx: DomainContext, role: Role, groupIds: string[] | undefined): string[] {
+  const directory = groupDirectoryOf(ctx.org);
   if (groupIds && groupIds.length > 0) {
-    const unique = [...new Set(groupIds)];
-    const found = (await batchGetMixed(
-      unique.map((groupId) => ({ entity: entities.permissionGroup, key: { orgId: ctx.org.orgId, groupId } })),
-    )) as (PermissionGroupItem | undefined)[];
     const wantedType = role === 'CUSTOMER' ? 'CUSTOMER' : 'INTERNAL';
-    found.forEach((group, index) => {
-      if (!group) throw invalidField(`permissionGroupIds.${index}`, 'Unknown permission group');
-      if (group.type !== wantedType) throw invalidField(`permissionGroupIds.${index}`, `A ${role} user needs ${wantedType} groups`);
+    groupIds.forEach((groupId, index) => {
+      const entry = directory[groupId];
+      if (!entry) throw invalidField(`permissionGroupIds.${index}`, 'Unknown permission group');
+      if (entry.type !== wantedType) throw invalidField(`permissionGroupIds.${index}`, `A ${role} user needs ${wantedType} groups`);
     });
-    return found as PermissionGroupItem[];
+    return [...new Set(groupIds)];
   }
   const systemKey = role === 'ADMIN' ? 'ADMINISTRATORS' : role === 'CUSTOMER' ? 'CUSTOMERS' : 'MEMBERS';
-  const { data } = await entities.permissionGroup.query.byOrg({ orgId: ctx.org.orgId }).go({ pages: 'all' });
-  const group = data.find((candidate) => candidate.systemKey === systemKey);
-  return group ? [group] : [];
+  const groupId = systemGroupId(directory, systemKey);
+  return groupId ? [groupId] : [];
+}
+
+/** Transaction items asserting that each group still exists when the user is written. */
+function groupChecks(e: TransactionEntities, orgId: string, groupIds: string[]) {
+  return groupIds.map((groupId) =>
+    e.permissionGroup
+      .check({ orgId, groupId })
+      .where((attr, op) => op.exists(attr.groupId))
+      .commit(),
+  );
 }

@@ -1,16 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, signupOrg, type TestOrg } from '../support/api.js';
+import { api, createMember, signupOrg, type TestOrg, expectValidationError } from '../support/api.js';
 
 async function createCustomer(org: TestOrg, body: Record<string, unknown> = {}) {
   const response = await org.call('POST', '/api/v1/customers', { body: { name: `Customer ${Math.random().toString(36).slice(2, 8)}`, ...body } });
   if (response.status !== 201) throw new Error(`create customer failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body as { id: string; name: string; email: string | null; phone: string | null; isArchived: boolean; createdAt: string };
-}
-
-function expectValidationError(response: { status: number; body: any }, field: string) {
-  expect(response.status).toBe(400);
-  expect(response.body.error.code).toBe('VALIDATION_ERROR');
-  expect(response.body.error.details.issues.map((issue: any) => issue.path)).toContain(field);
 }
 
 const UNKNOWN_CUSTOMER = 'cst_01HXXXXXXXXXXXXXXXXXXXXXXX';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, signupOrg, type TestOrg } from '../support/api.js';
+import { api, createMember, signupOrg, type TestOrg, expectValidationError } from '../support/api.js';
 
 const STATUS_FIELDS = ['id', 'key', 'name', 'color', 'category', 'order', 'isDefault', 'isFinal', 'isMandatory', 'enabledByDefault', 'createdAt', 'updatedAt'];
 
@@ -9,12 +9,6 @@ const defaultsOf = async (org: TestOrg) => (await statusesOf(org)).filter((statu
 
 const createStatus = (org: TestOrg, body: Record<string, unknown>) =>
   org.call('POST', '/api/v1/statuses', { body: { color: '#123456', ...body } });
-
-function expectValidationError(response: { status: number; body: any }, field: string) {
-  expect(response.status).toBe(400);
-  expect(response.body.error.code).toBe('VALIDATION_ERROR');
-  expect(response.body.error.details.issues.map((issue: any) => issue.path)).toContain(field);
-}
 
 describe('listing and reading statuses', () => {
   let org: TestOrg;

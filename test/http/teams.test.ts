@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, createToken, setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { api, createMember, createToken, setPlan, signupOrg, type TestOrg, expectValidationError } from '../support/api.js';
 
 /** A PRO organization (teams need the TEAMS feature to be created). */
 async function proOrg(): Promise<TestOrg> {
@@ -27,12 +27,6 @@ async function createUserId(org: TestOrg, role: 'TEAM_MEMBER' | 'ADMIN' = 'TEAM_
   });
   if (response.status !== 201) throw new Error(`create user failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.id;
-}
-
-function expectValidationError(response: { status: number; body: any }, field: string) {
-  expect(response.status).toBe(400);
-  expect(response.body.error.code).toBe('VALIDATION_ERROR');
-  expect(response.body.error.details.issues.map((issue: any) => issue.path)).toContain(field);
 }
 
 describe('creating teams', () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/service.js';
-import { api, createMember, signupOrg, type TestOrg } from '../support/api.js';
+import { api, createMember, signupOrg, type TestOrg, expectValidationError } from '../support/api.js';
 
 const TYPE_FIELDS = ['id', 'name', 'color', 'description', 'order', 'isOrgDefault', 'enabledByDefault', 'createdAt', 'updatedAt'];
 
@@ -14,12 +14,6 @@ const createType = (org: TestOrg, body: Record<string, unknown>) =>
 /** Stands in for the ticket write path (a later issue), which keeps `ticketCount` per type. */
 const setTicketCount = (org: TestOrg, typeId: string, ticketCount: number) =>
   db().entities.ticketType.patch({ orgId: org.orgId, typeId }).set({ ticketCount }).go();
-
-function expectValidationError(response: { status: number; body: any }, field: string) {
-  expect(response.status).toBe(400);
-  expect(response.body.error.code).toBe('VALIDATION_ERROR');
-  expect(response.body.error.details.issues.map((issue: any) => issue.path)).toContain(field);
-}
 
 describe('listing and reading ticket types', () => {
   let org: TestOrg;

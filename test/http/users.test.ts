@@ -21,7 +21,7 @@ describe('users', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ id: expect.stringMatching(/^usr_/), name: 'Bea', email: 'bea@example.test', role: 'TEAM_MEMBER', isActive: true });
     expect(created.body).not.toHaveProperty('passwordHash');
-    expect(created.roundTrips).toBeLessThanOrEqual(3);
+    expect(created.roundTrips).toBeLessThanOrEqual(2);
     const login = await api('POST', '/api/v1/auth/login', { org: org.slug, body: { email: 'bea@example.test', password: 'bea password 1' } });
     expect(login.status).toBe(200);
   });

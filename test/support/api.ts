@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 
@@ -111,4 +111,11 @@ export async function createToken(org: TestOrg, sessionToken: string, body: Reco
   const response = await api('POST', '/api/v1/users/me/tokens', { token: sessionToken, org: org.slug, body: { name: 'test token', ...body } });
   if (response.status !== 201) throw new Error(`create token failed: ${response.status} ${JSON.stringify(response.body)}`);
   return { id: response.body.id, token: response.body.token };
+}
+
+/** Asserts a 400 VALIDATION_ERROR whose issues name `field`. */
+export function expectValidationError(response: ApiResponse, field: string): void {
+  expect(response.status).toBe(400);
+  expect(response.body.error.code).toBe('VALIDATION_ERROR');
+  expect(response.body.error.details.issues.map((issue: { path: string }) => issue.path)).toContain(field);
 }

@@ -6,8 +6,9 @@ export type Plan = (typeof PLANS)[number];
 /**
  * The organization is also the auth context: every authenticated request reads it in the
  * same BatchGetItem as the credential and the user. It therefore carries a compact copy of
- * each permission group's permissions (`groupPermissions`), written in the same transaction
- * as the group itself, so resolving a caller's permissions costs no extra round trip.
+ * each permission group (`groupDirectory`: type, permissions, system key), written in the
+ * same transaction as the group itself, so resolving a caller's permissions, or checking
+ * the groups a user is put in, costs no extra round trip.
  */
 export const Organization = new Entity({
   model: { entity: 'organization', version: '1', service: 'wm' },
@@ -19,8 +20,8 @@ export const Organization = new Entity({
     timeTrackingEnabled: { type: 'boolean', required: true, default: true },
     defaultTimeFactor: { type: 'number', required: true, default: 1 },
     defaultMaxConcurrentClaims: { type: 'number', required: true, default: 3 },
-    /** groupId → permission strings (denormalized from PermissionGroup, see above). */
-    groupPermissions: { type: 'any', required: true, default: () => ({}) },
+    /** groupId → {type, permissions, systemKey} (denormalized from PermissionGroup, see above). */
+    groupDirectory: { type: 'any', required: true, default: () => ({}) },
     createdAt: { type: 'string', required: true, readOnly: true },
     updatedAt: { type: 'string', required: true },
   },
