@@ -1,0 +1,120 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { httpGroups } from '../../infra/route-table.js';
+import { api } from '../support/api.js';
+import { buildOrgFixture, pathFor, type OrgFixture } from '../support/fixtures.js';
+
+/** Routes outside an organization's data: no credential, or the platform operator's. */
+const NOT_TENANT_SCOPED = new Set([
+  'GET /healthz',
+  'POST /api/v1/auth/signup',
+  'POST /api/v1/auth/login',
+  'PATCH /api/v1/platform/organizations/{slug}',
+]);
+
+/** A valid body for each write route, built from the caller's own organization, so only the foreign id in the path can fail. */
+function bodyFor(routeKey: string, own: OrgFixture): unknown {
+  const bodies: Record<string, unknown> = {
+    'POST /api/v1/auth/password': { currentPassword: 'correct horse battery', newPassword: 'another password 1' },
+    'POST /api/v1/users': { name: 'Probe', email: `probe-${Date.now()}@probe.test`, password: 'probe password 1', role: 'TEAM_MEMBER' },
+    'PATCH /api/v1/users/{userId}': { name: 'Hijacked' },
+    'POST /api/v1/users/me/tokens': { name: 'probe' },
+    'PATCH /api/v1/organization': { name: 'Own org renamed' },
+    'POST /api/v1/permission-groups': { name: 'Probe group', color: '#000000', permissions: [] },
+    'PATCH /api/v1/permission-groups/{groupId}': { name: 'Hijacked' },
+    'POST /api/v1/boards': { name: 'Probe board' },
+    'PATCH /api/v1/boards/{boardId}': { name: 'Hijacked' },
+    'POST /api/v1/boards/{boardId}/teams': { teamId: own.teamId },
+    'POST /api/v1/boards/{boardId}/members': { userId: own.memberId },
+    'PUT /api/v1/boards/{boardId}/statuses': { statusIds: own.statusIds },
+    'PUT /api/v1/boards/{boardId}/transitions': { rules: [] },
+    'POST /api/v1/statuses': { name: `Probe ${Date.now()}`, color: '#000000' },
+    'POST /api/v1/statuses/reorder': { statusIds: own.statusIds },
+    'PATCH /api/v1/statuses/{statusId}': { name: 'Hijacked' },
+    'POST /api/v1/ticket-types': { name: `Probe ${Date.now()}`, color: '#000000' },
+    'PATCH /api/v1/ticket-types/{typeId}': { name: 'Hijacked' },
+    'POST /api/v1/teams': { name: 'Probe team' },
+    'PATCH /api/v1/teams/{teamId}': { name: 'Hijacked' },
+    'POST /api/v1/teams/{teamId}/members': { userId: own.memberId },
+    'POST /api/v1/customers': { name: 'Probe customer' },
+    'PATCH /api/v1/customers/{customerId}': { name: 'Hijacked' },
+  };
+  return bodies[routeKey];
+}
+
+const tenantRoutes = () => httpGroups().flatMap((group) => group.routes).filter((route) => !NOT_TENANT_SCOPED.has(route));
+
+describe('tenant isolation across two organizations, every endpoint', () => {
+  let victim: OrgFixture;
+  let intruder: OrgFixture;
+  let victimIds: string[];
+
+  beforeAll(async () => {
+    [victim, intruder] = await Promise.all([buildOrgFixture(), buildOrgFixture()]);
+    victimIds = [victim.orgId, victim.boardId, victim.teamId, victim.customerId, victim.statusId, victim.typeId, victim.groupId, victim.memberId, victim.tokenId];
+  }, 60_000);
+
+  it.each(tenantRoutes().filter((route) => route.includes('{')))(
+    '%s answers 404 for the other organization’s id',
+    async (routeKey) => {
+      const { method, path } = pathFor(routeKey, victim);
+      const response = await intruder.call(method, path, { body: bodyFor(routeKey, intruder) });
+      expect(response.status).toBe(404);
+      expect(JSON.stringify(response.body)).not.toContain(victim.orgId);
+    },
+  );
+
+  it.each(tenantRoutes().filter((route) => !route.includes('{') && route.startsWith('GET ')))(
+    '%s shows nothing of the other organization',
+    async (routeKey) => {
+      const { path } = pathFor(routeKey, intruder);
+      const response = await intruder.call('GET', path);
+      expect(response.status).toBe(200);
+      const text = JSON.stringify(response.body);
+      for (const id of victimIds) expect(text).not.toContain(id);
+    },
+  );
+
+  it.each(tenantRoutes())('%s refuses the other organization’s credential with 401', async (routeKey) => {
+    const { method, path } = pathFor(routeKey, intruder);
+    const response = await api(method, path, { token: victim.adminToken, org: intruder.slug, body: bodyFor(routeKey, intruder) });
+    expect(response.status).toBe(401);
+  });
+
+  it.each([
+    ['POST /api/v1/boards', () => ({ name: 'Probe', teamIds: [victim.teamId] }), 'teamIds.0'],
+    ['POST /api/v1/boards', () => ({ name: 'Probe', customerIds: [victim.customerId] }), 'customerIds.0'],
+    ['POST /api/v1/teams', () => ({ name: 'Probe', memberIds: [victim.memberId] }), 'memberIds.0'],
+    ['POST /api/v1/users', () => ({ name: 'P', email: 'p@probe.test', password: 'probe password 1', role: 'TEAM_MEMBER', permissionGroupIds: [victim.groupId] }), 'permissionGroupIds.0'],
+    ['POST /api/v1/users', () => ({ name: 'P', email: 'q@probe.test', password: 'probe password 1', role: 'CUSTOMER', customerId: victim.customerId }), 'customerId'],
+    ['POST /api/v1/users/me/tokens', () => ({ name: 'P', allowedBoardIds: [victim.boardId] }), 'allowedBoardIds.0'],
+  ])('%s refuses a reference to the other organization’s resource (%#)', async (routeKey, body, field) => {
+    const [method, path] = routeKey.split(' ') as [string, string];
+    const response = await intruder.call(method, path, { body: body() });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details.issues.map((issue: { path: string }) => issue.path)).toContain(field);
+  });
+
+  it.each([
+    ['POST /api/v1/boards/{boardId}/teams', () => ({ teamId: victim.teamId }), 'teamId'],
+    ['POST /api/v1/boards/{boardId}/members', () => ({ userId: victim.memberId }), 'userId'],
+    ['POST /api/v1/teams/{teamId}/members', () => ({ userId: victim.memberId }), 'userId'],
+  ])('%s refuses to attach the other organization’s resource to its own', async (routeKey, body, field) => {
+    const { method, path } = pathFor(routeKey, intruder);
+    const response = await intruder.call(method, path, { body: body() });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details.issues.map((issue: { path: string }) => issue.path)).toContain(field);
+  });
+
+  it('leaves the victim’s resources exactly as they were', async () => {
+    const board = await victim.call('GET', `/api/v1/boards/${victim.boardId}`);
+    expect(board.body).toMatchObject({ name: 'Fixture board', isArchived: false });
+    expect((await victim.call('GET', `/api/v1/teams/${victim.teamId}`)).body.name).toBe('Fixture team');
+    expect((await victim.call('GET', `/api/v1/customers/${victim.customerId}`)).body).toMatchObject({ name: 'Fixture customer', isArchived: false });
+    expect((await victim.call('GET', `/api/v1/statuses/${victim.statusId}`)).body.name).toBe('Fixture status');
+    expect((await victim.call('GET', `/api/v1/ticket-types/${victim.typeId}`)).body.name).toBe('Fixture type');
+    expect((await victim.call('GET', `/api/v1/permission-groups/${victim.groupId}`)).body.name).toBe('Fixture group');
+    expect((await victim.call('GET', `/api/v1/users/${victim.memberId}`)).body).toMatchObject({ name: 'Fixture Member', isActive: true });
+    expect((await victim.call('GET', '/api/v1/users/me/tokens')).body.tokens.map((token: { id: string }) => token.id)).toContain(victim.tokenId);
+    expect((await victim.call('GET', '/api/v1/organization')).body.name).toBe(`Org ${victim.slug}`);
+  });
+});
