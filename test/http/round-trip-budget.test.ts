@@ -1,0 +1,203 @@
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { httpGroups } from '../../infra/route-table.js';
+import { api, createMember, createToken, uniqueSlug, type ApiResponse } from '../support/api.js';
+import { buildOrgFixture, pathFor, type OrgFixture } from '../support/fixtures.js';
+
+/**
+ * The DynamoDB round trips each endpoint may make (authentication included), measured over
+ * real HTTP with the runtime's per-request counter. docs/data-model.md explains each figure;
+ * the design's rule: authenticated single-item GET ≤ 2, list ≤ 2 plus Query pages, create ≤ 2
+ * plus the counter it needs. Every route of the route table must have an entry.
+ */
+interface Probe {
+  budget: number;
+  /** Prepares what the request needs (not counted) and makes the measured request. */
+  run(org: OrgFixture): Promise<ApiResponse>;
+}
+
+const call = (routeKey: string, body?: unknown) => (org: OrgFixture) => {
+  const { method, path } = pathFor(routeKey, org);
+  return org.call(method, path, { body });
+};
+
+async function post(org: OrgFixture, path: string, body: unknown): Promise<any> {
+  const response = await org.call('POST', path, { body });
+  if (response.status !== 201) throw new Error(`${path}: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body;
+}
+
+const suffix = () => Math.random().toString(36).slice(2, 8);
+
+const probes: Record<string, Probe> = {
+  'GET /healthz': { budget: 1, run: () => api('GET', '/healthz') },
+  'POST /api/v1/auth/signup': {
+    budget: 1,
+    run: () => api('POST', '/api/v1/auth/signup', { body: { organizationName: 'Budget', slug: uniqueSlug('budget'), name: 'B', email: 'b@budget.test', password: 'budget password 1' } }),
+  },
+  'POST /api/v1/auth/login': {
+    budget: 4,
+    run: (org) => api('POST', '/api/v1/auth/login', { org: org.slug, body: { email: `admin@${org.slug}.test`, password: 'correct horse battery' } }),
+  },
+  'POST /api/v1/auth/logout': {
+    budget: 2,
+    run: async (org) => {
+      const login = await api('POST', '/api/v1/auth/login', { org: org.slug, body: { email: `admin@${org.slug}.test`, password: 'correct horse battery' } });
+      return api('POST', '/api/v1/auth/logout', { token: login.body.token, org: org.slug });
+    },
+  },
+  'POST /api/v1/auth/password': {
+    budget: 3,
+    run: async (org) => {
+      const member = await createMember(org);
+      return api('POST', '/api/v1/auth/password', { token: member.token, org: org.slug, body: { currentPassword: 'member password 1', newPassword: 'member password 2' } });
+    },
+  },
+  'GET /api/v1/users/me': { budget: 2, run: call('GET /api/v1/users/me') },
+  'GET /api/v1/users': { budget: 2, run: call('GET /api/v1/users') },
+  'POST /api/v1/users': { budget: 2, run: call('POST /api/v1/users', { name: 'New', email: `new-${suffix()}@budget.test`, password: 'new password 1', role: 'TEAM_MEMBER' }) },
+  'GET /api/v1/users/{userId}': { budget: 2, run: call('GET /api/v1/users/{userId}') },
+  'PATCH /api/v1/users/{userId}': { budget: 3, run: call('PATCH /api/v1/users/{userId}', { name: 'Renamed member' }) },
+  'GET /api/v1/users/me/tokens': { budget: 2, run: call('GET /api/v1/users/me/tokens') },
+  'POST /api/v1/users/me/tokens': { budget: 2, run: call('POST /api/v1/users/me/tokens', { name: 'budget' }) },
+  'DELETE /api/v1/users/me/tokens/{tokenId}': {
+    budget: 3,
+    run: async (org) => org.call('DELETE', `/api/v1/users/me/tokens/${(await createToken(org, org.adminToken)).id}`),
+  },
+  'GET /api/v1/organization': { budget: 1, run: call('GET /api/v1/organization') },
+  'PATCH /api/v1/organization': { budget: 2, run: call('PATCH /api/v1/organization', { settings: { defaultTimeFactor: 1.2 } }) },
+  'GET /api/v1/permission-groups': { budget: 2, run: call('GET /api/v1/permission-groups') },
+  'POST /api/v1/permission-groups': { budget: 2, run: call('POST /api/v1/permission-groups', { name: 'Budget group', color: '#000000', permissions: [] }) },
+  'GET /api/v1/permission-groups/{groupId}': { budget: 2, run: call('GET /api/v1/permission-groups/{groupId}') },
+  'PATCH /api/v1/permission-groups/{groupId}': { budget: 3, run: call('PATCH /api/v1/permission-groups/{groupId}', { name: 'Renamed group' }) },
+  'DELETE /api/v1/permission-groups/{groupId}': {
+    budget: 4,
+    run: async (org) => org.call('DELETE', `/api/v1/permission-groups/${(await post(org, '/api/v1/permission-groups', { name: 'Doomed', color: '#000000', permissions: [] })).id}`),
+  },
+  'PATCH /api/v1/platform/organizations/{slug}': {
+    budget: 2,
+    run: (org) => api('PATCH', `/api/v1/platform/organizations/${org.slug}`, { token: inject('platformAdminToken'), body: { plan: 'PRO' } }),
+  },
+  'GET /api/v1/boards': { budget: 2, run: call('GET /api/v1/boards') },
+  'POST /api/v1/boards': { budget: 2, run: call('POST /api/v1/boards', { name: 'Budget board' }) },
+  'GET /api/v1/boards/{boardId}': { budget: 2, run: call('GET /api/v1/boards/{boardId}') },
+  'PATCH /api/v1/boards/{boardId}': { budget: 3, run: call('PATCH /api/v1/boards/{boardId}', { description: 'Changed' }) },
+  'DELETE /api/v1/boards/{boardId}': {
+    budget: 3,
+    run: async (org) => org.call('DELETE', `/api/v1/boards/${(await post(org, '/api/v1/boards', { name: 'Doomed' })).id}`),
+  },
+  'POST /api/v1/boards/{boardId}/archive': { budget: 3, run: call('POST /api/v1/boards/{boardId}/archive') },
+  'POST /api/v1/boards/{boardId}/unarchive': { budget: 3, run: call('POST /api/v1/boards/{boardId}/unarchive') },
+  'POST /api/v1/boards/{boardId}/teams': {
+    budget: 3,
+    run: async (org) => org.call('POST', `/api/v1/boards/${org.boardId}/teams`, { body: { teamId: (await post(org, '/api/v1/teams', { name: `T ${suffix()}` })).id } }),
+  },
+  'DELETE /api/v1/boards/{boardId}/teams/{teamId}': {
+    budget: 4,
+    run: async (org) => {
+      const team = await post(org, '/api/v1/teams', { name: `T ${suffix()}` });
+      await org.call('POST', `/api/v1/boards/${org.boardId}/teams`, { body: { teamId: team.id } });
+      return org.call('DELETE', `/api/v1/boards/${org.boardId}/teams/${team.id}`);
+    },
+  },
+  'POST /api/v1/boards/{boardId}/members': {
+    budget: 3,
+    run: async (org) => org.call('POST', `/api/v1/boards/${org.boardId}/members`, { body: { userId: (await createMember(org)).id } }),
+  },
+  'DELETE /api/v1/boards/{boardId}/members/{userId}': {
+    budget: 3,
+    run: async (org) => {
+      const member = await createMember(org);
+      await org.call('POST', `/api/v1/boards/${org.boardId}/members`, { body: { userId: member.id } });
+      return org.call('DELETE', `/api/v1/boards/${org.boardId}/members/${member.id}`);
+    },
+  },
+  'GET /api/v1/boards/{boardId}/statuses': { budget: 3, run: call('GET /api/v1/boards/{boardId}/statuses') },
+  'PUT /api/v1/boards/{boardId}/statuses': { budget: 4, run: (org) => call('PUT /api/v1/boards/{boardId}/statuses', { statusIds: org.statusIds })(org) },
+  'GET /api/v1/boards/{boardId}/transitions': { budget: 2, run: call('GET /api/v1/boards/{boardId}/transitions') },
+  'PUT /api/v1/boards/{boardId}/transitions': {
+    budget: 4,
+    run: (org) => call('PUT /api/v1/boards/{boardId}/transitions', { rules: [{ fromStatusId: org.statusIds[0], toStatusIds: [org.statusIds[1]] }] })(org),
+  },
+  'GET /api/v1/statuses': { budget: 2, run: call('GET /api/v1/statuses') },
+  // 3: one Query of the organization's statuses answers name and key uniqueness, the default order and the default switch.
+  'POST /api/v1/statuses': { budget: 3, run: (org) => org.call('POST', '/api/v1/statuses', { body: { name: `Budget ${suffix()}`, color: '#000000' } }) },
+  'POST /api/v1/statuses/reorder': {
+    budget: 3,
+    run: async (org) => {
+      const current = (await org.call('GET', '/api/v1/statuses')).body.data.map((status: { id: string }) => status.id);
+      return org.call('POST', '/api/v1/statuses/reorder', { body: { statusIds: current.reverse() } });
+    },
+  },
+  'GET /api/v1/statuses/{statusId}': { budget: 2, run: call('GET /api/v1/statuses/{statusId}') },
+  'PATCH /api/v1/statuses/{statusId}': { budget: 3, run: call('PATCH /api/v1/statuses/{statusId}', { color: '#445566' }) },
+  'DELETE /api/v1/statuses/{statusId}': {
+    budget: 3,
+    run: async (org) => org.call('DELETE', `/api/v1/statuses/${(await post(org, '/api/v1/statuses', { name: `Doomed ${suffix()}`, color: '#000000' })).id}`),
+  },
+  'GET /api/v1/ticket-types': { budget: 2, run: call('GET /api/v1/ticket-types') },
+  'GET /api/v1/ticket-types/default': { budget: 2, run: call('GET /api/v1/ticket-types/default') },
+  'POST /api/v1/ticket-types': { budget: 3, run: (org) => org.call('POST', '/api/v1/ticket-types', { body: { name: `Budget ${suffix()}`, color: '#000000' } }) },
+  'GET /api/v1/ticket-types/{typeId}': { budget: 2, run: call('GET /api/v1/ticket-types/{typeId}') },
+  'PATCH /api/v1/ticket-types/{typeId}': { budget: 3, run: call('PATCH /api/v1/ticket-types/{typeId}', { color: '#445566' }) },
+  'GET /api/v1/ticket-types/{typeId}/ticket-count': { budget: 2, run: call('GET /api/v1/ticket-types/{typeId}/ticket-count') },
+  'DELETE /api/v1/ticket-types/{typeId}': {
+    budget: 3,
+    run: async (org) => org.call('DELETE', `/api/v1/ticket-types/${(await post(org, '/api/v1/ticket-types', { name: `Doomed ${suffix()}`, color: '#000000' })).id}`),
+  },
+  'GET /api/v1/teams': { budget: 2, run: call('GET /api/v1/teams') },
+  'POST /api/v1/teams': { budget: 2, run: (org) => call('POST /api/v1/teams', { name: `Budget team ${suffix()}`, memberIds: [org.memberId] })(org) },
+  'GET /api/v1/teams/{teamId}': { budget: 3, run: call('GET /api/v1/teams/{teamId}') },
+  // 3 plus one write per board the team is assigned to (the fixture team is on one board).
+  'PATCH /api/v1/teams/{teamId}': { budget: 4, run: call('PATCH /api/v1/teams/{teamId}', { color: '#445566' }) },
+  'DELETE /api/v1/teams/{teamId}': {
+    budget: 4,
+    run: async (org) => org.call('DELETE', `/api/v1/teams/${(await post(org, '/api/v1/teams', { name: `Doomed ${suffix()}`, memberIds: [org.memberId] })).id}`),
+  },
+  'POST /api/v1/teams/{teamId}/members': {
+    budget: 4,
+    run: async (org) => org.call('POST', `/api/v1/teams/${org.teamId}/members`, { body: { userId: (await createMember(org)).id } }),
+  },
+  'DELETE /api/v1/teams/{teamId}/members/{userId}': {
+    budget: 2,
+    run: async (org) => {
+      const member = await createMember(org);
+      await org.call('POST', `/api/v1/teams/${org.teamId}/members`, { body: { userId: member.id } });
+      return org.call('DELETE', `/api/v1/teams/${org.teamId}/members/${member.id}`);
+    },
+  },
+  'GET /api/v1/customers': { budget: 2, run: call('GET /api/v1/customers') },
+  'POST /api/v1/customers': { budget: 2, run: call('POST /api/v1/customers', { name: 'Budget customer' }) },
+  'GET /api/v1/customers/{customerId}': { budget: 2, run: call('GET /api/v1/customers/{customerId}') },
+  'PATCH /api/v1/customers/{customerId}': { budget: 3, run: call('PATCH /api/v1/customers/{customerId}', { phone: '+49 30 1234' }) },
+  'POST /api/v1/customers/{customerId}/archive': { budget: 2, run: call('POST /api/v1/customers/{customerId}/archive') },
+  'DELETE /api/v1/customers/{customerId}': {
+    budget: 4,
+    run: async (org) => org.call('DELETE', `/api/v1/customers/${(await post(org, '/api/v1/customers', { name: 'Doomed' })).id}`),
+  },
+};
+
+describe('round-trip budget of every endpoint', () => {
+  let org: OrgFixture;
+  beforeAll(async () => {
+    org = await buildOrgFixture();
+  }, 60_000);
+
+  it('has a budget for every route of the route table', () => {
+    const routes = httpGroups().flatMap((group) => group.routes).sort();
+    expect(Object.keys(probes).sort()).toEqual(routes);
+  });
+
+  it.each(Object.entries(probes))('%s stays within its budget', async (routeKey, probe) => {
+    const response = await probe.run(org);
+    expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
+    expect(response.roundTrips).toBeGreaterThan(0);
+    expect(response.roundTrips).toBeLessThanOrEqual(probe.budget);
+  });
+
+  it('authenticates an access token in one round trip, like a session', async () => {
+    const { token } = await createToken(org, org.adminToken);
+    await api('GET', '/api/v1/organization', { token, org: org.slug }); // first use records lastUsedAt
+    const response = await api('GET', '/api/v1/organization', { token, org: org.slug });
+    expect(response.roundTrips).toBe(1);
+  });
+});
