@@ -175,6 +175,19 @@ export const functionGroups: FunctionDefinition[] = [
     ]),
   },
   {
+    name: 'tickets',
+    entry: 'functions/tickets.ts',
+    kind: 'http',
+    table: 'readWrite',
+    routes: api([
+      'GET /api/v1/boards/{boardId}/tickets',
+      'POST /api/v1/boards/{boardId}/tickets',
+      'GET /api/v1/boards/{boardId}/tickets/{ticketId}',
+      'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}',
+      'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}',
+    ]),
+  },
+  {
     name: 'events',
     entry: 'functions/events.ts',
     kind: 'stream',

@@ -87,6 +87,7 @@ export async function createBoard(ctx: DomainContext, input: CreateBoardInput) {
       ...(input.customerIds?.length ? { customerIds: [...new Set(input.customerIds)] } : {}),
       milestonesAndReleases: false,
       explainableStatus: false,
+      ticketCounter: 0,
       createdAt: at,
       updatedAt: at,
     };

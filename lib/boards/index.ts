@@ -1,5 +1,5 @@
 /** Public surface of the boards domain for other domains. */
 export { teamsOf, type BoardTeam } from './access.js';
-export { canSeeBoard, loadVisibleBoard, listOrganizationBoards, assertBoardsExist } from './access.js';
+export { canSeeBoard, membershipGrantsAccess, visibleOrNotFound, loadVisibleBoard, listOrganizationBoards, assertBoardsExist, type BoardAccessSubject } from './access.js';
 export { renameTeamOnBoards, removeTeamFromBoards, removeCustomerFromBoards } from './assignment-sync.js';
 export { isStatusEnabledOnBoard, isTransitionAllowed, type TransitionRule } from './workflow.js';

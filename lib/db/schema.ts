@@ -1,6 +1,7 @@
 import {
   Organization, OrganizationSlug, User, UserEmail, Credential, PermissionGroup, Board, BoardPrefix,
-  Status, TicketType, Team, TeamMember, Customer, DomainEvent,
+  Status, TicketType, Team, TeamMember, Customer, DomainEvent, Label, CustomField, Ticket, TicketKey, Comment,
+  TimelineEntry,
 } from './entities/index.js';
 
 /** Every entity of the single table, by the name the Service exposes it under. */
@@ -19,6 +20,12 @@ export const entities = {
   teamMember: TeamMember,
   customer: Customer,
   event: DomainEvent,
+  label: Label,
+  customField: CustomField,
+  ticket: Ticket,
+  ticketKey: TicketKey,
+  comment: Comment,
+  timelineEntry: TimelineEntry,
 };
 
 export interface TableDefinition {

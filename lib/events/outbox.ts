@@ -12,6 +12,7 @@ export interface EventInput {
 
 export interface EventRecord extends EventInput {
   eventId: string;
+  subjectId: string;
   orgId: string;
   occurredAt: string;
   ttl: number;
@@ -22,6 +23,7 @@ export function newEventRecord(orgId: string, clock: Clock, input: EventInput): 
   return {
     eventId: newId('evt'),
     orgId,
+    subjectId: String(input.data.ticketId ?? input.data.subjectId ?? orgId),
     type: input.type,
     occurredAt: now.toISOString(),
     data: input.data,

@@ -30,6 +30,8 @@ export const Board = new Entity({
     /** [{fromStatusId, toStatusIds}]; empty means any move is allowed. */
     transitionRules: { type: 'any' },
     enabledTypeIds: { type: 'list', items: { type: 'string' } },
+    /** Last ticket number handed out on this board (atomic ADD; display ids are `<prefix>-<n>`). */
+    ticketCounter: { type: 'number', required: true, default: 0 },
     /** Lower-cased name for case-insensitive search. */
     searchName: { type: 'string', required: true },
     createdAt: { type: 'string', required: true, readOnly: true },

@@ -21,7 +21,8 @@ export const Status = new Entity({
     updatedAt: { type: 'string', required: true },
   },
   indexes: {
-    byOrg: { pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['statusId'] } },
+    // In the `orgConfig` collection: one Query returns the statuses, types, labels and custom fields.
+    byOrg: { collection: 'orgConfig', pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['statusId'] } },
   },
 });
 export type StatusItem = EntityItem<typeof Status>;

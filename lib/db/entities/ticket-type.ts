@@ -17,7 +17,8 @@ export const TicketType = new Entity({
     updatedAt: { type: 'string', required: true },
   },
   indexes: {
-    byOrg: { pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['typeId'] } },
+    // In the `orgConfig` collection: one Query returns the statuses, types, labels and custom fields.
+    byOrg: { collection: 'orgConfig', pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['typeId'] } },
   },
 });
 export type TicketTypeItem = EntityItem<typeof TicketType>;

@@ -1,0 +1,95 @@
+import { Entity, type EntityItem } from 'electrodb';
+
+export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
+export const IMPACT_LEVELS = PRIORITIES;
+export const RESOLUTION_TYPES = ['fixed', 'wont_fix', 'duplicate', 'cannot_reproduce', 'by_design'] as const;
+
+/**
+ * A ticket. Keyed by its own id (spread across partitions; a move only changes attributes).
+ * Writes replace the whole item guarded by `version` (optimistic locking), so every index key
+ * is always consistent with the attributes.
+ *
+ * - byBoard (gsi1): a board's tickets, or one status of it (`begins_with statusId`).
+ * - byAssignee (gsi2): a user's assigned tickets across boards, or on one board. Unassigned
+ *   tickets share one key per organization (assigneeKey `-`), which nothing queries.
+ * - gsi3/gsi4 are reserved for claims (live claims by holder, by expiry).
+ */
+export const Ticket = new Entity({
+  model: { entity: 'ticket', version: '1', service: 'wm' },
+  attributes: {
+    ticketId: { type: 'string', required: true },
+    orgId: { type: 'string', required: true },
+    boardId: { type: 'string', required: true },
+    number: { type: 'number', required: true },
+    displayId: { type: 'string', required: true },
+    title: { type: 'string', required: true },
+    description: { type: 'string', required: true, default: '' },
+    statusId: { type: 'string', required: true },
+    priority: { type: PRIORITIES, required: true, default: 'medium' },
+    assigneeId: { type: 'string' },
+    /** Index key of byAssignee: the assignee id, or `-` when unassigned (set by the write path). */
+    assigneeKey: { type: 'string', required: true },
+    /** Denormalized display name of the assignee (rewritten when the user is renamed). */
+    assigneeName: { type: 'string' },
+    typeId: { type: 'string', required: true },
+    labelIds: { type: 'list', items: { type: 'string' } },
+    customerId: { type: 'string' },
+    dueDate: { type: 'string' },
+    startDate: { type: 'string' },
+    estimatedHours: { type: 'number' },
+    timeSpent: { type: 'number' },
+    storyPoints: { type: 'number' },
+    externalReference: { type: 'string' },
+    impactLevel: { type: IMPACT_LEVELS },
+    milestoneId: { type: 'string' },
+    resolution: { type: 'string' },
+    resolutionType: { type: RESOLUTION_TYPES },
+    isArchived: { type: 'boolean', required: true, default: false },
+    isDeleted: { type: 'boolean', required: true, default: false },
+    deletedAt: { type: 'string' },
+    /** Float position within its status column. */
+    position: { type: 'number', required: true },
+    parentTicketId: { type: 'string' },
+    subticketIds: { type: 'list', items: { type: 'string' } },
+    needsReassignment: { type: 'boolean', required: true, default: false },
+    /** {reason, reasonText?, blockedBy?, blockingTicketIds?} while the ticket is BLOCKED. */
+    blockerInfo: { type: 'any' },
+    /** customFieldId → value (string). */
+    customFieldValues: { type: 'any' },
+    commentCount: { type: 'number', required: true, default: 0 },
+    statusChangedAt: { type: 'string' },
+    statusChangeReason: { type: 'string' },
+    createdById: { type: 'string', required: true },
+    createdAt: { type: 'string', required: true },
+    updatedAt: { type: 'string', required: true },
+    /** Incremented by every write; the condition of the next write. */
+    version: { type: 'number', required: true },
+  },
+  indexes: {
+    byId: { pk: { field: 'pk', composite: ['ticketId'] }, sk: { field: 'sk', composite: [] } },
+    byBoard: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: ['orgId', 'boardId'] },
+      sk: { field: 'gsi1sk', composite: ['statusId', 'ticketId'] },
+    },
+    byAssignee: {
+      index: 'gsi2',
+      pk: { field: 'gsi2pk', composite: ['orgId', 'assigneeKey'] },
+      sk: { field: 'gsi2sk', composite: ['boardId', 'ticketId'] },
+    },
+  },
+});
+export type TicketItem = EntityItem<typeof Ticket>;
+
+/** `displayId` → ticket (unique per organization; kept after a move, so old keys still resolve). */
+export const TicketKey = new Entity({
+  model: { entity: 'ticketKey', version: '1', service: 'wm' },
+  attributes: {
+    orgId: { type: 'string', required: true },
+    displayId: { type: 'string', required: true },
+    ticketId: { type: 'string', required: true },
+  },
+  indexes: {
+    byDisplayId: { pk: { field: 'pk', composite: ['orgId', 'displayId'] }, sk: { field: 'sk', composite: [] } },
+  },
+});

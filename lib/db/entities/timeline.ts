@@ -1,0 +1,29 @@
+import { Entity, type EntityItem } from 'electrodb';
+
+export const TIMELINE_KINDS = [
+  'CREATED', 'STATUS_CHANGED', 'ASSIGNED', 'MOVED', 'CONVERTED_TO_SUBTICKET', 'PROMOTED_TO_STANDALONE',
+  'CLAIMED', 'CLAIM_RELEASED', 'CLAIM_EXPIRED',
+] as const;
+
+/**
+ * The ticket's timeline (Explainable Status): written in the same transaction as the change
+ * it records, oldest first by ULID.
+ */
+export const TimelineEntry = new Entity({
+  model: { entity: 'timelineEntry', version: '1', service: 'wm' },
+  attributes: {
+    ticketId: { type: 'string', required: true },
+    entryId: { type: 'string', required: true },
+    orgId: { type: 'string', required: true },
+    kind: { type: TIMELINE_KINDS, required: true },
+    actorId: { type: 'string' },
+    actorName: { type: 'string' },
+    /** Kind-specific facts: {fromStatusId, toStatusId, reason} / {fromAssigneeId, toAssigneeId} / … */
+    details: { type: 'any', required: true, default: () => ({}) },
+    createdAt: { type: 'string', required: true },
+  },
+  indexes: {
+    byTicket: { pk: { field: 'pk', composite: ['ticketId'] }, sk: { field: 'sk', composite: ['entryId'] } },
+  },
+});
+export type TimelineEntryItem = EntityItem<typeof TimelineEntry>;

@@ -1,0 +1,40 @@
+import { notFound } from '../core/errors.js';
+import type { DomainContext } from '../core/context.js';
+import { db } from '../db/service.js';
+import { batchGetMixed } from '../db/batch.js';
+import type { BoardItem, TicketItem } from '../db/entities/index.js';
+import { visibleOrNotFound } from '../boards/index.js';
+import { loadOrgConfig, type OrgConfig } from './config.js';
+
+export interface TicketOnBoard {
+  board: BoardItem;
+  ticket: TicketItem;
+}
+
+/**
+ * The ticket at `/boards/{boardId}/tickets/{ticketId}`: one consistent BatchGetItem of the
+ * board and the ticket. 404 unless the board is visible to the caller and the ticket is a
+ * live ticket of that board in the caller's organization (a deleted ticket is 404 everywhere).
+ */
+export async function loadTicketOnBoard(ctx: DomainContext, boardId: string, ticketId: string): Promise<TicketOnBoard> {
+  const [board, ticket] = (await batchGetMixed([
+    { entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId } },
+    { entity: db().entities.ticket, key: { ticketId } },
+  ])) as [BoardItem | undefined, TicketItem | undefined];
+  const visible = visibleOrNotFound(ctx, board);
+  if (!ticket || ticket.orgId !== ctx.org.orgId || ticket.boardId !== boardId || ticket.isDeleted) throw notFound('Ticket');
+  return { board: visible, ticket };
+}
+
+/** `loadTicketOnBoard` and the organization's configuration, read in parallel. */
+export async function loadTicketWithConfig(ctx: DomainContext, boardId: string, ticketId: string): Promise<TicketOnBoard & { config: OrgConfig }> {
+  const [found, config] = await Promise.all([loadTicketOnBoard(ctx, boardId, ticketId), loadOrgConfig(ctx.org.orgId)]);
+  return { ...found, config };
+}
+
+/** Live tickets of the organization by id, in one BatchGetItem (missing and deleted ones left out). */
+export async function loadTickets(ctx: DomainContext, ticketIds: string[]): Promise<TicketItem[]> {
+  if (ticketIds.length === 0) return [];
+  const found = (await batchGetMixed(ticketIds.map((ticketId) => ({ entity: db().entities.ticket, key: { ticketId } })))) as (TicketItem | undefined)[];
+  return found.filter((ticket): ticket is TicketItem => !!ticket && ticket.orgId === ctx.org.orgId && !ticket.isDeleted);
+}

@@ -1,0 +1,87 @@
+import type { TicketItem } from '../db/entities/index.js';
+import type { OrgConfig } from './config.js';
+
+/**
+ * Every filter of the ticket lists (spec §4.1 GET, §4.3). One implementation, used by the
+ * board list, the cross-board list and the MCP tools.
+ */
+export interface TicketFilters {
+  statusIds?: string[];
+  assigneeId?: string;
+  customerId?: string;
+  needsReassignment?: boolean;
+  typeIds?: string[];
+  labelIds?: string[];
+  search?: string;
+  includePlanning?: boolean;
+  includeArchived?: boolean;
+  overdue?: boolean;
+  noDueDate?: boolean;
+  dueBefore?: string;
+  dueAfter?: string;
+  impactLevels?: string[];
+  externalReference?: string;
+  /** §4.3: no live claim and not in a FINAL status. */
+  claimable?: boolean;
+  /** §4.3: narrows to tickets assigned to the caller. */
+  assignedToMe?: boolean;
+  /** §4.3: tickets currently claimed by this user id (`me` already resolved by the caller; null matches nothing). */
+  claimedBy?: string | null;
+}
+
+export interface FilterContext {
+  config: OrgConfig;
+  now: Date;
+  callerId: string;
+}
+
+/** Whether the ticket holds a live lease (spec §2.12); leases arrive with claims, none exist yet. */
+export function hasLiveClaim(ticket: TicketItem, now: Date): boolean {
+  const expiresAt = (ticket as { claimExpiresAt?: string }).claimExpiresAt;
+  return expiresAt !== undefined && Date.parse(expiresAt) > now.getTime();
+}
+
+export function matchesFilters(ticket: TicketItem, filters: TicketFilters, context: FilterContext): boolean {
+  if (ticket.isDeleted) return false;
+  const status = context.config.status(ticket.statusId);
+  const category = status?.category ?? 'ACTIVE';
+  const explicitStatus = (filters.statusIds?.length ?? 0) > 0;
+  if (explicitStatus && !filters.statusIds!.includes(ticket.statusId)) return false;
+  // §3.1: PLANNING excluded unless includePlanning; archived or done excluded unless includeArchived.
+  // A status asked for by id is shown whatever its category.
+  if (!explicitStatus && category === 'PLANNING' && !filters.includePlanning) return false;
+  if (!filters.includeArchived && (ticket.isArchived || (!explicitStatus && (category === 'FINAL' || status?.isFinal)))) return false;
+  if (filters.assigneeId !== undefined && ticket.assigneeId !== filters.assigneeId) return false;
+  if (filters.assignedToMe && ticket.assigneeId !== context.callerId) return false;
+  if (filters.customerId !== undefined && ticket.customerId !== filters.customerId) return false;
+  if (filters.needsReassignment !== undefined && ticket.needsReassignment !== filters.needsReassignment) return false;
+  if (filters.typeIds?.length && !filters.typeIds.includes(ticket.typeId)) return false;
+  if (filters.labelIds?.length && !(ticket.labelIds ?? []).some((labelId) => filters.labelIds!.includes(labelId))) return false;
+  if (filters.impactLevels?.length && (!ticket.impactLevel || !filters.impactLevels.includes(ticket.impactLevel))) return false;
+  if (filters.search) {
+    const needle = filters.search.toLowerCase();
+    if (!ticket.title.toLowerCase().includes(needle) && !ticket.description.toLowerCase().includes(needle) && !ticket.displayId.toLowerCase().includes(needle)) return false;
+  }
+  if (filters.externalReference && !(ticket.externalReference ?? '').toLowerCase().includes(filters.externalReference.toLowerCase())) return false;
+  if (filters.noDueDate && ticket.dueDate) return false;
+  if (filters.overdue && (!ticket.dueDate || Date.parse(ticket.dueDate) >= context.now.getTime() || category === 'FINAL')) return false;
+  if (filters.dueBefore && (!ticket.dueDate || Date.parse(ticket.dueDate) >= Date.parse(filters.dueBefore))) return false;
+  if (filters.dueAfter && (!ticket.dueDate || Date.parse(ticket.dueDate) <= Date.parse(filters.dueAfter))) return false;
+  if (filters.claimable && (hasLiveClaim(ticket, context.now) || category === 'FINAL')) return false;
+  if (filters.claimedBy !== undefined) {
+    const holder = (ticket as { claimedById?: string }).claimedById;
+    if (filters.claimedBy === null || !hasLiveClaim(ticket, context.now) || holder !== filters.claimedBy) return false;
+  }
+  return true;
+}
+
+/** Board order: status (organization order), then position in the column, then number. */
+export function sortTickets(tickets: TicketItem[], config: OrgConfig): TicketItem[] {
+  return [...tickets].sort(
+    (a, b) =>
+      config.statusRank(a.statusId) - config.statusRank(b.statusId) ||
+      a.position - b.position ||
+      a.boardId.localeCompare(b.boardId) ||
+      a.number - b.number,
+  );
+}

@@ -1,0 +1,39 @@
+import * as z from 'zod';
+import { authenticated, type Routes } from '../http/router.js';
+import { idParam } from '../http/validation.js';
+import { listBoardTickets } from './list.js';
+import { createTicketBody, listFilterQuery, patchTicketBody, toFilters } from './schemas.js';
+import { createBoardTicket, deleteTicket, getTicket, patchTicket } from './tickets.js';
+
+const boardParams = z.object({ boardId: idParam });
+const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
+const base = '/api/v1/boards/{boardId}/tickets';
+
+/** Routes of the `tickets` group (spec §4.1). */
+export const ticketsRoutes: Routes = {
+  [`GET ${base}`]: authenticated({
+    params: boardParams,
+    query: z.strictObject(listFilterQuery),
+    handler: (ctx, { params, query }) => listBoardTickets(ctx, params.boardId, toFilters(query)),
+  }),
+  [`POST ${base}`]: authenticated({
+    status: 201,
+    params: boardParams,
+    body: createTicketBody,
+    handler: (ctx, { params, body }) => createBoardTicket(ctx, params.boardId, body),
+  }),
+  [`GET ${base}/{ticketId}`]: authenticated({
+    params: ticketParams,
+    handler: (ctx, { params }) => getTicket(ctx, params.boardId, params.ticketId),
+  }),
+  [`PATCH ${base}/{ticketId}`]: authenticated({
+    params: ticketParams,
+    body: patchTicketBody,
+    handler: (ctx, { params, body }) => patchTicket(ctx, params.boardId, params.ticketId, body),
+  }),
+  [`DELETE ${base}/{ticketId}`]: authenticated({
+    status: 204,
+    params: ticketParams,
+    handler: (ctx, { params }) => deleteTicket(ctx, params.boardId, params.ticketId),
+  }),
+};

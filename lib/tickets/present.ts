@@ -1,0 +1,62 @@
+import type { TicketItem } from '../db/entities/index.js';
+import type { OrgConfig } from './config.js';
+
+/**
+ * The ticket as the API shows it (spec §2.2): the list item fields, the settable fields and
+ * the claim block (null until claims exist, and whenever a lease has lapsed).
+ */
+export function presentTicket(ticket: TicketItem, config: OrgConfig) {
+  const status = config.status(ticket.statusId);
+  const type = config.type(ticket.typeId);
+  return {
+    id: ticket.ticketId,
+    displayId: ticket.displayId,
+    boardId: ticket.boardId,
+    title: ticket.title,
+    description: ticket.description,
+    status: { id: ticket.statusId, name: status?.name ?? '', category: status?.category ?? 'ACTIVE', color: status?.color ?? '#9E9E9E' },
+    priority: ticket.priority,
+    assignee: ticket.assigneeId ? { id: ticket.assigneeId, name: ticket.assigneeName ?? '' } : null,
+    type: { id: ticket.typeId, name: type?.name ?? '' },
+    labels: (ticket.labelIds ?? [])
+      .map((labelId) => config.label(labelId))
+      .filter((label) => label !== undefined)
+      .map((label) => ({ id: label.labelId, name: label.name, color: label.color })),
+    customerId: ticket.customerId ?? null,
+    dueDate: ticket.dueDate ?? null,
+    startDate: ticket.startDate ?? null,
+    estimatedHours: ticket.estimatedHours ?? null,
+    timeSpent: ticket.timeSpent ?? null,
+    storyPoints: ticket.storyPoints ?? null,
+    externalReference: ticket.externalReference ?? null,
+    impactLevel: ticket.impactLevel ?? null,
+    milestoneId: ticket.milestoneId ?? null,
+    resolution: ticket.resolution ?? null,
+    resolutionType: ticket.resolutionType ?? null,
+    isArchived: ticket.isArchived,
+    position: ticket.position,
+    parentTicketId: ticket.parentTicketId ?? null,
+    needsReassignment: ticket.needsReassignment,
+    statusChangeReason: ticket.statusChangeReason ?? null,
+    claim: null,
+    createdAt: ticket.createdAt,
+    updatedAt: ticket.updatedAt,
+  };
+}
+
+/** The full ticket (GET one): adds counts, custom field values, blocker info and subticket ids. */
+export function presentFullTicket(ticket: TicketItem, config: OrgConfig) {
+  const values = (ticket.customFieldValues ?? {}) as Record<string, string>;
+  return {
+    ...presentTicket(ticket, config),
+    commentCount: ticket.commentCount,
+    attachmentCount: 0,
+    subticketIds: ticket.subticketIds ?? [],
+    blockerInfo: ticket.blockerInfo ?? null,
+    customFieldValues: Object.entries(values)
+      .map(([customFieldId, value]) => ({ customFieldId, name: config.customField(customFieldId)?.name ?? '', value }))
+      .filter((entry) => config.customField(entry.customFieldId) !== undefined),
+  };
+}
+
+export type PresentedTicket = ReturnType<typeof presentTicket>;

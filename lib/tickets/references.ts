@@ -1,0 +1,82 @@
+import { AppError, invalidField } from '../core/errors.js';
+import type { DomainContext } from '../core/context.js';
+import { db } from '../db/service.js';
+import type { TransactionEntities } from '../db/transact.js';
+import type { BoardItem, TicketItem, UserItem } from '../db/entities/index.js';
+import { isStatusEnabledOnBoard, membershipGrantsAccess } from '../boards/index.js';
+import type { OrgConfig } from './config.js';
+
+/**
+ * Validates what a ticket refers to (status, type, labels, customer, milestone, assignee)
+ * and builds the transaction items that keep those references true at write time:
+ * existence checks and the ticket-type counters. Errors name the field (400).
+ */
+export interface ReferenceGuards {
+  items: (e: TransactionEntities) => ReturnType<ReturnType<TransactionEntities['status']['check']>['commit']>[];
+  errorFor: (index: number) => AppError;
+}
+
+export function validateReferences(config: OrgConfig, board: BoardItem, before: TicketItem | undefined, after: TicketItem): void {
+  if (!before || before.statusId !== after.statusId || before.boardId !== after.boardId) {
+    const status = config.status(after.statusId);
+    if (!status) throw invalidField('statusId', 'Unknown status');
+    if (!isStatusEnabledOnBoard(board, status)) throw invalidField('statusId', 'This status is not enabled on the board');
+  }
+  if ((!before || before.typeId !== after.typeId) && !config.type(after.typeId)) throw invalidField('typeId', 'Unknown ticket type');
+  const previousLabels = new Set(before?.labelIds ?? []);
+  (after.labelIds ?? []).forEach((labelId, index) => {
+    if (!previousLabels.has(labelId) && !config.label(labelId)) throw invalidField(`labelIds.${index}`, 'Unknown label');
+  });
+  // Milestones arrive with their own feature; until then no milestone id can exist.
+  if (after.milestoneId && after.milestoneId !== before?.milestoneId) throw invalidField('milestoneId', 'Unknown milestone');
+}
+
+/** Items that re-check the references inside the write, plus the type counters. */
+export function referenceGuards(before: TicketItem | undefined, after: TicketItem): ReferenceGuards {
+  const errors: AppError[] = [];
+  const builders: ((e: TransactionEntities) => any)[] = [];
+  const orgId = after.orgId;
+  if (!before || before.statusId !== after.statusId) {
+    builders.push((e) => e.status.check({ orgId, statusId: after.statusId }).where((attr, op) => op.exists(attr.statusId)).commit());
+    errors.push(invalidField('statusId', 'Unknown status'));
+  }
+  if (!before || before.typeId !== after.typeId || (after.isDeleted && !before.isDeleted)) {
+    if (before) {
+      builders.push((e) => e.ticketType.patch({ orgId, typeId: before.typeId }).add({ ticketCount: -1 }).commit());
+      errors.push(invalidField('typeId', 'Unknown ticket type'));
+    }
+    if (!after.isDeleted) {
+      // `patch` fails when the type no longer exists: the counter doubles as the existence check.
+      builders.push((e) => e.ticketType.patch({ orgId, typeId: after.typeId }).add({ ticketCount: 1 }).commit());
+      errors.push(invalidField('typeId', 'Unknown ticket type'));
+    }
+  }
+  const previousLabels = new Set(before?.labelIds ?? []);
+  (after.labelIds ?? []).forEach((labelId, index) => {
+    if (previousLabels.has(labelId)) return;
+    builders.push((e) => e.label.check({ orgId, labelId }).where((attr, op) => op.exists(attr.labelId)).commit());
+    errors.push(invalidField(`labelIds.${index}`, 'Unknown label'));
+  });
+  if (after.customerId && after.customerId !== before?.customerId) {
+    builders.push((e) => e.customer.check({ orgId, customerId: after.customerId! }).where((attr, op) => op.exists(attr.customerId)).commit());
+    errors.push(invalidField('customerId', 'Unknown customer'));
+  }
+  return {
+    items: (e) => builders.map((build) => build(e)),
+    errorFor: (index) => errors[index] ?? invalidField('body', 'A referenced item changed concurrently'),
+  };
+}
+
+/**
+ * The assignee, if one is being set: an active, internal user of the organization who may
+ * see the board. Returns the name to store on the ticket.
+ */
+export async function resolveAssignee(ctx: DomainContext, board: BoardItem, assigneeId: string | undefined | null): Promise<string | undefined> {
+  if (!assigneeId) return undefined;
+  const user = (await db().entities.user.get({ orgId: ctx.org.orgId, userId: assigneeId }).go({ consistent: true })).data as UserItem | null;
+  if (!user || !user.isActive) throw invalidField('assigneeId', 'Unknown user');
+  if (user.role === 'CUSTOMER') throw invalidField('assigneeId', 'Customer users cannot be assigned');
+  const subject = { userId: user.userId, role: user.role, customerId: user.customerId ?? null, teamIds: user.teamIds ?? [] };
+  if (!membershipGrantsAccess(subject, board)) throw invalidField('assigneeId', 'This user cannot see the board');
+  return user.name;
+}

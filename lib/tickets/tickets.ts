@@ -1,0 +1,46 @@
+import type { DomainContext } from '../core/context.js';
+import { requirePermission } from '../organizations/permissions.js';
+import { loadTicketWithConfig } from './access.js';
+import { type TicketFieldChanges } from './fields.js';
+import { presentFullTicket, presentTicket } from './present.js';
+import { createTicket, type CreateTicketInput } from './create.js';
+import { updateTicket } from './update.js';
+import { saveTicket } from './write.js';
+import { referenceGuards } from './references.js';
+
+/** POST /boards/{boardId}/tickets → {data: ticket}. */
+export async function createBoardTicket(ctx: DomainContext, boardId: string, input: CreateTicketInput) {
+  const { ticket, config } = await createTicket(ctx, boardId, input);
+  return { data: presentFullTicket(ticket, config) };
+}
+
+/** GET /boards/{boardId}/tickets/{ticketId} → {data: full ticket}. */
+export async function getTicket(ctx: DomainContext, boardId: string, ticketId: string) {
+  const { ticket, config } = await loadTicketWithConfig(ctx, boardId, ticketId);
+  return { data: presentFullTicket(ticket, config) };
+}
+
+export interface PatchTicketInput extends TicketFieldChanges {
+  statusChangeReason?: string;
+}
+
+/** PATCH /boards/{boardId}/tickets/{ticketId}: any settable field (spec §2.2) plus statusId with its reason. */
+export async function patchTicket(ctx: DomainContext, boardId: string, ticketId: string, input: PatchTicketInput) {
+  requirePermission(ctx, 'tickets:edit');
+  const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
+  const { statusChangeReason, ...changes } = input;
+  const ticket = await updateTicket(ctx, loaded, changes, { statusReason: statusChangeReason });
+  return { data: presentFullTicket(ticket, loaded.config) };
+}
+
+/** DELETE (soft): the ticket is 404 everywhere afterwards and leaves every list. */
+export async function deleteTicket(ctx: DomainContext, boardId: string, ticketId: string): Promise<void> {
+  requirePermission(ctx, 'tickets:delete');
+  const { ticket } = await loadTicketWithConfig(ctx, boardId, ticketId);
+  const now = ctx.clock.now().toISOString();
+  const after = { ...ticket, isDeleted: true, deletedAt: now, updatedAt: now };
+  const guards = referenceGuards(ticket, after);
+  await saveTicket(ctx, { before: ticket, after, related: guards.items, onRelatedFailed: guards.errorFor });
+}
+
+export { presentTicket };

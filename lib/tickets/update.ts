@@ -1,0 +1,72 @@
+import { AppError } from '../core/errors.js';
+import type { DomainContext } from '../core/context.js';
+import type { BoardItem, TicketItem } from '../db/entities/index.js';
+import type { EventInput } from '../events/outbox.js';
+import type { OrgConfig } from './config.js';
+import { applyFieldChanges, type TicketFieldChanges } from './fields.js';
+import { referenceGuards, resolveAssignee, validateReferences } from './references.js';
+import { saveTicket, type TimelineInput, type TransactionItemsBuilder } from './write.js';
+
+export interface UpdateOptions {
+  /** Explainable Status: why the status changed (stored on the ticket and its timeline). */
+  statusReason?: string;
+  /** Fields outside TicketFieldChanges (position, blocker info, flags, parent links …). */
+  extra?: Partial<TicketItem>;
+  /** Attributes to remove outright (e.g. blockerInfo when leaving BLOCKED). */
+  remove?: (keyof TicketItem)[];
+  onStale?: () => AppError;
+  timeline?: TimelineInput[];
+  events?: EventInput[];
+  related?: TransactionItemsBuilder;
+  onRelatedFailed?: (index: number) => AppError;
+}
+
+export interface LoadedTicket {
+  board: BoardItem;
+  ticket: TicketItem;
+  config: OrgConfig;
+}
+
+/**
+ * Applies field changes to a loaded ticket: validates what they refer to, keeps the
+ * denormalized assignee name, records why a status changed, and writes everything through
+ * `saveTicket` (one transaction with the timeline, the events and the reference checks).
+ * Shared by every route that changes a ticket, and by the MCP tools later.
+ */
+export async function updateTicket(ctx: DomainContext, loaded: LoadedTicket, changes: TicketFieldChanges, options: UpdateOptions = {}): Promise<TicketItem> {
+  const { board, ticket, config } = loaded;
+  let after = applyFieldChanges(ticket, changes);
+  if (options.extra) after = { ...after, ...options.extra };
+  for (const field of options.remove ?? []) delete (after as Record<string, unknown>)[field];
+  if (changes.assigneeId !== undefined && changes.assigneeId !== ticket.assigneeId) {
+    const name = await resolveAssignee(ctx, board, changes.assigneeId);
+    after = name ? { ...after, assigneeName: name } : after;
+    // A ticket that got a new assignee no longer needs reassignment.
+    after.needsReassignment = false;
+  }
+  validateReferences(config, board, ticket, after);
+  const now = ctx.clock.now().toISOString();
+  if (after.statusId !== ticket.statusId) {
+    after.statusChangedAt = now;
+    if (options.statusReason) after.statusChangeReason = options.statusReason;
+    else delete after.statusChangeReason;
+  }
+  after.updatedAt = now;
+  const guards = referenceGuards(ticket, after);
+  const relatedCount = { value: 0 };
+  return saveTicket(ctx, {
+    before: ticket,
+    after,
+    statusReason: options.statusReason,
+    timeline: options.timeline,
+    events: options.events,
+    onStale: options.onStale,
+    related: (e) => {
+      const guardItems = guards.items(e);
+      relatedCount.value = guardItems.length;
+      return [...guardItems, ...(options.related?.(e) ?? [])];
+    },
+    onRelatedFailed: (index) =>
+      index < relatedCount.value ? guards.errorFor(index) : options.onRelatedFailed?.(index - relatedCount.value) ?? guards.errorFor(index),
+  });
+}

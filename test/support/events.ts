@@ -1,0 +1,24 @@
+import { db } from '../../lib/db/service.js';
+
+export interface RecordedEvent {
+  eventId: string;
+  type: string;
+  data: Record<string, any>;
+  dispatchedAt?: string;
+}
+
+/**
+ * The events recorded for a subject (a ticket id), once the stream consumer has dispatched
+ * every one of them (it marks each with `dispatchedAt`): what the consumer handed on.
+ * Waits until at least `atLeast` are dispatched.
+ */
+export async function dispatchedEventsOf(orgId: string, subjectId: string, atLeast = 1, timeoutMs = 8000): Promise<RecordedEvent[]> {
+  const deadline = Date.now() + timeoutMs;
+  let events: RecordedEvent[] = [];
+  while (Date.now() < deadline) {
+    events = (await db().entities.event.query.bySubject({ orgId, subjectId }).go({ pages: 'all' })).data as RecordedEvent[];
+    if (events.length >= atLeast && events.every((event) => event.dispatchedAt)) return events;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`expected ${atLeast} dispatched events for ${subjectId}, found ${events.length} (${events.filter((event) => event.dispatchedAt).length} dispatched)`);
+}
