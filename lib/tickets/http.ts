@@ -4,13 +4,19 @@ import { idParam } from '../http/validation.js';
 import { listBoardTickets } from './list.js';
 import { createTicketBody, listFilterQuery, patchTicketBody, toFilters } from './schemas.js';
 import { createBoardTicket, deleteTicket, getTicket, patchTicket } from './tickets.js';
+import { workflowRoutes } from './workflow-http.js';
+import { structureRoutes } from './structure-http.js';
+import { timelineRoutes } from './timeline-http.js';
 
 const boardParams = z.object({ boardId: idParam });
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 const base = '/api/v1/boards/{boardId}/tickets';
 
-/** Routes of the `tickets` group (spec §4.1). */
+/** Routes of the `tickets` group (spec §4.1): the core here, the rest by theme in the files imported above. */
 export const ticketsRoutes: Routes = {
+  ...workflowRoutes,
+  ...structureRoutes,
+  ...timelineRoutes,
   [`GET ${base}`]: authenticated({
     params: boardParams,
     query: z.strictObject(listFilterQuery),

@@ -1,0 +1,3 @@
+import type { Routes } from '../http/router.js';
+
+export const issuesRoutes: Routes = {};
