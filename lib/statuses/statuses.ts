@@ -5,6 +5,7 @@ import { db } from '../db/service.js';
 import { isConditionFailure, transact, type TransactionEntities } from '../db/transact.js';
 import type { StatusCategory, StatusItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
+import { recategorizeTickets } from '../tickets/recategorize.js';
 
 /**
  * Upper bound of statuses per organization: a reorder rewrites them all in one
@@ -197,6 +198,8 @@ export async function updateStatus(ctx: DomainContext, statusId: string, input: 
     ],
     changedConcurrently,
   );
+  // Tickets keep their status's category in their board index key.
+  if (category !== status.category) await recategorizeTickets(ctx.org.orgId, statusId, status.category, category);
   return presentStatus({ ...status, ...changes });
 }
 

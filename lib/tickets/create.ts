@@ -68,6 +68,7 @@ export async function createTicket(ctx: DomainContext, boardId: string, input: C
     title: input.title,
     description: '',
     statusId: status.statusId,
+    statusCategory: status.category,
     priority: 'medium',
     typeId: type.typeId,
     labelIds: [],

@@ -45,6 +45,7 @@ export async function updateTicket(ctx: DomainContext, loaded: LoadedTicket, cha
     after.needsReassignment = false;
   }
   validateReferences(config, board, ticket, after);
+  after.statusCategory = config.status(after.statusId)?.category ?? after.statusCategory;
   const now = ctx.clock.now().toISOString();
   if (after.statusId !== ticket.statusId) {
     after.statusChangedAt = now;

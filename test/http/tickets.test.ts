@@ -189,3 +189,19 @@ describe('listing a board’s tickets', () => {
     expect((await ids('?includePlanning=true&includeArchived=true')).sort()).toEqual([backlog.id, active.id, done.id, archived.id].sort());
   });
 });
+
+describe('a status that changes category', () => {
+  it('moves its tickets with it: a status turned PLANNING leaves the default list', async () => {
+    const s = await setup();
+    const status = await s.org.call('POST', '/api/v1/statuses', { body: { name: 'Triage', color: '#123456', category: 'ACTIVE' } });
+    const ticket = await newTicket(s, { title: 'In triage', statusId: status.body.id });
+    const ids = async (query: string) => (await s.org.call('GET', `${ticketsPath(s)}${query}`)).body.data.map((t: any) => t.id);
+    expect(await ids('')).toEqual([ticket.id]);
+    expect((await s.org.call('PATCH', `/api/v1/statuses/${status.body.id}`, { body: { category: 'PLANNING' } })).status).toBe(200);
+    expect(await ids('')).toEqual([]);
+    expect(await ids('?includePlanning=true')).toContain(ticket.id);
+    expect(await ids(`?statusId=${status.body.id}`)).toEqual([ticket.id]);
+    const fetched = await s.org.call('GET', `${ticketsPath(s)}/${ticket.id}`);
+    expect(fetched.body.data.status.category).toBe('PLANNING');
+  });
+});

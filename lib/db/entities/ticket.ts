@@ -1,4 +1,5 @@
 import { Entity, type EntityItem } from 'electrodb';
+import { STATUS_CATEGORIES } from './status.js';
 
 export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
 export const IMPACT_LEVELS = PRIORITIES;
@@ -9,7 +10,9 @@ export const RESOLUTION_TYPES = ['fixed', 'wont_fix', 'duplicate', 'cannot_repro
  * Writes replace the whole item guarded by `version` (optimistic locking), so every index key
  * is always consistent with the attributes.
  *
- * - byBoard (gsi1): a board's tickets, or one status of it (`begins_with statusId`).
+ * - byBoard (gsi1): a board's tickets by status category, then status: the default list reads
+ *   only ACTIVE work (`begins_with ACTIVE`), a status filter one column; finished history
+ *   (FINAL) and planning are read only when asked for.
  * - byAssignee (gsi2): a user's assigned tickets across boards, or on one board. Unassigned
  *   tickets share one key per organization (assigneeKey `-`), which nothing queries.
  * - gsi3/gsi4 are reserved for claims (live claims by holder, by expiry).
@@ -25,6 +28,8 @@ export const Ticket = new Entity({
     title: { type: 'string', required: true },
     description: { type: 'string', required: true, default: '' },
     statusId: { type: 'string', required: true },
+    /** The status's category, copied so byBoard can read one category (e.g. only ACTIVE work). */
+    statusCategory: { type: STATUS_CATEGORIES, required: true },
     priority: { type: PRIORITIES, required: true, default: 'medium' },
     assigneeId: { type: 'string' },
     /** Index key of byAssignee: the assignee id, or `-` when unassigned (set by the write path). */
@@ -70,7 +75,7 @@ export const Ticket = new Entity({
     byBoard: {
       index: 'gsi1',
       pk: { field: 'gsi1pk', composite: ['orgId', 'boardId'] },
-      sk: { field: 'gsi1sk', composite: ['statusId', 'ticketId'] },
+      sk: { field: 'gsi1sk', composite: ['statusCategory', 'statusId', 'ticketId'] },
     },
     byAssignee: {
       index: 'gsi2',
