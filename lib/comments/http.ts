@@ -1,3 +1,43 @@
-import type { Routes } from '../http/router.js';
+import * as z from 'zod';
+import { authenticated, type Routes } from '../http/router.js';
+import { idParam, pageQuery } from '../http/validation.js';
+import { createComment, deleteComment, getComment, listComments, updateComment } from './comments.js';
 
-export const commentsRoutes: Routes = {};
+const base = '/api/v1/boards/{boardId}/tickets/{ticketId}/comments';
+const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
+const commentParams = ticketParams.extend({ commentId: idParam });
+
+/** Stored as written (no trimming: leading indentation may matter), but never blank (spec §8: 10,000 chars). */
+const content = z
+  .string()
+  .max(10_000, 'At most 10,000 characters')
+  .refine((value) => value.trim().length > 0, 'Must not be empty');
+
+/** Routes of the `comments` group (spec §4.8). */
+export const commentsRoutes: Routes = {
+  [`GET ${base}`]: authenticated({
+    params: ticketParams,
+    query: z.strictObject(pageQuery(20, 100)),
+    handler: (ctx, { params, query }) => listComments(ctx, params.boardId, params.ticketId, query),
+  }),
+  [`POST ${base}`]: authenticated({
+    status: 201,
+    params: ticketParams,
+    body: z.strictObject({ content, isSecret: z.boolean().optional(), parentId: idParam.optional() }),
+    handler: (ctx, { params, body }) => createComment(ctx, params.boardId, params.ticketId, body),
+  }),
+  [`GET ${base}/{commentId}`]: authenticated({
+    params: commentParams,
+    handler: (ctx, { params }) => getComment(ctx, params.boardId, params.ticketId, params.commentId),
+  }),
+  [`PATCH ${base}/{commentId}`]: authenticated({
+    params: commentParams,
+    body: z.strictObject({ content }),
+    handler: (ctx, { params, body }) => updateComment(ctx, params.boardId, params.ticketId, params.commentId, body),
+  }),
+  [`DELETE ${base}/{commentId}`]: authenticated({
+    status: 204,
+    params: commentParams,
+    handler: (ctx, { params }) => deleteComment(ctx, params.boardId, params.ticketId, params.commentId),
+  }),
+};

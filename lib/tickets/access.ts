@@ -1,7 +1,7 @@
 import { notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
-import { batchGetMixed } from '../db/batch.js';
+import { batchGetMixed, type KeyRequest } from '../db/batch.js';
 import type { BoardItem, TicketItem } from '../db/entities/index.js';
 import { visibleOrNotFound } from '../boards/index.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
@@ -17,13 +17,24 @@ export interface TicketOnBoard {
  * live ticket of that board in the caller's organization (a deleted ticket is 404 everywhere).
  */
 export async function loadTicketOnBoard(ctx: DomainContext, boardId: string, ticketId: string): Promise<TicketOnBoard> {
-  const [board, ticket] = (await batchGetMixed([
+  const { board, ticket } = await loadTicketOnBoardWith(ctx, boardId, ticketId, []);
+  return { board, ticket };
+}
+
+/**
+ * `loadTicketOnBoard` that reads further items of the ticket (e.g. one of its comments) in the
+ * same BatchGetItem; they come back in request order, undefined when missing.
+ */
+export async function loadTicketOnBoardWith(ctx: DomainContext, boardId: string, ticketId: string, more: KeyRequest[]): Promise<TicketOnBoard & { more: unknown[] }> {
+  const [board, ticket, ...found] = await batchGetMixed([
     { entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId } },
     { entity: db().entities.ticket, key: { ticketId } },
-  ])) as [BoardItem | undefined, TicketItem | undefined];
-  const visible = visibleOrNotFound(ctx, board);
-  if (!ticket || ticket.orgId !== ctx.org.orgId || ticket.boardId !== boardId || ticket.isDeleted) throw notFound('Ticket');
-  return { board: visible, ticket };
+    ...more,
+  ]);
+  const visible = visibleOrNotFound(ctx, board as BoardItem | undefined);
+  const live = ticket as TicketItem | undefined;
+  if (!live || live.orgId !== ctx.org.orgId || live.boardId !== boardId || live.isDeleted) throw notFound('Ticket');
+  return { board: visible, ticket: live, more: found };
 }
 
 /** `loadTicketOnBoard` and the organization's configuration, read in parallel. */

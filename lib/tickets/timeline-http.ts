@@ -1,3 +1,13 @@
-import type { Routes } from '../http/router.js';
+import * as z from 'zod';
+import { authenticated, type Routes } from '../http/router.js';
+import { idParam, pageQuery } from '../http/validation.js';
+import { listTimeline } from './timeline.js';
 
-export const timelineRoutes: Routes = {};
+/** The ticket timeline (Explainable Status, spec §4.1). */
+export const timelineRoutes: Routes = {
+  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/timeline': authenticated({
+    params: z.object({ boardId: idParam, ticketId: idParam }),
+    query: z.strictObject(pageQuery(50, 200)),
+    handler: (ctx, { params, query }) => listTimeline(ctx, params.boardId, params.ticketId, query),
+  }),
+};

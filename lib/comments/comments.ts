@@ -1,0 +1,189 @@
+import { conflict, forbidden, invalidField, notFound } from '../core/errors.js';
+import type { DomainContext } from '../core/context.js';
+import { newId } from '../core/ids.js';
+import { db } from '../db/service.js';
+import { isConditionFailure, transact, type TransactionEntities } from '../db/transact.js';
+import type { CommentItem, TicketItem } from '../db/entities/index.js';
+import { eventPuts, newEventRecord } from '../events/outbox.js';
+import { paginate } from '../http/pagination.js';
+import { hasPermission, requirePermission } from '../organizations/permissions.js';
+import { loadTicketOnBoard, loadTicketOnBoardWith } from '../tickets/access.js';
+import { baseTicketData } from '../tickets/events.js';
+
+/** A comment as the API shows it (spec §2.7). */
+export function presentComment(comment: CommentItem) {
+  return {
+    id: comment.commentId,
+    content: comment.content,
+    isSecret: comment.isSecret,
+    author: { id: comment.authorId, name: comment.authorName },
+    parentId: comment.parentId ?? null,
+    createdAt: comment.createdAt,
+    updatedAt: comment.updatedAt,
+  };
+}
+
+/** Secret comments are for the organization's own people: customer users never see them (spec §2.7). */
+const maySeeSecretComments = (ctx: DomainContext): boolean => ctx.actor.role !== 'CUSTOMER';
+
+const canSee = (ctx: DomainContext, comment: CommentItem): boolean => !comment.isSecret || maySeeSecretComments(ctx);
+
+/** GET …/comments: the ticket's comments the caller may see, oldest first, paginated with an exact total. */
+export async function listComments(ctx: DomainContext, boardId: string, ticketId: string, query: { page: number; limit: number }) {
+  // The Query runs beside the access check (same latency as one read); its result is used only
+  // once the ticket proved visible.
+  const [, comments] = await Promise.all([
+    loadTicketOnBoard(ctx, boardId, ticketId),
+    db().entities.comment.query.byTicket({ ticketId }).go({ pages: 'all' }),
+  ]);
+  const visible = comments.data
+    .filter((comment) => canSee(ctx, comment))
+    .sort((a, b) => a.commentId.localeCompare(b.commentId));
+  return paginate(visible.map(presentComment), query.page, query.limit);
+}
+
+/** GET …/comments/{commentId} → {data: comment}; a secret comment is 404 for customer users. */
+export async function getComment(ctx: DomainContext, boardId: string, ticketId: string, commentId: string) {
+  const { comment } = await loadComment(ctx, boardId, ticketId, commentId);
+  return { data: presentComment(comment) };
+}
+
+export interface CreateCommentInput {
+  content: string;
+  isSecret?: boolean;
+  parentId?: string;
+}
+
+/**
+ * POST …/comments. Anyone who can see the ticket and may create or edit tickets may comment
+ * (customer users hold tickets:create). In one transaction: the comment, the ticket's
+ * commentCount, a check that the parent still exists, and the comment.created event.
+ */
+export async function createComment(ctx: DomainContext, boardId: string, ticketId: string, input: CreateCommentInput) {
+  requireCommenter(ctx);
+  const isSecret = input.isSecret ?? false;
+  if (isSecret) requireSecretCommenter(ctx);
+  const { ticket, more } = await loadTicketOnBoardWith(ctx, boardId, ticketId, input.parentId ? [commentKey(ticketId, input.parentId)] : []);
+  const parent = more[0] as CommentItem | undefined;
+  // A parent the caller may not see is as unknown to them as a missing one.
+  if (input.parentId && (!parent || !canSee(ctx, parent))) throw invalidField('parentId', 'Unknown comment of this ticket');
+
+  const now = ctx.clock.now().toISOString();
+  const comment: CommentItem = {
+    ticketId,
+    commentId: newId('cmt'),
+    orgId: ctx.org.orgId,
+    boardId,
+    ...(input.parentId ? { parentId: input.parentId } : {}),
+    content: input.content,
+    isSecret,
+    authorId: ctx.actor.userId,
+    authorName: ctx.actor.name,
+    createdAt: now,
+    updatedAt: now,
+  };
+  // Ids and state only, never the content (spec §6.1).
+  const event = newEventRecord(ctx.org.orgId, ctx.clock, {
+    type: 'comment.created',
+    data: { ...baseTicketData(ticket), commentId: comment.commentId, authorId: comment.authorId, isSecret },
+  });
+  await transact(
+    (e) => [
+      e.comment.create(comment).commit(),
+      countComments(e, ticket, 1),
+      ...(input.parentId
+        ? [e.comment.check(commentKey(ticketId, input.parentId).key).where((attr, op) => op.exists(attr.commentId)).commit()]
+        : []),
+      ...eventPuts(e, [event]),
+    ],
+    (index) => {
+      if (index === 1) return notFound('Ticket');
+      if (index === 2 && input.parentId) return invalidField('parentId', 'Unknown comment of this ticket');
+      return conflict('The comment could not be stored; retry');
+    },
+  );
+  return { data: presentComment(comment) };
+}
+
+/** PATCH …/comments/{commentId}: new content, by its author or a holder of tickets:edit. */
+export async function updateComment(ctx: DomainContext, boardId: string, ticketId: string, commentId: string, input: { content: string }) {
+  const { comment } = await loadComment(ctx, boardId, ticketId, commentId);
+  requireAuthorOr(ctx, comment, 'tickets:edit');
+  const updatedAt = ctx.clock.now().toISOString();
+  try {
+    // Guarded by the updatedAt read, so a concurrent edit or delete is not silently overwritten.
+    await db()
+      .entities.comment.patch({ ticketId, commentId })
+      .set({ content: input.content, updatedAt })
+      .where((attr, op) => op.eq(attr.updatedAt, comment.updatedAt))
+      .go();
+  } catch (error) {
+    if (isConditionFailure(error)) throw conflict('The comment changed concurrently; retry');
+    throw error;
+  }
+  return { data: presentComment({ ...comment, content: input.content, updatedAt }) };
+}
+
+/**
+ * DELETE …/comments/{commentId}: by its author or a holder of tickets:delete. The comment and
+ * the ticket's commentCount change in one transaction. Replies are kept (their parentId then
+ * names a deleted comment).
+ */
+export async function deleteComment(ctx: DomainContext, boardId: string, ticketId: string, commentId: string): Promise<void> {
+  const { ticket, comment } = await loadComment(ctx, boardId, ticketId, commentId);
+  requireAuthorOr(ctx, comment, 'tickets:delete');
+  await transact(
+    (e) => [
+      e.comment
+        .delete({ ticketId, commentId })
+        .where((attr, op) => op.exists(attr.commentId))
+        .commit(),
+      countComments(e, ticket, -1),
+    ],
+    (index) => (index === 0 ? notFound('Comment') : notFound('Ticket')),
+  );
+}
+
+/** The visible ticket and one of its comments the caller may see, in one BatchGetItem; 404 otherwise. */
+async function loadComment(ctx: DomainContext, boardId: string, ticketId: string, commentId: string): Promise<{ ticket: TicketItem; comment: CommentItem }> {
+  const { ticket, more } = await loadTicketOnBoardWith(ctx, boardId, ticketId, [commentKey(ticketId, commentId)]);
+  const comment = more[0] as CommentItem | undefined;
+  if (!comment || !canSee(ctx, comment)) throw notFound('Comment');
+  return { ticket, comment };
+}
+
+const commentKey = (ticketId: string, commentId: string) => ({ entity: db().entities.comment, key: { ticketId, commentId } });
+
+/**
+ * The ticket's commentCount, changed in place on a live ticket. It is no content change (no
+ * updatedAt, no ticket.updated event), but it bumps `version`: ticket writes replace the whole
+ * item guarded by `version`, and a counter change they did not see must make them fail and
+ * retry rather than write back the old count.
+ */
+function countComments(e: TransactionEntities, ticket: TicketItem, delta: 1 | -1) {
+  return e.ticket
+    .patch({ ticketId: ticket.ticketId })
+    .add({ commentCount: delta, version: 1 })
+    .where((attr, op) => `${op.eq(attr.isDeleted, false)} AND ${op.eq(attr.boardId, ticket.boardId)}`)
+    .commit();
+}
+
+/** Who may comment: anyone who may create or edit tickets (customer users hold tickets:create). */
+function requireCommenter(ctx: DomainContext): void {
+  if (!hasPermission(ctx, 'tickets:create') && !hasPermission(ctx, 'tickets:edit')) {
+    throw forbidden('Missing permission tickets:create or tickets:edit', 'FORBIDDEN', { permission: 'tickets:create' });
+  }
+}
+
+/** Secret comments need tickets:add-secret-comments; customer users can never write them. */
+function requireSecretCommenter(ctx: DomainContext): void {
+  if (!maySeeSecretComments(ctx)) throw forbidden('Customer users cannot write secret comments', 'FORBIDDEN', { permission: 'tickets:add-secret-comments' });
+  requirePermission(ctx, 'tickets:add-secret-comments');
+}
+
+function requireAuthorOr(ctx: DomainContext, comment: CommentItem, permission: 'tickets:edit' | 'tickets:delete'): void {
+  if (comment.authorId === ctx.actor.userId) return;
+  if (!hasPermission(ctx, permission)) {
+    throw forbidden(`Only the author or a holder of ${permission} may change this comment`, 'FORBIDDEN', { permission });
+  }
+}
