@@ -8,13 +8,14 @@ import { requirePermission } from '../organizations/permissions.js';
 import { loadVisibleBoard, membershipGrantsAccess, teamsOf, visibleOrNotFound, type BoardAccessSubject } from './access.js';
 import { LostRace, patchLiveBoard, retryLostRaces, writeBoardTeams } from './board-writes.js';
 import { presentBoard } from './present.js';
+import { flagTicketsOfAssignees } from '../tickets/bulk.js';
 
 /**
  * Flags the board's tickets whose assignee is among `lostUserIds` (they can no longer see
  * the board) as needing reassignment, and returns how many were flagged.
  */
-export async function flagTicketsNeedingReassignment(_ctx: DomainContext, _board: BoardItem, _lostUserIds: string[]): Promise<number> {
-  return 0; // Tickets do not exist yet: the tickets module plugs in here.
+export async function flagTicketsNeedingReassignment(ctx: DomainContext, board: BoardItem, lostUserIds: string[]): Promise<number> {
+  return flagTicketsOfAssignees(ctx, board, lostUserIds);
 }
 
 /** Assigns a team to the board (spec §4.4); assigning an assigned team again changes nothing. */

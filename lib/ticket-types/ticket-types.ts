@@ -5,6 +5,7 @@ import { db } from '../db/service.js';
 import { isConditionFailure, transact, type TransactionEntities } from '../db/transact.js';
 import type { TicketTypeItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
+import { retypeTickets } from '../tickets/bulk.js';
 
 /** Spec §8: a ticket type's order is 0-100. */
 export const MAX_TYPE_ORDER = 100;
@@ -181,8 +182,8 @@ function resolveReplacement(types: TicketTypeItem[], type: TicketTypeItem, repla
 /**
  * Moves every ticket of `fromTypeId` to `toTypeId`, keeping both types' `ticketCount` in step.
  */
-export async function reassignTicketsOfType(_ctx: DomainContext, _fromTypeId: string, _toTypeId: string): Promise<void> {
-  // No ticket entity exists yet, so there is nothing to reassign; the tickets module fills this in.
+export async function reassignTicketsOfType(ctx: DomainContext, fromTypeId: string, toTypeId: string): Promise<void> {
+  await retypeTickets(ctx, fromTypeId, toTypeId);
 }
 
 /**
@@ -198,7 +199,8 @@ export async function deleteTicketType(ctx: DomainContext, typeId: string, repla
     throw conflict(`"${type.name}" is the default ticket type; make another type the default before deleting it`, { reason: 'DEFAULT_TICKET_TYPE' });
   }
   const replacement = resolveReplacement(types, type, replacementTypeId);
-  if (replacement) await reassignTicketsOfType(ctx, typeId, replacement.typeId);
+  // A type without tickets has nothing to move (a ticket created since is caught by the delete's condition).
+  if (replacement && type.ticketCount > 0) await reassignTicketsOfType(ctx, typeId, replacement.typeId);
   try {
     await db()
       .entities.ticketType.delete({ orgId: ctx.org.orgId, typeId })

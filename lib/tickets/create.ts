@@ -26,7 +26,7 @@ export interface CreateOptions {
  * deleted board), which also returns the board for the access check and its prefix.
  * A number taken by a request that then fails is skipped, never reused.
  */
-async function takeTicketNumber(ctx: DomainContext, boardId: string): Promise<BoardItem> {
+export async function takeTicketNumber(ctx: DomainContext, boardId: string): Promise<BoardItem> {
   try {
     const result = await db()
       .entities.board.patch({ orgId: ctx.org.orgId, boardId })

@@ -1,3 +1,34 @@
-import type { Routes } from '../http/router.js';
+import * as z from 'zod';
+import { authenticated, type Routes } from '../http/router.js';
+import { idParam, queryBoolean } from '../http/validation.js';
+import { listIssues } from './list.js';
+import { listFilterQuery, toFilters } from './schemas.js';
 
-export const issuesRoutes: Routes = {};
+const boardIdList = z
+  .string()
+  .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+  .pipe(z.array(idParam).min(1, 'At least one board id').max(100, 'At most 100 boards'));
+
+/** GET /api/v1/issues (spec §4.3): the board list's filters plus the cross-board ones. */
+const issuesQuery = z.strictObject({
+  ...listFilterQuery,
+  boardId: boardIdList.optional(),
+  claimable: queryBoolean.optional(),
+  assignedToMe: queryBoolean.optional(),
+  /** A user id, or `me` for the caller. */
+  claimedBy: idParam.optional(),
+});
+
+export const issuesRoutes: Routes = {
+  'GET /api/v1/issues': authenticated({
+    query: issuesQuery,
+    handler: (ctx, { query }) =>
+      listIssues(ctx, {
+        ...toFilters(query),
+        boardIds: query.boardId,
+        claimable: query.claimable,
+        assignedToMe: query.assignedToMe,
+        claimedBy: query.claimedBy === undefined ? undefined : query.claimedBy === 'me' ? ctx.actor.userId : query.claimedBy,
+      }),
+  }),
+};

@@ -90,7 +90,7 @@ export async function listIssues(ctx: DomainContext, query: IssuesQuery) {
 }
 
 /** Runs `work` over `items` with at most `limit` in flight. */
-async function mapLimited<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimited<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {

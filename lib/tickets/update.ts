@@ -7,6 +7,9 @@ import { applyFieldChanges, type TicketFieldChanges } from './fields.js';
 import { referenceGuards, resolveAssignee, validateReferences } from './references.js';
 import { saveTicket, type TimelineInput, type TransactionItemsBuilder } from './write.js';
 
+/** Key of the status whose tickets carry blocker info (spec §3.2). */
+export const BLOCKED_KEY = 'BLOCKED';
+
 export interface UpdateOptions {
   /** Explainable Status: why the status changed (stored on the ticket and its timeline). */
   statusReason?: string;
@@ -45,7 +48,11 @@ export async function updateTicket(ctx: DomainContext, loaded: LoadedTicket, cha
     after.needsReassignment = false;
   }
   validateReferences(config, board, ticket, after);
+  // Ids of labels deleted since they were set leave the ticket on its next write (lazy cleanup).
+  if (after.labelIds) after.labelIds = after.labelIds.filter((labelId) => config.label(labelId) !== undefined);
   after.statusCategory = config.status(after.statusId)?.category ?? after.statusCategory;
+  // Blocker info belongs to the BLOCKED status: any move to another status clears it.
+  if (after.statusId !== ticket.statusId && config.status(after.statusId)?.key !== BLOCKED_KEY) delete after.blockerInfo;
   const now = ctx.clock.now().toISOString();
   if (after.statusId !== ticket.statusId) {
     after.statusChangedAt = now;

@@ -1,3 +1,74 @@
-import type { Routes } from '../http/router.js';
+import * as z from 'zod';
+import { authenticated, type Routes } from '../http/router.js';
+import { idParam, pageQuery, requiredText } from '../http/validation.js';
+import { description, reason, timestamp, title } from './schemas.js';
+import {
+  approveTicket, assignTicket, changeTicketStatus, inlineUpdateTicket, listTicketsNeedingReassignment, moveTicket,
+  reorderTicket, transitionTicket,
+} from './workflow.js';
 
-export const workflowRoutes: Routes = {};
+const boardParams = z.object({ boardId: idParam });
+const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
+const base = '/api/v1/boards/{boardId}/tickets';
+
+const inlineBody = z
+  .strictObject({
+    title: title.optional(),
+    description: description.optional(),
+    statusId: idParam.optional(),
+    assigneeId: idParam.nullable().optional(),
+    dueDate: timestamp.nullable().optional(),
+    expectedUpdatedAt: z.iso.datetime({ offset: true, error: 'Must be an ISO 8601 timestamp' }).optional(),
+  })
+  .refine((body) => Object.keys(body).some((field) => field !== 'expectedUpdatedAt'), { error: 'Give at least one field to change' });
+
+/** Workflow routes of the `tickets` group (spec §4.1): status, assign, move, transition, approve, reassignment, reorder, inline edit. */
+export const workflowRoutes: Routes = {
+  [`PATCH ${base}/{ticketId}/status`]: authenticated({
+    params: ticketParams,
+    body: z.strictObject({ statusId: idParam, reason: reason.optional() }),
+    handler: (ctx, { params, body }) => changeTicketStatus(ctx, params.boardId, params.ticketId, body),
+  }),
+  [`PATCH ${base}/{ticketId}/assign`]: authenticated({
+    params: ticketParams,
+    body: z.strictObject({ assigneeId: idParam.nullable() }),
+    handler: (ctx, { params, body }) => assignTicket(ctx, params.boardId, params.ticketId, body.assigneeId),
+  }),
+  [`POST ${base}/{ticketId}/move`]: authenticated({
+    params: ticketParams,
+    body: z.strictObject({ targetBoardId: idParam }),
+    handler: (ctx, { params, body }) => moveTicket(ctx, params.boardId, params.ticketId, body.targetBoardId),
+  }),
+  [`POST ${base}/{ticketId}/transition`]: authenticated({
+    params: ticketParams,
+    body: z.strictObject({
+      toStatusId: idParam,
+      reason: reason.optional(),
+      blockerInfo: z.strictObject({ reason: requiredText(500), blockedBy: idParam.optional() }).optional(),
+    }),
+    handler: (ctx, { params, body }) => transitionTicket(ctx, params.boardId, params.ticketId, body),
+  }),
+  [`POST ${base}/{ticketId}/approve`]: authenticated({
+    params: ticketParams,
+    handler: (ctx, { params }) => approveTicket(ctx, params.boardId, params.ticketId),
+  }),
+  [`GET ${base}/needing-reassignment`]: authenticated({
+    params: boardParams,
+    query: z.strictObject(pageQuery(20, 100)),
+    handler: (ctx, { params, query }) => listTicketsNeedingReassignment(ctx, params.boardId, query),
+  }),
+  [`PATCH ${base}/reorder`]: authenticated({
+    params: boardParams,
+    body: z.strictObject({
+      ticketId: idParam,
+      position: z.number({ error: 'Must be a number' }),
+      statusId: idParam.optional(),
+    }),
+    handler: (ctx, { params, body }) => reorderTicket(ctx, params.boardId, body),
+  }),
+  [`PATCH ${base}/{ticketId}/inline`]: authenticated({
+    params: ticketParams,
+    body: inlineBody,
+    handler: (ctx, { params, body }) => inlineUpdateTicket(ctx, params.boardId, params.ticketId, body),
+  }),
+};

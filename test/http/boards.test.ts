@@ -550,7 +550,7 @@ describe('direct board members', () => {
     const removed = await org.call('DELETE', `/api/v1/boards/${board.id}/members/${member.id}`);
 
     expect(removed.status).toBe(204);
-    expect(removed.roundTrips).toBe(3);
+    expect(removed.roundTrips).toBe(4); // auth, board, the member's tickets on the board (to flag), write
     const read = await api('GET', `/api/v1/boards/${board.id}`, { token: member.token, org: org.slug });
     expect(read.status).toBe(404);
     const again = await org.call('DELETE', `/api/v1/boards/${board.id}/members/${member.id}`);
@@ -759,7 +759,7 @@ describe('teams on boards', () => {
     const removed = await org.call('DELETE', `/api/v1/boards/${board.id}/teams/${team.id}`);
 
     expect(removed.status).toBe(200);
-    expect(removed.roundTrips).toBe(4); // auth, board, the organization's users (who loses access), write
+    expect(removed.roundTrips).toBe(5); // auth, board, the organization's users (who loses access), their tickets on the board, write
     expect(removed.body).toEqual({ flaggedTicketCount: 0 });
     expect((await asMember(`/api/v1/boards/${board.id}`)).status).toBe(404);
     expect((await org.call('GET', `/api/v1/boards/${board.id}`)).body.teams).toEqual([]);

@@ -1,0 +1,244 @@
+import { AppError, conflict, invalidField, notFound } from '../core/errors.js';
+import type { DomainContext } from '../core/context.js';
+import { db } from '../db/service.js';
+import { batchGetMixed } from '../db/batch.js';
+import type { BoardItem, StatusItem, TicketItem, UserItem } from '../db/entities/index.js';
+import { isStatusEnabledOnBoard, isTransitionAllowed, membershipGrantsAccess, visibleOrNotFound } from '../boards/index.js';
+import { requirePermission } from '../organizations/permissions.js';
+import { loadTicketWithConfig } from './access.js';
+import { loadOrgConfig, type OrgConfig } from './config.js';
+import { takeTicketNumber } from './create.js';
+import { listBoardTickets } from './list.js';
+import { presentFullTicket } from './present.js';
+import { BLOCKED_KEY, updateTicket, type UpdateOptions } from './update.js';
+
+const respond = (ticket: TicketItem, config: OrgConfig) => ({ data: presentFullTicket(ticket, config) });
+
+export interface ChangeStatusInput {
+  statusId: string;
+  reason?: string;
+}
+
+/**
+ * PATCH .../status (spec §3.2 first row): any status enabled on the board; the reason is
+ * stored with the change (Explainable Status). Transition rules apply to POST .../transition.
+ */
+export async function changeTicketStatus(ctx: DomainContext, boardId: string, ticketId: string, input: ChangeStatusInput) {
+  requirePermission(ctx, 'tickets:edit');
+  const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
+  const ticket = await updateTicket(ctx, loaded, { statusId: input.statusId }, { statusReason: input.reason });
+  return respond(ticket, loaded.config);
+}
+
+/** PATCH .../assign: a user who may see the board, or null to unassign (ticket.assigned is derived). */
+export async function assignTicket(ctx: DomainContext, boardId: string, ticketId: string, assigneeId: string | null) {
+  requirePermission(ctx, 'tickets:edit');
+  const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
+  const ticket = await updateTicket(ctx, loaded, { assigneeId });
+  return respond(ticket, loaded.config);
+}
+
+export interface TransitionInput {
+  toStatusId: string;
+  reason?: string;
+  blockerInfo?: { reason: string; blockedBy?: string };
+}
+
+/**
+ * POST .../transition (spec §3.2 second row): the board's transition rules decide whether
+ * the move is allowed (409 CONFLICT otherwise); a reason is required when the board has
+ * Explainable Status; a BLOCKED target requires blockerInfo.reason, which is stored on the
+ * ticket until it leaves BLOCKED.
+ */
+export async function transitionTicket(ctx: DomainContext, boardId: string, ticketId: string, input: TransitionInput) {
+  requirePermission(ctx, 'tickets:edit');
+  const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
+  const { board, ticket, config } = loaded;
+  const target = config.status(input.toStatusId);
+  if (!target) throw invalidField('toStatusId', 'Unknown status');
+  if (!isStatusEnabledOnBoard(board, target)) throw invalidField('toStatusId', 'This status is not enabled on the board');
+  const reason = input.reason?.trim() || undefined;
+  if (board.explainableStatus && !reason) throw invalidField('reason', 'The board explains status changes: a reason is required');
+  const toBlocked = target.key === BLOCKED_KEY;
+  if (toBlocked && !input.blockerInfo) throw invalidField('blockerInfo.reason', 'Required when moving to BLOCKED');
+  if (!toBlocked && input.blockerInfo) throw invalidField('blockerInfo', 'Only a move to BLOCKED takes blocker info');
+  if (!isTransitionAllowed(board, ticket.statusId, target.statusId)) {
+    throw conflict('The board does not allow this transition', { fromStatusId: ticket.statusId, toStatusId: target.statusId });
+  }
+  const blockedBy = input.blockerInfo?.blockedBy;
+  const options: UpdateOptions = { statusReason: reason };
+  if (input.blockerInfo) {
+    options.extra = { blockerInfo: { reason: input.blockerInfo.reason, ...(blockedBy ? { blockedBy } : {}) } };
+  }
+  if (blockedBy) {
+    // The blocking person must be a user of the organization: checked inside the write.
+    options.related = (e) => [e.user.check({ orgId: ctx.org.orgId, userId: blockedBy }).where((attr, op) => op.exists(attr.userId)).commit()];
+    options.onRelatedFailed = () => invalidField('blockerInfo.blockedBy', 'Unknown user');
+  }
+  const updated = await updateTicket(ctx, loaded, { statusId: target.statusId }, options);
+  return respond(updated, config);
+}
+
+/** The status approve moves to: the first ACTIVE status (organization order) enabled on the board. */
+function firstActiveStatus(config: OrgConfig, board: BoardItem): StatusItem | undefined {
+  return config.statuses.find((status) => status.category === 'ACTIVE' && isStatusEnabledOnBoard(board, status));
+}
+
+/** POST .../approve (DESIGN.md §4 Workflow): a PLANNING ticket moves to the board's first ACTIVE status. */
+export async function approveTicket(ctx: DomainContext, boardId: string, ticketId: string) {
+  requirePermission(ctx, 'tickets:edit');
+  const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
+  const { board, ticket, config } = loaded;
+  const current = config.status(ticket.statusId);
+  if (current?.category !== 'PLANNING') {
+    throw conflict('Only a ticket in a PLANNING status can be approved', { statusId: ticket.statusId, category: current?.category ?? null });
+  }
+  const target = firstActiveStatus(config, board);
+  if (!target) throw conflict('The board has no ACTIVE status enabled to approve into', { boardId: board.boardId });
+  const updated = await updateTicket(ctx, loaded, { statusId: target.statusId });
+  return respond(updated, config);
+}
+
+/** GET .../needing-reassignment: the shared filter with every status and archived tickets included. */
+export function listTicketsNeedingReassignment(ctx: DomainContext, boardId: string, page: { page: number; limit: number }) {
+  return listBoardTickets(ctx, boardId, { ...page, needsReassignment: true, includePlanning: true, includeArchived: true });
+}
+
+export interface ReorderInput {
+  ticketId: string;
+  position: number;
+  /** A move to another column: validated like any status change. */
+  statusId?: string;
+}
+
+/** PATCH .../reorder: a float position within the column, optionally in another column. */
+export async function reorderTicket(ctx: DomainContext, boardId: string, input: ReorderInput) {
+  requirePermission(ctx, 'tickets:edit');
+  const loaded = await loadTicketWithConfig(ctx, boardId, input.ticketId);
+  const ticket = await updateTicket(ctx, loaded, { statusId: input.statusId }, { extra: { position: input.position } });
+  return respond(ticket, loaded.config);
+}
+
+export interface InlineUpdateInput {
+  title?: string;
+  description?: string;
+  statusId?: string;
+  assigneeId?: string | null;
+  dueDate?: string | null;
+  expectedUpdatedAt?: string;
+}
+
+const staleUpdate = (currentUpdatedAt: string | undefined): AppError =>
+  new AppError(409, 'STALE_UPDATE', 'The ticket was changed since it was read; reload it and retry', { currentUpdatedAt: currentUpdatedAt ?? null });
+
+/** Marks the version guard's failure, so the current updatedAt can be read and reported. */
+class LostVersionRace extends AppError {
+  constructor() {
+    super(409, 'STALE_UPDATE', 'The ticket changed concurrently');
+  }
+}
+
+/**
+ * PATCH .../inline (board inline edit): optimistic locking on `expectedUpdatedAt`. A
+ * mismatch, or losing the version guard to a concurrent write, is 409 STALE_UPDATE with the
+ * ticket's current updatedAt; nothing is written.
+ */
+export async function inlineUpdateTicket(ctx: DomainContext, boardId: string, ticketId: string, input: InlineUpdateInput) {
+  requirePermission(ctx, 'tickets:edit');
+  const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
+  const { expectedUpdatedAt, ...changes } = input;
+  if (expectedUpdatedAt !== undefined && Date.parse(expectedUpdatedAt) !== Date.parse(loaded.ticket.updatedAt)) {
+    throw staleUpdate(loaded.ticket.updatedAt);
+  }
+  try {
+    const ticket = await updateTicket(ctx, loaded, changes, { onStale: () => new LostVersionRace() });
+    return respond(ticket, loaded.config);
+  } catch (error) {
+    if (!(error instanceof LostVersionRace)) throw error;
+    const current = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data;
+    throw staleUpdate(current?.updatedAt);
+  }
+}
+
+/** Whether a stored user (the assignee) may see the board, token restrictions aside. */
+function userMaySeeBoard(user: UserItem | undefined, board: BoardItem): boolean {
+  if (!user || !user.isActive) return false;
+  return membershipGrantsAccess({ userId: user.userId, role: user.role, customerId: user.customerId ?? null, teamIds: user.teamIds ?? [] }, board);
+}
+
+/** The status a moved ticket takes on the target board: its own if enabled there, else the target's default. */
+function statusOnTarget(config: OrgConfig, board: BoardItem, statusId: string): StatusItem | undefined {
+  const current = config.status(statusId);
+  if (current && isStatusEnabledOnBoard(board, current)) return current;
+  const fallback = config.defaultStatus();
+  if (fallback && isStatusEnabledOnBoard(board, fallback)) return fallback;
+  return config.statuses.find((status) => isStatusEnabledOnBoard(board, status));
+}
+
+/**
+ * POST .../move: the ticket moves to another board the caller may see (404 otherwise) that
+ * is not archived. It takes the target board's next number and display id (a new TicketKey;
+ * the old key keeps resolving to the ticket), keeps its status if the target shows it and
+ * takes the target's default status otherwise, and keeps its assignee, flagged
+ * needsReassignment when the assignee cannot see the target board. Subtickets and tickets
+ * with subtickets cannot move (409). Validation happens before a number is taken, so a
+ * refused move leaves the target's counter alone.
+ */
+export async function moveTicket(ctx: DomainContext, boardId: string, ticketId: string, targetBoardId: string) {
+  requirePermission(ctx, 'tickets:edit');
+  if (targetBoardId === boardId) throw invalidField('targetBoardId', 'The ticket is already on this board');
+  const orgId = ctx.org.orgId;
+  const [[source, found, target], config] = await Promise.all([
+    batchGetMixed([
+      { entity: db().entities.board, key: { orgId, boardId } },
+      { entity: db().entities.ticket, key: { ticketId } },
+      { entity: db().entities.board, key: { orgId, boardId: targetBoardId } },
+    ]) as Promise<[BoardItem | undefined, TicketItem | undefined, BoardItem | undefined]>,
+    loadOrgConfig(orgId),
+  ]);
+  visibleOrNotFound(ctx, source);
+  if (!found || found.orgId !== orgId || found.boardId !== boardId || found.isDeleted) throw notFound('Ticket');
+  const ticket = found;
+  assertTargetOpen(visibleOrNotFound(ctx, target));
+  if (ticket.parentTicketId) {
+    throw conflict('A subticket cannot be moved; promote it to a standalone ticket first', { reason: 'SUBTICKET', parentTicketId: ticket.parentTicketId });
+  }
+  if ((ticket.subticketIds ?? []).length > 0) {
+    throw conflict('A ticket with subtickets cannot be moved', { reason: 'HAS_SUBTICKETS', subticketIds: ticket.subticketIds });
+  }
+
+  const [numbered, assignee] = await Promise.all([
+    takeTicketNumber(ctx, targetBoardId),
+    ticket.assigneeId ? db().entities.user.get({ orgId, userId: ticket.assigneeId }).go({ consistent: true }).then((result) => result.data ?? undefined) : undefined,
+  ]);
+  // The board as the counter returned it: re-checked in case it changed since it was read.
+  const board = visibleOrNotFound(ctx, numbered);
+  assertTargetOpen(board);
+  const status = statusOnTarget(config, board, ticket.statusId);
+  if (!status) throw invalidField('targetBoardId', 'The target board shows no status');
+  const displayId = `${board.prefix}-${board.ticketCounter}`;
+  const assigneeLosesAccess = ticket.assigneeId !== undefined && !userMaySeeBoard(assignee, board);
+  const moved = await updateTicket(
+    ctx,
+    { board, ticket, config },
+    { statusId: status.statusId },
+    {
+      statusReason: status.statusId === ticket.statusId ? undefined : `Moved to board ${board.name}, which does not show the previous status`,
+      extra: {
+        boardId: board.boardId,
+        number: board.ticketCounter,
+        displayId,
+        // The end of its column on the target board, as a new ticket.
+        position: ctx.clock.now().getTime(),
+        needsReassignment: assigneeLosesAccess,
+      },
+      related: (e) => [e.ticketKey.create({ orgId, displayId, ticketId }).commit()],
+      onRelatedFailed: () => conflict('The display id on the target board is already taken; retry'),
+    },
+  );
+  return { data: { id: moved.ticketId, displayId: moved.displayId, title: moved.title, boardId: moved.boardId } };
+}
+
+function assertTargetOpen(target: BoardItem): void {
+  if (target.isArchived) throw invalidField('targetBoardId', 'The target board is archived');
+}
