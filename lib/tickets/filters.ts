@@ -1,5 +1,6 @@
 import type { TicketItem } from '../db/entities/index.js';
 import type { OrgConfig } from './config.js';
+import { positionKeyOf } from './write.js';
 
 /**
  * Every filter of the ticket lists (spec §4.1 GET, §4.3). One implementation, used by the
@@ -56,7 +57,8 @@ export function matchesFilters(ticket: TicketItem, filters: TicketFilters, conte
   if (filters.customerId !== undefined && ticket.customerId !== filters.customerId) return false;
   if (filters.needsReassignment !== undefined && ticket.needsReassignment !== filters.needsReassignment) return false;
   if (filters.typeIds?.length && !filters.typeIds.includes(ticket.typeId)) return false;
-  if (filters.labelIds?.length && !(ticket.labelIds ?? []).some((labelId) => filters.labelIds!.includes(labelId))) return false;
+  // Ids of deleted labels may linger on tickets until their next write; they match nothing.
+  if (filters.labelIds?.length && !(ticket.labelIds ?? []).some((labelId) => filters.labelIds!.includes(labelId) && context.config.label(labelId) !== undefined)) return false;
   if (filters.impactLevels?.length && (!ticket.impactLevel || !filters.impactLevels.includes(ticket.impactLevel))) return false;
   if (filters.search) {
     const needle = filters.search.toLowerCase();
@@ -75,13 +77,21 @@ export function matchesFilters(ticket: TicketItem, filters: TicketFilters, conte
   return true;
 }
 
-/** Board order: status (organization order), then position in the column, then number. */
+/**
+ * Board order: status (organization order), then the column order of the byBoard index —
+ * `positionKey`, then ticket id, compared as the index compares them (lower-cased keys, code
+ * unit order) — so a list read column by column from the index (list.ts fast path) and a
+ * list sorted here agree item for item.
+ */
 export function sortTickets(tickets: TicketItem[], config: OrgConfig): TicketItem[] {
-  return [...tickets].sort(
-    (a, b) =>
-      config.statusRank(a.statusId) - config.statusRank(b.statusId) ||
-      a.position - b.position ||
-      a.boardId.localeCompare(b.boardId) ||
-      a.number - b.number,
-  );
+  const keyed = tickets.map((ticket) => ({
+    ticket,
+    rank: config.statusRank(ticket.statusId),
+    position: ticket.positionKey ?? positionKeyOf(ticket.position),
+    id: ticket.ticketId.toLowerCase(),
+  }));
+  keyed.sort((a, b) => a.rank - b.rank || compareKeys(a.position, b.position) || compareKeys(a.id, b.id));
+  return keyed.map((entry) => entry.ticket);
 }
+
+const compareKeys = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

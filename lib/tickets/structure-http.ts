@@ -1,3 +1,62 @@
-import type { Routes } from '../http/router.js';
+import * as z from 'zod';
+import { authenticated, type Routes } from '../http/router.js';
+import { idParam } from '../http/validation.js';
+import { getBlockerInfo, getCompletionCheck, listTicketPullRequests } from './checks.js';
+import { MAX_TEXT_VALUE_LENGTH, MAX_VALUES_PER_REQUEST, setCustomFieldValues } from './custom-field-values.js';
+import { description, title } from './schemas.js';
+import { convertToSubticket, createSubticket, listSubtickets, promoteToStandalone, updateSubticketStatus } from './subtickets.js';
 
-export const structureRoutes: Routes = {};
+const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
+const subticketParams = ticketParams.extend({ subticketId: idParam });
+const base = '/api/v1/boards/{boardId}/tickets/{ticketId}';
+
+const customFieldValue = z.strictObject({
+  customFieldId: idParam,
+  value: z.string().max(MAX_TEXT_VALUE_LENGTH, `At most ${MAX_TEXT_VALUE_LENGTH} characters`).nullable(),
+});
+
+/** Ticket structure (spec §4.1): custom field values, completion and blocker checks, pull requests, subtickets. */
+export const structureRoutes: Routes = {
+  [`PUT ${base}/custom-fields`]: authenticated({
+    params: ticketParams,
+    body: z.strictObject({ values: z.array(customFieldValue).max(MAX_VALUES_PER_REQUEST, `At most ${MAX_VALUES_PER_REQUEST} values`) }),
+    handler: (ctx, { params, body }) => setCustomFieldValues(ctx, params.boardId, params.ticketId, body.values),
+  }),
+  [`GET ${base}/completion-check`]: authenticated({
+    params: ticketParams,
+    handler: (ctx, { params }) => getCompletionCheck(ctx, params.boardId, params.ticketId),
+  }),
+  [`GET ${base}/blocker`]: authenticated({
+    params: ticketParams,
+    handler: (ctx, { params }) => getBlockerInfo(ctx, params.boardId, params.ticketId),
+  }),
+  [`GET ${base}/pull-requests`]: authenticated({
+    params: ticketParams,
+    handler: (ctx, { params }) => listTicketPullRequests(ctx, params.boardId, params.ticketId),
+  }),
+  [`GET ${base}/subtickets`]: authenticated({
+    params: ticketParams,
+    handler: (ctx, { params }) => listSubtickets(ctx, params.boardId, params.ticketId),
+  }),
+  [`POST ${base}/subtickets`]: authenticated({
+    status: 201,
+    params: ticketParams,
+    body: z.strictObject({ title, description: description.optional(), assigneeId: idParam.nullable().optional() }),
+    handler: (ctx, { params, body }) => createSubticket(ctx, params.boardId, params.ticketId, body),
+  }),
+  [`PATCH ${base}/subtickets/{subticketId}/status`]: authenticated({
+    params: subticketParams,
+    body: z.strictObject({ statusId: idParam }),
+    handler: (ctx, { params, body }) => updateSubticketStatus(ctx, params.boardId, params.ticketId, params.subticketId, body.statusId),
+  }),
+  [`POST ${base}/convert-to-subticket`]: authenticated({
+    params: ticketParams,
+    body: z.strictObject({ parentTicketId: idParam }),
+    handler: (ctx, { params, body }) => convertToSubticket(ctx, params.boardId, params.ticketId, body.parentTicketId),
+  }),
+  [`POST ${base}/promote-to-standalone`]: authenticated({
+    params: ticketParams,
+    body: z.strictObject({}),
+    handler: (ctx, { params }) => promoteToStandalone(ctx, params.boardId, params.ticketId),
+  }),
+};

@@ -7,6 +7,8 @@ import { createTicket, type CreateTicketInput } from './create.js';
 import { updateTicket } from './update.js';
 import { saveTicket } from './write.js';
 import { referenceGuards } from './references.js';
+import { detachFromParent, loadLiveParent } from './subtickets.js';
+import { conflict } from '../core/errors.js';
 
 /** POST /boards/{boardId}/tickets → {data: ticket}. */
 export async function createBoardTicket(ctx: DomainContext, boardId: string, input: CreateTicketInput) {
@@ -37,10 +39,22 @@ export async function patchTicket(ctx: DomainContext, boardId: string, ticketId:
 export async function deleteTicket(ctx: DomainContext, boardId: string, ticketId: string): Promise<void> {
   requirePermission(ctx, 'tickets:delete');
   const { ticket } = await loadTicketWithConfig(ctx, boardId, ticketId);
+  // A deleted subticket leaves its parent's list in the same transaction.
+  const parent = await loadLiveParent(ctx, ticket);
   const now = ctx.clock.now().toISOString();
   const after = { ...ticket, isDeleted: true, deletedAt: now, updatedAt: now };
   const guards = referenceGuards(ticket, after);
-  await saveTicket(ctx, { before: ticket, after, related: guards.items, onRelatedFailed: guards.errorFor });
+  let guardCount = 0;
+  await saveTicket(ctx, {
+    before: ticket,
+    after,
+    related: (e) => {
+      const items = guards.items(e);
+      guardCount = items.length;
+      return parent ? [...items, detachFromParent(e, parent, ticket.ticketId, now)] : items;
+    },
+    onRelatedFailed: (index) => (index < guardCount ? guards.errorFor(index) : conflict('The parent ticket changed concurrently; retry')),
+  });
 }
 
 export { presentTicket };

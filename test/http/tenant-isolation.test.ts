@@ -37,6 +37,24 @@ function bodyFor(routeKey: string, own: OrgFixture): unknown {
     'POST /api/v1/teams/{teamId}/members': { userId: own.memberId },
     'POST /api/v1/customers': { name: 'Probe customer' },
     'PATCH /api/v1/customers/{customerId}': { name: 'Hijacked' },
+    'POST /api/v1/boards/{boardId}/tickets': { title: 'Probe' },
+    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}': { title: 'Hijacked' },
+    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/status': { statusId: own.statusIds[0] },
+    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/assign': { assigneeId: null },
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/move': { targetBoardId: own.boardId },
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/transition': { toStatusId: own.statusIds[0], reason: 'probe' },
+    'PATCH /api/v1/boards/{boardId}/tickets/reorder': { ticketId: own.ticketId, position: 1 },
+    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/inline': { title: 'Hijacked' },
+    'PUT /api/v1/boards/{boardId}/tickets/{ticketId}/custom-fields': { values: [{ customFieldId: own.customFieldId, value: 'x' }] },
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets': { title: 'Probe' },
+    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets/{subticketId}/status': { statusId: own.statusIds[0] },
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/convert-to-subticket': { parentTicketId: own.ticketId },
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments': { content: 'Probe' },
+    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': { content: 'Hijacked' },
+    'POST /api/v1/labels': { name: `Probe ${Date.now()}`, color: '#000000' },
+    'PATCH /api/v1/labels/{labelId}': { name: 'Hijacked' },
+    'POST /api/v1/custom-fields': { name: `Probe ${Date.now()}`, type: 'TEXT' },
+    'PATCH /api/v1/custom-fields/{customFieldId}': { name: 'Hijacked' },
   };
   return bodies[routeKey];
 }
@@ -50,7 +68,10 @@ describe('tenant isolation across two organizations, every endpoint', () => {
 
   beforeAll(async () => {
     [victim, intruder] = await Promise.all([buildOrgFixture(), buildOrgFixture()]);
-    victimIds = [victim.orgId, victim.boardId, victim.teamId, victim.customerId, victim.statusId, victim.typeId, victim.groupId, victim.memberId, victim.tokenId];
+    victimIds = [
+      victim.orgId, victim.boardId, victim.teamId, victim.customerId, victim.statusId, victim.typeId, victim.groupId, victim.memberId,
+      victim.tokenId, victim.labelId, victim.customFieldId, victim.ticketId, victim.subticketId, victim.commentId,
+    ];
   }, 60_000);
 
   it.each(tenantRoutes().filter((route) => route.includes('{')))(
@@ -98,11 +119,24 @@ describe('tenant isolation across two organizations, every endpoint', () => {
     ['POST /api/v1/boards/{boardId}/teams', () => ({ teamId: victim.teamId }), 'teamId'],
     ['POST /api/v1/boards/{boardId}/members', () => ({ userId: victim.memberId }), 'userId'],
     ['POST /api/v1/teams/{teamId}/members', () => ({ userId: victim.memberId }), 'userId'],
+    ['POST /api/v1/boards/{boardId}/tickets', () => ({ title: 'P', labelIds: [victim.labelId] }), 'labelIds.0'],
+    ['POST /api/v1/boards/{boardId}/tickets', () => ({ title: 'P', statusId: victim.statusId }), 'statusId'],
+    ['POST /api/v1/boards/{boardId}/tickets', () => ({ title: 'P', assigneeId: victim.memberId }), 'assigneeId'],
+    ['POST /api/v1/boards/{boardId}/tickets', () => ({ title: 'P', customerId: victim.customerId }), 'customerId'],
+    ['PUT /api/v1/boards/{boardId}/tickets/{ticketId}/custom-fields', () => ({ values: [{ customFieldId: victim.customFieldId, value: 'x' }] }), 'values.0.customFieldId'],
   ])('%s refuses to attach the other organization’s resource to its own', async (routeKey, body, field) => {
     const { method, path } = pathFor(routeKey, intruder);
     const response = await intruder.call(method, path, { body: body() });
     expect(response.status).toBe(400);
     expect(response.body.error.details.issues.map((issue: { path: string }) => issue.path)).toContain(field);
+  });
+
+  it('refuses to move a ticket onto the other organization’s board, or under its ticket', async () => {
+    const tickets = `/api/v1/boards/${intruder.boardId}/tickets/${intruder.ticketId}`;
+    expect((await intruder.call('POST', `${tickets}/move`, { body: { targetBoardId: victim.boardId } })).status).toBe(404);
+    const convert = await intruder.call('POST', `${tickets}/convert-to-subticket`, { body: { parentTicketId: victim.ticketId } });
+    expect([400, 404]).toContain(convert.status);
+    expect((await intruder.call('GET', tickets)).body.data.boardId).toBe(intruder.boardId);
   });
 
   it('leaves the victim’s resources exactly as they were', async () => {
@@ -116,5 +150,9 @@ describe('tenant isolation across two organizations, every endpoint', () => {
     expect((await victim.call('GET', `/api/v1/users/${victim.memberId}`)).body).toMatchObject({ name: 'Fixture Member', isActive: true });
     expect((await victim.call('GET', '/api/v1/users/me/tokens')).body.tokens.map((token: { id: string }) => token.id)).toContain(victim.tokenId);
     expect((await victim.call('GET', '/api/v1/organization')).body.name).toBe(`Org ${victim.slug}`);
+    const ticket = await victim.call('GET', `/api/v1/boards/${victim.boardId}/tickets/${victim.ticketId}`);
+    expect(ticket.body.data).toMatchObject({ title: 'Fixture ticket', status: { id: expect.any(String) }, subticketIds: [victim.subticketId], commentCount: 1 });
+    const comment = await victim.call('GET', `/api/v1/boards/${victim.boardId}/tickets/${victim.ticketId}/comments/${victim.commentId}`);
+    expect(comment.body.data.content).toBe('Fixture comment');
   });
 });

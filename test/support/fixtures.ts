@@ -15,6 +15,12 @@ export interface OrgFixture extends TestOrg {
   memberId: string;
   memberToken: string;
   tokenId: string;
+  labelId: string;
+  customFieldId: string;
+  /** A ticket on the fixture board (ACTIVE status), with one subticket and one comment. */
+  ticketId: string;
+  subticketId: string;
+  commentId: string;
 }
 
 async function created(org: TestOrg, path: string, body: unknown): Promise<any> {
@@ -35,6 +41,13 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
   const group = await created(org, '/api/v1/permission-groups', { name: 'Fixture group', color: '#112233', permissions: ['tickets:edit'] });
   const token = await createToken(org, org.adminToken, { name: 'fixture token' });
   const statuses = await org.call('GET', '/api/v1/statuses');
+  const inProgress = statuses.body.data.find((entry: { key: string }) => entry.key === 'IN_PROGRESS');
+  const label = await created(org, '/api/v1/labels', { name: 'Fixture label', color: '#112233' });
+  const field = await created(org, '/api/v1/custom-fields', { name: 'Fixture field', type: 'TEXT' });
+  const tickets = `/api/v1/boards/${board.id}/tickets`;
+  const ticket = (await created(org, tickets, { title: 'Fixture ticket', statusId: inProgress.id, labelIds: [label.id] })).data;
+  const subticket = (await created(org, `${tickets}/${ticket.id}/subtickets`, { title: 'Fixture subticket' })).data;
+  const comment = (await created(org, `${tickets}/${ticket.id}/comments`, { content: 'Fixture comment' })).data;
   return {
     ...org,
     boardId: board.id,
@@ -47,6 +60,11 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
     memberId: member.id,
     memberToken: member.token,
     tokenId: token.id,
+    labelId: label.id,
+    customFieldId: field.id,
+    ticketId: ticket.id,
+    subticketId: subticket.id,
+    commentId: comment.id,
   };
 }
 
@@ -63,6 +81,11 @@ export function pathFor(routeKey: string, fixture: OrgFixture): { method: string
     userId: fixture.memberId,
     tokenId: fixture.tokenId,
     slug: fixture.slug,
+    labelId: fixture.labelId,
+    customFieldId: fixture.customFieldId,
+    ticketId: fixture.ticketId,
+    subticketId: fixture.subticketId,
+    commentId: fixture.commentId,
   };
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const id = ids[name];
