@@ -1,7 +1,7 @@
 import {
   Organization, OrganizationSlug, User, UserEmail, Credential, PermissionGroup, Board, BoardPrefix,
   Status, TicketType, Team, TeamMember, Customer, DomainEvent, Label, CustomField, Ticket, TicketKey, Comment,
-  TimelineEntry,
+  TimelineEntry, ColumnCount,
 } from './entities/index.js';
 
 /** Every entity of the single table, by the name the Service exposes it under. */
@@ -26,6 +26,7 @@ export const entities = {
   ticketKey: TicketKey,
   comment: Comment,
   timelineEntry: TimelineEntry,
+  columnCount: ColumnCount,
 };
 
 export interface TableDefinition {

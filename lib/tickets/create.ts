@@ -10,7 +10,7 @@ import { requirePermission } from '../organizations/permissions.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
 import { applyFieldChanges, type TicketFieldChanges } from './fields.js';
 import { referenceGuards, resolveAssignee, validateReferences } from './references.js';
-import { saveTicket, UNASSIGNED, type TransactionItemsBuilder } from './write.js';
+import { positionKeyOf, saveTicket, UNASSIGNED, type TransactionItemsBuilder } from './write.js';
 
 export interface CreateTicketInput extends Omit<TicketFieldChanges, 'timeSpent'> {
   title: string;
@@ -77,6 +77,7 @@ export async function createTicket(ctx: DomainContext, boardId: string, input: C
     isDeleted: false,
     // New tickets go to the end of their column; reorder places them between neighbours.
     position: now.getTime(),
+    positionKey: positionKeyOf(now.getTime()),
     needsReassignment: false,
     commentCount: 0,
     createdById: ctx.actor.userId,

@@ -1,6 +1,6 @@
 import type { DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
-import { STATUS_CATEGORIES, type StatusCategory, type TicketItem } from '../db/entities/index.js';
+import { STATUS_CATEGORIES, type ColumnCountItem, type StatusCategory, type StatusItem, type TicketItem } from '../db/entities/index.js';
 import { paginate } from '../http/pagination.js';
 import { canSeeBoard, listOrganizationBoards, loadVisibleBoard } from '../boards/index.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
@@ -54,19 +54,137 @@ export interface IssuesQuery extends ListQuery {
   boardIds?: string[];
 }
 
-/** GET /boards/{boardId}/tickets: board and configuration in parallel, then the ticket Queries (in parallel). */
+/**
+ * GET /boards/{boardId}/tickets. Lists that filter only by status (and the category flags)
+ * take the fast path (`listBoardColumns`): cost proportional to the page. Every other filter
+ * reads what its Query selects in full: board and configuration in parallel, then the ticket
+ * Queries (in parallel), `matchesFilters`, sort, page in memory.
+ */
 export async function listBoardTickets(ctx: DomainContext, boardId: string, query: ListQuery) {
+  if (servedByColumns(query)) {
+    const [, config, counts] = await Promise.all([loadVisibleBoard(ctx, boardId), loadOrgConfig(ctx.org.orgId), loadColumnCounts(ctx.org.orgId, boardId)]);
+    const page = await listBoardColumns(ctx.org.orgId, boardId, query, config, counts);
+    if (page) return page;
+    return listFromQueries(ctx, boardId, query, config);
+  }
   const [, config] = await Promise.all([loadVisibleBoard(ctx, boardId), loadOrgConfig(ctx.org.orgId)]);
+  return listFromQueries(ctx, boardId, query, config);
+}
+
+/** The full-read path: every ticket the list's Queries select, filtered, sorted, paged in memory. */
+async function listFromQueries(ctx: DomainContext, boardId: string, query: ListQuery, config: OrgConfig) {
   const candidates = await queryBoardTickets(ctx.org.orgId, boardId, query, config);
   const context = { config, now: ctx.clock.now(), callerId: ctx.actor.userId };
   const matching = sortTickets(candidates.filter((ticket) => matchesFilters(ticket, query, context)), config);
   return paginate(matching.map((ticket) => presentTicket(ticket, config)), query.page, query.limit);
 }
 
+/** The only query fields the fast path serves; any other field set (even to false) takes the full-read path. */
+const COLUMN_LIST_FIELDS = new Set(['page', 'limit', 'statusIds', 'includePlanning', 'includeArchived']);
+
+/** Whether a board list filters by nothing but status and the category flags. */
+export function servedByColumns(query: ListQuery): boolean {
+  return Object.entries(query).every(([field, value]) => value === undefined || COLUMN_LIST_FIELDS.has(field));
+}
+
+/** A board's ColumnCount items (one Query, pk orgId + boardId), by status id. */
+export async function loadColumnCounts(orgId: string, boardId: string): Promise<Map<string, ColumnCountItem>> {
+  const { data } = await db().entities.columnCount.query.byBoard({ orgId, boardId }).go({ pages: 'all' });
+  return new Map(data.map((count) => [count.statusId, count]));
+}
+
+/**
+ * The status columns a list shows, in list order (organization status order): the statuses
+ * asked for by id (any category), or those `matchesFilters` lets through without a status
+ * filter: ACTIVE, PLANNING with includePlanning, FINAL with includeArchived, and a status
+ * marked `isFinal` only with includeArchived.
+ */
+export function columnsShown(config: OrgConfig, filters: TicketFilters): StatusItem[] {
+  if (filters.statusIds?.length) {
+    const wanted = new Set(filters.statusIds);
+    return config.statuses.filter((status) => wanted.has(status.statusId));
+  }
+  return config.statuses.filter((status) => {
+    if (status.category === 'PLANNING' && !filters.includePlanning) return false;
+    if ((status.category === 'FINAL' || status.isFinal) && !filters.includeArchived) return false;
+    return true;
+  });
+}
+
+/** Live tickets of a column the list shows (archived ones only with includeArchived). */
+const shownCount = (count: ColumnCountItem | undefined, includeArchived: boolean): number =>
+  count ? Math.max(0, count.total - (includeArchived ? 0 : count.archived)) : 0;
+
+/**
+ * The fast path of a board list (no filter but statuses and the category flags): the exact
+ * `total` is the sum of the shown columns' counts; the page is read from the byBoard index,
+ * whose order within a column (positionKey, ticketId) is the list order. Columns wholly before
+ * the page are skipped by their counts; each column the page reaches is read from its start
+ * (the page's part of it and what precedes it in the column, archived and deleted tickets
+ * filtered out by DynamoDB), those columns in parallel. Returns undefined when the board still
+ * holds live tickets of a status the organization no longer has: without a status filter those
+ * sort together after every known status, by position, across statuses, which only the
+ * full-read path reproduces.
+ */
+export async function listBoardColumns(orgId: string, boardId: string, query: ListQuery, config: OrgConfig, counts: Map<string, ColumnCountItem>) {
+  const includeArchived = query.includeArchived === true;
+  if (!query.statusIds?.length && [...counts.values()].some((count) => !config.status(count.statusId) && shownCount(count, includeArchived) > 0)) {
+    return undefined;
+  }
+  const columns = columnsShown(config, query).map((status) => ({ status, count: counts.get(status.statusId), shown: shownCount(counts.get(status.statusId), includeArchived) }));
+  const total = columns.reduce((sum, column) => sum + column.shown, 0);
+  const start = (query.page - 1) * query.limit;
+  const end = Math.min(start + query.limit, total);
+  const reads: { status: StatusItem; skip: number; take: number; archived: number }[] = [];
+  let offset = 0;
+  for (const column of columns) {
+    if (offset >= end) break;
+    if (column.shown > 0 && offset + column.shown > start) {
+      const skip = Math.max(0, start - offset);
+      reads.push({ status: column.status, skip, take: Math.min(column.shown, end - offset) - skip, archived: column.count?.archived ?? 0 });
+    }
+    offset += column.shown;
+  }
+  const parts = await Promise.all(
+    reads.map(async (read) => (await readColumn(orgId, boardId, read.status, read.skip + read.take, includeArchived, read.archived)).slice(read.skip)),
+  );
+  return {
+    data: parts.flat().map((ticket) => presentTicket(ticket, config)),
+    total,
+    page: query.page,
+    pageSize: query.limit,
+    totalPages: Math.ceil(total / query.limit),
+  };
+}
+
+/**
+ * Deleted tickets stay in their column's key range (flagged, uncounted): each column Query
+ * reads this many items beyond what the counts require, so a few of them cost no extra Query.
+ */
+const DELETED_SLACK = 10;
+
+/**
+ * The first `count` listed tickets of one column, in index order. DynamoDB's Limit counts
+ * items before the filter drops deleted (and, without includeArchived, archived) tickets, so
+ * it covers the column's archived tickets (known from its count) plus DELETED_SLACK: one
+ * Query, unless more deleted tickets than that precede the page's end (ElectroDB's `count`
+ * then reads on until it has `count` tickets or the column ends).
+ */
+async function readColumn(orgId: string, boardId: string, status: StatusItem, count: number, includeArchived: boolean, archived: number): Promise<TicketItem[]> {
+  const { data } = await db()
+    .entities.ticket.query.byBoard({ orgId, boardId, statusCategory: status.category, statusId: status.statusId })
+    .where((attr, op) => (includeArchived ? op.eq(attr.isDeleted, false) : `${op.eq(attr.isDeleted, false)} AND ${op.eq(attr.isArchived, false)}`))
+    .go({ count, limit: count + (includeArchived ? 0 : archived) + DELETED_SLACK });
+  // Defensive: the filter already dropped them.
+  return data.filter((ticket) => !ticket.isDeleted && (includeArchived || !ticket.isArchived)).slice(0, count);
+}
+
 /**
  * GET /api/v1/issues: the same filters over every board the caller may see. Tickets
  * assigned to the caller come from `byAssignee` in one Query; otherwise each visible board
  * is queried (in parallel), so the cost follows the caller's boards, not the organization.
+ * It keeps the full-read path for every filter (no column counts across boards): the next
+ * list to optimise (docs/decisions.md "Fast board lists").
  */
 export async function listIssues(ctx: DomainContext, query: IssuesQuery) {
   const [boards, config] = await Promise.all([listOrganizationBoards(ctx.org.orgId), loadOrgConfig(ctx.org.orgId)]);

@@ -6,6 +6,7 @@ import {
   approveTicket, assignTicket, changeTicketStatus, inlineUpdateTicket, listTicketsNeedingReassignment, moveTicket,
   reorderTicket, transitionTicket,
 } from './workflow.js';
+import { MAX_POSITION } from './write.js';
 
 const boardParams = z.object({ boardId: idParam });
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
@@ -61,7 +62,11 @@ export const workflowRoutes: Routes = {
     params: boardParams,
     body: z.strictObject({
       ticketId: idParam,
-      position: z.number({ error: 'Must be a number' }),
+      // The byBoard key encodes positions as fixed-width strings (positionKeyOf): 0 ≤ position < 1e15.
+      position: z
+        .number({ error: 'Must be a number' })
+        .min(0, { error: 'Must be at least 0' })
+        .lt(MAX_POSITION, { error: 'Must be less than 1e15' }),
       statusId: idParam.optional(),
     }),
     handler: (ctx, { params, body }) => reorderTicket(ctx, params.boardId, body),

@@ -12,6 +12,47 @@ export type TransactionItemsBuilder = (e: TransactionEntities) => any[];
 /** The byAssignee key of unassigned tickets. */
 export const UNASSIGNED = '-';
 
+/** Positions are finite numbers with 0 ≤ position < MAX_POSITION (PATCH …/reorder enforces it). */
+export const MAX_POSITION = 1e15;
+
+/**
+ * The byBoard sort key of a position: fixed width (24 characters, 6 decimals), so string
+ * order is number order for 0 ≤ position < 1e15. Positions closer than 1e-6 share a key and
+ * fall back to ticket id order (which `sortTickets` follows too). Out-of-range values (none
+ * can be written through the API) are clamped so the key stays well-formed.
+ */
+export function positionKeyOf(position: number): string {
+  const clamped = Number.isFinite(position) ? Math.min(Math.max(position, 0), MAX_POSITION - 1) : 0;
+  return clamped.toFixed(6).padStart(24, '0');
+}
+
+/** One column count change: `total` and `archived` deltas of a (board, status). */
+export interface ColumnCountDelta {
+  boardId: string;
+  statusId: string;
+  total: number;
+  archived: number;
+}
+
+/**
+ * The ColumnCount changes of a ticket write: a live (not deleted) ticket counts 1 in `total`
+ * of its (board, status), and 1 in `archived` too when archived. Only nonzero deltas.
+ */
+export function columnCountDeltas(before: TicketItem | undefined, after: TicketItem): ColumnCountDelta[] {
+  const deltas = new Map<string, ColumnCountDelta>();
+  const apply = (ticket: TicketItem | undefined, sign: 1 | -1) => {
+    if (!ticket || ticket.isDeleted) return;
+    const key = `${ticket.boardId}\u0000${ticket.statusId}`;
+    const delta = deltas.get(key) ?? { boardId: ticket.boardId, statusId: ticket.statusId, total: 0, archived: 0 };
+    delta.total += sign;
+    if (ticket.isArchived) delta.archived += sign;
+    deltas.set(key, delta);
+  };
+  apply(before, -1);
+  apply(after, 1);
+  return [...deltas.values()].filter((delta) => delta.total !== 0 || delta.archived !== 0);
+}
+
 export interface TimelineInput {
   kind: TimelineEntryItem['kind'];
   details?: Record<string, unknown>;
@@ -38,14 +79,16 @@ export interface TicketWrite {
 
 /**
  * The one way a ticket is written: the ticket (created, or replaced guarded by its version),
- * its timeline entries and its events, and any related items, in ONE transaction. Either all
- * of it happens or none of it does.
+ * its timeline entries and its events, any related items, and the ColumnCount deltas of its
+ * (board, status) columns, in ONE transaction. Either all of it happens or none of it does.
+ * Derived attributes are set here: `assigneeKey`, `positionKey`, `version`, `updatedAt`.
  */
 export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promise<TicketItem> {
   const now = ctx.clock.now().toISOString();
   const after: TicketItem = {
     ...write.after,
     assigneeKey: write.after.assigneeId ?? UNASSIGNED,
+    positionKey: positionKeyOf(write.after.position),
     ...(write.before
       ? { version: write.before.version + 1, updatedAt: write.after.updatedAt === write.before.updatedAt ? now : write.after.updatedAt }
       : {}),
@@ -61,6 +104,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     createdAt: now,
   }));
   const events = [...ticketEventsFor(ctx, write.before, after), ...(write.events ?? [])].map((event) => newEventRecord(after.orgId, ctx.clock, event));
+  const counts = columnCountDeltas(write.before, after);
   await transact(
     (e) => [
       write.before
@@ -72,6 +116,13 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
       ...(write.related?.(e) ?? []),
       ...timeline.map((entry) => e.timelineEntry.create(entry).commit()),
       ...eventPuts(e, events),
+      // Unconditional upserts, last: they cannot fail a condition, so indexes above stay as documented.
+      ...counts.map((delta) =>
+        e.columnCount
+          .update({ orgId: after.orgId, boardId: delta.boardId, statusId: delta.statusId })
+          .add({ total: delta.total, archived: delta.archived })
+          .commit(),
+      ),
     ],
     (index) => {
       if (index === 0) return write.onStale?.() ?? conflict('The ticket changed concurrently; retry');

@@ -2,7 +2,8 @@
  * `npm run bench` (second part): ticket list latency and DynamoDB round trips over real HTTP
  * against the local runtime, with 5,000 tickets on one board and 20,000 on other boards (of
  * this organization and of a second one), next to a 20-ticket board. Tickets are written
- * straight into the table in batches, shaped like `createTicket` writes them. Prints a table
+ * straight into the table in batches, shaped like `createTicket` writes them (with the board's
+ * ColumnCount items as the write path keeps them). Prints a table
  * for the README; asserts nothing.
  */
 import { request } from 'node:http';
@@ -11,6 +12,7 @@ import { newId } from '../../lib/core/ids.js';
 import type { TicketItem } from '../../lib/db/entities/index.js';
 import { db } from '../../lib/db/service.js';
 import { loadOrgConfig } from '../../lib/tickets/config.js';
+import { positionKeyOf } from '../../lib/tickets/write.js';
 
 const RUNS = Number(process.env.BENCH_LIST_RUNS ?? 30);
 const WARMUP = 5;
@@ -86,6 +88,7 @@ function ticketFactory(board: SeedBoard, vocabulary: SeedVocabulary, start: Date
       isArchived: false,
       isDeleted: false,
       position: start.getTime() + number,
+      positionKey: positionKeyOf(start.getTime() + number),
       needsReassignment: false,
       commentCount: 0,
       createdById: vocabulary.createdById,
@@ -96,12 +99,17 @@ function ticketFactory(board: SeedBoard, vocabulary: SeedVocabulary, start: Date
   };
 }
 
-/** Writes `count` tickets (and their display-id keys) in BatchWriteItem batches; sets the board counter. */
+/**
+ * Writes `count` tickets (and their display-id keys) in BatchWriteItem batches, then the
+ * board's ColumnCount items as `saveTicket` would have left them; sets the board counter.
+ */
 async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, count: number): Promise<void> {
   const build = ticketFactory(board, vocabulary, new Date('2025-01-01T00:00:00.000Z'));
   const CHUNK = 1_000;
+  const perStatus = new Map<string, number>();
   for (let first = 1; first <= count; first += CHUNK) {
     const tickets = Array.from({ length: Math.min(CHUNK, count - first + 1) }, (_, index) => build(first + index));
+    for (const ticket of tickets) perStatus.set(ticket.statusId, (perStatus.get(ticket.statusId) ?? 0) + 1);
     const keys = tickets.map((ticket) => ({ orgId: ticket.orgId, displayId: ticket.displayId, ticketId: ticket.ticketId }));
     const [written, keyed] = await Promise.all([
       db().entities.ticket.put(tickets).go({ concurrency: 4 }),
@@ -109,6 +117,9 @@ async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, count: nu
     ]);
     if (written.unprocessed.length || keyed.unprocessed.length) throw new Error(`unprocessed batch items: ${written.unprocessed.length + keyed.unprocessed.length}`);
   }
+  const counts = [...perStatus].map(([statusId, total]) => ({ orgId: board.orgId, boardId: board.boardId, statusId, total, archived: 0 }));
+  const counted = await db().entities.columnCount.put(counts).go();
+  if (counted.unprocessed.length) throw new Error(`unprocessed column counts: ${counted.unprocessed.length}`);
   await db().entities.board.patch({ orgId: board.orgId, boardId: board.boardId }).set({ ticketCounter: count }).go();
 }
 
@@ -155,6 +166,8 @@ async function main(): Promise<void> {
     const cases: [string, () => Promise<Sample>][] = [
       ['board of 5,000: page 1', list(big, 'page=1&limit=20')],
       ['board of 5,000: page 10', list(big, 'page=10&limit=20')],
+      ['board of 5,000: page 100', list(big, 'page=100&limit=20')],
+      ['board of 5,000: search (full read), page 1', list(big, 'search=flow&page=1&limit=20')],
       ['board of 5,000: statusId, page 1', list(big, `statusId=${statusId}&page=1&limit=20`)],
       ['board of 5,000: statusId, page 10', list(big, `statusId=${statusId}&page=10&limit=20`)],
       ['board of 20: page 1', list(small, 'page=1&limit=20')],

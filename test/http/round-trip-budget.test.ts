@@ -174,7 +174,121 @@ const probes: Record<string, Probe> = {
     budget: 4,
     run: async (org) => org.call('DELETE', `/api/v1/customers/${(await post(org, '/api/v1/customers', { name: 'Doomed' })).id}`),
   },
+  ...ticketProbes(),
 };
+
+/** A fresh ticket on the fixture board (setup, not measured). */
+async function freshTicket(org: OrgFixture, body: Record<string, unknown> = {}): Promise<any> {
+  return (await post(org, `/api/v1/boards/${org.boardId}/tickets`, { title: `Budget ${suffix()}`, ...body })).data;
+}
+
+const statusId = (org: OrgFixture, index: number) => org.statusIds[index]!;
+
+/**
+ * Ticket routes. Reads of the ticket (one BatchGetItem of board + ticket) run in parallel with
+ * the organization's configuration Query, so most single-ticket routes are auth + 2 parallel
+ * reads + 1 transaction (3 sequential steps).
+ */
+function ticketProbes(): Record<string, Probe> {
+  const t = '/api/v1/boards/{boardId}/tickets';
+  const onTicket = (org: OrgFixture, ticketId: string, suffixPath: string) => `/api/v1/boards/${org.boardId}/tickets/${ticketId}${suffixPath}`;
+  return {
+    [`GET ${t}`]: { budget: 5, run: call(`GET ${t}`) },
+    [`POST ${t}`]: { budget: 4, run: call(`POST ${t}`, { title: 'Budget ticket' }) },
+    [`GET ${t}/{ticketId}`]: { budget: 3, run: call(`GET ${t}/{ticketId}`) },
+    [`PATCH ${t}/{ticketId}`]: { budget: 4, run: async (org) => org.call('PATCH', onTicket(org, (await freshTicket(org)).id, ''), { body: { priority: 'high' } }) },
+    [`DELETE ${t}/{ticketId}`]: { budget: 4, run: async (org) => org.call('DELETE', onTicket(org, (await freshTicket(org)).id, '')) },
+    [`PATCH ${t}/{ticketId}/status`]: {
+      budget: 4,
+      run: async (org) => org.call('PATCH', onTicket(org, (await freshTicket(org)).id, '/status'), { body: { statusId: statusId(org, 2), reason: 'Started' } }),
+    },
+    [`PATCH ${t}/{ticketId}/assign`]: {
+      budget: 5,
+      run: async (org) => org.call('PATCH', onTicket(org, (await freshTicket(org)).id, '/assign'), { body: { assigneeId: org.memberId } }),
+    },
+    [`POST ${t}/{ticketId}/move`]: {
+      budget: 5,
+      run: async (org) => {
+        const target = await post(org, '/api/v1/boards', { name: `Target ${suffix()}` });
+        return org.call('POST', onTicket(org, (await freshTicket(org)).id, '/move'), { body: { targetBoardId: target.id } });
+      },
+    },
+    [`POST ${t}/{ticketId}/transition`]: {
+      budget: 4,
+      run: async (org) => org.call('POST', onTicket(org, (await freshTicket(org)).id, '/transition'), { body: { toStatusId: statusId(org, 1), reason: 'Go' } }),
+    },
+    [`POST ${t}/{ticketId}/approve`]: { budget: 4, run: async (org) => org.call('POST', onTicket(org, (await freshTicket(org)).id, '/approve')) },
+    [`GET ${t}/needing-reassignment`]: { budget: 5, run: call(`GET ${t}/needing-reassignment`) },
+    [`PATCH ${t}/reorder`]: {
+      budget: 4,
+      run: async (org) => org.call('PATCH', `/api/v1/boards/${org.boardId}/tickets/reorder`, { body: { ticketId: (await freshTicket(org)).id, position: 1.5 } }),
+    },
+    [`PATCH ${t}/{ticketId}/inline`]: {
+      budget: 4,
+      run: async (org) => {
+        const ticket = await freshTicket(org);
+        return org.call('PATCH', onTicket(org, ticket.id, '/inline'), { body: { title: 'Inline', expectedUpdatedAt: ticket.updatedAt } });
+      },
+    },
+    [`PUT ${t}/{ticketId}/custom-fields`]: {
+      budget: 4,
+      run: (org) => org.call('PUT', onTicket(org, org.ticketId, '/custom-fields'), { body: { values: [{ customFieldId: org.customFieldId, value: 'v' }] } }),
+    },
+    [`GET ${t}/{ticketId}/completion-check`]: { budget: 3, run: call(`GET ${t}/{ticketId}/completion-check`) },
+    [`GET ${t}/{ticketId}/blocker`]: { budget: 3, run: call(`GET ${t}/{ticketId}/blocker`) },
+    [`GET ${t}/{ticketId}/pull-requests`]: { budget: 2, run: call(`GET ${t}/{ticketId}/pull-requests`) },
+    [`GET ${t}/{ticketId}/subtickets`]: { budget: 4, run: call(`GET ${t}/{ticketId}/subtickets`) },
+    // The parent is read first, then the create path (counter ∥ configuration, transaction).
+    [`POST ${t}/{ticketId}/subtickets`]: { budget: 5, run: call(`POST ${t}/{ticketId}/subtickets`, { title: 'Budget subticket' }) },
+    [`PATCH ${t}/{ticketId}/subtickets/{subticketId}/status`]: {
+      budget: 4,
+      run: (org) => org.call('PATCH', onTicket(org, org.ticketId, `/subtickets/${org.subticketId}/status`), { body: { statusId: statusId(org, 3) } }),
+    },
+    [`POST ${t}/{ticketId}/convert-to-subticket`]: {
+      budget: 4,
+      run: async (org) => {
+        const parent = await freshTicket(org);
+        return org.call('POST', onTicket(org, (await freshTicket(org)).id, '/convert-to-subticket'), { body: { parentTicketId: parent.id } });
+      },
+    },
+    [`POST ${t}/{ticketId}/promote-to-standalone`]: {
+      budget: 5,
+      run: async (org) => {
+        const parent = await freshTicket(org);
+        const child = (await post(org, `/api/v1/boards/${org.boardId}/tickets/${parent.id}/subtickets`, { title: 'Child' })).data;
+        return org.call('POST', onTicket(org, child.id, '/promote-to-standalone'));
+      },
+    },
+    [`GET ${t}/{ticketId}/timeline`]: { budget: 4, run: call(`GET ${t}/{ticketId}/timeline`) },
+    [`GET ${t}/{ticketId}/comments`]: { budget: 3, run: call(`GET ${t}/{ticketId}/comments`) },
+    [`POST ${t}/{ticketId}/comments`]: { budget: 3, run: call(`POST ${t}/{ticketId}/comments`, { content: 'Budget comment' }) },
+    [`GET ${t}/{ticketId}/comments/{commentId}`]: { budget: 2, run: call(`GET ${t}/{ticketId}/comments/{commentId}`) },
+    [`PATCH ${t}/{ticketId}/comments/{commentId}`]: { budget: 3, run: call(`PATCH ${t}/{ticketId}/comments/{commentId}`, { content: 'Edited' }) },
+    [`DELETE ${t}/{ticketId}/comments/{commentId}`]: {
+      budget: 3,
+      run: async (org) => {
+        const comment = (await post(org, `/api/v1/boards/${org.boardId}/tickets/${org.ticketId}/comments`, { content: 'Doomed' })).data;
+        return org.call('DELETE', `/api/v1/boards/${org.boardId}/tickets/${org.ticketId}/comments/${comment.id}`);
+      },
+    },
+    // One board Query per board the caller may see (the fixture admin sees a handful).
+    'GET /api/v1/issues': { budget: 12, run: call('GET /api/v1/issues') },
+    'GET /api/v1/labels': { budget: 2, run: call('GET /api/v1/labels') },
+    'POST /api/v1/labels': { budget: 3, run: (org) => org.call('POST', '/api/v1/labels', { body: { name: `Budget ${suffix()}`, color: '#000000' } }) },
+    'PATCH /api/v1/labels/{labelId}': { budget: 3, run: call('PATCH /api/v1/labels/{labelId}', { color: '#445566' }) },
+    'DELETE /api/v1/labels/{labelId}': {
+      budget: 2,
+      run: async (org) => org.call('DELETE', `/api/v1/labels/${(await post(org, '/api/v1/labels', { name: `Doomed ${suffix()}`, color: '#000000' })).id}`),
+    },
+    'GET /api/v1/custom-fields': { budget: 2, run: call('GET /api/v1/custom-fields') },
+    'POST /api/v1/custom-fields': { budget: 3, run: (org) => org.call('POST', '/api/v1/custom-fields', { body: { name: `Budget ${suffix()}`, type: 'TEXT' } }) },
+    'PATCH /api/v1/custom-fields/{customFieldId}': { budget: 3, run: call('PATCH /api/v1/custom-fields/{customFieldId}', { description: 'Changed' }) },
+    'DELETE /api/v1/custom-fields/{customFieldId}': {
+      budget: 2,
+      run: async (org) => org.call('DELETE', `/api/v1/custom-fields/${(await post(org, '/api/v1/custom-fields', { name: `Doomed ${suffix()}`, type: 'TEXT' })).id}`),
+    },
+  };
+}
 
 describe('round-trip budget of every endpoint', () => {
   let org: OrgFixture;

@@ -10,9 +10,10 @@ export const RESOLUTION_TYPES = ['fixed', 'wont_fix', 'duplicate', 'cannot_repro
  * Writes replace the whole item guarded by `version` (optimistic locking), so every index key
  * is always consistent with the attributes.
  *
- * - byBoard (gsi1): a board's tickets by status category, then status: the default list reads
- *   only ACTIVE work (`begins_with ACTIVE`), a status filter one column; finished history
- *   (FINAL) and planning are read only when asked for.
+ * - byBoard (gsi1): a board's tickets by status category, then status, then column order
+ *   (positionKey, ticketId): the default list reads only ACTIVE work (`begins_with ACTIVE`), a
+ *   status filter one column; finished history (FINAL) and planning are read only when asked
+ *   for. A column reads in list order, so a page is read from the column's start, not all of it.
  * - byAssignee (gsi2): a user's assigned tickets across boards, or on one board. Unassigned
  *   tickets share one key per organization (assigneeKey `-`), which nothing queries.
  * - gsi3/gsi4 are reserved for claims (live claims by holder, by expiry).
@@ -52,8 +53,13 @@ export const Ticket = new Entity({
     isArchived: { type: 'boolean', required: true, default: false },
     isDeleted: { type: 'boolean', required: true, default: false },
     deletedAt: { type: 'string' },
-    /** Float position within its status column. */
+    /** Position within its status column: a finite number, 0 ≤ position < 1e15. */
     position: { type: 'number', required: true },
+    /**
+     * Index key of the column order in byBoard: `position` as a fixed-width sortable string
+     * (`positionKeyOf` in lib/tickets/write.ts; set by the write path, like assigneeKey).
+     */
+    positionKey: { type: 'string', required: true },
     parentTicketId: { type: 'string' },
     subticketIds: { type: 'list', items: { type: 'string' } },
     needsReassignment: { type: 'boolean', required: true, default: false },
@@ -75,7 +81,7 @@ export const Ticket = new Entity({
     byBoard: {
       index: 'gsi1',
       pk: { field: 'gsi1pk', composite: ['orgId', 'boardId'] },
-      sk: { field: 'gsi1sk', composite: ['statusCategory', 'statusId', 'ticketId'] },
+      sk: { field: 'gsi1sk', composite: ['statusCategory', 'statusId', 'positionKey', 'ticketId'] },
     },
     byAssignee: {
       index: 'gsi2',
