@@ -63,6 +63,10 @@ export interface IssuesQuery extends ListQuery {
 export async function listBoardTickets(ctx: DomainContext, boardId: string, query: ListQuery) {
   if (servedByColumns(query)) {
     const [, config, counts] = await Promise.all([loadVisibleBoard(ctx, boardId), loadOrgConfig(ctx.org.orgId), loadColumnCounts(ctx.org.orgId, boardId)]);
+    // A board whose live tickets fit in one page is cheaper read whole by category (one Query
+    // for the default list) than column by column.
+    const liveTickets = [...counts.values()].reduce((sum, count) => sum + count.total, 0);
+    if (liveTickets <= query.limit) return listFromQueries(ctx, boardId, query, config);
     const page = await listBoardColumns(ctx.org.orgId, boardId, query, config, counts);
     if (page) return page;
     return listFromQueries(ctx, boardId, query, config);

@@ -91,8 +91,9 @@ const probes: Record<string, Probe> = {
     budget: 3,
     run: async (org) => org.call('POST', `/api/v1/boards/${org.boardId}/teams`, { body: { teamId: (await post(org, '/api/v1/teams', { name: `T ${suffix()}` })).id } }),
   },
+  // 4 plus one Query per member who loses access (their tickets on the board).
   'DELETE /api/v1/boards/{boardId}/teams/{teamId}': {
-    budget: 4,
+    budget: 5,
     run: async (org) => {
       const team = await post(org, '/api/v1/teams', { name: `T ${suffix()}` });
       await org.call('POST', `/api/v1/boards/${org.boardId}/teams`, { body: { teamId: team.id } });
@@ -103,8 +104,9 @@ const probes: Record<string, Probe> = {
     budget: 3,
     run: async (org) => org.call('POST', `/api/v1/boards/${org.boardId}/members`, { body: { userId: (await createMember(org)).id } }),
   },
+  // 3 plus the Query for the member's tickets on the board (to flag them for reassignment).
   'DELETE /api/v1/boards/{boardId}/members/{userId}': {
-    budget: 3,
+    budget: 4,
     run: async (org) => {
       const member = await createMember(org);
       await org.call('POST', `/api/v1/boards/${org.boardId}/members`, { body: { userId: member.id } });

@@ -208,7 +208,8 @@ describe('updating statuses', () => {
       body: { name: 'Code Review', color: '#00FF00', category: 'PLANNING', order: 9 },
     });
     expect(response.status).toBe(200);
-    expect(response.roundTrips).toBe(3);
+    // auth, Query, transaction, and the boards Query that finds tickets to re-key for the new category.
+    expect(response.roundTrips).toBe(4);
     expect(response.body).toMatchObject({ id: review.id, key: 'IN_REVIEW', name: 'Code Review', color: '#00FF00', category: 'PLANNING', order: 9 });
     expect(response.body.createdAt).toBe(review.createdAt);
     expect(response.body.updatedAt >= review.updatedAt).toBe(true);

@@ -184,7 +184,8 @@ describe('fast board lists answer exactly what the full-read path answers', () =
     const empty = await call(world.org, 'POST', '/api/v1/boards', { name: 'Empty', prefix: 'EMP' }, 201);
     const list = await call(world.org, 'GET', ticketsOf(empty.body.id), undefined, 200);
     expect(list.body).toEqual({ data: [], total: 0, page: 1, pageSize: 20, totalPages: 0 });
-    expect(list.roundTrips).toBe(4);
+    // An empty board fits in one page: read whole (one ACTIVE Query) rather than by column.
+    expect(list.roundTrips).toBe(5);
   });
 
   it('hides the isFinal ACTIVE column and the FINAL columns without includeArchived, and shows them with it', async () => {
