@@ -3,37 +3,12 @@
  * HTTP against the local runtime (DynamoDB Local). Prints figures for the README; asserts
  * nothing. Local figures measure the service's own work plus DynamoDB Local, not AWS latency.
  */
-import { request } from 'node:http';
+import { percentile, send, type Sample } from './http.js';
 import { startLocalRuntime } from '../../infra/local/runtime.js';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 const BOARDS = Number(process.env.BENCH_BOARDS ?? 100);
 
-interface Sample {
-  ms: number;
-  roundTrips: number;
-  status: number;
-}
-
-function send(baseUrl: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Sample & { body: any }> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  const started = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, baseUrl), { method, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ ms, status: res.statusCode ?? 0, roundTrips: Number(res.headers['x-db-round-trips'] ?? NaN), body: text ? JSON.parse(text) : undefined });
-      });
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function main(): Promise<void> {
   const runtime = await startLocalRuntime({ port: 0, exposeRoundTrips: true, logRequests: false, sweeperIntervalSeconds: 3600 });

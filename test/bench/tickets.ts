@@ -6,7 +6,7 @@
  * ColumnCount items as the write path keeps them). Prints a table
  * for the README; asserts nothing.
  */
-import { request } from 'node:http';
+import { percentile, send, type Sample } from './http.js';
 import { startLocalRuntime } from '../../infra/local/runtime.js';
 import { newId } from '../../lib/core/ids.js';
 import type { TicketItem } from '../../lib/db/entities/index.js';
@@ -24,32 +24,6 @@ const OTHER_BOARDS_OTHER_ORG = 4;
 const PER_OTHER_BOARD = 2_500;
 const DESCRIPTION = 'Steps to reproduce: open the board, filter by status, scroll to the end of the column and check the totals. '.repeat(2);
 
-interface Sample {
-  ms: number;
-  roundTrips: number;
-  status: number;
-  body: any;
-}
-
-function send(baseUrl: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Sample> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  const started = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, baseUrl), { method, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ ms, status: res.statusCode ?? 0, roundTrips: Number(res.headers['x-db-round-trips'] ?? NaN), body: text ? JSON.parse(text) : undefined });
-      });
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 interface SeedBoard {
   orgId: string;
