@@ -6,5 +6,7 @@ import type { DispatchedEvent } from './consumer.js';
  * and the outbox record itself carries `dispatchedAt`.
  */
 export async function dispatchEvent(event: DispatchedEvent): Promise<void> {
+  // The same switch as request logs (LOG_REQUESTS=false keeps test output readable).
+  if (process.env.LOG_REQUESTS === 'false') return;
   console.log(JSON.stringify({ msg: 'event dispatched', eventId: event.eventId, type: event.type, orgId: event.orgId }));
 }
