@@ -25,6 +25,8 @@ export interface Actor {
   permissions: ReadonlySet<string>;
   teamIds: ReadonlySet<string>;
   credential: CredentialRestrictions;
+  /** Set for agents: their owner and concurrent-claim maximum (null: the organization default). */
+  agent: { ownerId: string | null; maxConcurrentClaims: number | null } | null;
 }
 
 /** The explicit context every domain function receives: no Lambda, no HTTP. */

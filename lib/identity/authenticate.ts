@@ -40,7 +40,7 @@ export async function authenticate(
     throw unauthenticated('Invalid or expired credential');
   }
   if (credential.expiresAt && credential.expiresAt <= now.toISOString()) throw unauthenticated('Credential expired');
-  if (!user.isActive) throw unauthenticated('Account is deactivated');
+  if (!user.isActive || user.isDeleted) throw unauthenticated('Account is deactivated');
   if (credential.kind === 'SESSION' && user.sessionsValidAfter && credential.createdAt < user.sessionsValidAfter) {
     throw unauthenticated('Session ended');
   }
@@ -79,6 +79,7 @@ export function actorOf(user: UserItem, org: OrganizationItem, credential: Crede
     customerId: user.customerId ?? null,
     permissions: permissionsOfGroups(groupDirectoryOf(org), user.permissionGroupIds ?? []),
     teamIds: new Set(user.teamIds ?? []),
+    agent: user.isAgent ? { ownerId: user.ownerId ?? null, maxConcurrentClaims: user.maxConcurrentClaims ?? null } : null,
     credential: {
       kind: credential.kind,
       credentialId: credential.tokenId ?? credential.lookupKey,

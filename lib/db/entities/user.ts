@@ -24,6 +24,15 @@ export const User = new Entity({
     /** Sessions issued before this instant are void (set by a password change). */
     sessionsValidAfter: { type: 'string' },
     lastSeenAt: { type: 'string' },
+    /** Agents only (spec §2.14): the human owner and the limits that govern the agent. */
+    ownerId: { type: 'string' },
+    description: { type: 'string' },
+    timeFactor: { type: 'number' },
+    weeklyHoursCap: { type: 'number' },
+    maxConcurrentClaims: { type: 'number' },
+    gitIdentity: { type: 'string' },
+    /** Soft-deleted agents keep their record (history) but can never authenticate again. */
+    isDeleted: { type: 'boolean' },
     createdAt: { type: 'string', required: true, readOnly: true },
     updatedAt: { type: 'string', required: true },
   },
