@@ -203,6 +203,9 @@ export const functionGroups: FunctionDefinition[] = [
       'POST /api/v1/boards/{boardId}/tickets/{ticketId}/convert-to-subticket',
       'POST /api/v1/boards/{boardId}/tickets/{ticketId}/promote-to-standalone',
       'GET /api/v1/boards/{boardId}/tickets/{ticketId}/timeline',
+      'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim',
+      'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat',
+      'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim',
     ]),
   },
   {
@@ -226,6 +229,13 @@ export const functionGroups: FunctionDefinition[] = [
     routes: api(['GET /api/v1/issues']),
   },
   {
+    name: 'notifications',
+    entry: 'functions/notifications.ts',
+    kind: 'http',
+    table: 'readWrite',
+    routes: api(['GET /api/v1/notifications', 'POST /api/v1/notifications/{notificationId}/read']),
+  },
+  {
     name: 'labels',
     entry: 'functions/labels.ts',
     kind: 'http',
@@ -247,6 +257,24 @@ export const functionGroups: FunctionDefinition[] = [
       'POST /api/v1/custom-fields',
       'PATCH /api/v1/custom-fields/{customFieldId}',
       'DELETE /api/v1/custom-fields/{customFieldId}',
+    ]),
+  },
+  {
+    name: 'agents',
+    entry: 'functions/agents.ts',
+    kind: 'http',
+    table: 'readWrite',
+    routes: api([
+      'GET /api/v1/organizations/{orgId}/agents',
+      'POST /api/v1/organizations/{orgId}/agents',
+      'GET /api/v1/organizations/{orgId}/agents/policies',
+      'PATCH /api/v1/organizations/{orgId}/agents/policies',
+      'GET /api/v1/organizations/{orgId}/agents/{agentId}',
+      'PATCH /api/v1/organizations/{orgId}/agents/{agentId}',
+      'DELETE /api/v1/organizations/{orgId}/agents/{agentId}',
+      'GET /api/v1/organizations/{orgId}/agents/{agentId}/tokens',
+      'POST /api/v1/organizations/{orgId}/agents/{agentId}/tokens',
+      'DELETE /api/v1/organizations/{orgId}/agents/{agentId}/tokens/{tokenId}',
     ]),
   },
   {

@@ -1,7 +1,7 @@
 import {
   Organization, OrganizationSlug, User, UserEmail, Credential, PermissionGroup, Board, BoardPrefix,
   Status, TicketType, Team, TeamMember, Customer, DomainEvent, Label, CustomField, Ticket, TicketKey, Comment,
-  TimelineEntry, ColumnCount,
+  TimelineEntry, ColumnCount, ClaimSlots, Notification,
 } from './entities/index.js';
 
 /** Every entity of the single table, by the name the Service exposes it under. */
@@ -27,6 +27,8 @@ export const entities = {
   comment: Comment,
   timelineEntry: TimelineEntry,
   columnCount: ColumnCount,
+  claimSlots: ClaimSlots,
+  notification: Notification,
 };
 
 export interface TableDefinition {

@@ -32,8 +32,9 @@ export interface BatchResult {
 /** Reads an outbox event out of a stream record; anything else (other entities, updates, removals) is not an event. */
 export function eventFromRecord(record: StreamRecordLike): DispatchedEvent | undefined {
   if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage) return undefined;
+  // Decide from the raw attribute first: other entities' images are never converted.
+  if (record.dynamodb.NewImage.__edb_e__?.S !== 'event') return undefined;
   const image = unmarshall(record.dynamodb.NewImage);
-  if (image.__edb_e__ !== 'event') return undefined;
   return {
     eventId: image.eventId,
     orgId: image.orgId,
@@ -55,7 +56,14 @@ export async function consumeStreamRecords(
 ): Promise<BatchResult> {
   const result: BatchResult = { batchItemFailures: [], dispatched: [] };
   for (const record of records) {
-    const event = eventFromRecord(record);
+    let event: DispatchedEvent | undefined;
+    try {
+      event = eventFromRecord(record);
+    } catch (error) {
+      // A record that cannot be read never will be: retrying it would only block the shard.
+      console.error(JSON.stringify({ msg: 'unreadable stream record skipped', eventID: record.eventID, error: String(error) }));
+      continue;
+    }
     if (!event) continue;
     try {
       if (!(await claimForDispatch(event.eventId, clock))) continue;

@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock.js';
+import { sweepLapsedClaims } from '../claims/expiry.js';
 
 /** One periodic housekeeping job; returns how many items it handled. */
 export interface SweepTask {
@@ -7,10 +8,10 @@ export interface SweepTask {
 }
 
 /**
- * The tasks the scheduled sweeper runs each minute. Lapsed-claim clearing joins this list
- * with the claims feature; TTL already removes expired sessions, codes and outbox records.
+ * The tasks the scheduled sweeper runs each minute: lapsed-claim clearing (byClaimExpiry,
+ * never a Scan); TTL already removes expired sessions, codes, outbox records, notifications.
  */
-export const sweepTasks: SweepTask[] = [];
+export const sweepTasks: SweepTask[] = [{ name: 'lapsedClaims', run: sweepLapsedClaims }];
 
 export async function runSweep(clock: Clock, tasks: SweepTask[] = sweepTasks): Promise<Record<string, number>> {
   const results: Record<string, number> = {};

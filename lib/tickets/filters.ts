@@ -36,10 +36,10 @@ export interface FilterContext {
   callerId: string;
 }
 
-/** Whether the ticket holds a live lease (spec §2.12); leases arrive with claims, none exist yet. */
+/** Whether the ticket holds a live lease (spec §2.12): claimExpiresAt > now, at read time. */
 export function hasLiveClaim(ticket: TicketItem, now: Date): boolean {
-  const expiresAt = (ticket as { claimExpiresAt?: string }).claimExpiresAt;
-  return expiresAt !== undefined && Date.parse(expiresAt) > now.getTime();
+  const expiresAt = ticket.claimExpiresAt;
+  return !!ticket.claimedById && expiresAt !== undefined && Date.parse(expiresAt) > now.getTime();
 }
 
 export function matchesFilters(ticket: TicketItem, filters: TicketFilters, context: FilterContext): boolean {
@@ -71,7 +71,7 @@ export function matchesFilters(ticket: TicketItem, filters: TicketFilters, conte
   if (filters.dueAfter && (!ticket.dueDate || Date.parse(ticket.dueDate) <= Date.parse(filters.dueAfter))) return false;
   if (filters.claimable && (hasLiveClaim(ticket, context.now) || category === 'FINAL')) return false;
   if (filters.claimedBy !== undefined) {
-    const holder = (ticket as { claimedById?: string }).claimedById;
+    const holder = ticket.claimedById;
     if (filters.claimedBy === null || !hasLiveClaim(ticket, context.now) || holder !== filters.claimedBy) return false;
   }
   return true;

@@ -7,6 +7,7 @@ import { createBoardTicket, deleteTicket, getTicket, patchTicket } from './ticke
 import { workflowRoutes } from './workflow-http.js';
 import { structureRoutes } from './structure-http.js';
 import { timelineRoutes } from './timeline-http.js';
+import { claimsRoutes } from './claims-http.js';
 
 const boardParams = z.object({ boardId: idParam });
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
@@ -17,6 +18,7 @@ export const ticketsRoutes: Routes = {
   ...workflowRoutes,
   ...structureRoutes,
   ...timelineRoutes,
+  ...claimsRoutes,
   [`GET ${base}`]: authenticated({
     params: boardParams,
     query: z.strictObject(listFilterQuery),

@@ -80,7 +80,7 @@ async function listFromQueries(ctx: DomainContext, boardId: string, query: ListQ
   const candidates = await queryBoardTickets(ctx.org.orgId, boardId, query, config);
   const context = { config, now: ctx.clock.now(), callerId: ctx.actor.userId };
   const matching = sortTickets(candidates.filter((ticket) => matchesFilters(ticket, query, context)), config);
-  return paginate(matching.map((ticket) => presentTicket(ticket, config)), query.page, query.limit);
+  return paginate(matching.map((ticket) => presentTicket(ticket, config, ctx.clock.now())), query.page, query.limit);
 }
 
 /** The only query fields the fast path serves; any other field set (even to false) takes the full-read path. */
@@ -208,7 +208,7 @@ export async function listIssues(ctx: DomainContext, query: IssuesQuery) {
     candidates.filter((ticket) => visible.has(ticket.boardId) && matchesFilters(ticket, query, context)),
     config,
   );
-  return paginate(matching.map((ticket) => presentTicket(ticket, config)), query.page, query.limit);
+  return paginate(matching.map((ticket) => presentTicket(ticket, config, ctx.clock.now())), query.page, query.limit);
 }
 
 /** Runs `work` over `items` with at most `limit` in flight. */

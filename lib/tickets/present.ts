@@ -1,11 +1,28 @@
 import type { TicketItem } from '../db/entities/index.js';
 import type { OrgConfig } from './config.js';
 
+/** The claim block (spec §2.12) while the lease is live (claimExpiresAt > now), else null. */
+export function presentClaim(ticket: TicketItem, now: Date) {
+  if (!ticket.claimedById || !ticket.claimExpiresAt || Date.parse(ticket.claimExpiresAt) <= now.getTime()) return null;
+  return {
+    claimedBy: {
+      id: ticket.claimedById,
+      name: ticket.claimedByName ?? '',
+      isAgent: ticket.claimedByIsAgent ?? false,
+      agentOwnerId: ticket.claimAgentOwnerId ?? null,
+    },
+    claimedAt: ticket.claimedAt ?? ticket.claimExpiresAt,
+    claimExpiresAt: ticket.claimExpiresAt,
+    claimHeartbeatAt: ticket.claimHeartbeatAt ?? null,
+    claimCount: ticket.claimCount ?? 0,
+  };
+}
+
 /**
  * The ticket as the API shows it (spec §2.2): the list item fields, the settable fields and
  * the claim block (null until claims exist, and whenever a lease has lapsed).
  */
-export function presentTicket(ticket: TicketItem, config: OrgConfig) {
+export function presentTicket(ticket: TicketItem, config: OrgConfig, now: Date = new Date()) {
   const status = config.status(ticket.statusId);
   const type = config.type(ticket.typeId);
   return {
@@ -38,17 +55,17 @@ export function presentTicket(ticket: TicketItem, config: OrgConfig) {
     parentTicketId: ticket.parentTicketId ?? null,
     needsReassignment: ticket.needsReassignment,
     statusChangeReason: ticket.statusChangeReason ?? null,
-    claim: null,
+    claim: presentClaim(ticket, now),
     createdAt: ticket.createdAt,
     updatedAt: ticket.updatedAt,
   };
 }
 
 /** The full ticket (GET one): adds counts, custom field values, blocker info and subticket ids. */
-export function presentFullTicket(ticket: TicketItem, config: OrgConfig) {
+export function presentFullTicket(ticket: TicketItem, config: OrgConfig, now: Date = new Date()) {
   const values = (ticket.customFieldValues ?? {}) as Record<string, string>;
   return {
-    ...presentTicket(ticket, config),
+    ...presentTicket(ticket, config, now),
     commentCount: ticket.commentCount,
     attachmentCount: 0,
     subticketIds: ticket.subticketIds ?? [],

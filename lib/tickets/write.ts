@@ -12,6 +12,13 @@ export type TransactionItemsBuilder = (e: TransactionEntities) => any[];
 /** The byAssignee key of unassigned tickets. */
 export const UNASSIGNED = '-';
 
+/** The claim index keys (byClaimHolder, byClaimExpiry): `-` when the ticket holds no claim. */
+export const CLAIM_SHARD = 'claims';
+export function claimKeysOf(ticket: TicketItem): Pick<TicketItem, 'claimHolderKey' | 'claimShard' | 'claimExpiresAtKey'> {
+  if (!ticket.claimedById || !ticket.claimExpiresAt) return { claimHolderKey: UNASSIGNED, claimShard: UNASSIGNED, claimExpiresAtKey: UNASSIGNED };
+  return { claimHolderKey: ticket.claimedById, claimShard: CLAIM_SHARD, claimExpiresAtKey: ticket.claimExpiresAt };
+}
+
 /** Positions are finite numbers with 0 ≤ position < MAX_POSITION (PATCH …/reorder enforces it). */
 export const MAX_POSITION = 1e15;
 
@@ -89,6 +96,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     ...write.after,
     assigneeKey: write.after.assigneeId ?? UNASSIGNED,
     positionKey: positionKeyOf(write.after.position),
+    ...claimKeysOf(write.after),
     ...(write.before
       ? { version: write.before.version + 1, updatedAt: write.after.updatedAt === write.before.updatedAt ? now : write.after.updatedAt }
       : {}),

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { httpGroups } from '../../infra/route-table.js';
 import { api, createMember, createToken, uniqueSlug, type ApiResponse } from '../support/api.js';
 import { buildOrgFixture, pathFor, type OrgFixture } from '../support/fixtures.js';
+import { db } from '../../lib/db/service.js';
 
 /**
  * The DynamoDB round trips each endpoint may make (authentication included), measured over
@@ -177,7 +178,68 @@ const probes: Record<string, Probe> = {
     run: async (org) => org.call('DELETE', `/api/v1/customers/${(await post(org, '/api/v1/customers', { name: 'Doomed' })).id}`),
   },
   ...ticketProbes(),
+  ...agentProbes(),
+  ...claimProbes(),
 };
+
+/** Claims (spec §4.2) and notifications: auth, ticket read ∥ configuration, one transaction. */
+function claimProbes(): Record<string, Probe> {
+  const claim = (org: OrgFixture, ticketId: string, rest = '') => `/api/v1/boards/${org.boardId}/tickets/${ticketId}/claim${rest}`;
+  const claimed = async (org: OrgFixture) => {
+    const ticket = await freshTicket(org);
+    await post(org, claim(org, ticket.id), {});
+    return ticket;
+  };
+  return {
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim': { budget: 3, run: async (org) => org.call('POST', claim(org, (await freshTicket(org)).id), { body: {} }) },
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat': {
+      budget: 3,
+      run: async (org) => org.call('POST', claim(org, (await claimed(org)).id, '/heartbeat'), { body: { extendSeconds: 600 } }),
+    },
+    'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim': {
+      budget: 3,
+      run: async (org) => org.call('DELETE', claim(org, (await claimed(org)).id), { body: { reason: 'done' } }),
+    },
+    'GET /api/v1/notifications': { budget: 2, run: call('GET /api/v1/notifications') },
+    'POST /api/v1/notifications/{notificationId}/read': {
+      budget: 2,
+      run: async (org) => {
+        const notificationId = `ntf_${suffix()}`;
+        await db()
+          .entities.notification.create({ orgId: org.orgId, userId: org.adminId, notificationId, type: 'TICKET_CLAIM_EXPIRED', data: {}, createdAt: new Date().toISOString(), ttl: Math.floor(Date.now() / 1000) + 3600 })
+          .go();
+        return org.call('POST', `/api/v1/notifications/${notificationId}/read`);
+      },
+    },
+  };
+}
+
+/** Agents (spec §4.14): management reads the agent, its owner and groups, and its token count. */
+function agentProbes(): Record<string, Probe> {
+  const a = '/api/v1/organizations/{orgId}/agents';
+  const agentPath = (org: OrgFixture, id: string, rest = '') => `/api/v1/organizations/${org.orgId}/agents/${id}${rest}`;
+  const newAgent = async (org: OrgFixture) => post(org, `/api/v1/organizations/${org.orgId}/agents`, { name: `Agent ${suffix()}` });
+  return {
+    // 3 plus one token Query per listed agent (the fixture holds one when this runs).
+    [`GET ${a}`]: { budget: 4, run: call(`GET ${a}`) },
+    [`POST ${a}`]: { budget: 4, run: call(`POST ${a}`, { name: 'Budget agent' }) },
+    [`GET ${a}/policies`]: { budget: 2, run: call(`GET ${a}/policies`) },
+    [`PATCH ${a}/policies`]: { budget: 3, run: call(`PATCH ${a}/policies`, { prsRequireHumanReview: true }) },
+    [`GET ${a}/{agentId}`]: { budget: 4, run: call(`GET ${a}/{agentId}`) },
+    [`PATCH ${a}/{agentId}`]: { budget: 5, run: call(`PATCH ${a}/{agentId}`, { description: 'Changed' }) },
+    [`DELETE ${a}/{agentId}`]: { budget: 4, run: async (org) => org.call('DELETE', agentPath(org, (await newAgent(org)).id)) },
+    [`GET ${a}/{agentId}/tokens`]: { budget: 3, run: call(`GET ${a}/{agentId}/tokens`) },
+    [`POST ${a}/{agentId}/tokens`]: { budget: 4, run: async (org) => org.call('POST', agentPath(org, (await newAgent(org)).id, '/tokens'), { body: { name: 'budget' } }) },
+    [`DELETE ${a}/{agentId}/tokens/{tokenId}`]: {
+      budget: 4,
+      run: async (org) => {
+        const agent = await newAgent(org);
+        const token = await post(org, agentPath(org, agent.id, '/tokens'), { name: 'doomed' });
+        return org.call('DELETE', agentPath(org, agent.id, `/tokens/${token.id}`));
+      },
+    },
+  };
+}
 
 /** A fresh ticket on the fixture board (setup, not measured). */
 async function freshTicket(org: OrgFixture, body: Record<string, unknown> = {}): Promise<any> {

@@ -55,6 +55,12 @@ function bodyFor(routeKey: string, own: OrgFixture): unknown {
     'PATCH /api/v1/labels/{labelId}': { name: 'Hijacked' },
     'POST /api/v1/custom-fields': { name: `Probe ${Date.now()}`, type: 'TEXT' },
     'PATCH /api/v1/custom-fields/{customFieldId}': { name: 'Hijacked' },
+    'POST /api/v1/organizations/{orgId}/agents': { name: 'Probe agent' },
+    'PATCH /api/v1/organizations/{orgId}/agents/policies': { prsRequireHumanReview: true },
+    'PATCH /api/v1/organizations/{orgId}/agents/{agentId}': { name: 'Hijacked' },
+    'POST /api/v1/organizations/{orgId}/agents/{agentId}/tokens': { name: 'probe' },
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim': {},
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat': {},
   };
   return bodies[routeKey];
 }
@@ -71,6 +77,7 @@ describe('tenant isolation across two organizations, every endpoint', () => {
     victimIds = [
       victim.orgId, victim.boardId, victim.teamId, victim.customerId, victim.statusId, victim.typeId, victim.groupId, victim.memberId,
       victim.tokenId, victim.labelId, victim.customFieldId, victim.ticketId, victim.subticketId, victim.commentId,
+      victim.agentId, victim.agentTokenId,
     ];
   }, 60_000);
 

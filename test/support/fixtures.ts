@@ -21,6 +21,8 @@ export interface OrgFixture extends TestOrg {
   ticketId: string;
   subticketId: string;
   commentId: string;
+  agentId: string;
+  agentTokenId: string;
 }
 
 async function created(org: TestOrg, path: string, body: unknown): Promise<any> {
@@ -48,6 +50,8 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
   const ticket = (await created(org, tickets, { title: 'Fixture ticket', statusId: inProgress.id, labelIds: [label.id] })).data;
   const subticket = (await created(org, `${tickets}/${ticket.id}/subtickets`, { title: 'Fixture subticket' })).data;
   const comment = (await created(org, `${tickets}/${ticket.id}/comments`, { content: 'Fixture comment' })).data;
+  const agent = await created(org, `/api/v1/organizations/${org.orgId}/agents`, { name: 'Fixture agent' });
+  const agentToken = await created(org, `/api/v1/organizations/${org.orgId}/agents/${agent.id}/tokens`, { name: 'Fixture agent token' });
   return {
     ...org,
     boardId: board.id,
@@ -65,6 +69,8 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
     ticketId: ticket.id,
     subticketId: subticket.id,
     commentId: comment.id,
+    agentId: agent.id,
+    agentTokenId: agentToken.id,
   };
 }
 
@@ -86,6 +92,10 @@ export function pathFor(routeKey: string, fixture: OrgFixture): { method: string
     ticketId: fixture.ticketId,
     subticketId: fixture.subticketId,
     commentId: fixture.commentId,
+    orgId: fixture.orgId,
+    agentId: fixture.agentId,
+    // No notification exists in a fresh fixture: an id that resolves nowhere is enough for the sweeps.
+    notificationId: 'ntf_01J00000000000000000000000',
   };
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const id = ids[name];

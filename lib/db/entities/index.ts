@@ -14,3 +14,5 @@ export { ColumnCount, type ColumnCountItem } from './column-count.js';
 export { Ticket, TicketKey, PRIORITIES, IMPACT_LEVELS, RESOLUTION_TYPES, type TicketItem } from './ticket.js';
 export { Comment, type CommentItem } from './comment.js';
 export { TimelineEntry, TIMELINE_KINDS, type TimelineEntryItem } from './timeline.js';
+export { ClaimSlots, type ClaimSlotsItem } from './claim-slots.js';
+export { Notification, NOTIFICATION_TYPES, type NotificationItem } from './notification.js';

@@ -22,6 +22,8 @@ export const Organization = new Entity({
     defaultMaxConcurrentClaims: { type: 'number', required: true, default: 3 },
     /** groupId → {type, permissions, systemKey} (denormalized from PermissionGroup, see above). */
     groupDirectory: { type: 'any', required: true, default: () => ({}) },
+    /** Agent policies (spec §2.16): {statusTransitionsRequireApproval, prsRequireHumanReview}; absent = defaults. */
+    agentPolicies: { type: 'any' },
     createdAt: { type: 'string', required: true, readOnly: true },
     updatedAt: { type: 'string', required: true },
   },

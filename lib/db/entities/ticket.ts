@@ -16,7 +16,7 @@ export const RESOLUTION_TYPES = ['fixed', 'wont_fix', 'duplicate', 'cannot_repro
  *   for. A column reads in list order, so a page is read from the column's start, not all of it.
  * - byAssignee (gsi2): a user's assigned tickets across boards, or on one board. Unassigned
  *   tickets share one key per organization (assigneeKey `-`), which nothing queries.
- * - gsi3/gsi4 are reserved for claims (live claims by holder, by expiry).
+ * - byClaimHolder (gsi3) / byClaimExpiry (gsi4): claimed tickets by holder and by expiry.
  */
 export const Ticket = new Entity({
   model: { entity: 'ticket', version: '1', service: 'wm' },
@@ -73,6 +73,20 @@ export const Ticket = new Entity({
     createdById: { type: 'string', required: true },
     createdAt: { type: 'string', required: true },
     updatedAt: { type: 'string', required: true },
+    /** The claim (lease, spec §2.12): absent when free; live iff claimExpiresAt > now (read time). */
+    claimedById: { type: 'string' },
+    claimedByName: { type: 'string' },
+    claimedByIsAgent: { type: 'boolean' },
+    claimAgentOwnerId: { type: 'string' },
+    claimedAt: { type: 'string' },
+    claimExpiresAt: { type: 'string' },
+    claimHeartbeatAt: { type: 'string' },
+    /** +1 with every new claim of the ticket: the fencing number. */
+    claimCount: { type: 'number', default: 0 },
+    /** Index keys of byClaimHolder/byClaimExpiry (set by the write path): `-` when unclaimed. */
+    claimHolderKey: { type: 'string', default: '-' },
+    claimShard: { type: 'string', default: '-' },
+    claimExpiresAtKey: { type: 'string', default: '-' },
     /** Incremented by every write; the condition of the next write. */
     version: { type: 'number', required: true },
   },
@@ -87,6 +101,21 @@ export const Ticket = new Entity({
       index: 'gsi2',
       pk: { field: 'gsi2pk', composite: ['orgId', 'assigneeKey'] },
       sk: { field: 'gsi2sk', composite: ['boardId', 'ticketId'] },
+    },
+    /** gsi3: claims (live or lapsed, not yet cleared) of one holder, by expiry. */
+    byClaimHolder: {
+      index: 'gsi3',
+      pk: { field: 'gsi3pk', composite: ['orgId', 'claimHolderKey'] },
+      sk: { field: 'gsi3sk', composite: ['claimExpiresAtKey', 'ticketId'] },
+    },
+    /**
+     * gsi4: every claimed ticket by expiry, for the sweeper. One partition (`claims`) for all
+     * organizations: fine at this scale; shard the key (e.g. claims#0..n) if it ever grows hot.
+     */
+    byClaimExpiry: {
+      index: 'gsi4',
+      pk: { field: 'gsi4pk', composite: ['claimShard'] },
+      sk: { field: 'gsi4sk', composite: ['claimExpiresAtKey', 'ticketId'] },
     },
   },
 });

@@ -1,0 +1,261 @@
+import { forbidden, invalidField, notFound, conflict, type ErrorCode } from '../core/errors.js';
+import type { DomainContext } from '../core/context.js';
+import { newId } from '../core/ids.js';
+import { db } from '../db/service.js';
+import { transact } from '../db/transact.js';
+import { batchGetMixed } from '../db/batch.js';
+import type { PermissionGroupItem, UserItem } from '../db/entities/index.js';
+import { hasPermission, requirePermission } from '../organizations/permissions.js';
+import { requireFeature } from '../organizations/plans.js';
+import { groupDirectoryOf, systemGroupId } from '../organizations/group-directory.js';
+import { requireSession } from '../identity/require-session.js';
+import { listAccessTokens } from '../identity/personal-tokens.js';
+
+export const MAX_LIVE_AGENTS = 25;
+
+/** An agent as the API shows it (spec §2.14). */
+export function presentAgent(agent: UserItem, owner: UserItem | undefined, groups: Map<string, PermissionGroupItem>, tokenCount: number) {
+  return {
+    id: agent.userId,
+    name: agent.name,
+    description: agent.description ?? null,
+    email: agent.email,
+    isActive: agent.isActive,
+    owner: owner ? { id: owner.userId, name: owner.name, email: owner.email } : null,
+    timeFactor: agent.timeFactor ?? null,
+    weeklyHoursCap: agent.weeklyHoursCap ?? null,
+    maxConcurrentClaims: agent.maxConcurrentClaims ?? null,
+    gitIdentity: agent.gitIdentity ?? null,
+    tokenCount,
+    lastSeenAt: agent.lastSeenAt ?? null,
+    permissionGroups: [...(agent.permissionGroupIds ?? [])]
+      .map((groupId) => groups.get(groupId))
+      .filter((group): group is PermissionGroupItem => group !== undefined)
+      .map((group) => ({ id: group.groupId, name: group.name, color: group.color }))
+      .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)),
+    createdAt: agent.createdAt,
+  };
+}
+
+const isLiveAgent = (user: UserItem | undefined): user is UserItem => Boolean(user?.isAgent && !user.isDeleted);
+
+/** Management entry check (spec §5.2): a session JWT, never an access token. */
+function enter(ctx: DomainContext): { manages: boolean } {
+  requireSession(ctx);
+  return { manages: hasPermission(ctx, 'agents:manage') };
+}
+
+async function orgUsers(orgId: string): Promise<UserItem[]> {
+  return (await db().entities.user.query.byOrg({ orgId }).go({ pages: 'all' })).data;
+}
+
+async function orgGroups(orgId: string): Promise<Map<string, PermissionGroupItem>> {
+  const { data } = await db().entities.permissionGroup.query.byOrg({ orgId }).go({ pages: 'all' });
+  return new Map(data.map((group) => [group.groupId, group]));
+}
+
+async function loadUserItem(orgId: string, userId: string): Promise<UserItem | undefined> {
+  return (await db().entities.user.get({ orgId, userId }).go()).data ?? undefined;
+}
+
+/** A live agent of the organization the caller may manage (agents:manage or its owner). 404 when not an agent. */
+export async function loadManagedAgent(ctx: DomainContext, agentId: string): Promise<{ agent: UserItem; manages: boolean }> {
+  const { agent, manages } = await loadManagedAgentWith(ctx, agentId);
+  return { agent, manages };
+}
+
+/** As loadManagedAgent, reading another user (e.g. a new owner) in the same BatchGetItem. */
+async function loadManagedAgentWith(ctx: DomainContext, agentId: string, otherUserId?: string) {
+  const { manages } = enter(ctx);
+  const orgId = ctx.org.orgId;
+  const [agent, other] = otherUserId
+    ? ((await batchGetMixed([
+        { entity: db().entities.user, key: { orgId, userId: agentId } },
+        { entity: db().entities.user, key: { orgId, userId: otherUserId } },
+      ])) as (UserItem | undefined)[])
+    : [await loadUserItem(orgId, agentId), undefined];
+  if (!isLiveAgent(agent)) throw notFound('Agent');
+  if (!manages && agent.ownerId !== ctx.actor.userId) throw forbidden('Only the agent owner or agents:manage may do this');
+  return { agent, manages, other };
+}
+
+/** Owner, groups (one BatchGetItem) and token count (one Query) of one agent, then its presentation. */
+async function present(ctx: DomainContext, agent: UserItem, knownOwner?: UserItem) {
+  const orgId = ctx.org.orgId;
+  const groupIds = [...(agent.permissionGroupIds ?? [])];
+  const ownerId = knownOwner ? undefined : agent.ownerId;
+  const [found, tokens] = await Promise.all([
+    batchGetMixed([
+      ...(ownerId ? [{ entity: db().entities.user, key: { orgId, userId: ownerId } }] : []),
+      ...groupIds.map((groupId) => ({ entity: db().entities.permissionGroup, key: { orgId, groupId } })),
+    ]),
+    listAccessTokens(orgId, agent.userId, 'AGENT'),
+  ]);
+  const owner = knownOwner ?? (ownerId ? (found[0] as UserItem | undefined) : undefined);
+  const groups = (found.slice(ownerId ? 1 : 0) as (PermissionGroupItem | undefined)[]).filter((group): group is PermissionGroupItem => group !== undefined);
+  return presentAgent(agent, owner, new Map(groups.map((group) => [group.groupId, group])), tokens.length);
+}
+
+/** agents:manage sees every live agent; others the ones they own. A bare array, sorted by name. */
+export async function listAgents(ctx: DomainContext) {
+  const { manages } = enter(ctx);
+  const [users, groups] = await Promise.all([orgUsers(ctx.org.orgId), orgGroups(ctx.org.orgId)]);
+  const byId = new Map(users.map((user) => [user.userId, user]));
+  const agents = users
+    .filter(isLiveAgent)
+    .filter((agent) => manages || agent.ownerId === ctx.actor.userId)
+    .sort((a, b) => a.name.localeCompare(b.name) || a.userId.localeCompare(b.userId));
+  const counts = await Promise.all(agents.map(async (agent) => (await listAccessTokens(ctx.org.orgId, agent.userId, 'AGENT')).length));
+  return agents.map((agent, index) => presentAgent(agent, agent.ownerId ? byId.get(agent.ownerId) : undefined, groups, counts[index]!));
+}
+
+export async function getAgent(ctx: DomainContext, agentId: string) {
+  const { agent } = await loadManagedAgent(ctx, agentId);
+  return present(ctx, agent);
+}
+
+/** An owner must be an active, non-agent, non-customer, non-deleted member of the organization. */
+function assertValidOwner(owner: UserItem | undefined): asserts owner is UserItem {
+  if (!owner || owner.isAgent || owner.isDeleted || !owner.isActive || owner.role === 'CUSTOMER') {
+    throw invalidField('ownerId', 'Must be an active member of the organization (not an agent or customer)');
+  }
+}
+
+export interface CreateAgentInput {
+  name: string;
+  description?: string | null;
+  ownerId?: string;
+  permissionGroupId?: string;
+}
+
+export async function createAgent(ctx: DomainContext, input: CreateAgentInput) {
+  enter(ctx);
+  requirePermission(ctx, 'agents:manage');
+  requireFeature(ctx, 'AGENT_USERS');
+  const directory = groupDirectoryOf(ctx.org);
+  let groupId: string | undefined;
+  if (input.permissionGroupId) {
+    const entry = directory[input.permissionGroupId];
+    if (!entry) throw invalidField('permissionGroupId', 'Unknown permission group');
+    if (entry.type !== 'INTERNAL') throw invalidField('permissionGroupId', 'An agent needs an INTERNAL group');
+    groupId = input.permissionGroupId;
+  } else {
+    groupId = systemGroupId(directory, 'AGENTS');
+  }
+  const [users, groups] = await Promise.all([orgUsers(ctx.org.orgId), orgGroups(ctx.org.orgId)]);
+  if (users.filter(isLiveAgent).length >= MAX_LIVE_AGENTS) {
+    throw forbidden(`An organization holds at most ${MAX_LIVE_AGENTS} agents`, 'AGENT_LIMIT_REACHED', { limit: MAX_LIVE_AGENTS });
+  }
+  const ownerId = input.ownerId ?? ctx.actor.userId;
+  const owner = users.find((user) => user.userId === ownerId);
+  assertValidOwner(owner);
+  const at = ctx.clock.now().toISOString();
+  const userId = newId('usr');
+  const agent: UserItem = {
+    orgId: ctx.org.orgId,
+    userId,
+    name: input.name,
+    // Synthetic and undeliverable (RFC 2606 .invalid): agents receive no mail and have no login.
+    email: `agent-${userId.slice(4).toLowerCase()}@agents.invalid`,
+    role: 'TEAM_MEMBER',
+    isActive: true,
+    isAgent: true,
+    permissionGroupIds: groupId ? [groupId] : [],
+    ownerId,
+    ...(input.description ? { description: input.description } : {}),
+    createdAt: at,
+    updatedAt: at,
+  };
+  await transact(
+    (e) => [
+      e.userEmail.create({ orgId: ctx.org.orgId, email: agent.email, userId }).commit(),
+      e.user.create(agent).commit(),
+      e.user
+        .check({ orgId: ctx.org.orgId, userId: ownerId })
+        .where((attr, op) => `${op.eq(attr.isActive, true)} AND ${op.eq(attr.isAgent, false)}`)
+        .commit(),
+      ...(groupId ? [e.permissionGroup.check({ orgId: ctx.org.orgId, groupId }).where((attr, op) => op.exists(attr.groupId)).commit()] : []),
+    ],
+    (index) => {
+      if (index === 2) return invalidField('ownerId', 'Must be an active member of the organization (not an agent or customer)');
+      if (index === 3) return invalidField('permissionGroupId', 'Unknown permission group');
+      return conflict('The agent could not be created; retry');
+    },
+  );
+  return presentAgent(agent, owner, groups, 0);
+}
+
+export interface UpdateAgentInput {
+  name?: string;
+  description?: string | null;
+  ownerId?: string;
+  timeFactor?: number | null;
+  weeklyHoursCap?: number | null;
+  maxConcurrentClaims?: number | null;
+  gitIdentity?: string | null;
+  isActive?: boolean;
+}
+
+const NULLABLE_FIELDS = ['description', 'timeFactor', 'weeklyHoursCap', 'maxConcurrentClaims', 'gitIdentity'] as const;
+
+export async function updateAgent(ctx: DomainContext, agentId: string, input: UpdateAgentInput) {
+  const { agent, manages, other } = await loadManagedAgentWith(ctx, agentId, input.ownerId);
+  let owner: UserItem | undefined;
+  if (input.ownerId !== undefined && input.ownerId !== agent.ownerId) {
+    if (!manages) throw forbidden('Changing the owner needs agents:manage', 'FORBIDDEN', { permission: 'agents:manage' });
+    owner = other;
+    assertValidOwner(owner);
+  }
+  const set: Partial<UserItem> = { updatedAt: ctx.clock.now().toISOString() };
+  const remove: (typeof NULLABLE_FIELDS)[number][] = [];
+  if (input.name !== undefined) set.name = input.name;
+  if (input.isActive !== undefined) set.isActive = input.isActive;
+  if (owner) set.ownerId = owner.userId;
+  for (const field of NULLABLE_FIELDS) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (value === null || value === '') remove.push(field);
+    else (set as Record<string, unknown>)[field] = value;
+  }
+  await transact(
+    (e) => [
+      (remove.length > 0
+        ? e.user.patch({ orgId: ctx.org.orgId, userId: agentId }).set(set).remove(remove)
+        : e.user.patch({ orgId: ctx.org.orgId, userId: agentId }).set(set)
+      )
+        .where((attr, op) => op.eq(attr.updatedAt, agent.updatedAt))
+        .commit(),
+      ...(owner
+        ? [e.user.check({ orgId: ctx.org.orgId, userId: owner.userId }).where((attr, op) => `${op.eq(attr.isActive, true)} AND ${op.eq(attr.isAgent, false)}`).commit()]
+        : []),
+    ],
+    (index) => (index === 0 ? conflict('The agent changed concurrently; retry') : invalidField('ownerId', 'Must be an active member of the organization')),
+  );
+  const after: UserItem = { ...agent, ...set };
+  for (const field of remove) delete after[field];
+  return present(ctx, after, owner);
+}
+
+/** Soft delete: the record stays (history), the agent can never authenticate again, its tokens are deleted. */
+export async function deleteAgent(ctx: DomainContext, agentId: string): Promise<void> {
+  const { agent } = await loadManagedAgent(ctx, agentId);
+  const tokens = await listAccessTokens(ctx.org.orgId, agentId, 'AGENT');
+  const at = ctx.clock.now().toISOString();
+  const first = tokens.slice(0, 99);
+  await transact(
+    (e) => [
+      e.user
+        .patch({ orgId: ctx.org.orgId, userId: agentId })
+        .set({ isDeleted: true, isActive: false, updatedAt: at })
+        .where((attr, op) => op.eq(attr.updatedAt, agent.updatedAt))
+        .commit(),
+      ...first.map((token) => e.credential.delete({ lookupKey: token.lookupKey }).commit()),
+    ],
+    () => conflict('The agent changed concurrently; retry'),
+  );
+  // More than one transaction's worth of tokens: the rest can no longer authenticate anyway (deleted user).
+  for (let offset = 99; offset < tokens.length; offset += 100) {
+    const chunk = tokens.slice(offset, offset + 100);
+    await transact((e) => chunk.map((token) => e.credential.delete({ lookupKey: token.lookupKey }).commit()));
+  }
+}

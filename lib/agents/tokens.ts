@@ -1,0 +1,40 @@
+import { forbidden } from '../core/errors.js';
+import type { DomainContext } from '../core/context.js';
+import { requirePermission } from '../organizations/permissions.js';
+import { requireFeature } from '../organizations/plans.js';
+import { groupDirectoryOf, permissionsOfGroups } from '../organizations/group-directory.js';
+import { assertBoardsExist } from '../boards/index.js';
+import { createAccessToken, listAccessTokens, presentToken, revokeAccessToken, type TokenRestrictionsInput } from '../identity/personal-tokens.js';
+import { loadManagedAgent } from './agents.js';
+import { consumeRateLimit } from './rate-limit.js';
+
+export const MINTS_PER_HOUR = 20;
+
+export async function listAgentTokens(ctx: DomainContext, agentId: string) {
+  await loadManagedAgent(ctx, agentId);
+  return { tokens: (await listAccessTokens(ctx.org.orgId, agentId, 'AGENT')).map(presentToken) };
+}
+
+/**
+ * Mints an agent token (plaintext returned once). The caller must hold every permission
+ * the agent's groups grant, so no one can act through an agent beyond their own rights.
+ */
+export async function mintAgentToken(ctx: DomainContext, agentId: string, input: TokenRestrictionsInput) {
+  const { agent } = await loadManagedAgent(ctx, agentId);
+  requirePermission(ctx, 'agents:manage');
+  requireFeature(ctx, 'AGENT_USERS');
+  if (!ctx.actor.isAdmin) {
+    const granted = permissionsOfGroups(groupDirectoryOf(ctx.org), agent.permissionGroupIds ?? []);
+    const missing = [...granted].filter((permission) => !ctx.actor.permissions.has(permission)).sort();
+    if (missing.length > 0) throw forbidden('The agent holds permissions you do not have', 'FORBIDDEN', { missing });
+  }
+  await assertBoardsExist(ctx, input.allowedBoardIds ?? [], 'allowedBoardIds');
+  await consumeRateLimit(ctx.org.orgId, `mint#${agentId}`, MINTS_PER_HOUR, 3600, ctx.clock.now());
+  return createAccessToken(ctx, 'AGENT', agentId, input, { denyDelete: true });
+}
+
+/** Immediate (every request reads the credential); never plan-gated. */
+export async function revokeAgentToken(ctx: DomainContext, agentId: string, tokenId: string): Promise<void> {
+  await loadManagedAgent(ctx, agentId);
+  await revokeAccessToken(ctx.org.orgId, agentId, 'AGENT', tokenId);
+}

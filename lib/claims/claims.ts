@@ -1,0 +1,238 @@
+import { AppError, forbidden } from '../core/errors.js';
+import type { DomainContext } from '../core/context.js';
+import { addSeconds } from '../core/clock.js';
+import type { TicketItem } from '../db/entities/index.js';
+import type { TransactionEntities } from '../db/transact.js';
+import { requirePermission } from '../organizations/permissions.js';
+import { loadTicketOnBoard, loadTicketWithConfig, type TicketOnBoard } from '../tickets/access.js';
+import type { OrgConfig } from '../tickets/config.js';
+import { baseTicketData } from '../tickets/events.js';
+import { hasLiveClaim } from '../tickets/filters.js';
+import { presentClaim } from '../tickets/present.js';
+import { updateTicket } from '../tickets/update.js';
+import { saveTicket } from '../tickets/write.js';
+import { expireClaim, lapsedClaimsOf } from './expiry.js';
+import { releaseSlot } from './slots.js';
+
+/** Lease bounds of spec §4.2 (seconds): out-of-range values are clamped, not refused. */
+export const MIN_LEASE_SECONDS = 60;
+export const MAX_LEASE_SECONDS = 14_400;
+export const DEFAULT_LEASE_SECONDS = 1800;
+
+export const clampLease = (seconds: number | undefined): number =>
+  Math.min(MAX_LEASE_SECONDS, Math.max(MIN_LEASE_SECONDS, Math.round(seconds ?? DEFAULT_LEASE_SECONDS)));
+
+/** How many times a claim write is retried after losing a race (stale version, transaction conflict). */
+const MAX_ATTEMPTS = 8;
+
+/** The claim attributes of a ticket (removed together when a claim ends). */
+export const CLAIM_ATTRIBUTES = [
+  'claimedById', 'claimedByName', 'claimedByIsAgent', 'claimAgentOwnerId', 'claimedAt', 'claimExpiresAt', 'claimHeartbeatAt',
+] as const satisfies readonly (keyof TicketItem)[];
+
+/** The ticket without its claim (claimCount, the fencing number, is kept). */
+export function withoutClaim(ticket: TicketItem): TicketItem {
+  const next = { ...ticket };
+  for (const field of CLAIM_ATTRIBUTES) delete next[field];
+  return next;
+}
+
+/** An agent's concurrent-claim maximum; null for people (never limited). */
+export function claimLimitOf(ctx: DomainContext): number | null {
+  if (!ctx.actor.agent) return null;
+  return ctx.actor.agent.maxConcurrentClaims ?? ctx.org.defaultMaxConcurrentClaims ?? 3;
+}
+
+export const alreadyClaimed = (ticket: TicketItem): AppError =>
+  new AppError(409, 'TICKET_ALREADY_CLAIMED', 'Another actor holds a live claim on this ticket', {
+    claimedBy: { id: ticket.claimedById, name: ticket.claimedByName ?? '' },
+    claimExpiresAt: ticket.claimExpiresAt,
+  });
+
+const claimNotHeld = (): AppError => new AppError(409, 'CLAIM_NOT_HELD', 'You hold no live claim on this ticket; claim it again');
+const claimLimitReached = (max: number): AppError =>
+  forbidden(`The agent already holds its maximum of ${max} concurrent claims`, 'CLAIM_LIMIT_REACHED', { maxConcurrentClaims: max });
+
+/** Thrown inside an attempt when the ticket changed since it was read: re-read and decide again. */
+class StaleTicket extends Error {}
+/** Thrown inside an attempt when the agent's slot counter is full. */
+class SlotsFull extends Error {}
+
+/** A transaction cancelled by a concurrent transaction on one of its items (not by a condition). */
+function isTransactionConflict(error: unknown): boolean {
+  if (!(error instanceof AppError) || error.code !== 'CONFLICT') return false;
+  const reasons = (error.details?.reasons ?? []) as string[];
+  return reasons.includes('TransactionConflict');
+}
+
+const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 25 * attempt));
+
+/** Runs `attempt` until it neither lost a race nor conflicted with a concurrent transaction. */
+async function withRetries<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let round = 1; ; round++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const retriable = error instanceof StaleTicket || isTransactionConflict(error);
+      if (!retriable || round >= MAX_ATTEMPTS) {
+        if (error instanceof StaleTicket) throw new AppError(409, 'CONFLICT', 'The ticket changed concurrently; retry');
+        throw error;
+      }
+      await pause(round);
+    }
+  }
+}
+
+export interface ClaimInput {
+  leaseSeconds?: number;
+  assign?: boolean;
+}
+
+/**
+ * POST .../claim (spec §4.2, §3.2): takes a lease on a ticket, or extends the caller's own
+ * live lease (alreadyHeld). The claim is part of the ticket, so the ticket's version guard
+ * makes it exclusive; an agent's slot counter changes in the same transaction, so the
+ * per-agent maximum holds exactly under concurrency. A lapsed claim (swept or not) is free.
+ */
+export async function claimTicket(ctx: DomainContext, boardId: string, ticketId: string, input: ClaimInput) {
+  requirePermission(ctx, 'tickets:edit');
+  const leaseSeconds = clampLease(input.leaseSeconds);
+  const limit = claimLimitOf(ctx);
+  let clearedOwnLapsed = false;
+  for (;;) {
+    try {
+      return await withRetries(() => claimOnce(ctx, boardId, ticketId, leaseSeconds, input.assign ?? false, limit));
+    } catch (error) {
+      if (!(error instanceof SlotsFull)) throw error;
+      // A lapsed but unswept claim still occupies a slot: clear the agent's own lapsed claims (as the sweeper would), retry once.
+      if (clearedOwnLapsed || limit === null || (await clearOwnLapsedClaims(ctx)) === 0) throw claimLimitReached(limit ?? 0);
+      clearedOwnLapsed = true;
+    }
+  }
+}
+
+async function claimOnce(ctx: DomainContext, boardId: string, ticketId: string, leaseSeconds: number, assign: boolean, limit: number | null) {
+  // The organization's configuration is needed only to assign (reference checks in updateTicket).
+  const loaded: TicketOnBoard & { config?: OrgConfig } = assign
+    ? await loadTicketWithConfig(ctx, boardId, ticketId)
+    : await loadTicketOnBoard(ctx, boardId, ticketId);
+  const { ticket, config } = loaded;
+  if (ticket.statusCategory === 'FINAL' || (config && config.status(ticket.statusId)?.category === 'FINAL')) {
+    throw new AppError(409, 'CONFLICT', 'A ticket in a final status cannot be claimed');
+  }
+  const nowDate = ctx.clock.now();
+  const now = nowDate.toISOString();
+  const me = ctx.actor.userId;
+  const live = hasLiveClaim(ticket, nowDate);
+  if (live && ticket.claimedById !== me) throw alreadyClaimed(ticket);
+  const alreadyHeld = live && ticket.claimedById === me;
+  const previousHolder = ticket.claimedById;
+  const claimCount = (ticket.claimCount ?? 0) + (alreadyHeld ? 0 : 1);
+  const claim: Partial<TicketItem> = {
+    claimedById: me,
+    claimedByName: ctx.actor.credential.clientLabel || ctx.actor.name,
+    claimedByIsAgent: ctx.actor.isAgent,
+    claimedAt: alreadyHeld ? ticket.claimedAt ?? now : now,
+    claimExpiresAt: addSeconds(nowDate, leaseSeconds).toISOString(),
+    claimCount,
+  };
+  if (ctx.actor.agent?.ownerId) claim.claimAgentOwnerId = ctx.actor.agent.ownerId;
+  const remove: (keyof TicketItem)[] = [];
+  if (!ctx.actor.agent?.ownerId) remove.push('claimAgentOwnerId');
+  if (!alreadyHeld) remove.push('claimHeartbeatAt');
+  else if (ticket.claimHeartbeatAt) claim.claimHeartbeatAt = ticket.claimHeartbeatAt;
+
+  // Slot changes: a new claim by an agent takes a slot (unless it replaces its own lapsed claim,
+  // which already holds one); a lapsed claim of another agent that this claim replaces frees its slot.
+  const takesSlot = !alreadyHeld && limit !== null && previousHolder !== me;
+  const freesSlotOf = previousHolder && previousHolder !== me && ticket.claimedByIsAgent ? previousHolder : undefined;
+  const related = (e: TransactionEntities) => [
+    ...(takesSlot
+      ? [
+          e.claimSlots
+            .update({ orgId: ctx.org.orgId, agentId: me })
+            .add({ held: 1 })
+            .where((attr, op) => `${op.notExists(attr.held)} OR ${op.lt(attr.held, limit!)}`)
+            .commit(),
+        ]
+      : []),
+    ...(freesSlotOf ? [releaseSlot(e, ctx.org.orgId, freesSlotOf)] : []),
+  ];
+  const events = alreadyHeld
+    ? []
+    : [{ type: 'ticket.claimed', data: { ...baseTicketData(ticket), claimedById: me, claimExpiresAt: claim.claimExpiresAt, claimCount } }];
+  const timeline = alreadyHeld
+    ? []
+    : [{ kind: 'CLAIMED' as const, details: { claimedById: me, claimedByName: claim.claimedByName, claimExpiresAt: claim.claimExpiresAt, claimCount } }];
+  const assigned = assign && !ticket.assigneeId;
+  const onStale = () => new StaleTicket() as unknown as AppError;
+  const onRelatedFailed = (index: number) => (index === 0 && takesSlot ? (new SlotsFull() as unknown as AppError) : new AppError(409, 'CONFLICT', 'A related item changed concurrently; retry'));
+  let saved: TicketItem;
+  if (assigned && config) {
+    saved = await updateTicket(ctx, { board: loaded.board, ticket, config }, { assigneeId: me }, { extra: claim, remove, related, onRelatedFailed, onStale, events, timeline });
+  } else {
+    const after = { ...ticket, ...claim } as TicketItem;
+    for (const field of remove) delete after[field];
+    saved = await saveTicket(ctx, { before: ticket, after, related, onRelatedFailed, onStale, events, timeline });
+  }
+  return {
+    ticket: { id: saved.ticketId, displayId: saved.displayId, title: saved.title, boardId: saved.boardId, statusId: saved.statusId, assigneeId: saved.assigneeId ?? null },
+    claim: presentClaim(saved, nowDate),
+    alreadyHeld,
+    assigned,
+  };
+}
+
+/** Clears the calling agent's own lapsed claims (byClaimHolder, expiry < now); returns how many. */
+async function clearOwnLapsedClaims(ctx: DomainContext): Promise<number> {
+  const now = ctx.clock.now();
+  const lapsed = await lapsedClaimsOf(ctx.org.orgId, ctx.actor.userId, now);
+  let cleared = 0;
+  for (const ticket of lapsed) if (await expireClaim(ctx.org, ticket, ctx.clock)) cleared++;
+  return cleared;
+}
+
+/** POST .../claim/heartbeat: pushes the caller's live lease to now + extendSeconds. */
+export async function heartbeatClaim(ctx: DomainContext, boardId: string, ticketId: string, input: { extendSeconds?: number }) {
+  requirePermission(ctx, 'tickets:edit');
+  const extendSeconds = clampLease(input.extendSeconds);
+  return withRetries(async () => {
+    const { ticket } = await loadTicketOnBoard(ctx, boardId, ticketId);
+    const nowDate = ctx.clock.now();
+    if (!hasLiveClaim(ticket, nowDate)) throw claimNotHeld();
+    if (ticket.claimedById !== ctx.actor.userId) throw alreadyClaimed(ticket);
+    const after: TicketItem = { ...ticket, claimExpiresAt: addSeconds(nowDate, extendSeconds).toISOString(), claimHeartbeatAt: nowDate.toISOString() };
+    const saved = await saveTicket(ctx, { before: ticket, after, onStale: () => new StaleTicket() as unknown as AppError });
+    return presentClaim(saved, nowDate);
+  });
+}
+
+/**
+ * DELETE .../claim: hands a live lease back. Allowed for the holder, the holding agent's owner
+ * and administrators; a denyDelete token may release only its own claim (spec §5.3).
+ */
+export async function releaseClaim(ctx: DomainContext, boardId: string, ticketId: string, input: { reason?: string }) {
+  requirePermission(ctx, 'tickets:edit');
+  return withRetries(async () => {
+    const { ticket } = await loadTicketOnBoard(ctx, boardId, ticketId);
+    const nowDate = ctx.clock.now();
+    if (!hasLiveClaim(ticket, nowDate)) throw claimNotHeld();
+    const holder = ticket.claimedById!;
+    const me = ctx.actor.userId;
+    if (holder !== me) {
+      if (ctx.actor.credential.denyDelete) throw forbidden("This token may release only its own claim", 'PAT_DENY_DELETE');
+      const isOwner = !!ticket.claimedByIsAgent && ticket.claimAgentOwnerId === me;
+      if (!ctx.actor.isAdmin && !isOwner) throw forbidden('Only the holder, the holding agent\'s owner or an administrator may release this claim');
+    }
+    const reason = input.reason ?? null;
+    await saveTicket(ctx, {
+      before: ticket,
+      after: withoutClaim(ticket),
+      related: (e) => (ticket.claimedByIsAgent ? [releaseSlot(e, ticket.orgId, holder)] : []),
+      onStale: () => new StaleTicket() as unknown as AppError,
+      timeline: [{ kind: 'CLAIM_RELEASED', details: { previousClaimedById: holder, releasedById: me, reason } }],
+      events: [{ type: 'ticket.claim_released', data: { ...baseTicketData(ticket), releasedById: me, previousClaimedById: holder, reason } }],
+    });
+    return { released: true };
+  });
+}

@@ -1,0 +1,99 @@
+import type { Clock } from '../core/clock.js';
+import { addSeconds, epochSeconds } from '../core/clock.js';
+import { AppError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { db } from '../db/service.js';
+import type { OrganizationItem, TicketItem } from '../db/entities/index.js';
+import { baseTicketData } from '../tickets/events.js';
+import { hasLiveClaim } from '../tickets/filters.js';
+import { CLAIM_SHARD, saveTicket } from '../tickets/write.js';
+import { releaseSlot } from './slots.js';
+import { systemContext } from './system-context.js';
+
+/** Notifications live 90 days (TTL housekeeping). */
+const NOTIFICATION_RETENTION_SECONDS = 90 * 24 * 3600;
+
+class Stale extends Error {}
+
+/** Every claimed ticket whose lease lapsed before `now`, across organizations (byClaimExpiry). */
+export async function lapsedClaims(now: Date): Promise<TicketItem[]> {
+  const result = await db().entities.ticket.query
+    .byClaimExpiry({ claimShard: CLAIM_SHARD })
+    .lt({ claimExpiresAtKey: now.toISOString() })
+    .go({ pages: 'all' });
+  return result.data as TicketItem[];
+}
+
+/** One holder's claims whose lease lapsed before `now` (byClaimHolder). */
+export async function lapsedClaimsOf(orgId: string, holderId: string, now: Date): Promise<TicketItem[]> {
+  const result = await db().entities.ticket.query
+    .byClaimHolder({ orgId, claimHolderKey: holderId })
+    .lt({ claimExpiresAtKey: now.toISOString() })
+    .go({ pages: 'all' });
+  return result.data as TicketItem[];
+}
+
+/**
+ * Clears one lapsed claim as the system: the ticket put guarded by the version read (a lease
+ * renewed meanwhile is left alone), the agent's slot freed, a CLAIM_EXPIRED timeline note,
+ * ticket.claim_expired, and TICKET_CLAIM_EXPIRED notifications to the assignee and the agent's
+ * owner, in one transaction. Returns false when there was nothing (any more) to clear.
+ */
+export async function expireClaim(org: Pick<OrganizationItem, 'orgId'>, ticket: TicketItem, clock: Clock): Promise<boolean> {
+  const now = clock.now();
+  // The index is eventually consistent: re-check the item itself.
+  if (!ticket.claimedById || hasLiveClaim(ticket, now) || ticket.isDeleted && !ticket.claimedById) return false;
+  const ctx = systemContext(clock, org);
+  const holder = ticket.claimedById;
+  const recipients = [...new Set([ticket.assigneeId, ticket.claimedByIsAgent ? ticket.claimAgentOwnerId : undefined].filter((id): id is string => !!id))];
+  const after = { ...ticket };
+  for (const field of ['claimedById', 'claimedByName', 'claimedByIsAgent', 'claimAgentOwnerId', 'claimedAt', 'claimExpiresAt', 'claimHeartbeatAt'] as const) delete after[field];
+  const createdAt = now.toISOString();
+  const ttl = epochSeconds(addSeconds(now, NOTIFICATION_RETENTION_SECONDS));
+  try {
+    await saveTicket(ctx, {
+      before: ticket,
+      after: { ...after, updatedAt: ticket.updatedAt },
+      onStale: () => new Stale() as unknown as AppError,
+      related: (e) => [
+        ...(ticket.claimedByIsAgent ? [releaseSlot(e, ticket.orgId, holder)] : []),
+        ...recipients.map((userId) =>
+          e.notification
+            .create({
+              orgId: ticket.orgId,
+              userId,
+              notificationId: newId('ntf'),
+              type: 'TICKET_CLAIM_EXPIRED',
+              data: { ticketId: ticket.ticketId, boardId: ticket.boardId, displayId: ticket.displayId, title: ticket.title },
+              createdAt,
+              ttl,
+            })
+            .commit(),
+        ),
+      ],
+      timeline: [{ kind: 'CLAIM_EXPIRED', details: { previousClaimedById: holder, claimExpiresAt: ticket.claimExpiresAt } }],
+      events: [{ type: 'ticket.claim_expired', data: { ...baseTicketData(ticket), previousClaimedById: holder, claimExpiresAt: ticket.claimExpiresAt } }],
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof Stale) return false;
+    throw error;
+  }
+}
+
+/** The sweeper task: clears every lapsed claim; returns how many it cleared. */
+export async function sweepLapsedClaims(clock: Clock): Promise<number> {
+  const lapsed = await lapsedClaims(clock.now());
+  let cleared = 0;
+  for (const ticket of lapsed) {
+    // The GSI copy may be stale: read the ticket itself before deciding.
+    const current = (await db().entities.ticket.get({ ticketId: ticket.ticketId }).go({ consistent: true })).data as TicketItem | null;
+    if (!current) continue;
+    try {
+      if (await expireClaim({ orgId: current.orgId }, current, clock)) cleared++;
+    } catch (error) {
+      console.error(JSON.stringify({ msg: 'claim expiry failed', ticketId: ticket.ticketId, error: String(error) }));
+    }
+  }
+  return cleared;
+}

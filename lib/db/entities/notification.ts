@@ -1,0 +1,22 @@
+import { Entity, type EntityItem } from 'electrodb';
+
+export const NOTIFICATION_TYPES = ['TICKET_CLAIM_EXPIRED'] as const;
+
+/** A user's in-app notification, newest first by ULID; TTL removes it after 90 days. */
+export const Notification = new Entity({
+  model: { entity: 'notification', version: '1', service: 'wm' },
+  attributes: {
+    orgId: { type: 'string', required: true },
+    userId: { type: 'string', required: true },
+    notificationId: { type: 'string', required: true },
+    type: { type: NOTIFICATION_TYPES, required: true },
+    data: { type: 'any', required: true, default: () => ({}) },
+    readAt: { type: 'string' },
+    createdAt: { type: 'string', required: true },
+    ttl: { type: 'number', required: true },
+  },
+  indexes: {
+    byUser: { pk: { field: 'pk', composite: ['orgId', 'userId'] }, sk: { field: 'sk', composite: ['notificationId'] } },
+  },
+});
+export type NotificationItem = EntityItem<typeof Notification>;

@@ -1,0 +1,17 @@
+import * as z from 'zod';
+import { authenticated, type Routes } from '../http/router.js';
+import { idParam, pageQuery } from '../http/validation.js';
+import { listNotifications, markNotificationRead } from './notifications.js';
+
+/** Routes of the `notifications` group (DESIGN.md §4 "Notifications"). */
+export const notificationsRoutes: Routes = {
+  'GET /api/v1/notifications': authenticated({
+    query: z.strictObject(pageQuery(20, 100)),
+    handler: (ctx, { query }) => listNotifications(ctx, query),
+  }),
+  'POST /api/v1/notifications/{notificationId}/read': authenticated({
+    status: 204,
+    params: z.object({ notificationId: idParam }),
+    handler: (ctx, { params }) => markNotificationRead(ctx, params.notificationId),
+  }),
+};

@@ -1,0 +1,31 @@
+import * as z from 'zod';
+import { authenticated, type Routes } from '../http/router.js';
+import { idParam } from '../http/validation.js';
+import { claimTicket, heartbeatClaim, releaseClaim } from '../claims/claims.js';
+import { reason } from './schemas.js';
+
+const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
+const base = '/api/v1/boards/{boardId}/tickets/{ticketId}/claim';
+/** Lease lengths are clamped by the domain (spec §4.2), so any finite number is accepted here. */
+const seconds = z.number().finite();
+
+/** Claim routes of the `tickets` group (spec §4.2). */
+export const claimsRoutes: Routes = {
+  [`POST ${base}`]: authenticated({
+    status: 201,
+    params: ticketParams,
+    body: z.strictObject({ leaseSeconds: seconds.optional(), assign: z.boolean().optional() }),
+    handler: (ctx, { params, body }) => claimTicket(ctx, params.boardId, params.ticketId, body),
+  }),
+  [`POST ${base}/heartbeat`]: authenticated({
+    params: ticketParams,
+    body: z.strictObject({ extendSeconds: seconds.optional() }),
+    handler: (ctx, { params, body }) => heartbeatClaim(ctx, params.boardId, params.ticketId, body),
+  }),
+  [`DELETE ${base}`]: authenticated({
+    denyDeleteCheckedByDomain: true,
+    params: ticketParams,
+    body: z.strictObject({ reason: reason.optional() }),
+    handler: (ctx, { params, body }) => releaseClaim(ctx, params.boardId, params.ticketId, body),
+  }),
+};

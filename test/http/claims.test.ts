@@ -1,0 +1,378 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
+import { dispatchedEventsOf } from '../support/events.js';
+import { db } from '../../lib/db/service.js';
+import { newId } from '../../lib/core/ids.js';
+import { systemClock } from '../../lib/core/clock.js';
+import { authenticate } from '../../lib/identity/authenticate.js';
+import { createAccessToken } from '../../lib/identity/personal-tokens.js';
+
+interface Setup {
+  org: TestOrg;
+  boardId: string;
+  statuses: Record<string, any>;
+}
+
+async function setup(): Promise<Setup> {
+  const org = await signupOrg();
+  const board = await org.call('POST', '/api/v1/boards', { body: { name: 'Claims board', prefix: 'CLM' } });
+  const statuses = (await org.call('GET', '/api/v1/statuses')).body.data;
+  return { org, boardId: board.body.id, statuses: Object.fromEntries(statuses.map((status: any) => [status.key, status])) };
+}
+
+async function newTicket(s: Setup, body: Record<string, unknown> = {}) {
+  const response = await s.org.call('POST', `/api/v1/boards/${s.boardId}/tickets`, { body: { title: 'Claimable work', ...body } });
+  if (response.status !== 201) throw new Error(`create ticket: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.data;
+}
+
+/** A TEAM_MEMBER who is a direct member of the board (so it can see it). */
+async function boardMember(s: Setup, overrides: Parameters<typeof createMember>[1] = {}) {
+  const member = await createMember(s.org, overrides);
+  const added = await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: member.id } });
+  if (added.status >= 300) throw new Error(`add member: ${added.status} ${JSON.stringify(added.body)}`);
+  return member;
+}
+
+const claimPath = (s: Setup, ticketId: string) => `/api/v1/boards/${s.boardId}/tickets/${ticketId}/claim`;
+
+/** An agent user (Agents group) with an AGENT token, created directly (agent endpoints are built elsewhere). */
+async function createAgent(s: Setup, options: { ownerId?: string; maxConcurrentClaims?: number; clientLabel?: string; denyDelete?: boolean } = {}) {
+  const groups = (await s.org.call('GET', '/api/v1/permission-groups')).body.data as any[];
+  const agentsGroup = groups.find((group) => group.name === 'Agents');
+  const userId = newId('usr');
+  const now = new Date().toISOString();
+  await db()
+    .entities.user.create({
+      orgId: s.org.orgId,
+      userId,
+      name: 'Robo Agent',
+      email: `${userId}@agents.invalid`,
+      role: 'TEAM_MEMBER',
+      isAgent: true,
+      isActive: true,
+      ownerId: options.ownerId ?? s.org.adminId,
+      permissionGroupIds: [agentsGroup.id],
+      ...(options.maxConcurrentClaims ? { maxConcurrentClaims: options.maxConcurrentClaims } : {}),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .go();
+  await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId } });
+  const adminCtx = await authenticate(s.org.adminToken, s.org.slug, systemClock, 'req-test');
+  const minted = await createAccessToken(adminCtx, 'AGENT', userId, { name: 'agent token', clientLabel: options.clientLabel ?? null }, { denyDelete: options.denyDelete ?? true });
+  return { id: userId, token: minted.token };
+}
+
+describe('claiming a ticket', () => {
+  let s: Setup;
+  beforeAll(async () => {
+    s = await setup();
+  });
+
+  it('claims a free ticket with the default lease and returns the claim block', async () => {
+    const ticket = await newTicket(s);
+    const before = Date.now();
+    const response = await s.org.call('POST', claimPath(s, ticket.id), { body: {} });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({
+      ticket: { id: ticket.id, displayId: ticket.displayId, title: 'Claimable work', boardId: s.boardId, statusId: ticket.status.id, assigneeId: null },
+      claim: { claimedBy: { id: s.org.adminId, name: 'Ada Admin', isAgent: false, agentOwnerId: null }, claimHeartbeatAt: null, claimCount: 1 },
+      alreadyHeld: false,
+      assigned: false,
+    });
+    const lease = Date.parse(response.body.claim.claimExpiresAt) - before;
+    expect(lease).toBeGreaterThan(1790_000);
+    expect(lease).toBeLessThan(1810_000);
+    expect(response.roundTrips).toBeLessThanOrEqual(3);
+    const read = await s.org.call('GET', `/api/v1/boards/${s.boardId}/tickets/${ticket.id}`);
+    expect(read.body.data.claim).toEqual(response.body.claim);
+  });
+
+  it('clamps the lease to 60..14400 seconds', async () => {
+    const short = await newTicket(s);
+    const long = await newTicket(s);
+    const a = await s.org.call('POST', claimPath(s, short.id), { body: { leaseSeconds: 5 } });
+    const b = await s.org.call('POST', claimPath(s, long.id), { body: { leaseSeconds: 999_999 } });
+    const leaseOf = (r: any) => (Date.parse(r.body.claim.claimExpiresAt) - Date.parse(r.body.claim.claimedAt)) / 1000;
+    expect(leaseOf(a)).toBe(60);
+    expect(leaseOf(b)).toBe(14_400);
+  });
+
+  it('extends the lease on a re-claim by the holder without a new claim count', async () => {
+    const ticket = await newTicket(s);
+    const first = await s.org.call('POST', claimPath(s, ticket.id), { body: { leaseSeconds: 120 } });
+    const again = await s.org.call('POST', claimPath(s, ticket.id), { body: { leaseSeconds: 3600 } });
+    expect(again.status).toBe(201);
+    expect(again.body.alreadyHeld).toBe(true);
+    expect(again.body.claim.claimCount).toBe(first.body.claim.claimCount);
+    expect(again.body.claim.claimedAt).toBe(first.body.claim.claimedAt);
+    expect(Date.parse(again.body.claim.claimExpiresAt)).toBeGreaterThan(Date.parse(first.body.claim.claimExpiresAt));
+  });
+
+  it('assigns an unassigned ticket to the claimer with assign=true and emits ticket.claimed and ticket.assigned', async () => {
+    const ticket = await newTicket(s);
+    const response = await s.org.call('POST', claimPath(s, ticket.id), { body: { assign: true } });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ assigned: true, ticket: { assigneeId: s.org.adminId } });
+    const events = await dispatchedEventsOf(s.org.orgId, ticket.id, 4);
+    const claimed = events.find((event) => event.type === 'ticket.claimed');
+    expect(claimed?.data).toEqual({
+      ticketId: ticket.id, boardId: s.boardId, projectId: s.boardId, organizationId: s.org.orgId,
+      claimedById: s.org.adminId, claimExpiresAt: response.body.claim.claimExpiresAt, claimCount: 1,
+    });
+    expect(events.find((event) => event.type === 'ticket.assigned')?.data).toMatchObject({ oldAssigneeId: null, newAssigneeId: s.org.adminId });
+    const timeline = await s.org.call('GET', `/api/v1/boards/${s.boardId}/tickets/${ticket.id}/timeline`);
+    expect(JSON.stringify(timeline.body)).toContain('CLAIMED');
+  });
+
+  it('never replaces an existing assignee with assign=true', async () => {
+    const member = await boardMember(s);
+    const ticket = await newTicket(s, { assigneeId: member.id });
+    const response = await s.org.call('POST', claimPath(s, ticket.id), { body: { assign: true } });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ assigned: false, ticket: { assigneeId: member.id } });
+  });
+
+  it('names the claim after the token clientLabel', async () => {
+    const ticket = await newTicket(s);
+    const { token } = await createToken(s.org, s.org.adminToken, { clientLabel: 'Claude Code' });
+    const response = await api('POST', claimPath(s, ticket.id), { token, org: s.org.slug, body: {} });
+    expect(response.body.claim.claimedBy.name).toBe('Claude Code');
+  });
+
+  it('refuses a ticket someone else holds with 409 TICKET_ALREADY_CLAIMED naming the holder and expiry', async () => {
+    const ticket = await newTicket(s);
+    const held = await s.org.call('POST', claimPath(s, ticket.id), { body: {} });
+    const member = await boardMember(s, { name: 'Bea Member' });
+    const response = await api('POST', claimPath(s, ticket.id), { token: member.token, org: s.org.slug, body: {} });
+    expect(response.status).toBe(409);
+    expect(response.body.error.code).toBe('TICKET_ALREADY_CLAIMED');
+    expect(response.body.error.details).toEqual({ claimedBy: { id: s.org.adminId, name: 'Ada Admin' }, claimExpiresAt: held.body.claim.claimExpiresAt });
+  });
+
+  it('refuses to claim a ticket in a FINAL status', async () => {
+    const ticket = await newTicket(s, { statusId: s.statuses.DONE.id });
+    const response = await s.org.call('POST', claimPath(s, ticket.id), { body: {} });
+    expect(response.status).toBe(409);
+    expect(response.body.error.code).toBe('CONFLICT');
+  });
+
+  it('rejects bad input: unknown body fields, a non-numeric lease, a non-boolean assign', async () => {
+    const ticket = await newTicket(s);
+    expectValidationError(await s.org.call('POST', claimPath(s, ticket.id), { body: { leaseSeconds: 'long' } }), 'leaseSeconds');
+    expectValidationError(await s.org.call('POST', claimPath(s, ticket.id), { body: { assign: 'yes' } }), 'assign');
+    expectValidationError(await s.org.call('POST', claimPath(s, ticket.id), { body: { holder: 'me' } }), 'holder');
+  });
+
+  it('answers 404 for an unknown ticket, a deleted ticket and another organization\'s ticket', async () => {
+    expect((await s.org.call('POST', claimPath(s, 'tkt_unknown'), { body: {} })).status).toBe(404);
+    const deleted = await newTicket(s);
+    await s.org.call('DELETE', `/api/v1/boards/${s.boardId}/tickets/${deleted.id}`);
+    expect((await s.org.call('POST', claimPath(s, deleted.id), { body: {} })).status).toBe(404);
+    const other = await setup();
+    const foreign = await newTicket(other);
+    expect((await s.org.call('POST', `/api/v1/boards/${other.boardId}/tickets/${foreign.id}/claim`, { body: {} })).status).toBe(404);
+  });
+
+  it('refuses a caller without tickets:edit with 403', async () => {
+    const group = await s.org.call('POST', '/api/v1/permission-groups', { body: { name: 'Viewers', color: '#123456', permissions: ['milestones:view'] } });
+    const viewer = await boardMember(s, { permissionGroupIds: [group.body.id] });
+    const ticket = await newTicket(s);
+    const response = await api('POST', claimPath(s, ticket.id), { token: viewer.token, org: s.org.slug, body: {} });
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe('FORBIDDEN');
+  });
+
+  it('refuses a read-only token with PAT_READ_ONLY', async () => {
+    const ticket = await newTicket(s);
+    const { token } = await createToken(s.org, s.org.adminToken, { readOnly: true });
+    const response = await api('POST', claimPath(s, ticket.id), { token, org: s.org.slug, body: {} });
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe('PAT_READ_ONLY');
+  });
+});
+
+describe('heartbeats', () => {
+  let s: Setup;
+  beforeAll(async () => {
+    s = await setup();
+  });
+
+  it('pushes a held lease to now + extendSeconds and records the heartbeat', async () => {
+    const ticket = await newTicket(s);
+    await s.org.call('POST', claimPath(s, ticket.id), { body: { leaseSeconds: 60 } });
+    const before = Date.now();
+    const response = await s.org.call('POST', `${claimPath(s, ticket.id)}/heartbeat`, { body: { extendSeconds: 600 } });
+    expect(response.status).toBe(200);
+    expect(response.body.claimedBy.id).toBe(s.org.adminId);
+    expect(response.body.claimHeartbeatAt).not.toBeNull();
+    const lease = Date.parse(response.body.claimExpiresAt) - before;
+    expect(lease).toBeGreaterThan(590_000);
+    expect(lease).toBeLessThan(610_000);
+    expect(response.roundTrips).toBeLessThanOrEqual(3);
+  });
+
+  it('answers 409 CLAIM_NOT_HELD without a claim and after the lease lapsed', async () => {
+    const free = await newTicket(s);
+    const none = await s.org.call('POST', `${claimPath(s, free.id)}/heartbeat`, { body: {} });
+    expect(none.status).toBe(409);
+    expect(none.body.error.code).toBe('CLAIM_NOT_HELD');
+    const lapsed = await newTicket(s);
+    await s.org.call('POST', claimPath(s, lapsed.id), { body: {} });
+    await db().entities.ticket.patch({ ticketId: lapsed.id }).set({ claimExpiresAt: new Date(Date.now() - 1000).toISOString() }).go();
+    const response = await s.org.call('POST', `${claimPath(s, lapsed.id)}/heartbeat`, { body: {} });
+    expect(response.status).toBe(409);
+    expect(response.body.error.code).toBe('CLAIM_NOT_HELD');
+  });
+
+  it('answers 409 TICKET_ALREADY_CLAIMED when someone else holds it', async () => {
+    const ticket = await newTicket(s);
+    await s.org.call('POST', claimPath(s, ticket.id), { body: {} });
+    const member = await boardMember(s);
+    const response = await api('POST', `${claimPath(s, ticket.id)}/heartbeat`, { token: member.token, org: s.org.slug, body: {} });
+    expect(response.status).toBe(409);
+    expect(response.body.error.code).toBe('TICKET_ALREADY_CLAIMED');
+  });
+
+  it('rejects a non-numeric extendSeconds', async () => {
+    const ticket = await newTicket(s);
+    expectValidationError(await s.org.call('POST', `${claimPath(s, ticket.id)}/heartbeat`, { body: { extendSeconds: 'x' } }), 'extendSeconds');
+  });
+});
+
+describe('releasing a claim', () => {
+  let s: Setup;
+  beforeAll(async () => {
+    s = await setup();
+  });
+
+  it('releases the holder\'s claim, frees the ticket, records the reason and emits ticket.claim_released', async () => {
+    const member = await boardMember(s);
+    const ticket = await newTicket(s);
+    await api('POST', claimPath(s, ticket.id), { token: member.token, org: s.org.slug, body: {} });
+    const response = await api('DELETE', claimPath(s, ticket.id), { token: member.token, org: s.org.slug, body: { reason: 'Done for today' } });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ released: true });
+    expect(response.roundTrips).toBeLessThanOrEqual(3);
+    const read = await s.org.call('GET', `/api/v1/boards/${s.boardId}/tickets/${ticket.id}`);
+    expect(read.body.data.claim).toBeNull();
+    const events = await dispatchedEventsOf(s.org.orgId, ticket.id, 5);
+    expect(events.find((event) => event.type === 'ticket.claim_released')?.data).toEqual({
+      ticketId: ticket.id, boardId: s.boardId, projectId: s.boardId, organizationId: s.org.orgId,
+      releasedById: member.id, previousClaimedById: member.id, reason: 'Done for today',
+    });
+    const timeline = await s.org.call('GET', `/api/v1/boards/${s.boardId}/tickets/${ticket.id}/timeline`);
+    expect(JSON.stringify(timeline.body)).toContain('Done for today');
+  });
+
+  it('lets an administrator release another actor\'s claim, but not a plain member', async () => {
+    const holder = await boardMember(s);
+    const other = await boardMember(s);
+    const ticket = await newTicket(s);
+    await api('POST', claimPath(s, ticket.id), { token: holder.token, org: s.org.slug, body: {} });
+    const refused = await api('DELETE', claimPath(s, ticket.id), { token: other.token, org: s.org.slug, body: {} });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('FORBIDDEN');
+    expect((await s.org.call('DELETE', claimPath(s, ticket.id), { body: {} })).status).toBe(200);
+  });
+
+  it('lets the holding agent\'s owner release its claim', async () => {
+    const owner = await boardMember(s);
+    const agent = await createAgent(s, { ownerId: owner.id });
+    const ticket = await newTicket(s);
+    const claimed = await api('POST', claimPath(s, ticket.id), { token: agent.token, org: s.org.slug, body: {} });
+    expect(claimed.body.claim.claimedBy).toMatchObject({ id: agent.id, isAgent: true, agentOwnerId: owner.id });
+    const response = await api('DELETE', claimPath(s, ticket.id), { token: owner.token, org: s.org.slug, body: {} });
+    expect(response.status).toBe(200);
+  });
+
+  it('lets a denyDelete token release its own claim but not another actor\'s (PAT_DENY_DELETE)', async () => {
+    const { token } = await createToken(s.org, s.org.adminToken, { denyDelete: true });
+    const own = await newTicket(s);
+    await api('POST', claimPath(s, own.id), { token, org: s.org.slug, body: {} });
+    expect((await api('DELETE', claimPath(s, own.id), { token, org: s.org.slug, body: {} })).status).toBe(200);
+    const member = await boardMember(s);
+    const theirs = await newTicket(s);
+    await api('POST', claimPath(s, theirs.id), { token: member.token, org: s.org.slug, body: {} });
+    const refused = await api('DELETE', claimPath(s, theirs.id), { token, org: s.org.slug, body: {} });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('PAT_DENY_DELETE');
+    // The router still refuses other DELETE routes to the same token.
+    const plain = await api('DELETE', `/api/v1/boards/${s.boardId}/tickets/${own.id}`, { token, org: s.org.slug });
+    expect(plain.body.error.code).toBe('PAT_DENY_DELETE');
+  });
+
+  it('answers 409 CLAIM_NOT_HELD for a ticket without a live claim and rejects a reason over 500 characters', async () => {
+    const ticket = await newTicket(s);
+    const response = await s.org.call('DELETE', claimPath(s, ticket.id), { body: {} });
+    expect(response.status).toBe(409);
+    expect(response.body.error.code).toBe('CLAIM_NOT_HELD');
+    expectValidationError(await s.org.call('DELETE', claimPath(s, ticket.id), { body: { reason: 'x'.repeat(501) } }), 'reason');
+  });
+});
+
+describe('claims under concurrency (DynamoDB Local)', () => {
+  let s: Setup;
+  beforeAll(async () => {
+    s = await setup();
+  });
+
+  it('lets exactly one of 10 people claim one ticket at the same time', async () => {
+    const ticket = await newTicket(s);
+    const people: { id: string; token: string }[] = [];
+    for (let i = 0; i < 10; i++) people.push(await boardMember(s));
+    const responses = await Promise.all(people.map((person) => api('POST', claimPath(s, ticket.id), { token: person.token, org: s.org.slug, body: {} })));
+    const statuses = responses.map((response) => response.status).sort();
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    expect(responses.filter((response) => response.status === 409).every((response) => response.body.error.code === 'TICKET_ALREADY_CLAIMED')).toBe(true);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(9);
+  });
+
+  it('holds an agent with maxConcurrentClaims 2 to exactly 2 of 6 tickets claimed in parallel', async () => {
+    const agent = await createAgent(s, { maxConcurrentClaims: 2 });
+    const tickets = await Promise.all(Array.from({ length: 6 }, () => newTicket(s)));
+    const responses = await Promise.all(tickets.map((ticket) => api('POST', claimPath(s, ticket.id), { token: agent.token, org: s.org.slug, body: {} })));
+    expect(responses.filter((response) => response.status === 201)).toHaveLength(2);
+    const refused = responses.filter((response) => response.status !== 201);
+    expect(refused).toHaveLength(4);
+    expect(refused.every((response) => response.status === 403 && response.body.error.code === 'CLAIM_LIMIT_REACHED')).toBe(true);
+  });
+
+  it('frees a slot when an agent releases a claim, and reuses a slot whose lease lapsed unswept', async () => {
+    const agent = await createAgent(s, { maxConcurrentClaims: 1, denyDelete: true });
+    const [a, b, c] = await Promise.all([newTicket(s), newTicket(s), newTicket(s)]);
+    expect((await api('POST', claimPath(s, a.id), { token: agent.token, org: s.org.slug, body: {} })).status).toBe(201);
+    const full = await api('POST', claimPath(s, b.id), { token: agent.token, org: s.org.slug, body: {} });
+    expect(full.body.error.code).toBe('CLAIM_LIMIT_REACHED');
+    expect((await api('DELETE', claimPath(s, a.id), { token: agent.token, org: s.org.slug, body: {} })).status).toBe(200);
+    expect((await api('POST', claimPath(s, b.id), { token: agent.token, org: s.org.slug, body: {} })).status).toBe(201);
+    // Lapse b without the sweeper: the next claim clears it first.
+    const past = new Date(Date.now() - 1000).toISOString();
+    await db().entities.ticket.patch({ ticketId: b.id }).set({ claimExpiresAt: past, claimExpiresAtKey: past }).go();
+    const next = await api('POST', claimPath(s, c.id), { token: agent.token, org: s.org.slug, body: {} });
+    expect(next.status).toBe(201);
+    const read = await s.org.call('GET', `/api/v1/boards/${s.boardId}/tickets/${b.id}`);
+    expect(read.body.data.claim).toBeNull();
+  });
+});
+
+describe('claim filters on GET /api/v1/issues', () => {
+  it('reflects live claims in claimedBy=me and claimable, and treats a lapsed lease as claimable', async () => {
+    const s = await setup();
+    const active = { statusId: s.statuses.IN_PROGRESS.id };
+    const [mine, free, lapsed] = await Promise.all([newTicket(s, active), newTicket(s, active), newTicket(s, active)]);
+    await s.org.call('POST', claimPath(s, mine.id), { body: {} });
+    await s.org.call('POST', claimPath(s, lapsed.id), { body: {} });
+    await db().entities.ticket.patch({ ticketId: lapsed.id }).set({ claimExpiresAt: new Date(Date.now() - 1000).toISOString() }).go();
+    const claimed = await s.org.call('GET', '/api/v1/issues?claimedBy=me');
+    expect(claimed.body.data.map((t: any) => t.id)).toEqual([mine.id]);
+    const claimable = await s.org.call('GET', '/api/v1/issues?claimable=true');
+    const ids = claimable.body.data.map((t: any) => t.id);
+    expect(ids).toContain(free.id);
+    expect(ids).toContain(lapsed.id);
+    expect(ids).not.toContain(mine.id);
+    const lapsedRead = await s.org.call('GET', `/api/v1/boards/${s.boardId}/tickets/${lapsed.id}`);
+    expect(lapsedRead.body.data.claim).toBeNull();
+  });
+});
