@@ -67,7 +67,7 @@ export async function listBoardTickets(ctx: DomainContext, boardId: string, quer
     // for the default list) than column by column.
     const liveTickets = [...counts.values()].reduce((sum, count) => sum + count.total, 0);
     if (liveTickets <= query.limit) return listFromQueries(ctx, boardId, query, config);
-    const page = await listBoardColumns(ctx.org.orgId, boardId, query, config, counts);
+    const page = await listBoardColumns(ctx.org.orgId, boardId, query, config, counts, ctx.clock.now());
     if (page) return page;
     return listFromQueries(ctx, boardId, query, config);
   }
@@ -130,7 +130,7 @@ const shownCount = (count: ColumnCountItem | undefined, includeArchived: boolean
  * sort together after every known status, by position, across statuses, which only the
  * full-read path reproduces.
  */
-export async function listBoardColumns(orgId: string, boardId: string, query: ListQuery, config: OrgConfig, counts: Map<string, ColumnCountItem>) {
+export async function listBoardColumns(orgId: string, boardId: string, query: ListQuery, config: OrgConfig, counts: Map<string, ColumnCountItem>, now: Date) {
   const includeArchived = query.includeArchived === true;
   if (!query.statusIds?.length && [...counts.values()].some((count) => !config.status(count.statusId) && shownCount(count, includeArchived) > 0)) {
     return undefined;
@@ -153,7 +153,7 @@ export async function listBoardColumns(orgId: string, boardId: string, query: Li
     reads.map(async (read) => (await readColumn(orgId, boardId, read.status, read.skip + read.take, includeArchived, read.archived)).slice(read.skip)),
   );
   return {
-    data: parts.flat().map((ticket) => presentTicket(ticket, config)),
+    data: parts.flat().map((ticket) => presentTicket(ticket, config, now)),
     total,
     page: query.page,
     pageSize: query.limit,

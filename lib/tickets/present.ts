@@ -22,7 +22,7 @@ export function presentClaim(ticket: TicketItem, now: Date) {
  * The ticket as the API shows it (spec §2.2): the list item fields, the settable fields and
  * the claim block (null until claims exist, and whenever a lease has lapsed).
  */
-export function presentTicket(ticket: TicketItem, config: OrgConfig, now: Date = new Date()) {
+export function presentTicket(ticket: TicketItem, config: OrgConfig, now: Date) {
   const status = config.status(ticket.statusId);
   const type = config.type(ticket.typeId);
   return {
@@ -62,7 +62,7 @@ export function presentTicket(ticket: TicketItem, config: OrgConfig, now: Date =
 }
 
 /** The full ticket (GET one): adds counts, custom field values, blocker info and subticket ids. */
-export function presentFullTicket(ticket: TicketItem, config: OrgConfig, now: Date = new Date()) {
+export function presentFullTicket(ticket: TicketItem, config: OrgConfig, now: Date) {
   const values = (ticket.customFieldValues ?? {}) as Record<string, string>;
   return {
     ...presentTicket(ticket, config, now),

@@ -12,7 +12,7 @@ import { listBoardTickets } from './list.js';
 import { presentFullTicket } from './present.js';
 import { BLOCKED_KEY, updateTicket, type UpdateOptions } from './update.js';
 
-const respond = (ticket: TicketItem, config: OrgConfig) => ({ data: presentFullTicket(ticket, config) });
+const respond = (ctx: DomainContext, ticket: TicketItem, config: OrgConfig) => ({ data: presentFullTicket(ticket, config, ctx.clock.now()) });
 
 export interface ChangeStatusInput {
   statusId: string;
@@ -27,7 +27,7 @@ export async function changeTicketStatus(ctx: DomainContext, boardId: string, ti
   requirePermission(ctx, 'tickets:edit');
   const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
   const ticket = await updateTicket(ctx, loaded, { statusId: input.statusId }, { statusReason: input.reason });
-  return respond(ticket, loaded.config);
+  return respond(ctx, ticket, loaded.config);
 }
 
 /** PATCH .../assign: a user who may see the board, or null to unassign (ticket.assigned is derived). */
@@ -35,7 +35,7 @@ export async function assignTicket(ctx: DomainContext, boardId: string, ticketId
   requirePermission(ctx, 'tickets:edit');
   const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
   const ticket = await updateTicket(ctx, loaded, { assigneeId });
-  return respond(ticket, loaded.config);
+  return respond(ctx, ticket, loaded.config);
 }
 
 export interface TransitionInput {
@@ -76,7 +76,7 @@ export async function transitionTicket(ctx: DomainContext, boardId: string, tick
     options.onRelatedFailed = () => invalidField('blockerInfo.blockedBy', 'Unknown user');
   }
   const updated = await updateTicket(ctx, loaded, { statusId: target.statusId }, options);
-  return respond(updated, config);
+  return respond(ctx, updated, config);
 }
 
 /** The status approve moves to: the first ACTIVE status (organization order) enabled on the board. */
@@ -96,7 +96,7 @@ export async function approveTicket(ctx: DomainContext, boardId: string, ticketI
   const target = firstActiveStatus(config, board);
   if (!target) throw conflict('The board has no ACTIVE status enabled to approve into', { boardId: board.boardId });
   const updated = await updateTicket(ctx, loaded, { statusId: target.statusId });
-  return respond(updated, config);
+  return respond(ctx, updated, config);
 }
 
 /** GET .../needing-reassignment: the shared filter with every status and archived tickets included. */
@@ -116,7 +116,7 @@ export async function reorderTicket(ctx: DomainContext, boardId: string, input: 
   requirePermission(ctx, 'tickets:edit');
   const loaded = await loadTicketWithConfig(ctx, boardId, input.ticketId);
   const ticket = await updateTicket(ctx, loaded, { statusId: input.statusId }, { extra: { position: input.position } });
-  return respond(ticket, loaded.config);
+  return respond(ctx, ticket, loaded.config);
 }
 
 export interface InlineUpdateInput {
@@ -152,7 +152,7 @@ export async function inlineUpdateTicket(ctx: DomainContext, boardId: string, ti
   }
   try {
     const ticket = await updateTicket(ctx, loaded, changes, { onStale: () => new LostVersionRace() });
-    return respond(ticket, loaded.config);
+    return respond(ctx, ticket, loaded.config);
   } catch (error) {
     if (!(error instanceof LostVersionRace)) throw error;
     const current = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data;

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
+import { boardSetup, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { db } from '../../lib/db/service.js';
 import { newId } from '../../lib/core/ids.js';
@@ -7,17 +8,8 @@ import { systemClock } from '../../lib/core/clock.js';
 import { authenticate } from '../../lib/identity/authenticate.js';
 import { createAccessToken } from '../../lib/identity/personal-tokens.js';
 
-interface Setup {
-  org: TestOrg;
-  boardId: string;
-  statuses: Record<string, any>;
-}
-
 async function setup(): Promise<Setup> {
-  const org = await signupOrg();
-  const board = await org.call('POST', '/api/v1/boards', { body: { name: 'Claims board', prefix: 'CLM' } });
-  const statuses = (await org.call('GET', '/api/v1/statuses')).body.data;
-  return { org, boardId: board.body.id, statuses: Object.fromEntries(statuses.map((status: any) => [status.key, status])) };
+  return boardSetup('Claims board', 'CLM');
 }
 
 async function newTicket(s: Setup, body: Record<string, unknown> = {}) {

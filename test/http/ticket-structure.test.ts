@@ -1,19 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/service.js';
 import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
+import { boardSetup, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 
-interface Setup {
-  org: TestOrg;
-  boardId: string;
-  statuses: Record<string, any>;
-}
-
 async function setup(): Promise<Setup> {
-  const org = await signupOrg();
-  const board = await org.call('POST', '/api/v1/boards', { body: { name: 'Structure board', prefix: 'STR' } });
-  const statuses = (await org.call('GET', '/api/v1/statuses')).body.data;
-  return { org, boardId: board.body.id, statuses: Object.fromEntries(statuses.map((status: any) => [status.key, status])) };
+  return boardSetup('Structure board', 'STR');
 }
 
 const ticketsPath = (s: Setup, boardId = s.boardId) => `/api/v1/boards/${boardId}/tickets`;

@@ -1,19 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, createToken, expectValidationError, setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { boardSetup, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { db } from '../../lib/db/service.js';
 
-interface Setup {
-  org: TestOrg;
-  boardId: string;
-  statuses: Record<string, any>;
-}
-
 async function setup(): Promise<Setup> {
-  const org = await signupOrg();
-  const board = await newBoard(org, 'Workflow board');
-  const statuses = (await org.call('GET', '/api/v1/statuses')).body.data;
-  return { org, boardId: board.id, statuses: Object.fromEntries(statuses.map((status: any) => [status.key, status])) };
+  return boardSetup('Workflow board');
 }
 
 async function newBoard(org: TestOrg, name = 'Board', body: Record<string, unknown> = {}) {

@@ -1,19 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
+import { boardSetup, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 
-interface Setup {
-  org: TestOrg;
-  boardId: string;
-  prefix: string;
-  statuses: Record<string, any>;
-}
-
 async function setup(): Promise<Setup> {
-  const org = await signupOrg();
-  const board = await org.call('POST', '/api/v1/boards', { body: { name: 'Tickets board', prefix: 'TIX' } });
-  const statuses = (await org.call('GET', '/api/v1/statuses')).body.data;
-  return { org, boardId: board.body.id, prefix: board.body.prefix, statuses: Object.fromEntries(statuses.map((status: any) => [status.key, status])) };
+  return boardSetup('Tickets board', 'TIX');
 }
 
 const ticketsPath = (s: Setup) => `/api/v1/boards/${s.boardId}/tickets`;
