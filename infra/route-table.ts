@@ -206,6 +206,9 @@ export const functionGroups: FunctionDefinition[] = [
       'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim',
       'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat',
       'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim',
+      'GET /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions',
+      'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/accept',
+      'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/reject',
     ]),
   },
   {
@@ -269,6 +272,7 @@ export const functionGroups: FunctionDefinition[] = [
       'POST /api/v1/organizations/{orgId}/agents',
       'GET /api/v1/organizations/{orgId}/agents/policies',
       'PATCH /api/v1/organizations/{orgId}/agents/policies',
+      'GET /api/v1/organizations/{orgId}/agents/overview',
       'GET /api/v1/organizations/{orgId}/agents/{agentId}',
       'PATCH /api/v1/organizations/{orgId}/agents/{agentId}',
       'DELETE /api/v1/organizations/{orgId}/agents/{agentId}',

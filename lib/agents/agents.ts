@@ -2,7 +2,7 @@ import { forbidden, invalidField, notFound, conflict, type ErrorCode } from '../
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
-import { transact } from '../db/transact.js';
+import { transact, type TransactionEntities } from '../db/transact.js';
 import { batchGetMixed } from '../db/batch.js';
 import type { PermissionGroupItem, UserItem } from '../db/entities/index.js';
 import { hasPermission, requirePermission } from '../organizations/permissions.js';
@@ -121,6 +121,30 @@ function assertValidOwner(owner: UserItem | undefined): asserts owner is UserIte
   }
 }
 
+const agentLimitReached = () =>
+  forbidden(`An organization holds at most ${MAX_LIVE_AGENTS} agents`, 'AGENT_LIMIT_REACHED', { limit: MAX_LIVE_AGENTS });
+
+/**
+ * The organization's live-agent counter, one up, guarded by the limit. An organization whose
+ * counter was never written (created before it existed) starts it from the agents just
+ * counted, guarded by the counter's absence; either way two concurrent creates cannot both
+ * pass the limit.
+ */
+function liveAgentCountUp(e: TransactionEntities, orgId: string, countedWhenAbsent: number | undefined) {
+  if (countedWhenAbsent !== undefined) {
+    return e.organization
+      .patch({ orgId })
+      .set({ liveAgentCount: countedWhenAbsent + 1 })
+      .where((attr, op) => op.notExists(attr.liveAgentCount))
+      .commit();
+  }
+  return e.organization
+    .patch({ orgId })
+    .add({ liveAgentCount: 1 })
+    .where((attr, op) => op.lt(attr.liveAgentCount, MAX_LIVE_AGENTS))
+    .commit();
+}
+
 export interface CreateAgentInput {
   name: string;
   description?: string | null;
@@ -143,9 +167,8 @@ export async function createAgent(ctx: DomainContext, input: CreateAgentInput) {
     groupId = systemGroupId(directory, 'AGENTS');
   }
   const [users, groups] = await Promise.all([orgUsers(ctx.org.orgId), orgGroups(ctx.org.orgId)]);
-  if (users.filter(isLiveAgent).length >= MAX_LIVE_AGENTS) {
-    throw forbidden(`An organization holds at most ${MAX_LIVE_AGENTS} agents`, 'AGENT_LIMIT_REACHED', { limit: MAX_LIVE_AGENTS });
-  }
+  const liveAgents = ctx.org.liveAgentCount ?? users.filter(isLiveAgent).length;
+  if (liveAgents >= MAX_LIVE_AGENTS) throw agentLimitReached();
   const ownerId = input.ownerId ?? ctx.actor.userId;
   const owner = users.find((user) => user.userId === ownerId);
   assertValidOwner(owner);
@@ -174,11 +197,13 @@ export async function createAgent(ctx: DomainContext, input: CreateAgentInput) {
         .check({ orgId: ctx.org.orgId, userId: ownerId })
         .where((attr, op) => `${op.eq(attr.isActive, true)} AND ${op.eq(attr.isAgent, false)}`)
         .commit(),
+      liveAgentCountUp(e, ctx.org.orgId, ctx.org.liveAgentCount === undefined ? liveAgents : undefined),
       ...(groupId ? [e.permissionGroup.check({ orgId: ctx.org.orgId, groupId }).where((attr, op) => op.exists(attr.groupId)).commit()] : []),
     ],
     (index) => {
       if (index === 2) return invalidField('ownerId', 'Must be an active member of the organization (not an agent or customer)');
-      if (index === 3) return invalidField('permissionGroupId', 'Unknown permission group');
+      if (index === 3) return agentLimitReached();
+      if (index === 4) return invalidField('permissionGroupId', 'Unknown permission group');
       return conflict('The agent could not be created; retry');
     },
   );
@@ -249,6 +274,8 @@ export async function deleteAgent(ctx: DomainContext, agentId: string): Promise<
         .set({ isDeleted: true, isActive: false, updatedAt: at })
         .where((attr, op) => op.eq(attr.updatedAt, agent.updatedAt))
         .commit(),
+      // The counter exists once any agent was created through it (signup starts it at 0).
+      ...(ctx.org.liveAgentCount !== undefined ? [e.organization.patch({ orgId: ctx.org.orgId }).add({ liveAgentCount: -1 }).commit()] : []),
       ...first.map((token) => e.credential.delete({ lookupKey: token.lookupKey }).commit()),
     ],
     () => conflict('The agent changed concurrently; retry'),

@@ -5,6 +5,7 @@ import { tokenRestrictionsBody } from '../users/http.js';
 import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from './agents.js';
 import { listAgentTokens, mintAgentToken, revokeAgentToken } from './tokens.js';
 import { getAgentPolicies, updateAgentPolicies } from './policies.js';
+import { getAgentsOverview } from './overview.js';
 import { notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 
@@ -57,6 +58,13 @@ export const agentRoutes: Routes = {
     handler: (ctx, { params, body }) => {
       inOrg(ctx, params.orgId);
       return updateAgentPolicies(ctx, body);
+    },
+  }),
+  [`GET ${BASE}/overview`]: authenticated({
+    params: orgParams,
+    handler: (ctx, { params }) => {
+      inOrg(ctx, params.orgId);
+      return getAgentsOverview(ctx);
     },
   }),
   [`GET ${BASE}/{agentId}`]: authenticated({

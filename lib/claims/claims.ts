@@ -11,7 +11,7 @@ import { hasLiveClaim } from '../tickets/filters.js';
 import { presentClaim } from '../tickets/present.js';
 import { updateTicket } from '../tickets/update.js';
 import { saveTicket } from '../tickets/write.js';
-import { expireClaim, lapsedClaimsOf } from './expiry.js';
+import { expireClaim, lapsedClaimEffects, lapsedClaimsOf } from './expiry.js';
 import { releaseSlot } from './slots.js';
 
 /** Lease bounds of spec §4.2 (seconds): out-of-range values are clamped, not refused. */
@@ -142,10 +142,10 @@ async function claimOnce(ctx: DomainContext, boardId: string, ticketId: string, 
   if (!alreadyHeld) remove.push('claimHeartbeatAt');
   else if (ticket.claimHeartbeatAt) claim.claimHeartbeatAt = ticket.claimHeartbeatAt;
 
-  // Slot changes: a new claim by an agent takes a slot (unless it replaces its own lapsed claim,
-  // which already holds one); a lapsed claim of another agent that this claim replaces frees its slot.
+  // A new claim by an agent takes a slot, unless it replaces its own lapsed claim (which holds one).
   const takesSlot = !alreadyHeld && limit !== null && previousHolder !== me;
-  const freesSlotOf = previousHolder && previousHolder !== me && ticket.claimedByIsAgent ? previousHolder : undefined;
+  // A lapsed lease this claim replaces (the sweeper has not cleared it yet) ends here as expired.
+  const lapsed = previousHolder && !live ? lapsedClaimEffects(ticket, nowDate, { keepSlot: previousHolder === me }) : undefined;
   const related = (e: TransactionEntities) => [
     ...(takesSlot
       ? [
@@ -156,14 +156,17 @@ async function claimOnce(ctx: DomainContext, boardId: string, ticketId: string, 
             .commit(),
         ]
       : []),
-    ...(freesSlotOf ? [releaseSlot(e, ctx.org.orgId, freesSlotOf)] : []),
+    ...(lapsed?.related(e) ?? []),
   ];
   const events = alreadyHeld
     ? []
-    : [{ type: 'ticket.claimed', data: { ...baseTicketData(ticket), claimedById: me, claimExpiresAt: claim.claimExpiresAt, claimCount } }];
+    : [...(lapsed?.events ?? []), { type: 'ticket.claimed', data: { ...baseTicketData(ticket), claimedById: me, claimExpiresAt: claim.claimExpiresAt, claimCount } }];
   const timeline = alreadyHeld
     ? []
-    : [{ kind: 'CLAIMED' as const, details: { claimedById: me, claimedByName: claim.claimedByName, claimExpiresAt: claim.claimExpiresAt, claimCount } }];
+    : [
+        ...(lapsed?.timeline ?? []),
+        { kind: 'CLAIMED' as const, details: { claimedById: me, claimedByName: claim.claimedByName, claimExpiresAt: claim.claimExpiresAt, claimCount } },
+      ];
   const assigned = assign && !ticket.assigneeId;
   const onStale = () => new StaleTicket() as unknown as AppError;
   const onRelatedFailed = (index: number) => (index === 0 && takesSlot ? (new SlotsFull() as unknown as AppError) : new AppError(409, 'CONFLICT', 'A related item changed concurrently; retry'));

@@ -1,7 +1,7 @@
 import {
   Organization, OrganizationSlug, User, UserEmail, Credential, PermissionGroup, Board, BoardPrefix,
   Status, TicketType, Team, TeamMember, Customer, DomainEvent, Label, CustomField, Ticket, TicketKey, Comment,
-  TimelineEntry, ColumnCount, ClaimSlots, Notification,
+  TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion,
 } from './entities/index.js';
 
 /** Every entity of the single table, by the name the Service exposes it under. */
@@ -28,7 +28,9 @@ export const entities = {
   timelineEntry: TimelineEntry,
   columnCount: ColumnCount,
   claimSlots: ClaimSlots,
+  activityDay: ActivityDay,
   notification: Notification,
+  suggestion: Suggestion,
 };
 
 export interface TableDefinition {

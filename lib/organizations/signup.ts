@@ -57,6 +57,7 @@ export async function signup(ctx: AnonymousContext, input: SignupInput) {
     timeTrackingEnabled: true,
     defaultTimeFactor: 1,
     defaultMaxConcurrentClaims: 3,
+    liveAgentCount: 0,
     groupDirectory: Object.fromEntries(groups.map((group) => [group.groupId, directoryEntryOf(group)])),
     createdAt: at,
     updatedAt: at,

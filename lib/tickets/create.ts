@@ -10,6 +10,7 @@ import { requirePermission } from '../organizations/permissions.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
 import { applyFieldChanges, type TicketFieldChanges } from './fields.js';
 import { referenceGuards, resolveAssignee, validateReferences } from './references.js';
+import { assertAgentMayCreateIn } from '../suggestions/gate.js';
 import { positionKeyOf, saveTicket, UNASSIGNED, type TransactionItemsBuilder } from './write.js';
 
 export interface CreateTicketInput extends Omit<TicketFieldChanges, 'timeSpent'> {
@@ -90,6 +91,7 @@ export async function createTicket(ctx: DomainContext, boardId: string, input: C
   if (assigneeName) ticket = { ...ticket, assigneeName };
   if (options.parent) ticket = { ...ticket, parentTicketId: options.parent.ticketId };
   validateReferences(config, board, undefined, ticket);
+  assertAgentMayCreateIn(ctx, status);
 
   const guards = referenceGuards(undefined, ticket);
   const parent = options.parent;

@@ -8,6 +8,7 @@ import { workflowRoutes } from './workflow-http.js';
 import { structureRoutes } from './structure-http.js';
 import { timelineRoutes } from './timeline-http.js';
 import { claimsRoutes } from './claims-http.js';
+import { suggestionsRoutes } from '../suggestions/http.js';
 
 const boardParams = z.object({ boardId: idParam });
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
@@ -19,6 +20,7 @@ export const ticketsRoutes: Routes = {
   ...structureRoutes,
   ...timelineRoutes,
   ...claimsRoutes,
+  ...suggestionsRoutes,
   [`GET ${base}`]: authenticated({
     params: boardParams,
     query: z.strictObject(listFilterQuery),

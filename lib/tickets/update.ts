@@ -6,6 +6,7 @@ import type { OrgConfig } from './config.js';
 import { applyFieldChanges, type TicketFieldChanges } from './fields.js';
 import { referenceGuards, resolveAssignee, validateReferences } from './references.js';
 import { saveTicket, type TimelineInput, type TransactionItemsBuilder } from './write.js';
+import { enforceApprovalGate, type ApprovalGateMode } from '../suggestions/gate.js';
 
 /** Key of the status whose tickets carry blocker info (spec §3.2). */
 export const BLOCKED_KEY = 'BLOCKED';
@@ -22,6 +23,11 @@ export interface UpdateOptions {
   events?: EventInput[];
   related?: TransactionItemsBuilder;
   onRelatedFailed?: (index: number) => AppError;
+  /**
+   * An agent's move into a gated status: `record` (default) records a suggestion on an
+   * Explainable Status board before refusing; `refuse` only refuses (side-effect moves).
+   */
+  approvalGate?: ApprovalGateMode;
 }
 
 export interface LoadedTicket {
@@ -48,6 +54,7 @@ export async function updateTicket(ctx: DomainContext, loaded: LoadedTicket, cha
     after.needsReassignment = false;
   }
   validateReferences(config, board, ticket, after);
+  await enforceApprovalGate(ctx, { board, ticket, config, toStatusId: after.statusId, reason: options.statusReason, mode: options.approvalGate });
   // Ids of labels deleted since they were set leave the ticket on its next write (lazy cleanup).
   if (after.labelIds) after.labelIds = after.labelIds.filter((labelId) => config.label(labelId) !== undefined);
   after.statusCategory = config.status(after.statusId)?.category ?? after.statusCategory;

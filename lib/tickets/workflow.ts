@@ -11,6 +11,7 @@ import { takeTicketNumber } from './create.js';
 import { listBoardTickets } from './list.js';
 import { presentFullTicket } from './present.js';
 import { BLOCKED_KEY, updateTicket, type UpdateOptions } from './update.js';
+import { enforceApprovalGate } from '../suggestions/gate.js';
 
 const respond = (ctx: DomainContext, ticket: TicketItem, config: OrgConfig) => ({ data: presentFullTicket(ticket, config, ctx.clock.now()) });
 
@@ -199,13 +200,17 @@ export async function moveTicket(ctx: DomainContext, boardId: string, ticketId: 
   visibleOrNotFound(ctx, source);
   if (!found || found.orgId !== orgId || found.boardId !== boardId || found.isDeleted) throw notFound('Ticket');
   const ticket = found;
-  assertTargetOpen(visibleOrNotFound(ctx, target));
+  const targetBoard = visibleOrNotFound(ctx, target);
+  assertTargetOpen(targetBoard);
   if (ticket.parentTicketId) {
     throw conflict('A subticket cannot be moved; promote it to a standalone ticket first', { reason: 'SUBTICKET', parentTicketId: ticket.parentTicketId });
   }
   if ((ticket.subticketIds ?? []).length > 0) {
     throw conflict('A ticket with subtickets cannot be moved', { reason: 'HAS_SUBTICKETS', subticketIds: ticket.subticketIds });
   }
+  // An agent whose move would change the status into a gated one is refused before a number is taken.
+  const expectedStatus = statusOnTarget(config, targetBoard, ticket.statusId);
+  if (expectedStatus) await enforceApprovalGate(ctx, { board: targetBoard, ticket, config, toStatusId: expectedStatus.statusId, mode: 'refuse' });
 
   const [numbered, assignee] = await Promise.all([
     takeTicketNumber(ctx, targetBoardId),
@@ -234,6 +239,8 @@ export async function moveTicket(ctx: DomainContext, boardId: string, ticketId: 
       },
       related: (e) => [e.ticketKey.create({ orgId, displayId, ticketId }).commit()],
       onRelatedFailed: () => conflict('The display id on the target board is already taken; retry'),
+      // The status change is a side effect of the move: refused for an agent, never suggested.
+      approvalGate: 'refuse',
     },
   );
   return { data: { id: moved.ticketId, displayId: moved.displayId, title: moved.title, boardId: moved.boardId } };

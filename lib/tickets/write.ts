@@ -5,6 +5,7 @@ import { transact, type TransactionEntities } from '../db/transact.js';
 import type { TicketItem, TimelineEntryItem } from '../db/entities/index.js';
 import { eventPuts, newEventRecord, type EventInput } from '../events/outbox.js';
 import { ticketEventsFor } from './events.js';
+import { closingDelta } from '../agents/activity.js';
 
 /** Builds the extra items of a ticket transaction (ElectroDB `.commit()` results). */
 export type TransactionItemsBuilder = (e: TransactionEntities) => any[];
@@ -131,6 +132,8 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
           .add({ total: delta.total, archived: delta.archived })
           .commit(),
       ),
+      // The agents overview's closing counters (a ticket entering a FINAL status).
+      ...[closingDelta(e, write.before, after, ctx.actor.agent != null, ctx.clock.now())].filter((item) => item !== undefined),
     ],
     (index) => {
       if (index === 0) return write.onStale?.() ?? conflict('The ticket changed concurrently; retry');

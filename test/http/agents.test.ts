@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, createMember, createToken, expectValidationError, setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { db } from '../../lib/db/service.js';
 
 const base = (org: TestOrg) => `/api/v1/organizations/${org.orgId}/agents`;
 
@@ -109,6 +110,34 @@ describe('agents: create', () => {
 
     expect((await org.call('DELETE', `${base(org)}/${agents[0].id}`)).status).toBe(204);
     expect((await org.call('POST', base(org), { body: { name: 'Replacement' } })).status).toBe(201);
+  });
+});
+
+describe('agents: the live-agent limit under concurrency', () => {
+  it('lets exactly as many of several simultaneous creates succeed as the limit has room for', async () => {
+    const org = await proOrg();
+    for (let index = 0; index < 23; index += 1) await createAgent(org, { name: `Agent ${index}` });
+    const results = await Promise.all(Array.from({ length: 6 }, (_, index) => org.call('POST', base(org), { body: { name: `Racer ${index}` } })));
+    const created = results.filter((response) => response.status === 201);
+    // A request that lost a transaction conflict may answer 409 CONFLICT; none may pass the limit.
+    expect(created).toHaveLength(2);
+    for (const response of results.filter((response) => response.status !== 201)) {
+      expect(['AGENT_LIMIT_REACHED', 'CONFLICT']).toContain(response.body.error.code);
+    }
+    const listed = await org.call('GET', base(org));
+    expect(listed.body).toHaveLength(25);
+  });
+
+  it('starts the counter of an organization that never had one from its live agents', async () => {
+    const org = await proOrg();
+    const first = await createAgent(org, { name: 'First' });
+    await createAgent(org, { name: 'Second' });
+    await org.call('DELETE', `${base(org)}/${first.id}`);
+    // An organization from before the counter: no liveAgentCount attribute.
+    await db().entities.organization.patch({ orgId: org.orgId }).remove(['liveAgentCount']).go();
+    await createAgent(org, { name: 'Third' });
+    const stored = (await db().entities.organization.get({ orgId: org.orgId }).go({ consistent: true })).data;
+    expect(stored?.liveAgentCount).toBe(2);
   });
 });
 

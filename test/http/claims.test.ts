@@ -349,6 +349,35 @@ describe('claims under concurrency (DynamoDB Local)', () => {
   });
 });
 
+describe('claiming over a lapsed lease the sweeper has not cleared', () => {
+  it('ends the lapsed lease as expired: its own event, timeline note, notification and freed slot, then the new claim', async () => {
+    const s = await setup();
+    const owner = await boardMember(s, { name: 'Olga Owner' });
+    const agent = await createAgent(s, { ownerId: owner.id, maxConcurrentClaims: 1 });
+    const ticket = await newTicket(s);
+    const first = await api('POST', claimPath(s, ticket.id), { token: agent.token, org: s.org.slug, body: { leaseSeconds: 60 } });
+    expect(first.status).toBe(201);
+    const past = new Date(Date.now() - 1000).toISOString();
+    await db().entities.ticket.patch({ ticketId: ticket.id }).set({ claimExpiresAt: past, claimExpiresAtKey: past }).go();
+
+    const taken = await s.org.call('POST', claimPath(s, ticket.id), { body: {} });
+    expect(taken.status).toBe(201);
+    expect(taken.body.claim).toMatchObject({ claimedBy: { id: s.org.adminId }, claimCount: 2 });
+
+    const events = await dispatchedEventsOf(s.org.orgId, ticket.id, 4);
+    const types = events.map((event) => event.type);
+    expect(types.filter((type) => type === 'ticket.claimed')).toHaveLength(2);
+    expect(events.find((event) => event.type === 'ticket.claim_expired')?.data).toMatchObject({ previousClaimedById: agent.id, claimExpiresAt: past });
+    const timeline = await s.org.call('GET', `/api/v1/boards/${s.boardId}/tickets/${ticket.id}/timeline`);
+    expect(JSON.stringify(timeline.body)).toContain('CLAIM_EXPIRED');
+    const notifications = await api('GET', '/api/v1/notifications', { token: owner.token, org: s.org.slug });
+    expect(notifications.body.data.map((item: any) => item.type)).toEqual(['TICKET_CLAIM_EXPIRED']);
+    // The agent's one slot is free again.
+    const other = await newTicket(s);
+    expect((await api('POST', claimPath(s, other.id), { token: agent.token, org: s.org.slug, body: {} })).status).toBe(201);
+  });
+});
+
 describe('claim filters on GET /api/v1/issues', () => {
   it('reflects live claims in claimedBy=me and claimable, and treats a lapsed lease as claimable', async () => {
     const s = await setup();

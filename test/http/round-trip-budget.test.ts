@@ -222,6 +222,8 @@ function agentProbes(): Record<string, Probe> {
   return {
     // 3 plus one token Query per listed agent (the fixture holds one when this runs).
     [`GET ${a}`]: { budget: 4, run: call(`GET ${a}`) },
+    // Users and the last 31 days of activity (2 parallel Queries), then one open-claims Query per agent (one here).
+    [`GET ${a}/overview`]: { budget: 4, run: call(`GET ${a}/overview`) },
     [`POST ${a}`]: { budget: 4, run: call(`POST ${a}`, { name: 'Budget agent' }) },
     [`GET ${a}/policies`]: { budget: 2, run: call(`GET ${a}/policies`) },
     [`PATCH ${a}/policies`]: { budget: 3, run: call(`PATCH ${a}/policies`, { prsRequireHumanReview: true }) },
@@ -247,6 +249,20 @@ async function freshTicket(org: OrgFixture, body: Record<string, unknown> = {}):
 }
 
 const statusId = (org: OrgFixture, index: number) => org.statusIds[index]!;
+
+/** A fresh ticket with a PENDING suggestion (written directly: setup, not measured). */
+async function suggested(org: OrgFixture): Promise<{ ticketId: string; suggestionId: string }> {
+  const ticket = await freshTicket(org);
+  const suggestionId = `sug_${suffix()}`;
+  const now = new Date().toISOString();
+  await db()
+    .entities.suggestion.create({
+      ticketId: ticket.id, suggestionId, orgId: org.orgId, boardId: org.boardId, fromStatusId: ticket.status.id, toStatusId: statusId(org, 3),
+      suggestedById: org.agentId, suggestedByName: 'Fixture agent', state: 'PENDING', createdAt: now, updatedAt: now,
+    })
+    .go();
+  return { ticketId: ticket.id, suggestionId };
+}
 
 /**
  * Ticket routes. Reads of the ticket (one BatchGetItem of board + ticket) run in parallel with
@@ -324,6 +340,22 @@ function ticketProbes(): Record<string, Probe> {
       },
     },
     [`GET ${t}/{ticketId}/timeline`]: { budget: 4, run: call(`GET ${t}/{ticketId}/timeline`) },
+    // Suggestions: auth; ticket (BatchGetItem) ∥ the ticket's suggestions ∥ configuration; accept/reject add one write.
+    [`GET ${t}/{ticketId}/suggestions`]: { budget: 4, run: call(`GET ${t}/{ticketId}/suggestions`) },
+    [`POST ${t}/{ticketId}/suggestions/{suggestionId}/accept`]: {
+      budget: 4,
+      run: async (org) => {
+        const { ticketId, suggestionId } = await suggested(org);
+        return org.call('POST', onTicket(org, ticketId, `/suggestions/${suggestionId}/accept`), { body: {} });
+      },
+    },
+    [`POST ${t}/{ticketId}/suggestions/{suggestionId}/reject`]: {
+      budget: 4,
+      run: async (org) => {
+        const { ticketId, suggestionId } = await suggested(org);
+        return org.call('POST', onTicket(org, ticketId, `/suggestions/${suggestionId}/reject`), { body: { reason: 'Not yet' } });
+      },
+    },
     [`GET ${t}/{ticketId}/comments`]: { budget: 3, run: call(`GET ${t}/{ticketId}/comments`) },
     [`POST ${t}/{ticketId}/comments`]: { budget: 3, run: call(`POST ${t}/{ticketId}/comments`, { content: 'Budget comment' }) },
     [`GET ${t}/{ticketId}/comments/{commentId}`]: { budget: 2, run: call(`GET ${t}/{ticketId}/comments/{commentId}`) },

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { httpGroups } from '../../infra/route-table.js';
 import { api } from '../support/api.js';
-import { buildOrgFixture, pathFor, type OrgFixture } from '../support/fixtures.js';
+import { buildOrgFixture, pathFor, writeBodyFor, type OrgFixture } from '../support/fixtures.js';
 
 /** Routes outside an organization's data: no credential, or the platform operator's. */
 const NOT_TENANT_SCOPED = new Set([
@@ -10,60 +10,6 @@ const NOT_TENANT_SCOPED = new Set([
   'POST /api/v1/auth/login',
   'PATCH /api/v1/platform/organizations/{slug}',
 ]);
-
-/** A valid body for each write route, built from the caller's own organization, so only the foreign id in the path can fail. */
-function bodyFor(routeKey: string, own: OrgFixture): unknown {
-  const bodies: Record<string, unknown> = {
-    'POST /api/v1/auth/password': { currentPassword: 'correct horse battery', newPassword: 'another password 1' },
-    'POST /api/v1/users': { name: 'Probe', email: `probe-${Date.now()}@probe.test`, password: 'probe password 1', role: 'TEAM_MEMBER' },
-    'PATCH /api/v1/users/{userId}': { name: 'Hijacked' },
-    'POST /api/v1/users/me/tokens': { name: 'probe' },
-    'PATCH /api/v1/organization': { name: 'Own org renamed' },
-    'POST /api/v1/permission-groups': { name: 'Probe group', color: '#000000', permissions: [] },
-    'PATCH /api/v1/permission-groups/{groupId}': { name: 'Hijacked' },
-    'POST /api/v1/boards': { name: 'Probe board' },
-    'PATCH /api/v1/boards/{boardId}': { name: 'Hijacked' },
-    'POST /api/v1/boards/{boardId}/teams': { teamId: own.teamId },
-    'POST /api/v1/boards/{boardId}/members': { userId: own.memberId },
-    'PUT /api/v1/boards/{boardId}/statuses': { statusIds: own.statusIds },
-    'PUT /api/v1/boards/{boardId}/transitions': { rules: [] },
-    'POST /api/v1/statuses': { name: `Probe ${Date.now()}`, color: '#000000' },
-    'POST /api/v1/statuses/reorder': { statusIds: own.statusIds },
-    'PATCH /api/v1/statuses/{statusId}': { name: 'Hijacked' },
-    'POST /api/v1/ticket-types': { name: `Probe ${Date.now()}`, color: '#000000' },
-    'PATCH /api/v1/ticket-types/{typeId}': { name: 'Hijacked' },
-    'POST /api/v1/teams': { name: 'Probe team' },
-    'PATCH /api/v1/teams/{teamId}': { name: 'Hijacked' },
-    'POST /api/v1/teams/{teamId}/members': { userId: own.memberId },
-    'POST /api/v1/customers': { name: 'Probe customer' },
-    'PATCH /api/v1/customers/{customerId}': { name: 'Hijacked' },
-    'POST /api/v1/boards/{boardId}/tickets': { title: 'Probe' },
-    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}': { title: 'Hijacked' },
-    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/status': { statusId: own.statusIds[0] },
-    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/assign': { assigneeId: null },
-    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/move': { targetBoardId: own.boardId },
-    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/transition': { toStatusId: own.statusIds[0], reason: 'probe' },
-    'PATCH /api/v1/boards/{boardId}/tickets/reorder': { ticketId: own.ticketId, position: 1 },
-    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/inline': { title: 'Hijacked' },
-    'PUT /api/v1/boards/{boardId}/tickets/{ticketId}/custom-fields': { values: [{ customFieldId: own.customFieldId, value: 'x' }] },
-    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets': { title: 'Probe' },
-    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets/{subticketId}/status': { statusId: own.statusIds[0] },
-    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/convert-to-subticket': { parentTicketId: own.ticketId },
-    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments': { content: 'Probe' },
-    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': { content: 'Hijacked' },
-    'POST /api/v1/labels': { name: `Probe ${Date.now()}`, color: '#000000' },
-    'PATCH /api/v1/labels/{labelId}': { name: 'Hijacked' },
-    'POST /api/v1/custom-fields': { name: `Probe ${Date.now()}`, type: 'TEXT' },
-    'PATCH /api/v1/custom-fields/{customFieldId}': { name: 'Hijacked' },
-    'POST /api/v1/organizations/{orgId}/agents': { name: 'Probe agent' },
-    'PATCH /api/v1/organizations/{orgId}/agents/policies': { prsRequireHumanReview: true },
-    'PATCH /api/v1/organizations/{orgId}/agents/{agentId}': { name: 'Hijacked' },
-    'POST /api/v1/organizations/{orgId}/agents/{agentId}/tokens': { name: 'probe' },
-    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim': {},
-    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat': {},
-  };
-  return bodies[routeKey];
-}
 
 const tenantRoutes = () => httpGroups().flatMap((group) => group.routes).filter((route) => !NOT_TENANT_SCOPED.has(route));
 
@@ -77,7 +23,7 @@ describe('tenant isolation across two organizations, every endpoint', () => {
     victimIds = [
       victim.orgId, victim.boardId, victim.teamId, victim.customerId, victim.statusId, victim.typeId, victim.groupId, victim.memberId,
       victim.tokenId, victim.labelId, victim.customFieldId, victim.ticketId, victim.subticketId, victim.commentId,
-      victim.agentId, victim.agentTokenId,
+      victim.agentId, victim.agentTokenId, victim.suggestionId,
     ];
   }, 60_000);
 
@@ -85,7 +31,7 @@ describe('tenant isolation across two organizations, every endpoint', () => {
     '%s answers 404 for the other organization’s id',
     async (routeKey) => {
       const { method, path } = pathFor(routeKey, victim);
-      const response = await intruder.call(method, path, { body: bodyFor(routeKey, intruder) });
+      const response = await intruder.call(method, path, { body: writeBodyFor(routeKey, intruder) });
       expect(response.status).toBe(404);
       expect(JSON.stringify(response.body)).not.toContain(victim.orgId);
     },
@@ -104,7 +50,7 @@ describe('tenant isolation across two organizations, every endpoint', () => {
 
   it.each(tenantRoutes())('%s refuses the other organization’s credential with 401', async (routeKey) => {
     const { method, path } = pathFor(routeKey, intruder);
-    const response = await api(method, path, { token: victim.adminToken, org: intruder.slug, body: bodyFor(routeKey, intruder) });
+    const response = await api(method, path, { token: victim.adminToken, org: intruder.slug, body: writeBodyFor(routeKey, intruder) });
     expect(response.status).toBe(401);
   });
 

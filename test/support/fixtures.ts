@@ -1,4 +1,4 @@
-import { createMember, createToken, setPlan, signupOrg, type TestOrg } from './api.js';
+import { api, createMember, createToken, setPlan, signupOrg, type TestOrg } from './api.js';
 
 /** An organization (PRO) holding one of every resource this service has so far. */
 export interface OrgFixture extends TestOrg {
@@ -23,6 +23,8 @@ export interface OrgFixture extends TestOrg {
   commentId: string;
   agentId: string;
   agentTokenId: string;
+  /** A PENDING suggestion (agent → DONE) on the fixture ticket. */
+  suggestionId: string;
 }
 
 async function created(org: TestOrg, path: string, body: unknown): Promise<any> {
@@ -52,6 +54,7 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
   const comment = (await created(org, `${tickets}/${ticket.id}/comments`, { content: 'Fixture comment' })).data;
   const agent = await created(org, `/api/v1/organizations/${org.orgId}/agents`, { name: 'Fixture agent' });
   const agentToken = await created(org, `/api/v1/organizations/${org.orgId}/agents/${agent.id}/tokens`, { name: 'Fixture agent token' });
+  const suggestionId = await pendingSuggestion(org, board.id, ticket.id, agent.id, agentToken.token);
   return {
     ...org,
     boardId: board.id,
@@ -71,7 +74,25 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
     commentId: comment.id,
     agentId: agent.id,
     agentTokenId: agentToken.id,
+    suggestionId,
   };
+}
+
+/**
+ * A pending suggestion on the fixture ticket, recorded the real way: with Explainable Status
+ * switched on for the moment, the agent (made a board member) tries to move the ticket to the
+ * gated DONE. The board's features are restored afterwards.
+ */
+async function pendingSuggestion(org: TestOrg, boardId: string, ticketId: string, agentId: string, agentToken: string): Promise<string> {
+  const statuses = (await org.call('GET', '/api/v1/statuses')).body.data as { id: string; key: string }[];
+  const done = statuses.find((status) => status.key === 'DONE')!;
+  await org.call('POST', `/api/v1/boards/${boardId}/members`, { body: { userId: agentId } });
+  await org.call('PATCH', `/api/v1/boards/${boardId}`, { body: { features: { explainableStatus: true } } });
+  const refused = await api('PATCH', `/api/v1/boards/${boardId}/tickets/${ticketId}/status`, { token: agentToken, org: org.slug, body: { statusId: done.id, reason: 'Fixture' } });
+  await org.call('PATCH', `/api/v1/boards/${boardId}`, { body: { features: { explainableStatus: false } } });
+  const suggestionId = refused.body?.error?.details?.suggestionId;
+  if (refused.status !== 403 || typeof suggestionId !== 'string') throw new Error(`fixture suggestion: ${refused.status} ${JSON.stringify(refused.body)}`);
+  return suggestionId;
 }
 
 /** Fills a route key's `{param}`s with the fixture's ids. */
@@ -96,6 +117,7 @@ export function pathFor(routeKey: string, fixture: OrgFixture): { method: string
     agentId: fixture.agentId,
     // No notification exists in a fresh fixture: an id that resolves nowhere is enough for the sweeps.
     notificationId: 'ntf_01J00000000000000000000000',
+    suggestionId: fixture.suggestionId,
   };
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const id = ids[name];
@@ -103,4 +125,58 @@ export function pathFor(routeKey: string, fixture: OrgFixture): { method: string
     return id;
   });
   return { method, path };
+}
+
+/** A valid body for each write route, built from the caller's own organization, so only the foreign id in the path can fail. */
+export function writeBodyFor(routeKey: string, own: OrgFixture): unknown {
+  const bodies: Record<string, unknown> = {
+    'POST /api/v1/auth/password': { currentPassword: 'correct horse battery', newPassword: 'another password 1' },
+    'POST /api/v1/users': { name: 'Probe', email: `probe-${Date.now()}@probe.test`, password: 'probe password 1', role: 'TEAM_MEMBER' },
+    'PATCH /api/v1/users/{userId}': { name: 'Hijacked' },
+    'POST /api/v1/users/me/tokens': { name: 'probe' },
+    'PATCH /api/v1/organization': { name: 'Own org renamed' },
+    'POST /api/v1/permission-groups': { name: 'Probe group', color: '#000000', permissions: [] },
+    'PATCH /api/v1/permission-groups/{groupId}': { name: 'Hijacked' },
+    'POST /api/v1/boards': { name: 'Probe board' },
+    'PATCH /api/v1/boards/{boardId}': { name: 'Hijacked' },
+    'POST /api/v1/boards/{boardId}/teams': { teamId: own.teamId },
+    'POST /api/v1/boards/{boardId}/members': { userId: own.memberId },
+    'PUT /api/v1/boards/{boardId}/statuses': { statusIds: own.statusIds },
+    'PUT /api/v1/boards/{boardId}/transitions': { rules: [] },
+    'POST /api/v1/statuses': { name: `Probe ${Date.now()}`, color: '#000000' },
+    'POST /api/v1/statuses/reorder': { statusIds: own.statusIds },
+    'PATCH /api/v1/statuses/{statusId}': { name: 'Hijacked' },
+    'POST /api/v1/ticket-types': { name: `Probe ${Date.now()}`, color: '#000000' },
+    'PATCH /api/v1/ticket-types/{typeId}': { name: 'Hijacked' },
+    'POST /api/v1/teams': { name: 'Probe team' },
+    'PATCH /api/v1/teams/{teamId}': { name: 'Hijacked' },
+    'POST /api/v1/teams/{teamId}/members': { userId: own.memberId },
+    'POST /api/v1/customers': { name: 'Probe customer' },
+    'PATCH /api/v1/customers/{customerId}': { name: 'Hijacked' },
+    'POST /api/v1/boards/{boardId}/tickets': { title: 'Probe' },
+    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}': { title: 'Hijacked' },
+    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/status': { statusId: own.statusIds[0] },
+    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/assign': { assigneeId: null },
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/move': { targetBoardId: own.boardId },
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/transition': { toStatusId: own.statusIds[0], reason: 'probe' },
+    'PATCH /api/v1/boards/{boardId}/tickets/reorder': { ticketId: own.ticketId, position: 1 },
+    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/inline': { title: 'Hijacked' },
+    'PUT /api/v1/boards/{boardId}/tickets/{ticketId}/custom-fields': { values: [{ customFieldId: own.customFieldId, value: 'x' }] },
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets': { title: 'Probe' },
+    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets/{subticketId}/status': { statusId: own.statusIds[0] },
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/convert-to-subticket': { parentTicketId: own.ticketId },
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments': { content: 'Probe' },
+    'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': { content: 'Hijacked' },
+    'POST /api/v1/labels': { name: `Probe ${Date.now()}`, color: '#000000' },
+    'PATCH /api/v1/labels/{labelId}': { name: 'Hijacked' },
+    'POST /api/v1/custom-fields': { name: `Probe ${Date.now()}`, type: 'TEXT' },
+    'PATCH /api/v1/custom-fields/{customFieldId}': { name: 'Hijacked' },
+    'POST /api/v1/organizations/{orgId}/agents': { name: 'Probe agent' },
+    'PATCH /api/v1/organizations/{orgId}/agents/policies': { prsRequireHumanReview: true },
+    'PATCH /api/v1/organizations/{orgId}/agents/{agentId}': { name: 'Hijacked' },
+    'POST /api/v1/organizations/{orgId}/agents/{agentId}/tokens': { name: 'probe' },
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim': {},
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat': {},
+  };
+  return bodies[routeKey];
 }

@@ -24,6 +24,11 @@ export const Organization = new Entity({
     groupDirectory: { type: 'any', required: true, default: () => ({}) },
     /** Agent policies (spec §2.16): {statusTransitionsRequireApproval, prsRequireHumanReview}; absent = defaults. */
     agentPolicies: { type: 'any' },
+    /**
+     * Live (not deleted) agents: changed in the transaction that creates or deletes an agent,
+     * guarded by the 25-agent limit, so the limit holds under concurrent creates.
+     */
+    liveAgentCount: { type: 'number' },
     createdAt: { type: 'string', required: true, readOnly: true },
     updatedAt: { type: 'string', required: true },
   },

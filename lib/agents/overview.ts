@@ -1,0 +1,113 @@
+import type { DomainContext } from '../core/context.js';
+import { db } from '../db/service.js';
+import { ORG_SUBJECT, type ActivityDayItem, type TicketItem, type UserItem } from '../db/entities/index.js';
+import { requirePermission } from '../organizations/permissions.js';
+import { requireSession } from '../identity/require-session.js';
+import { activitySince, utcDay, utcDaysBefore, utcMonthStart } from './activity.js';
+
+const REPORT_OUTCOMES = { done: 'reportsDone', blocked: 'reportsBlocked', needsReview: 'reportsNeedsReview', partial: 'reportsPartial', unknown: 'reportsUnknown' } as const;
+
+type Reported = { total: number; done: number; blocked: number; needsReview: number; partial: number; unknown: number };
+
+/** A share of a whole, or null when there is no whole (spec §2.17: never 0 for an empty denominator). */
+const share = (part: number, whole: number): number | null => (whole > 0 ? Math.round((part / whole) * 10000) / 10000 : null);
+
+const sum = (items: ActivityDayItem[], counter: keyof ActivityDayItem): number => items.reduce((total, item) => total + ((item[counter] as number | undefined) ?? 0), 0);
+
+function reportedIn(items: ActivityDayItem[]): Reported {
+  const reported: Reported = { total: 0, done: 0, blocked: 0, needsReview: 0, partial: 0, unknown: 0 };
+  for (const [outcome, counter] of Object.entries(REPORT_OUTCOMES) as [keyof typeof REPORT_OUTCOMES, keyof ActivityDayItem][]) {
+    reported[outcome] = sum(items, counter);
+    reported.total += reported[outcome];
+  }
+  return reported;
+}
+
+/** An agent's live claims (byClaimHolder, expiry after now), soonest expiry first. */
+async function openClaimsOf(orgId: string, agentId: string, now: Date) {
+  const { data } = await db().entities.ticket.query
+    .byClaimHolder({ orgId, claimHolderKey: agentId })
+    .gt({ claimExpiresAtKey: now.toISOString() })
+    .go({ pages: 'all' });
+  return (data as TicketItem[])
+    .filter((ticket) => !ticket.isDeleted && ticket.claimedById === agentId)
+    .map((ticket) => ({ ticketId: ticket.ticketId, displayId: ticket.displayId, title: ticket.title, boardId: ticket.boardId, claimExpiresAt: ticket.claimExpiresAt! }));
+}
+
+/**
+ * GET .../agents/overview (spec §2.17), for agents:manage over a session. Reads the users of
+ * the organization and its activity items of the last 31 days (one Query each, in parallel),
+ * then each live agent's open claims (one Query per agent, in parallel; at most 25 agents).
+ * Windows are UTC calendar days: "this month" from the first of the month, "last 7 days" the
+ * 7 days ending today, "last 30 days" the 30 days ending today.
+ *
+ * Time tracking and pull requests are later parts of the service: until they write their
+ * counters (approvedMinutes, agentMinutes, humanMinutes) and records, those figures are 0,
+ * as they truly are; pending time and pull requests have nothing to count yet either.
+ */
+export async function getAgentsOverview(ctx: DomainContext) {
+  requireSession(ctx);
+  requirePermission(ctx, 'agents:manage');
+  const now = ctx.clock.now();
+  const today = utcDay(now);
+  const monthStart = utcMonthStart(now);
+  const from30 = utcDaysBefore(now, 29);
+  const from7 = utcDaysBefore(now, 6);
+  const [users, activity] = await Promise.all([
+    db().entities.user.query.byOrg({ orgId: ctx.org.orgId }).go({ pages: 'all' }).then((result) => result.data as UserItem[]),
+    activitySince(ctx.org.orgId, monthStart < from30 ? monthStart : from30, now),
+  ]);
+  const byId = new Map(users.map((user) => [user.userId, user]));
+  const agents = users
+    .filter((user) => user.isAgent && !user.isDeleted)
+    .sort((a, b) => a.name.localeCompare(b.name) || a.userId.localeCompare(b.userId));
+  const openClaims = await Promise.all(agents.map((agent) => openClaimsOf(ctx.org.orgId, agent.userId, now)));
+
+  const thisMonth = activity.filter((item) => item.day >= monthStart && item.day <= today);
+  const orgMonth = thisMonth.filter((item) => item.subjectId === ORG_SUBJECT);
+
+  const agentRows = agents.map((agent, index) => {
+    const own = activity.filter((item) => item.subjectId === agent.userId);
+    const last7 = own.filter((item) => item.day >= from7);
+    const last30 = own.filter((item) => item.day >= from30);
+    const owner = agent.ownerId ? byId.get(agent.ownerId) : undefined;
+    return {
+      id: agent.userId,
+      name: agent.name,
+      isActive: agent.isActive,
+      ownerName: owner?.name ?? null,
+      lastSeenAt: agent.lastSeenAt ?? null,
+      gitIdentity: agent.gitIdentity ?? null,
+      openClaims: openClaims[index]!.sort((a, b) => a.claimExpiresAt.localeCompare(b.claimExpiresAt) || a.ticketId.localeCompare(b.ticketId)),
+      claimsExpiredLast7Days: sum(last7, 'claimsExpired'),
+      reportedLast7Days: reportedIn(last7),
+      reportedLast30Days: reportedIn(last30),
+      pendingTime: { count: 0, minutes: 0 },
+      approvedMinutesThisMonth: sum(own.filter((item) => item.day >= monthStart), 'approvedMinutes'),
+      pullRequests: { total: 0, requiresHumanReview: 0 },
+    };
+  });
+
+  const ticketsClosedThisMonth = sum(orgMonth, 'ticketsClosed');
+  const ticketsClosedByAgentsThisMonth = sum(orgMonth, 'ticketsClosedByAgents');
+  const agentMinutesThisMonth = sum(orgMonth, 'agentMinutes');
+  const humanMinutesThisMonth = sum(orgMonth, 'humanMinutes');
+  const minutesBookedThisMonth = agentMinutesThisMonth + humanMinutesThisMonth;
+  return {
+    generatedAt: now.toISOString(),
+    monthStart,
+    totals: {
+      agentCount: agents.length,
+      activeAgentCount: agents.filter((agent) => agent.isActive).length,
+      ticketsClosedThisMonth,
+      ticketsClosedByAgentsThisMonth,
+      agentClosedShare: share(ticketsClosedByAgentsThisMonth, ticketsClosedThisMonth),
+      minutesBookedThisMonth,
+      agentMinutesThisMonth,
+      humanMinutesThisMonth,
+      agentMinutesShare: share(agentMinutesThisMonth, minutesBookedThisMonth),
+      pendingAgentMinutes: agentRows.reduce((total, row) => total + row.pendingTime.minutes, 0),
+    },
+    agents: agentRows,
+  };
+}

@@ -1,0 +1,42 @@
+import { Entity, type EntityItem } from 'electrodb';
+
+/** `subjectId` of the organization-wide item of a day (agents use their user id). */
+export const ORG_SUBJECT = 'org';
+
+/**
+ * Maintained aggregates behind the agents overview (spec §2.17): one item per organization,
+ * UTC day and subject (the organization as a whole, or one agent). Writers ADD to the
+ * counters inside the transaction of the change they count (`update` … `add`, an upsert), so
+ * the figures are exact; the overview reads the last 31 days of an organization in one Query
+ * (about 26 items a day at the 25-agent maximum). TTL removes an item 90 days after its day.
+ *
+ * Counters: organization — ticketsClosed, ticketsClosedByAgents (a ticket entering a FINAL
+ * status), minutes booked by agents and people (time tracking); agent — claimsExpired (a lease
+ * that lapsed), reports by outcome (MCP `tickets_report`), approvedMinutes (time tracking).
+ */
+export const ActivityDay = new Entity({
+  model: { entity: 'activityDay', version: '1', service: 'wm' },
+  attributes: {
+    orgId: { type: 'string', required: true },
+    /** UTC calendar day, YYYY-MM-DD. */
+    day: { type: 'string', required: true },
+    subjectId: { type: 'string', required: true },
+    ticketsClosed: { type: 'number' },
+    ticketsClosedByAgents: { type: 'number' },
+    agentMinutes: { type: 'number' },
+    humanMinutes: { type: 'number' },
+    claimsExpired: { type: 'number' },
+    reportsDone: { type: 'number' },
+    reportsBlocked: { type: 'number' },
+    reportsNeedsReview: { type: 'number' },
+    reportsPartial: { type: 'number' },
+    reportsUnknown: { type: 'number' },
+    approvedMinutes: { type: 'number' },
+    ttl: { type: 'number' },
+  },
+  indexes: {
+    byOrg: { pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['day', 'subjectId'] } },
+  },
+});
+export type ActivityDayItem = EntityItem<typeof ActivityDay>;
+export type ActivityCounter = Exclude<keyof ActivityDayItem, 'orgId' | 'day' | 'subjectId' | 'ttl'>;

@@ -1,0 +1,30 @@
+import * as z from 'zod';
+import { authenticated, type Routes } from '../http/router.js';
+import { idParam, pageQuery } from '../http/validation.js';
+import { SUGGESTION_STATES } from '../db/entities/index.js';
+import { reason } from '../tickets/schemas.js';
+import { acceptSuggestion, listSuggestions, rejectSuggestion } from './suggestions.js';
+
+const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
+const suggestionParams = z.object({ boardId: idParam, ticketId: idParam, suggestionId: idParam });
+const base = '/api/v1/boards/{boardId}/tickets/{ticketId}/suggestions';
+const decisionBody = z.strictObject({ reason: reason.optional() });
+
+/** Suggestion routes of the `tickets` group (DESIGN.md §4 "Workflow": agent moves awaiting approval). */
+export const suggestionsRoutes: Routes = {
+  [`GET ${base}`]: authenticated({
+    params: ticketParams,
+    query: z.strictObject({ ...pageQuery(50, 100), state: z.enum(SUGGESTION_STATES).optional() }),
+    handler: (ctx, { params, query }) => listSuggestions(ctx, params.boardId, params.ticketId, query),
+  }),
+  [`POST ${base}/{suggestionId}/accept`]: authenticated({
+    params: suggestionParams,
+    body: decisionBody,
+    handler: (ctx, { params, body }) => acceptSuggestion(ctx, params.boardId, params.ticketId, params.suggestionId, body),
+  }),
+  [`POST ${base}/{suggestionId}/reject`]: authenticated({
+    params: suggestionParams,
+    body: decisionBody,
+    handler: (ctx, { params, body }) => rejectSuggestion(ctx, params.boardId, params.ticketId, params.suggestionId, body),
+  }),
+};
