@@ -9,6 +9,7 @@ import { paginate } from '../http/pagination.js';
 import { hasPermission, requirePermission } from '../organizations/permissions.js';
 import { loadTicketOnBoard, loadTicketOnBoardWith } from '../tickets/access.js';
 import { baseTicketData } from '../tickets/events.js';
+import { maySeeSecretComments } from '../tickets/present.js';
 
 /** A comment as the API shows it (spec §2.7). */
 export function presentComment(comment: CommentItem) {
@@ -24,7 +25,6 @@ export function presentComment(comment: CommentItem) {
 }
 
 /** Secret comments are for the organization's own people: customer users never see them (spec §2.7). */
-const maySeeSecretComments = (ctx: DomainContext): boolean => ctx.actor.role !== 'CUSTOMER';
 
 const canSee = (ctx: DomainContext, comment: CommentItem): boolean => !comment.isSecret || maySeeSecretComments(ctx);
 
@@ -90,7 +90,7 @@ export async function createComment(ctx: DomainContext, boardId: string, ticketI
   await transact(
     (e) => [
       e.comment.create(comment).commit(),
-      countComments(e, ticket, 1),
+      countComments(e, ticket, 1, isSecret),
       ...(input.parentId
         ? [e.comment.check(commentKey(ticketId, input.parentId).key).where((attr, op) => op.exists(attr.commentId)).commit()]
         : []),
@@ -138,7 +138,7 @@ export async function deleteComment(ctx: DomainContext, boardId: string, ticketI
         .delete({ ticketId, commentId })
         .where((attr, op) => op.exists(attr.commentId))
         .commit(),
-      countComments(e, ticket, -1),
+      countComments(e, ticket, -1, comment.isSecret),
     ],
     (index) => (index === 0 ? notFound('Comment') : notFound('Ticket')),
   );
@@ -155,15 +155,15 @@ async function loadComment(ctx: DomainContext, boardId: string, ticketId: string
 const commentKey = (ticketId: string, commentId: string) => ({ entity: db().entities.comment, key: { ticketId, commentId } });
 
 /**
- * The ticket's commentCount, changed in place on a live ticket. It is no content change (no
+ * The ticket's commentCount (and secretCommentCount for a secret comment), changed in place on a live ticket. It is no content change (no
  * updatedAt, no ticket.updated event), but it bumps `version`: ticket writes replace the whole
  * item guarded by `version`, and a counter change they did not see must make them fail and
  * retry rather than write back the old count.
  */
-function countComments(e: TransactionEntities, ticket: TicketItem, delta: 1 | -1) {
+function countComments(e: TransactionEntities, ticket: TicketItem, delta: 1 | -1, isSecret: boolean) {
   return e.ticket
     .patch({ ticketId: ticket.ticketId })
-    .add({ commentCount: delta, version: 1 })
+    .add({ commentCount: delta, ...(isSecret ? { secretCommentCount: delta } : {}), version: 1 })
     .where((attr, op) => `${op.eq(attr.isDeleted, false)} AND ${op.eq(attr.boardId, ticket.boardId)}`)
     .commit();
 }

@@ -99,5 +99,5 @@ export async function setCustomFieldValues(ctx: DomainContext, boardId: string, 
       ),
     onRelatedFailed: (index) => conflict(`The custom field "${relied[index]?.name ?? ''}" changed concurrently; retry`),
   });
-  return { data: presentFullTicket(saved, config, ctx.clock.now()) };
+  return { data: presentFullTicket(saved, config, ctx) };
 }

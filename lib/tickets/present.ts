@@ -1,5 +1,6 @@
 import type { TicketItem } from '../db/entities/index.js';
 import type { OrgConfig } from './config.js';
+import type { DomainContext } from '../core/context.js';
 
 /** The claim block (spec §2.12) while the lease is live (claimExpiresAt > now), else null. */
 export function presentClaim(ticket: TicketItem, now: Date) {
@@ -61,12 +62,16 @@ export function presentTicket(ticket: TicketItem, config: OrgConfig, now: Date) 
   };
 }
 
+/** Secret comments are for the organization's people and agents, never for customer users. */
+export const maySeeSecretComments = (ctx: Pick<DomainContext, 'actor'>): boolean => ctx.actor.role !== 'CUSTOMER';
+
 /** The full ticket (GET one): adds counts, custom field values, blocker info and subticket ids. */
-export function presentFullTicket(ticket: TicketItem, config: OrgConfig, now: Date) {
+export function presentFullTicket(ticket: TicketItem, config: OrgConfig, ctx: Pick<DomainContext, 'clock' | 'actor'>) {
   const values = (ticket.customFieldValues ?? {}) as Record<string, string>;
   return {
-    ...presentTicket(ticket, config, now),
-    commentCount: ticket.commentCount,
+    ...presentTicket(ticket, config, ctx.clock.now()),
+    // Customer users never learn that secret comments exist, not even from the count.
+    commentCount: maySeeSecretComments(ctx) ? ticket.commentCount : ticket.commentCount - (ticket.secretCommentCount ?? 0),
     attachmentCount: 0,
     subticketIds: ticket.subticketIds ?? [],
     blockerInfo: ticket.blockerInfo ?? null,

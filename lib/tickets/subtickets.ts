@@ -117,7 +117,7 @@ export async function createSubticket(ctx: DomainContext, boardId: string, paren
   const { ticket: parent } = await loadTicketOnBoard(ctx, boardId, parentId);
   assertCanTakeSubticket(parent);
   const { ticket, config } = await createTicket(ctx, boardId, input, { parent });
-  return { data: presentFullTicket(ticket, config, ctx.clock.now()) };
+  return { data: presentFullTicket(ticket, config, ctx) };
 }
 
 /** PATCH .../subtickets/{subticketId}/status → {data: subticket}; 404 unless it is a subticket of this parent. */
@@ -126,7 +126,7 @@ export async function updateSubticketStatus(ctx: DomainContext, boardId: string,
   const { board, ticket: parent, other: subticket, config } = await loadTicketAndAnother(ctx, boardId, parentId, subticketId);
   if (!subticket || subticket.parentTicketId !== parent.ticketId || subticket.boardId !== boardId) throw notFound('Subticket');
   const saved = await updateTicket(ctx, { board, ticket: subticket, config }, { statusId });
-  return { data: presentFullTicket(saved, config, ctx.clock.now()) };
+  return { data: presentFullTicket(saved, config, ctx) };
 }
 
 /**
@@ -154,7 +154,7 @@ export async function convertToSubticket(ctx: DomainContext, boardId: string, ti
     related: (e) => [attachToParent(e, parent, ticket.ticketId, at)],
     onRelatedFailed: parentChanged,
   });
-  return { data: presentFullTicket(saved, config, ctx.clock.now()) };
+  return { data: presentFullTicket(saved, config, ctx) };
 }
 
 /**
@@ -174,5 +174,5 @@ export async function promoteToStandalone(ctx: DomainContext, boardId: string, t
     related: (e) => (parent ? [detachFromParent(e, parent, ticket.ticketId, at)] : []),
     onRelatedFailed: parentChanged,
   });
-  return { data: presentFullTicket(saved, config, ctx.clock.now()) };
+  return { data: presentFullTicket(saved, config, ctx) };
 }

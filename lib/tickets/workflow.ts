@@ -13,7 +13,7 @@ import { presentFullTicket } from './present.js';
 import { BLOCKED_KEY, updateTicket, type UpdateOptions } from './update.js';
 import { enforceApprovalGate } from '../suggestions/gate.js';
 
-const respond = (ctx: DomainContext, ticket: TicketItem, config: OrgConfig) => ({ data: presentFullTicket(ticket, config, ctx.clock.now()) });
+const respond = (ctx: DomainContext, ticket: TicketItem, config: OrgConfig) => ({ data: presentFullTicket(ticket, config, ctx) });
 
 export interface ChangeStatusInput {
   statusId: string;

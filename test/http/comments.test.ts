@@ -261,10 +261,24 @@ describe('secret comments', () => {
     expectValidationError(reply, 'parentId');
   });
 
-  it('counts secret comments in the full ticket’s commentCount, for customer users too', async () => {
-    const response = await api('GET', `/api/v1/boards/${s.boardId}/tickets/${ticketId}`, { token: customerUser.token, org: s.org.slug });
+  it('counts secret comments in the full ticket’s commentCount for people, never for customer users', async () => {
+    const path = `/api/v1/boards/${s.boardId}/tickets/${ticketId}`;
+    const asCustomer = await api('GET', path, { token: customerUser.token, org: s.org.slug });
+    const asAdmin = await s.org.call('GET', path);
 
-    expect(response.body.data.commentCount).toBe(2);
+    expect(asAdmin.body.data.commentCount).toBe(2);
+    expect(asCustomer.body.data.commentCount).toBe(1);
+  });
+
+  it('keeps both counts exact when a secret comment is deleted', async () => {
+    const path = `/api/v1/boards/${s.boardId}/tickets/${ticketId}`;
+    const extra = await s.org.call('POST', commentsPath(s, ticketId), { body: { content: 'Internal only', isSecret: true } });
+    expect(extra.status).toBe(201);
+    expect((await s.org.call('GET', path)).body.data.commentCount).toBe(3);
+    expect((await api('GET', path, { token: customerUser.token, org: s.org.slug })).body.data.commentCount).toBe(1);
+    expect((await s.org.call('DELETE', `${commentsPath(s, ticketId)}/${extra.body.data.id}`)).status).toBe(204);
+    expect((await s.org.call('GET', path)).body.data.commentCount).toBe(2);
+    expect((await api('GET', path, { token: customerUser.token, org: s.org.slug })).body.data.commentCount).toBe(1);
   });
 });
 

@@ -68,6 +68,8 @@ export const Ticket = new Entity({
     /** customFieldId → value (string). */
     customFieldValues: { type: 'any' },
     commentCount: { type: 'number', required: true, default: 0 },
+    /** Of commentCount, the secret comments (customer users are shown the count without them). */
+    secretCommentCount: { type: 'number' },
     statusChangedAt: { type: 'string' },
     statusChangeReason: { type: 'string' },
     createdById: { type: 'string', required: true },
