@@ -1,6 +1,6 @@
 import type { DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
-import { STATUS_CATEGORIES, type ColumnCountItem, type StatusCategory, type StatusItem, type TicketItem } from '../db/entities/index.js';
+import { STATUS_CATEGORIES, type BoardItem, type ColumnCountItem, type StatusCategory, type StatusItem, type TicketItem } from '../db/entities/index.js';
 import { paginate } from '../http/pagination.js';
 import { canSeeBoard, listOrganizationBoards, loadVisibleBoard } from '../boards/index.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
@@ -185,10 +185,10 @@ async function readColumn(orgId: string, boardId: string, status: StatusItem, co
 
 /**
  * GET /api/v1/issues: the same filters over every board the caller may see. Tickets
- * assigned to the caller come from `byAssignee` in one Query; otherwise each visible board
- * is queried (in parallel), so the cost follows the caller's boards, not the organization.
- * It keeps the full-read path for every filter (no column counts across boards): the next
- * list to optimise (docs/decisions.md "Fast board lists").
+ * assigned to the caller come from `byAssignee` in one Query. A list filtered only by status
+ * and the category flags (and `boardId`) takes the cross-board column path
+ * (`listIssuesByColumns`); any other filter reads each visible board's matching Query (in
+ * parallel), so the cost follows the caller's boards, never the organization's other data.
  */
 export async function listIssues(ctx: DomainContext, query: IssuesQuery) {
   const [boards, config] = await Promise.all([listOrganizationBoards(ctx.org.orgId), loadOrgConfig(ctx.org.orgId)]);
@@ -196,6 +196,11 @@ export async function listIssues(ctx: DomainContext, query: IssuesQuery) {
   const visible = new Map(
     boards.filter((board) => canSeeBoard(ctx.actor, board) && (!wanted || wanted.has(board.boardId))).map((board) => [board.boardId, board]),
   );
+  const { boardIds: _boardIds, ...filters } = query;
+  if (servedByColumns(filters)) {
+    const page = await listIssuesByColumns(ctx, [...visible.values()], filters, config);
+    if (page) return page;
+  }
   let candidates: TicketItem[];
   const assignee = query.assignedToMe ? ctx.actor.userId : query.assigneeId;
   if (assignee) {
@@ -209,6 +214,79 @@ export async function listIssues(ctx: DomainContext, query: IssuesQuery) {
     config,
   );
   return paginate(matching.map((ticket) => presentTicket(ticket, config, ctx.clock.now())), query.page, query.limit);
+}
+
+/**
+ * Boards whose display-id counter (every ticket ever numbered on the board, an upper bound of
+ * its live tickets) stays at or below this are read whole by `/issues`' column path: one Query
+ * per category shown costs less than counts plus column reads.
+ */
+export const SMALL_BOARD_TICKETS = 100;
+
+/**
+ * The cross-board fast path of GET /api/v1/issues (no filter but statuses, the category flags
+ * and boardId). The list order is the organization's status order, then position and ticket
+ * id across boards, so each status column of the list is the union of the boards' columns.
+ * Small boards are read whole (their tickets counted as read); larger boards contribute their
+ * ColumnCount items, and for each column the page reaches, their first (skip + take) tickets
+ * of that column (`readColumn`), which contain every ticket the page can take from them. The
+ * union is sorted like `sortTickets` and sliced: the same page and exact total as the
+ * full-read path, at a cost that follows the page instead of the boards' sizes. Returns
+ * undefined (full-read path) when a board holds live tickets of a status the organization no
+ * longer has.
+ */
+async function listIssuesByColumns(ctx: DomainContext, boards: BoardItem[], query: ListQuery, config: OrgConfig) {
+  const orgId = ctx.org.orgId;
+  const now = ctx.clock.now();
+  const includeArchived = query.includeArchived === true;
+  const small = boards.filter((board) => (board.ticketCounter ?? 0) <= SMALL_BOARD_TICKETS);
+  const large = boards.filter((board) => (board.ticketCounter ?? 0) > SMALL_BOARD_TICKETS);
+  const [smallTickets, largeCounts] = await Promise.all([
+    mapLimited(small, 8, (board) => queryBoardTickets(orgId, board.boardId, query, config)).then((parts) => parts.flat()),
+    mapLimited(large, 8, (board) => loadColumnCounts(orgId, board.boardId)),
+  ]);
+  const context = { config, now, callerId: ctx.actor.userId };
+  const smallMatching = smallTickets.filter((ticket) => matchesFilters(ticket, query, context));
+  if (!query.statusIds?.length) {
+    const unknownStatus = (statusId: string) => !config.status(statusId);
+    if (smallMatching.some((ticket) => unknownStatus(ticket.statusId))) return undefined;
+    if (largeCounts.some((counts) => [...counts.values()].some((count) => unknownStatus(count.statusId) && shownCount(count, includeArchived) > 0))) return undefined;
+  }
+  const columns = columnsShown(config, query).map((status) => {
+    const fromSmall = smallMatching.filter((ticket) => ticket.statusId === status.statusId);
+    const fromLarge = large.map((board, index) => ({ board, count: largeCounts[index]!.get(status.statusId) }))
+      .map((entry) => ({ ...entry, shown: shownCount(entry.count, includeArchived) }))
+      .filter((entry) => entry.shown > 0);
+    return { status, fromSmall, fromLarge, shown: fromSmall.length + fromLarge.reduce((sum, entry) => sum + entry.shown, 0) };
+  });
+  const total = columns.reduce((sum, column) => sum + column.shown, 0);
+  const start = (query.page - 1) * query.limit;
+  const end = Math.min(start + query.limit, total);
+  const reads: { column: (typeof columns)[number]; skip: number; take: number }[] = [];
+  let offset = 0;
+  for (const column of columns) {
+    if (offset >= end) break;
+    if (column.shown > 0 && offset + column.shown > start) {
+      const skip = Math.max(0, start - offset);
+      reads.push({ column, skip, take: Math.min(column.shown, end - offset) - skip });
+    }
+    offset += column.shown;
+  }
+  const parts = await Promise.all(
+    reads.map(async ({ column, skip, take }) => {
+      const fromLarge = await mapLimited(column.fromLarge, 8, (entry) =>
+        readColumn(orgId, entry.board.boardId, column.status, Math.min(skip + take, entry.shown), includeArchived, entry.count?.archived ?? 0),
+      );
+      return sortTickets([...column.fromSmall, ...fromLarge.flat()], config).slice(skip, skip + take);
+    }),
+  );
+  return {
+    data: parts.flat().map((ticket) => presentTicket(ticket, config, now)),
+    total,
+    page: query.page,
+    pageSize: query.limit,
+    totalPages: Math.ceil(total / query.limit),
+  };
 }
 
 /** Runs `work` over `items` with at most `limit` in flight. */

@@ -364,3 +364,90 @@ describe('reorder positions', () => {
     }
   });
 });
+
+describe('GET /api/v1/issues across boards answers exactly what the full-read path answers', () => {
+  let world: World;
+  let large: string[];
+  let small: string;
+
+  /** Marks a board large for /issues' column path (its counter is an upper bound of its tickets). */
+  const makeLarge = (boardId: string) => db().entities.board.patch({ orgId: world.org.orgId, boardId }).set({ ticketCounter: 500 }).go();
+
+  beforeAll(async () => {
+    world = await newWorld();
+    const { org } = world;
+    const s = world.statuses;
+    const third = (await call(org, 'POST', '/api/v1/boards', { name: 'Third', prefix: 'THR' }, 201)).body.id;
+    large = [world.boardId, world.otherBoardId];
+    small = third;
+    for (const boardId of large) await makeLarge(boardId);
+
+    const ids: Record<string, string[]> = {};
+    const fill = async (boardId: string, key: string, count: number, extra: Record<string, unknown> = {}) => {
+      for (let index = 0; index < count; index += 1) {
+        (ids[`${boardId}:${key}`] ??= []).push(await newTicket(org, boardId, `${key} ${index}`, { statusId: s[key]!.id, ...extra }));
+      }
+    };
+    for (const boardId of [...large, small]) {
+      await fill(boardId, 'BACKLOG', 2);
+      await fill(boardId, 'TODO', 1);
+      await fill(boardId, 'IN_PROGRESS', 4);
+      await fill(boardId, 'IN_REVIEW', 2);
+      await fill(boardId, 'DONE', 2);
+      await fill(boardId, 'IN_PROGRESS', 1, { isArchived: true });
+    }
+    // Interleaved and tied positions across boards in one column (ties break by ticket id).
+    const reorder = (boardId: string, ticketId: string, position: number) => call(org, 'PATCH', `${ticketsOf(boardId)}/reorder`, { ticketId, position }, 200);
+    const [a, b] = large as [string, string];
+    for (const [index, boardId] of [a, b, small].entries()) {
+      const column = ids[`${boardId}:IN_PROGRESS`]!;
+      await reorder(boardId, column[0]!, 5);
+      await reorder(boardId, column[1]!, index + 1);
+      await reorder(boardId, column[2]!, 10 - index);
+    }
+    // A deleted ticket on a large board, a move from a large board to the small one, a status change.
+    await call(org, 'DELETE', `${ticketsOf(a)}/${ids[`${a}:IN_REVIEW`]![0]}`, undefined, 204);
+    await call(org, 'POST', `${ticketsOf(a)}/${ids[`${a}:TODO`]![0]}/move`, { targetBoardId: small }, 200);
+    await call(org, 'PATCH', `${ticketsOf(b)}/${ids[`${b}:IN_PROGRESS`]![3]}/status`, { statusId: s.IN_REVIEW!.id }, 200);
+  });
+
+  async function expectIssuesSame(query: string): Promise<ApiResponse> {
+    const fast = await world.org.call('GET', `/api/v1/issues?${query}`);
+    const full = await world.org.call('GET', `/api/v1/issues?${query}&search=${WORD}`);
+    expect(fast.status, query).toBe(200);
+    expect(full.status, query).toBe(200);
+    expect({ query, ids: fast.body.data.map((ticket: any) => ticket.id) }).toEqual({ query, ids: full.body.data.map((ticket: any) => ticket.id) });
+    expect({ query, ...fast.body }).toEqual({ query, ...full.body });
+    return fast;
+  }
+
+  async function expectAllIssuePagesSame(query: string, limits: number[]): Promise<void> {
+    for (const limit of limits) {
+      const first = await expectIssuesSame(`${query}&limit=${limit}&page=1`);
+      for (let page = 2; page <= first.body.totalPages + 1; page += 1) await expectIssuesSame(`${query}&limit=${limit}&page=${page}`);
+    }
+  }
+
+  it('lists every page of the default, planning and archived views over large and small boards', async () => {
+    for (const flag of ['', 'includePlanning=true', 'includeArchived=true', 'includePlanning=true&includeArchived=true']) {
+      await expectAllIssuePagesSame(flag, [1, 4, 100]);
+    }
+  });
+
+  it('lists status filters and board subsets the same way', async () => {
+    const s = world.statuses;
+    await expectAllIssuePagesSame(`statusId=${s.IN_PROGRESS!.id}`, [1, 5]);
+    await expectAllIssuePagesSame(`statusId=${s.DONE!.id},${s.BACKLOG!.id}&includeArchived=true`, [3]);
+    await expectAllIssuePagesSame(`boardId=${large[0]},${small}`, [2, 100]);
+    await expectAllIssuePagesSame(`boardId=${large[1]}&includePlanning=true`, [3]);
+  });
+
+  it('reads the large boards\' counts and only the columns the page reaches', async () => {
+    const first = await world.org.call('GET', '/api/v1/issues?limit=3');
+    const full = await world.org.call('GET', `/api/v1/issues?limit=3&search=${WORD}`);
+    expect(first.body.total).toBe(full.body.total);
+    expect(first.body.total).toBeGreaterThan(10);
+    // auth; boards ∥ configuration; the small board's ACTIVE Query ∥ the large boards' counts; one column read per large board.
+    expect(first.roundTrips).toBe(8);
+  });
+});
