@@ -4,6 +4,7 @@ import { db } from '../../lib/db/service.js';
 import { runSweep } from '../../lib/sweeper/index.js';
 import type { Clock } from '../../lib/core/clock.js';
 import { utcDay, utcDaysBefore, utcMonthStart } from '../../lib/agents/activity.js';
+import { lapseClaim } from '../support/tickets.js';
 
 const clockAt = (date: Date): Clock => ({ now: () => date });
 
@@ -99,7 +100,7 @@ describe('agents overview', () => {
     expect(claimed.status).toBe(201);
     expect((await claim(lapsed.id)).status).toBe(201);
     const past = new Date(Date.now() - 1000).toISOString();
-    await db().entities.ticket.patch({ ticketId: lapsed.id }).set({ claimExpiresAt: past, claimExpiresAtKey: past }).go();
+    await lapseClaim(lapsed.id, past);
 
     const row = (await w.overview()).body.agents[0];
     expect(row.openClaims).toEqual([
@@ -117,7 +118,7 @@ describe('agents overview', () => {
     expect((await w.asAgent('POST', claimPath(takenOver.id), { leaseSeconds: 60 })).status).toBe(201);
     // The second lease lapses without the sweeper; a person claims the ticket over it.
     const past = new Date(Date.now() - 1000).toISOString();
-    await db().entities.ticket.patch({ ticketId: takenOver.id }).set({ claimExpiresAt: past, claimExpiresAtKey: past }).go();
+    await lapseClaim(takenOver.id, past);
     expect((await w.org.call('POST', claimPath(takenOver.id), { body: {} })).status).toBe(201);
     await runSweep(clockAt(new Date(Date.now() + 75_000)));
 

@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
-import { boardSetup, type BoardSetup as Setup } from '../support/tickets.js';
+import { boardSetup, lapseClaim, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { db } from '../../lib/db/service.js';
+import { documentDb } from '../../lib/db/client.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { newId } from '../../lib/core/ids.js';
 import { systemClock } from '../../lib/core/clock.js';
 import { authenticate } from '../../lib/identity/authenticate.js';
@@ -341,7 +343,7 @@ describe('claims under concurrency (DynamoDB Local)', () => {
     expect((await api('POST', claimPath(s, b.id), { token: agent.token, org: s.org.slug, body: {} })).status).toBe(201);
     // Lapse b without the sweeper: the next claim clears it first.
     const past = new Date(Date.now() - 1000).toISOString();
-    await db().entities.ticket.patch({ ticketId: b.id }).set({ claimExpiresAt: past, claimExpiresAtKey: past }).go();
+    await lapseClaim(b.id, past);
     const next = await api('POST', claimPath(s, c.id), { token: agent.token, org: s.org.slug, body: {} });
     expect(next.status).toBe(201);
     const read = await s.org.call('GET', `/api/v1/boards/${s.boardId}/tickets/${b.id}`);
@@ -358,7 +360,7 @@ describe('claiming over a lapsed lease the sweeper has not cleared', () => {
     const first = await api('POST', claimPath(s, ticket.id), { token: agent.token, org: s.org.slug, body: { leaseSeconds: 60 } });
     expect(first.status).toBe(201);
     const past = new Date(Date.now() - 1000).toISOString();
-    await db().entities.ticket.patch({ ticketId: ticket.id }).set({ claimExpiresAt: past, claimExpiresAtKey: past }).go();
+    await lapseClaim(ticket.id, past);
 
     const taken = await s.org.call('POST', claimPath(s, ticket.id), { body: {} });
     expect(taken.status).toBe(201);
@@ -375,6 +377,26 @@ describe('claiming over a lapsed lease the sweeper has not cleared', () => {
     // The agent's one slot is free again.
     const other = await newTicket(s);
     expect((await api('POST', claimPath(s, other.id), { token: agent.token, org: s.org.slug, body: {} })).status).toBe(201);
+  });
+});
+
+describe('the claim indexes are sparse', () => {
+  /** The raw stored item's claim index keys (ElectroDB hides them on reads). */
+  async function claimIndexKeysOf(ticketId: string) {
+    const { Item } = await documentDb().send(new GetCommand({ TableName: process.env.TABLE_NAME!, Key: db().entities.ticket.get({ ticketId }).params().Key, ConsistentRead: true }));
+    return { gsi3pk: Item?.gsi3pk, gsi3sk: Item?.gsi3sk, gsi4pk: Item?.gsi4pk, gsi4sk: Item?.gsi4sk };
+  }
+
+  it('writes gsi3/gsi4 keys only while a ticket is claimed', async () => {
+    const s = await setup();
+    const ticket = await newTicket(s);
+    expect(await claimIndexKeysOf(ticket.id)).toEqual({ gsi3pk: undefined, gsi3sk: undefined, gsi4pk: undefined, gsi4sk: undefined });
+    expect((await s.org.call('POST', claimPath(s, ticket.id), { body: {} })).status).toBe(201);
+    const claimed = await claimIndexKeysOf(ticket.id);
+    expect(claimed.gsi3pk).toContain(s.org.adminId.toLowerCase());
+    expect(claimed.gsi4pk).toEqual(expect.any(String));
+    expect((await s.org.call('DELETE', claimPath(s, ticket.id))).status).toBe(200);
+    expect(await claimIndexKeysOf(ticket.id)).toEqual({ gsi3pk: undefined, gsi3sk: undefined, gsi4pk: undefined, gsi4sk: undefined });
   });
 });
 

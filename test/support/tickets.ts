@@ -1,3 +1,4 @@
+import { db } from '../../lib/db/service.js';
 import { signupOrg, type TestOrg } from './api.js';
 
 /** A fresh organization with one board, and the organization's statuses by key (BACKLOG, DONE …). */
@@ -14,4 +15,17 @@ export async function boardSetup(name: string, prefix?: string): Promise<BoardSe
   if (board.status !== 201) throw new Error(`create board failed: ${board.status} ${JSON.stringify(board.body)}`);
   const statuses = (await org.call('GET', '/api/v1/statuses')).body.data;
   return { org, boardId: board.body.id, prefix: board.body.prefix, statuses: Object.fromEntries(statuses.map((status: any) => [status.key, status])) };
+}
+
+/**
+ * Lets a ticket's claim lapse at once, as if its lease had run out without the sweeper: the
+ * expiry and the claim index keys move to `at` (1 s ago by default). The whole item is put
+ * again, so every index key is derived as the write path derives it (the claim indexes are
+ * sparse: a patch would have to name every composite of their keys).
+ */
+export async function lapseClaim(ticketId: string, at = new Date(Date.now() - 1000).toISOString()): Promise<string> {
+  const { data: ticket } = await db().entities.ticket.get({ ticketId }).go({ consistent: true });
+  if (!ticket?.claimedById) throw new Error(`ticket ${ticketId} is not claimed`);
+  await db().entities.ticket.put({ ...ticket, claimExpiresAt: at, claimExpiresAtKey: at }).go();
+  return at;
 }

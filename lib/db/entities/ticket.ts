@@ -18,6 +18,9 @@ export const RESOLUTION_TYPES = ['fixed', 'wont_fix', 'duplicate', 'cannot_repro
  *   tickets share one key per organization (assigneeKey `-`), which nothing queries.
  * - byClaimHolder (gsi3) / byClaimExpiry (gsi4): claimed tickets by holder and by expiry.
  */
+/** The claim index attributes' value on an unclaimed ticket (no gsi3/gsi4 keys are written then). */
+const UNCLAIMED = '-';
+
 export const Ticket = new Entity({
   model: { entity: 'ticket', version: '1', service: 'wm' },
   attributes: {
@@ -104,18 +107,25 @@ export const Ticket = new Entity({
       pk: { field: 'gsi2pk', composite: ['orgId', 'assigneeKey'] },
       sk: { field: 'gsi2sk', composite: ['boardId', 'ticketId'] },
     },
-    /** gsi3: claims (live or lapsed, not yet cleared) of one holder, by expiry. */
+    /**
+     * gsi3: claims (live or lapsed, not yet cleared) of one holder, by expiry. Sparse, like
+     * gsi4: only claimed tickets carry its keys (unclaimed ones would all share one partition).
+     */
     byClaimHolder: {
       index: 'gsi3',
+      condition: (attr) => attr.claimHolderKey !== undefined && attr.claimHolderKey !== UNCLAIMED,
       pk: { field: 'gsi3pk', composite: ['orgId', 'claimHolderKey'] },
       sk: { field: 'gsi3sk', composite: ['claimExpiresAtKey', 'ticketId'] },
     },
     /**
-     * gsi4: every claimed ticket by expiry, for the sweeper. One partition (`claims`) for all
-     * organizations: fine at this scale; shard the key (e.g. claims#0..n) if it ever grows hot.
+     * gsi4: every claimed ticket by expiry, for the sweeper. Sparse: unclaimed tickets carry no
+     * gsi4 keys, so the index holds live and lapsed-unswept claims only. One partition
+     * (`claims`) for all organizations: fine at this scale; shard the key (e.g. claims#0..n)
+     * if it ever grows hot.
      */
     byClaimExpiry: {
       index: 'gsi4',
+      condition: (attr) => attr.claimShard !== undefined && attr.claimShard !== UNCLAIMED,
       pk: { field: 'gsi4pk', composite: ['claimShard'] },
       sk: { field: 'gsi4sk', composite: ['claimExpiresAtKey', 'ticketId'] },
     },
