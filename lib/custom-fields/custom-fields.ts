@@ -2,9 +2,10 @@ import { conflict, forbidden, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
-import { isConditionFailure } from '../db/transact.js';
+import { transact } from '../db/transact.js';
 import type { CustomFieldItem, CustomFieldType } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
+import { assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/unique-names.js';
 
 /**
  * Definitions an organization may hold. Setting a ticket's values checks every definition it
@@ -41,14 +42,12 @@ function requireInternalUser(ctx: DomainContext): void {
   if (ctx.actor.role === 'CUSTOMER') throw forbidden('Customer users cannot list the organization’s custom fields');
 }
 
-const comparableName = (name: string): string => name.normalize('NFC').toLowerCase();
+/** Names are unique per organization, case-insensitively (lib/organizations/unique-names.ts). */
+const assertNameFree = (fields: CustomFieldItem[], name: string, exceptId?: string): void =>
+  assertFree(fields, name, { idOf: (field) => field.fieldId, nameOf: (field) => field.name, exceptId, what: 'custom field' });
 
-function assertNameFree(fields: CustomFieldItem[], name: string, exceptFieldId?: string): void {
-  const wanted = comparableName(name);
-  if (fields.some((field) => field.fieldId !== exceptFieldId && comparableName(field.name) === wanted)) {
-    throw conflict(`A custom field named "${name}" already exists`, { field: 'name' });
-  }
-}
+const changedConcurrently = () => conflict('The custom field changed concurrently; retry');
+
 
 /** SELECT fields need at least one option, each once; other types take none. */
 function checkOptions(type: CustomFieldType, options: string[] | undefined): string[] | undefined {
@@ -80,7 +79,10 @@ export interface CreateCustomFieldInput {
   order?: number;
 }
 
-/** One consistent Query answers name uniqueness, the limit and the default order; one put writes. */
+/**
+ * One consistent Query answers name uniqueness, the limit and the default order; one
+ * transaction writes the definition with its name guard.
+ */
 export async function createCustomField(ctx: DomainContext, input: CreateCustomFieldInput) {
   requirePermission(ctx, 'custom-fields:manage');
   const options = checkOptions(input.type, input.options);
@@ -102,7 +104,10 @@ export async function createCustomField(ctx: DomainContext, input: CreateCustomF
     createdAt: at,
     updatedAt: at,
   };
-  await db().entities.customField.create(field).go();
+  await transact(
+    (e) => [e.customField.create(field).commit(), claimName(e, field.orgId, 'customField', field.name, field.fieldId)],
+    (index) => (index === 1 ? nameTaken('custom field', field.name) : changedConcurrently()),
+  );
   return presentCustomField(field);
 }
 
@@ -117,7 +122,8 @@ export interface UpdateCustomFieldInput {
 /**
  * The type is fixed at creation (stored values were checked against it). Changing a SELECT
  * field's options leaves stored values as they are; the next PUT of values checks them anew.
- * The write is guarded by the read `updatedAt`, which setting ticket values also checks.
+ * The write is guarded by the read `updatedAt`, which setting ticket values also checks; a
+ * rename moves the name guard in the same transaction.
  */
 export async function updateCustomField(ctx: DomainContext, fieldId: string, input: UpdateCustomFieldInput) {
   requirePermission(ctx, 'custom-fields:manage');
@@ -134,33 +140,40 @@ export async function updateCustomField(ctx: DomainContext, fieldId: string, inp
     order: input.order ?? field.order,
     updatedAt: ctx.clock.now().toISOString(),
   };
-  try {
-    await db()
-      .entities.customField.patch({ orgId: ctx.org.orgId, fieldId })
-      .set(changes)
-      .where((attr, op) => op.eq(attr.updatedAt, field.updatedAt))
-      .go();
-  } catch (error) {
-    if (isConditionFailure(error)) throw conflict('The custom field changed concurrently; retry');
-    throw error;
-  }
+  const renamed = nameChanges(field.name, input.name);
+  await transact(
+    (e) => [
+      e.customField
+        .patch({ orgId: ctx.org.orgId, fieldId })
+        .set(changes)
+        .where((attr, op) => op.eq(attr.updatedAt, field.updatedAt))
+        .commit(),
+      ...(renamed
+        ? [releaseName(e, ctx.org.orgId, 'customField', field.name), claimName(e, ctx.org.orgId, 'customField', changes.name, fieldId)]
+        : []),
+    ],
+    (index) => (index === 2 ? nameTaken('custom field', changes.name) : changedConcurrently()),
+  );
   return presentCustomField({ ...field, ...changes });
 }
 
 /**
- * Deletes the definition with one conditional delete. Tickets keep their value until their
- * next PUT of values (lazy cleanup); ticket payloads already leave out values of fields
- * that no longer exist, and ids are never reused.
+ * Deletes the definition and frees its name in one transaction, guarded by the `updatedAt`
+ * read. Tickets keep their value until their next PUT of values (lazy cleanup); ticket
+ * payloads already leave out values of fields that no longer exist, and ids are never reused.
  */
 export async function deleteCustomField(ctx: DomainContext, fieldId: string): Promise<void> {
   requirePermission(ctx, 'custom-fields:manage');
-  try {
-    await db()
-      .entities.customField.delete({ orgId: ctx.org.orgId, fieldId })
-      .where((attr, op) => op.exists(attr.fieldId))
-      .go();
-  } catch (error) {
-    if (isConditionFailure(error)) throw notFound('Custom field');
-    throw error;
-  }
+  const field = (await db().entities.customField.get({ orgId: ctx.org.orgId, fieldId }).go({ consistent: true })).data;
+  if (!field) throw notFound('Custom field');
+  await transact(
+    (e) => [
+      e.customField
+        .delete({ orgId: ctx.org.orgId, fieldId })
+        .where((attr, op) => op.eq(attr.updatedAt, field.updatedAt))
+        .commit(),
+      releaseName(e, ctx.org.orgId, 'customField', field.name),
+    ],
+    () => changedConcurrently(),
+  );
 }

@@ -1,7 +1,7 @@
 import {
   Organization, OrganizationSlug, User, UserEmail, Credential, PermissionGroup, Board, BoardPrefix,
   Status, TicketType, Team, TeamMember, Customer, DomainEvent, Label, CustomField, Ticket, TicketKey, Comment,
-  TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion,
+  TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName,
 } from './entities/index.js';
 
 /** Every entity of the single table, by the name the Service exposes it under. */
@@ -31,6 +31,7 @@ export const entities = {
   activityDay: ActivityDay,
   notification: Notification,
   suggestion: Suggestion,
+  uniqueName: UniqueName,
 };
 
 export interface TableDefinition {

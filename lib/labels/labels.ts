@@ -2,9 +2,10 @@ import { conflict, forbidden, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
-import { isConditionFailure } from '../db/transact.js';
+import { transact } from '../db/transact.js';
 import type { LabelItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
+import { assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/unique-names.js';
 
 /** Labels an organization may define (a ticket carries at most 50 of them). */
 export const MAX_LABELS_PER_ORGANIZATION = 500;
@@ -36,15 +37,12 @@ function requireInternalUser(ctx: DomainContext): void {
   if (ctx.actor.role === 'CUSTOMER') throw forbidden('Customer users cannot list the organization’s labels');
 }
 
-const comparableName = (name: string): string => name.normalize('NFC').toLowerCase();
+/** Names are unique per organization, case-insensitively (lib/organizations/unique-names.ts). */
+const assertNameFree = (labels: LabelItem[], name: string, exceptId?: string): void =>
+  assertFree(labels, name, { idOf: (label) => label.labelId, nameOf: (label) => label.name, exceptId, what: 'label' });
 
-/** Names are unique per organization, case-insensitively. */
-function assertNameFree(labels: LabelItem[], name: string, exceptLabelId?: string): void {
-  const wanted = comparableName(name);
-  if (labels.some((label) => label.labelId !== exceptLabelId && comparableName(label.name) === wanted)) {
-    throw conflict(`A label named "${name}" already exists`, { field: 'name' });
-  }
-}
+const changedConcurrently = () => conflict('The label changed concurrently; retry');
+
 
 /** GET /api/v1/labels → {data: [label]} sorted by name. */
 export async function listLabels(ctx: DomainContext) {
@@ -58,7 +56,10 @@ export interface CreateLabelInput {
   description: string;
 }
 
-/** One consistent Query answers name uniqueness and the organization's limit; one conditional put writes. */
+/**
+ * One consistent Query answers name uniqueness and the organization's limit; one transaction
+ * writes the label with its name guard.
+ */
 export async function createLabel(ctx: DomainContext, input: CreateLabelInput) {
   requirePermission(ctx, 'tickets:edit');
   const labels = await loadOrganizationLabels(ctx.org.orgId);
@@ -66,7 +67,10 @@ export async function createLabel(ctx: DomainContext, input: CreateLabelInput) {
   assertNameFree(labels, input.name);
   const at = ctx.clock.now().toISOString();
   const label: LabelItem = { orgId: ctx.org.orgId, labelId: newId('lbl'), ...input, createdAt: at, updatedAt: at };
-  await db().entities.label.create(label).go();
+  await transact(
+    (e) => [e.label.create(label).commit(), claimName(e, label.orgId, 'label', label.name, label.labelId)],
+    (index) => (index === 1 ? nameTaken('label', label.name) : changedConcurrently()),
+  );
   return presentLabel(label);
 }
 
@@ -76,7 +80,10 @@ export interface UpdateLabelInput {
   description?: string;
 }
 
-/** The write is guarded by the read `updatedAt` (optimistic locking), like ticket types. */
+/**
+ * The write is guarded by the read `updatedAt` (optimistic locking), like ticket types; a
+ * rename moves the name guard in the same transaction.
+ */
 export async function updateLabel(ctx: DomainContext, labelId: string, input: UpdateLabelInput) {
   requirePermission(ctx, 'tickets:edit');
   const labels = await loadOrganizationLabels(ctx.org.orgId);
@@ -89,33 +96,39 @@ export async function updateLabel(ctx: DomainContext, labelId: string, input: Up
     description: input.description ?? label.description,
     updatedAt: ctx.clock.now().toISOString(),
   };
-  try {
-    await db()
-      .entities.label.patch({ orgId: ctx.org.orgId, labelId })
-      .set(changes)
-      .where((attr, op) => op.eq(attr.updatedAt, label.updatedAt))
-      .go();
-  } catch (error) {
-    if (isConditionFailure(error)) throw conflict('The label changed concurrently; retry');
-    throw error;
-  }
+  const renamed = nameChanges(label.name, input.name);
+  await transact(
+    (e) => [
+      e.label
+        .patch({ orgId: ctx.org.orgId, labelId })
+        .set(changes)
+        .where((attr, op) => op.eq(attr.updatedAt, label.updatedAt))
+        .commit(),
+      ...(renamed ? [releaseName(e, ctx.org.orgId, 'label', label.name), claimName(e, ctx.org.orgId, 'label', changes.name, labelId)] : []),
+    ],
+    (index) => (index === 2 ? nameTaken('label', changes.name) : changedConcurrently()),
+  );
   return presentLabel({ ...label, ...changes });
 }
 
 /**
- * Deletes the definition with one conditional delete. Tickets keep the id until their next
- * write (lazy cleanup): every ticket payload and the label filter already ignore ids that
- * no longer name a label, and ids are never reused.
+ * Deletes the definition and frees its name in one transaction, guarded by the `updatedAt`
+ * read (a concurrent rename makes it retry rather than free the wrong name). Tickets keep the
+ * id until their next write (lazy cleanup): every ticket payload and the label filter already
+ * ignore ids that no longer name a label, and ids are never reused.
  */
 export async function deleteLabel(ctx: DomainContext, labelId: string): Promise<void> {
   requirePermission(ctx, 'tickets:edit');
-  try {
-    await db()
-      .entities.label.delete({ orgId: ctx.org.orgId, labelId })
-      .where((attr, op) => op.exists(attr.labelId))
-      .go();
-  } catch (error) {
-    if (isConditionFailure(error)) throw notFound('Label');
-    throw error;
-  }
+  const label = (await db().entities.label.get({ orgId: ctx.org.orgId, labelId }).go({ consistent: true })).data;
+  if (!label) throw notFound('Label');
+  await transact(
+    (e) => [
+      e.label
+        .delete({ orgId: ctx.org.orgId, labelId })
+        .where((attr, op) => op.eq(attr.updatedAt, label.updatedAt))
+        .commit(),
+      releaseName(e, ctx.org.orgId, 'label', label.name),
+    ],
+    () => changedConcurrently(),
+  );
 }

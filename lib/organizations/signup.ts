@@ -9,6 +9,7 @@ import { presentUser } from '../users/present.js';
 import { SYSTEM_GROUPS } from './permissions.js';
 import { directoryEntryOf } from './group-directory.js';
 import { DEFAULT_STATUSES, DEFAULT_TICKET_TYPE } from './defaults.js';
+import { claimName } from './unique-names.js';
 import type { OrganizationItem, UserItem } from '../db/entities/index.js';
 
 export interface SignupInput {
@@ -76,6 +77,8 @@ export async function signup(ctx: AnonymousContext, input: SignupInput) {
     updatedAt: at,
   };
   const session = await issueSession(orgId, userId, now);
+  const statuses = DEFAULT_STATUSES.map((status) => ({ ...status, statusId: newId('sts') }));
+  const typeId = newId('typ');
 
   await transact(
     (entities) => [
@@ -85,11 +88,11 @@ export async function signup(ctx: AnonymousContext, input: SignupInput) {
       entities.userEmail.create({ orgId, email, userId }).commit(),
       entities.credential.create(session.record).commit(),
       ...groups.map((group) => entities.permissionGroup.create(group).commit()),
-      ...DEFAULT_STATUSES.map((status, order) =>
+      ...statuses.map((status, order) =>
         entities.status
           .create({
             orgId,
-            statusId: newId('sts'),
+            statusId: status.statusId,
             key: status.key,
             name: status.name,
             color: status.color,
@@ -105,8 +108,14 @@ export async function signup(ctx: AnonymousContext, input: SignupInput) {
           .commit(),
       ),
       entities.ticketType
-        .create({ orgId, typeId: newId('typ'), ...DEFAULT_TICKET_TYPE, order: 0, isOrgDefault: true, enabledByDefault: true, createdAt: at, updatedAt: at })
+        .create({ orgId, typeId, ...DEFAULT_TICKET_TYPE, order: 0, isOrgDefault: true, enabledByDefault: true, createdAt: at, updatedAt: at })
         .commit(),
+      // Name guards (lib/organizations/unique-names.ts), so the defaults are guarded like later items.
+      ...statuses.flatMap((status) => [
+        claimName(entities, orgId, 'status', status.name, status.statusId),
+        claimName(entities, orgId, 'statusKey', status.key, status.statusId),
+      ]),
+      claimName(entities, orgId, 'ticketType', DEFAULT_TICKET_TYPE.name, typeId),
     ],
     (index) => (index === 0 ? conflict('This slug is already taken', { field: 'slug' }) : conflict('Sign-up conflicted; retry')),
   );

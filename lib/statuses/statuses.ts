@@ -2,9 +2,10 @@ import { conflict, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
-import { isConditionFailure, transact, type TransactionEntities } from '../db/transact.js';
+import { transact, type TransactionEntities } from '../db/transact.js';
 import type { StatusCategory, StatusItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
+import { assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/unique-names.js';
 import { recategorizeTickets } from '../tickets/recategorize.js';
 
 /**
@@ -59,15 +60,9 @@ export async function listStatuses(ctx: DomainContext) {
 
 export const getStatus = async (ctx: DomainContext, statusId: string) => presentStatus(await loadStatus(ctx, statusId));
 
-const comparableName = (name: string): string => name.normalize('NFC').toLowerCase();
-
-/** Names are unique per organization, case-insensitively. */
-function assertNameFree(statuses: StatusItem[], name: string, exceptStatusId?: string): void {
-  const wanted = comparableName(name);
-  if (statuses.some((status) => status.statusId !== exceptStatusId && comparableName(status.name) === wanted)) {
-    throw conflict(`A status named "${name}" already exists`, { field: 'name' });
-  }
-}
+/** Names are unique per organization, case-insensitively (lib/organizations/unique-names.ts). */
+const assertNameFree = (statuses: StatusItem[], name: string, exceptId?: string): void =>
+  assertFree(statuses, name, { idOf: (status) => status.statusId, nameOf: (status) => status.name, exceptId, what: 'status' });
 
 /** New tickets start in the default status, so it cannot be one that marks them completed. */
 function assertCanBeDefault(category: StatusCategory, isFinal: boolean, field: 'isDefault' | 'category' = 'isDefault'): void {
@@ -117,7 +112,8 @@ export interface CreateStatusInput {
 /**
  * One consistent Query of the organization's statuses answers name uniqueness, the key
  * suffix, the default order and the current default; then one transaction writes the new
- * status and, when it becomes the default, clears the previous one.
+ * status with the guards of its name and key and, when it becomes the default, clears the
+ * previous one. A guard taken concurrently fails the transaction: 409 either way.
  */
 export async function createStatus(ctx: DomainContext, input: CreateStatusInput) {
   requirePermission(ctx, 'settings:manage-statuses');
@@ -146,8 +142,13 @@ export async function createStatus(ctx: DomainContext, input: CreateStatusInput)
   };
   const previousDefault = input.isDefault ? statuses.find((existing) => existing.isDefault) : undefined;
   await transact(
-    (e) => [e.status.create(status).commit(), ...(previousDefault ? [clearDefault(e, previousDefault, at)] : [])],
-    changedConcurrently,
+    (e) => [
+      e.status.create(status).commit(),
+      claimName(e, status.orgId, 'status', status.name, status.statusId),
+      claimName(e, status.orgId, 'statusKey', status.key, status.statusId),
+      ...(previousDefault ? [clearDefault(e, previousDefault, at)] : []),
+    ],
+    (index) => (index === 1 ? nameTaken('status', status.name) : changedConcurrently()),
   );
   return presentStatus(status);
 }
@@ -162,7 +163,8 @@ export interface UpdateStatusInput {
 
 /**
  * Changing the category re-derives `isFinal` (a status moved out of FINAL must stop marking
- * tickets completed). The write is guarded by the read `updatedAt` (optimistic locking).
+ * tickets completed). The write is guarded by the read `updatedAt` (optimistic locking); a
+ * rename moves the name guard in the same transaction. The key stays as it was.
  */
 export async function updateStatus(ctx: DomainContext, statusId: string, input: UpdateStatusInput) {
   requirePermission(ctx, 'settings:manage-statuses');
@@ -187,6 +189,7 @@ export async function updateStatus(ctx: DomainContext, statusId: string, input: 
     updatedAt: at,
   };
   const previousDefault = isDefault && !status.isDefault ? statuses.find((existing) => existing.isDefault) : undefined;
+  const renamed = nameChanges(status.name, input.name);
   await transact(
     (e) => [
       e.status
@@ -194,9 +197,12 @@ export async function updateStatus(ctx: DomainContext, statusId: string, input: 
         .set(changes)
         .where((attr, op) => op.eq(attr.updatedAt, status.updatedAt))
         .commit(),
+      ...(renamed
+        ? [releaseName(e, ctx.org.orgId, 'status', status.name), claimName(e, ctx.org.orgId, 'status', changes.name, statusId)]
+        : []),
       ...(previousDefault ? [clearDefault(e, previousDefault, at)] : []),
     ],
-    changedConcurrently,
+    (index) => (renamed && index === 2 ? nameTaken('status', changes.name) : changedConcurrently()),
   );
   // Tickets keep their status's category in their board index key.
   if (category !== status.category) await recategorizeTickets(ctx.org.orgId, statusId, status.category, category);
@@ -205,7 +211,8 @@ export async function updateStatus(ctx: DomainContext, statusId: string, input: 
 
 /**
  * Mandatory and default statuses are refused with 409: the caller may manage statuses, it is
- * the status's state that forbids the deletion. The delete repeats both rules as conditions.
+ * the status's state that forbids the deletion. The delete repeats both rules as conditions
+ * and releases the name and key guards in the same transaction.
  */
 export async function deleteStatus(ctx: DomainContext, statusId: string): Promise<void> {
   requirePermission(ctx, 'settings:manage-statuses');
@@ -214,15 +221,17 @@ export async function deleteStatus(ctx: DomainContext, statusId: string): Promis
   if (status.isDefault) {
     throw conflict(`"${status.name}" is the default status; make another status the default before deleting it`, { reason: 'DEFAULT_STATUS' });
   }
-  try {
-    await db()
-      .entities.status.delete({ orgId: ctx.org.orgId, statusId })
-      .where((attr, op) => `${op.eq(attr.isMandatory, false)} AND ${op.eq(attr.isDefault, false)}`)
-      .go();
-  } catch (error) {
-    if (isConditionFailure(error)) throw changedConcurrently();
-    throw error;
-  }
+  await transact(
+    (e) => [
+      e.status
+        .delete({ orgId: ctx.org.orgId, statusId })
+        .where((attr, op) => `${op.eq(attr.isMandatory, false)} AND ${op.eq(attr.isDefault, false)}`)
+        .commit(),
+      releaseName(e, ctx.org.orgId, 'status', status.name),
+      releaseName(e, ctx.org.orgId, 'statusKey', status.key),
+    ],
+    changedConcurrently,
+  );
 }
 
 /** `statusIds` must name every status of the organization exactly once. */

@@ -2,9 +2,10 @@ import { conflict, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
-import { isConditionFailure, transact, type TransactionEntities } from '../db/transact.js';
+import { transact, type TransactionEntities } from '../db/transact.js';
 import type { TicketTypeItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
+import { assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/unique-names.js';
 import { retypeTickets } from '../tickets/bulk.js';
 
 /** Spec §8: a ticket type's order is 0-100. */
@@ -65,15 +66,9 @@ export async function getTicketTypeCount(ctx: DomainContext, typeId: string) {
   return { data: { count: (await loadTicketType(ctx, typeId)).ticketCount } };
 }
 
-const comparableName = (name: string): string => name.normalize('NFC').toLowerCase();
-
-/** Names are unique per organization, case-insensitively. */
-function assertNameFree(types: TicketTypeItem[], name: string, exceptTypeId?: string): void {
-  const wanted = comparableName(name);
-  if (types.some((type) => type.typeId !== exceptTypeId && comparableName(type.name) === wanted)) {
-    throw conflict(`A ticket type named "${name}" already exists`, { field: 'name' });
-  }
-}
+/** Names are unique per organization, case-insensitively (lib/organizations/unique-names.ts). */
+const assertNameFree = (types: TicketTypeItem[], name: string, exceptId?: string): void =>
+  assertFree(types, name, { idOf: (type) => type.typeId, nameOf: (type) => type.name, exceptId, what: 'ticket type' });
 
 /** Clears the flag on the previous default in the same transaction that sets the new one. */
 function clearOrgDefault(e: TransactionEntities, previous: TicketTypeItem, at: string) {
@@ -95,8 +90,8 @@ export interface CreateTicketTypeInput {
 
 /**
  * One consistent Query of the organization's types answers name uniqueness, the default
- * order and the current default; one transaction writes the type and, when it becomes the
- * default, clears the previous one.
+ * order and the current default; one transaction writes the type with its name guard and,
+ * when it becomes the default, clears the previous one.
  */
 export async function createTicketType(ctx: DomainContext, input: CreateTicketTypeInput) {
   requirePermission(ctx, 'settings:manage-ticket-types');
@@ -118,8 +113,12 @@ export async function createTicketType(ctx: DomainContext, input: CreateTicketTy
   };
   const previousDefault = input.isOrgDefault ? types.find((existing) => existing.isOrgDefault) : undefined;
   await transact(
-    (e) => [e.ticketType.create(type).commit(), ...(previousDefault ? [clearOrgDefault(e, previousDefault, at)] : [])],
-    changedConcurrently,
+    (e) => [
+      e.ticketType.create(type).commit(),
+      claimName(e, type.orgId, 'ticketType', type.name, type.typeId),
+      ...(previousDefault ? [clearOrgDefault(e, previousDefault, at)] : []),
+    ],
+    (index) => (index === 1 ? nameTaken('ticket type', type.name) : changedConcurrently()),
   );
   return presentTicketType(type);
 }
@@ -132,7 +131,7 @@ export interface UpdateTicketTypeInput {
   isOrgDefault?: boolean;
 }
 
-/** The write is guarded by the read `updatedAt` (optimistic locking). */
+/** The write is guarded by the read `updatedAt` (optimistic locking); a rename moves the name guard in it. */
 export async function updateTicketType(ctx: DomainContext, typeId: string, input: UpdateTicketTypeInput) {
   requirePermission(ctx, 'settings:manage-ticket-types');
   const types = await loadOrganizationTicketTypes(ctx.org.orgId);
@@ -151,6 +150,7 @@ export async function updateTicketType(ctx: DomainContext, typeId: string, input
     updatedAt: at,
   };
   const previousDefault = changes.isOrgDefault && !type.isOrgDefault ? types.find((existing) => existing.isOrgDefault) : undefined;
+  const renamed = nameChanges(type.name, input.name);
   await transact(
     (e) => [
       e.ticketType
@@ -158,9 +158,12 @@ export async function updateTicketType(ctx: DomainContext, typeId: string, input
         .set(changes)
         .where((attr, op) => op.eq(attr.updatedAt, type.updatedAt))
         .commit(),
+      ...(renamed
+        ? [releaseName(e, ctx.org.orgId, 'ticketType', type.name), claimName(e, ctx.org.orgId, 'ticketType', changes.name, typeId)]
+        : []),
       ...(previousDefault ? [clearOrgDefault(e, previousDefault, at)] : []),
     ],
-    changedConcurrently,
+    (index) => (renamed && index === 2 ? nameTaken('ticket type', changes.name) : changedConcurrently()),
   );
   return presentTicketType({ ...type, ...changes });
 }
@@ -189,7 +192,7 @@ export async function reassignTicketsOfType(ctx: DomainContext, fromTypeId: stri
 /**
  * Deletes a type after moving its tickets to the replacement. The delete is conditional on
  * the type still not being the default and having no tickets left, so a ticket created in
- * the meantime keeps its type.
+ * the meantime keeps its type; it releases the name guard in the same transaction.
  */
 export async function deleteTicketType(ctx: DomainContext, typeId: string, replacementTypeId?: string): Promise<void> {
   requirePermission(ctx, 'settings:manage-ticket-types');
@@ -201,13 +204,14 @@ export async function deleteTicketType(ctx: DomainContext, typeId: string, repla
   const replacement = resolveReplacement(types, type, replacementTypeId);
   // A type without tickets has nothing to move (a ticket created since is caught by the delete's condition).
   if (replacement && type.ticketCount > 0) await reassignTicketsOfType(ctx, typeId, replacement.typeId);
-  try {
-    await db()
-      .entities.ticketType.delete({ orgId: ctx.org.orgId, typeId })
-      .where((attr, op) => `${op.eq(attr.isOrgDefault, false)} AND ${op.eq(attr.ticketCount, 0)}`)
-      .go();
-  } catch (error) {
-    if (isConditionFailure(error)) throw conflict('The ticket type changed or gained tickets concurrently; retry');
-    throw error;
-  }
+  await transact(
+    (e) => [
+      e.ticketType
+        .delete({ orgId: ctx.org.orgId, typeId })
+        .where((attr, op) => `${op.eq(attr.isOrgDefault, false)} AND ${op.eq(attr.ticketCount, 0)}`)
+        .commit(),
+      releaseName(e, ctx.org.orgId, 'ticketType', type.name),
+    ],
+    () => conflict('The ticket type changed or gained tickets concurrently; retry'),
+  );
 }

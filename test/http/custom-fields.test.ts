@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../lib/db/service.js';
 import { api, createMember, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
 
 const FIELD_FIELDS = ['id', 'name', 'type', 'description', 'options', 'isRequired', 'order', 'createdAt', 'updatedAt'];
@@ -20,7 +21,7 @@ describe('creating custom field definitions', () => {
     org = await signupOrg();
   });
 
-  it('creates a TEXT field with defaults (one Query for uniqueness and order, one put)', async () => {
+  it('creates a TEXT field with defaults (one Query for uniqueness and order, one transaction)', async () => {
     const response = await createField(org, { name: 'Notes', type: 'TEXT' });
     expect(response.status).toBe(201);
     expect(response.roundTrips).toBe(3);
@@ -178,11 +179,11 @@ describe('updating and deleting custom field definitions', () => {
     expect(await fieldsOf(other)).toContainEqual(foreign);
   });
 
-  it('deletes a field with one conditional delete; a second delete is 404', async () => {
+  it('deletes a field and frees its name in one transaction; a second delete is 404', async () => {
     const field = await newField(org, { name: 'Doomed' });
     const response = await org.call('DELETE', `/api/v1/custom-fields/${field.id}`);
     expect(response.status).toBe(204);
-    expect(response.roundTrips).toBe(2);
+    expect(response.roundTrips).toBe(3);
     expect((await fieldsOf(org)).map((entry) => entry.id)).not.toContain(field.id);
     expect((await org.call('DELETE', `/api/v1/custom-fields/${field.id}`)).status).toBe(404);
   });
@@ -193,5 +194,70 @@ describe('updating and deleting custom field definitions', () => {
     expect((await api('PATCH', `/api/v1/custom-fields/${field.id}`, { token: member.token, org: org.slug, body: { name: 'x' } })).status).toBe(403);
     expect((await api('DELETE', `/api/v1/custom-fields/${field.id}`, { token: member.token, org: org.slug })).status).toBe(403);
     expect(await fieldsOf(org)).toContainEqual(field);
+  });
+});
+
+describe('unique custom field names under concurrency', () => {
+  const CASINGS = ['Severity', 'SEVERITY', 'severity', 'SeVeRiTy', 'sEVERITY', 'SEVErity', 'seveRITY', 'Severity'];
+  const guardOf = async (org: TestOrg, name: string) =>
+    (await db().entities.uniqueName.get({ orgId: org.orgId, scope: 'customField', name }).go({ consistent: true })).data;
+
+  it('accepts exactly one of 8 simultaneous creates of one name in different cases', async () => {
+    const org = await signupOrg();
+    const responses = await Promise.all(CASINGS.map((name) => createField(org, { name, type: 'TEXT' })));
+    expect(responses.filter((response) => response.status === 201)).toHaveLength(1);
+    for (const refused of responses.filter((response) => response.status !== 201)) {
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe('CONFLICT');
+    }
+    expect((await fieldsOf(org)).filter((field) => field.name.toLowerCase() === 'severity')).toHaveLength(1);
+  });
+
+  it('lets at most one of two simultaneous renames to the same name win', async () => {
+    const org = await signupOrg();
+    const [first, second] = await Promise.all([newField(org, { name: 'First' }), newField(org, { name: 'Second' })]);
+    const responses = await Promise.all([
+      org.call('PATCH', `/api/v1/custom-fields/${first.id}`, { body: { name: 'Shared' } }),
+      org.call('PATCH', `/api/v1/custom-fields/${second.id}`, { body: { name: 'SHARED' } }),
+    ]);
+    expect(responses.filter((response) => response.status === 200).length).toBeLessThanOrEqual(1);
+    for (const refused of responses.filter((response) => response.status !== 200)) expect(refused.status).toBe(409);
+    expect((await fieldsOf(org)).filter((field) => field.name.toLowerCase() === 'shared').length).toBeLessThanOrEqual(1);
+  });
+
+  it('refuses a name whose guard a live field holds even when the Query does not show it under that name', async () => {
+    const org = await signupOrg();
+    const holder = await newField(org, { name: 'Holder' });
+    // What a concurrent rename leaves between its transaction and this request's Query.
+    await db().entities.uniqueName.create({ orgId: org.orgId, scope: 'customField', name: 'racing', ownerId: holder.id }).go();
+    const response = await createField(org, { name: 'Racing', type: 'TEXT' });
+    expect(response.status).toBe(409);
+    expect(response.body.error.details).toEqual({ field: 'name' });
+    expect((await fieldsOf(org)).map((field) => field.name)).toEqual(['Holder']);
+  });
+
+  it('frees a deleted field’s name with the delete, so it can be reused', async () => {
+    const org = await signupOrg();
+    const doomed = await newField(org, { name: 'Budget' });
+    const deletion = await org.call('DELETE', `/api/v1/custom-fields/${doomed.id}`);
+    expect(deletion.status).toBe(204);
+    expect(deletion.roundTrips).toBe(3);
+    expect(await guardOf(org, 'budget')).toBeNull();
+    const again = await createField(org, { name: 'BUDGET', type: 'NUMBER' });
+    expect(again.status).toBe(201);
+    expect((await guardOf(org, 'budget'))?.ownerId).toBe(again.body.id);
+    expect((await createField(org, { name: 'budget', type: 'TEXT' })).status).toBe(409);
+  });
+
+  it('frees a renamed field’s old name and guards the new one, in the same round trips', async () => {
+    const org = await signupOrg();
+    const field = await newField(org, { name: 'Estimate' });
+    const rename = await org.call('PATCH', `/api/v1/custom-fields/${field.id}`, { body: { name: 'Points' } });
+    expect(rename.status).toBe(200);
+    expect(rename.roundTrips).toBe(3);
+    expect(await guardOf(org, 'estimate')).toBeNull();
+    expect((await guardOf(org, 'points'))?.ownerId).toBe(field.id);
+    expect((await createField(org, { name: 'estimate', type: 'TEXT' })).status).toBe(201);
+    expect((await createField(org, { name: 'POINTS', type: 'TEXT' })).status).toBe(409);
   });
 });

@@ -69,7 +69,7 @@ describe('creating labels', () => {
     org = await signupOrg();
   });
 
-  it('creates a label with name, color and description (one Query for uniqueness, one put)', async () => {
+  it('creates a label with name, color and description (one Query for uniqueness, one transaction)', async () => {
     const response = await createLabel(org, { name: 'Bug', color: '#FF0000', description: 'Something is broken' });
     expect(response.status).toBe(201);
     expect(response.roundTrips).toBe(3);
@@ -194,11 +194,11 @@ describe('updating and deleting labels', () => {
     expect((await other.call('GET', '/api/v1/labels')).body.data).toContainEqual(foreign);
   });
 
-  it('deletes a label with one conditional delete; a second delete is 404', async () => {
+  it('deletes a label and frees its name in one transaction; a second delete is 404', async () => {
     const label = await newLabel(org, 'Doomed');
     const response = await org.call('DELETE', `/api/v1/labels/${label.id}`);
     expect(response.status).toBe(204);
-    expect(response.roundTrips).toBe(2);
+    expect(response.roundTrips).toBe(3);
     expect((await org.call('GET', '/api/v1/labels')).body.data.map((entry: any) => entry.id)).not.toContain(label.id);
     expect((await org.call('DELETE', `/api/v1/labels/${label.id}`)).status).toBe(404);
   });
@@ -290,5 +290,81 @@ describe('labels on tickets', () => {
 
     await org.call('PATCH', `${ticketsPath()}/${ticket.id}`, { body: { title: 'Touched' } });
     expect(await stored()).toEqual([docs.id]);
+  });
+});
+
+describe('unique label names under concurrency', () => {
+  const CASINGS = ['Urgent', 'URGENT', 'urgent', 'UrGeNt', 'uRGENT', 'URGent', 'urgENT', 'Urgent'];
+  const labelsOf = async (org: TestOrg) => (await org.call('GET', '/api/v1/labels')).body.data as any[];
+  const guardOf = async (org: TestOrg, name: string) =>
+    (await db().entities.uniqueName.get({ orgId: org.orgId, scope: 'label', name }).go({ consistent: true })).data;
+
+  it('accepts exactly one of 8 simultaneous creates of one name in different cases', async () => {
+    const org = await signupOrg();
+    const responses = await Promise.all(CASINGS.map((name) => createLabel(org, { name })));
+    expect(responses.filter((response) => response.status === 201)).toHaveLength(1);
+    for (const refused of responses.filter((response) => response.status !== 201)) {
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe('CONFLICT');
+    }
+    expect((await labelsOf(org)).filter((label) => label.name.toLowerCase() === 'urgent')).toHaveLength(1);
+  });
+
+  it('lets at most one of two simultaneous renames to the same name win', async () => {
+    const org = await signupOrg();
+    const [first, second] = await Promise.all([newLabel(org, 'First'), newLabel(org, 'Second')]);
+    const responses = await Promise.all([
+      org.call('PATCH', `/api/v1/labels/${first.id}`, { body: { name: 'Shared' } }),
+      org.call('PATCH', `/api/v1/labels/${second.id}`, { body: { name: 'SHARED' } }),
+    ]);
+    expect(responses.filter((response) => response.status === 200).length).toBeLessThanOrEqual(1);
+    for (const refused of responses.filter((response) => response.status !== 200)) expect(refused.status).toBe(409);
+    expect((await labelsOf(org)).filter((label) => label.name.toLowerCase() === 'shared').length).toBeLessThanOrEqual(1);
+  });
+
+  it('refuses a name whose guard a live label holds even when the Query does not show it under that name', async () => {
+    const org = await signupOrg();
+    const holder = await newLabel(org, 'Holder');
+    // What a concurrent rename leaves between its transaction and this request's Query.
+    await db().entities.uniqueName.create({ orgId: org.orgId, scope: 'label', name: 'racing', ownerId: holder.id }).go();
+    const response = await createLabel(org, { name: 'Racing' });
+    expect(response.status).toBe(409);
+    expect(response.body.error.details).toEqual({ field: 'name' });
+    expect((await labelsOf(org)).map((label) => label.name)).toEqual(['Holder']);
+  });
+
+  it('frees a deleted label’s name with the delete, so it can be reused', async () => {
+    const org = await signupOrg();
+    const doomed = await newLabel(org, 'Flaky');
+    const deletion = await org.call('DELETE', `/api/v1/labels/${doomed.id}`);
+    expect(deletion.status).toBe(204);
+    expect(deletion.roundTrips).toBe(3);
+    expect(await guardOf(org, 'flaky')).toBeNull();
+    const again = await createLabel(org, { name: 'FLAKY' });
+    expect(again.status).toBe(201);
+    expect((await guardOf(org, 'flaky'))?.ownerId).toBe(again.body.id);
+    expect((await createLabel(org, { name: 'flaky' })).status).toBe(409);
+  });
+
+  it('lets exactly one of simultaneous creates reuse a deleted label’s name', async () => {
+    const org = await signupOrg();
+    const doomed = await newLabel(org, 'Legacy');
+    await org.call('DELETE', `/api/v1/labels/${doomed.id}`);
+    const responses = await Promise.all(['Legacy', 'LEGACY', 'legacy', 'LeGaCy'].map((name) => createLabel(org, { name })));
+    expect(responses.filter((response) => response.status === 201)).toHaveLength(1);
+    for (const refused of responses.filter((response) => response.status !== 201)) expect(refused.status).toBe(409);
+    expect((await labelsOf(org)).filter((label) => label.name.toLowerCase() === 'legacy')).toHaveLength(1);
+  });
+
+  it('frees a renamed label’s old name and guards the new one, in the same round trips', async () => {
+    const org = await signupOrg();
+    const label = await newLabel(org, 'Bug');
+    const rename = await org.call('PATCH', `/api/v1/labels/${label.id}`, { body: { name: 'Defect' } });
+    expect(rename.status).toBe(200);
+    expect(rename.roundTrips).toBe(3);
+    expect(await guardOf(org, 'bug')).toBeNull();
+    expect((await guardOf(org, 'defect'))?.ownerId).toBe(label.id);
+    expect((await createLabel(org, { name: 'bug' })).status).toBe(201);
+    expect((await createLabel(org, { name: 'DEFECT' })).status).toBe(409);
   });
 });

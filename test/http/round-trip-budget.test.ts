@@ -372,15 +372,16 @@ function ticketProbes(): Record<string, Probe> {
     'GET /api/v1/labels': { budget: 2, run: call('GET /api/v1/labels') },
     'POST /api/v1/labels': { budget: 3, run: (org) => org.call('POST', '/api/v1/labels', { body: { name: `Budget ${suffix()}`, color: '#000000' } }) },
     'PATCH /api/v1/labels/{labelId}': { budget: 3, run: call('PATCH /api/v1/labels/{labelId}', { color: '#445566' }) },
+    // auth; the label (its name); one transaction (delete + name guard).
     'DELETE /api/v1/labels/{labelId}': {
-      budget: 2,
+      budget: 3,
       run: async (org) => org.call('DELETE', `/api/v1/labels/${(await post(org, '/api/v1/labels', { name: `Doomed ${suffix()}`, color: '#000000' })).id}`),
     },
     'GET /api/v1/custom-fields': { budget: 2, run: call('GET /api/v1/custom-fields') },
     'POST /api/v1/custom-fields': { budget: 3, run: (org) => org.call('POST', '/api/v1/custom-fields', { body: { name: `Budget ${suffix()}`, type: 'TEXT' } }) },
     'PATCH /api/v1/custom-fields/{customFieldId}': { budget: 3, run: call('PATCH /api/v1/custom-fields/{customFieldId}', { description: 'Changed' }) },
     'DELETE /api/v1/custom-fields/{customFieldId}': {
-      budget: 2,
+      budget: 3,
       run: async (org) => org.call('DELETE', `/api/v1/custom-fields/${(await post(org, '/api/v1/custom-fields', { name: `Doomed ${suffix()}`, type: 'TEXT' })).id}`),
     },
   };

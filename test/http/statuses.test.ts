@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../lib/db/service.js';
 import { api, createMember, signupOrg, type TestOrg, expectValidationError } from '../support/api.js';
 
 const STATUS_FIELDS = ['id', 'key', 'name', 'color', 'category', 'order', 'isDefault', 'isFinal', 'isMandatory', 'enabledByDefault', 'createdAt', 'updatedAt'];
@@ -403,5 +404,79 @@ describe('tenant isolation', () => {
     const [mine, theirs] = await Promise.all([signupOrg(), signupOrg()]);
     await createStatus(theirs, { name: 'Theirs only' });
     expect((await statusesOf(mine)).map((status) => status.name)).not.toContain('Theirs only');
+  });
+});
+
+describe('unique status names under concurrency', () => {
+  const CASINGS = ['Triage', 'TRIAGE', 'triage', 'TrIaGe', 'tRIAGE', 'TRIage', 'triAGE', 'Triage'];
+
+  it('accepts exactly one of 8 simultaneous creates of one name in different cases', async () => {
+    const org = await signupOrg();
+    const responses = await Promise.all(CASINGS.map((name) => createStatus(org, { name })));
+    expect(responses.filter((response) => response.status === 201)).toHaveLength(1);
+    for (const refused of responses.filter((response) => response.status !== 201)) {
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe('CONFLICT');
+    }
+    const triage = (await statusesOf(org)).filter((status) => status.name.toLowerCase() === 'triage');
+    expect(triage).toHaveLength(1);
+    expect(triage[0].key).toBe('TRIAGE');
+  });
+
+  it('lets at most one of two simultaneous renames to the same name win', async () => {
+    const org = await signupOrg();
+    const [first, second] = await Promise.all([createStatus(org, { name: 'First' }), createStatus(org, { name: 'Second' })]);
+    const responses = await Promise.all([
+      org.call('PATCH', `/api/v1/statuses/${first.body.id}`, { body: { name: 'Shared' } }),
+      org.call('PATCH', `/api/v1/statuses/${second.body.id}`, { body: { name: 'SHARED' } }),
+    ]);
+    expect(responses.filter((response) => response.status === 200).length).toBeLessThanOrEqual(1);
+    for (const refused of responses.filter((response) => response.status !== 200)) expect(refused.status).toBe(409);
+    expect((await statusesOf(org)).filter((status) => status.name.toLowerCase() === 'shared').length).toBeLessThanOrEqual(1);
+  });
+
+  it('refuses a name whose guard is held even when the Query does not show its holder', async () => {
+    const org = await signupOrg();
+    // What a concurrent create leaves between its transaction and this request's Query.
+    await db().entities.uniqueName.create({ orgId: org.orgId, scope: 'status', name: 'racing', ownerId: 'sts_concurrent' }).go();
+    const response = await createStatus(org, { name: 'Racing' });
+    expect(response.status).toBe(409);
+    expect(response.body.error.details).toEqual({ field: 'name' });
+    expect((await statusesOf(org)).map((status) => status.name)).not.toContain('Racing');
+  });
+
+  it('refuses "done" in any case in a fresh organization (the defaults are guarded from sign-up)', async () => {
+    const org = await signupOrg();
+    for (const name of ['done', 'DONE', 'Done']) {
+      const response = await createStatus(org, { name });
+      expect(response.status).toBe(409);
+      expect(response.body.error.details).toEqual({ field: 'name' });
+    }
+    const guard = await db().entities.uniqueName.get({ orgId: org.orgId, scope: 'status', name: 'done' }).go({ consistent: true });
+    expect(guard.data?.ownerId).toBe((await statusByKey(org, 'DONE')).id);
+    const key = await db().entities.uniqueName.get({ orgId: org.orgId, scope: 'statusKey', name: 'done' }).go({ consistent: true });
+    expect(key.data?.ownerId).toBe((await statusByKey(org, 'DONE')).id);
+  });
+
+  it('frees a deleted status’s name and key for reuse', async () => {
+    const org = await signupOrg();
+    const doomed = await createStatus(org, { name: 'Parked' });
+    expect((await org.call('DELETE', `/api/v1/statuses/${doomed.body.id}`)).status).toBe(204);
+    const again = await createStatus(org, { name: 'PARKED' });
+    expect(again.status).toBe(201);
+    expect(again.body.key).toBe('PARKED');
+    expect(again.roundTrips).toBe(3);
+  });
+
+  it('frees a renamed status’s old name and guards the new one, in the same round trips', async () => {
+    const org = await signupOrg();
+    const blocked = await statusByKey(org, 'BLOCKED');
+    const rename = await org.call('PATCH', `/api/v1/statuses/${blocked.id}`, { body: { name: 'On Hold' } });
+    expect(rename.status).toBe(200);
+    expect(rename.roundTrips).toBe(3);
+    const reuse = await createStatus(org, { name: 'blocked' });
+    expect(reuse.status).toBe(201);
+    expect(reuse.body.key).toBe('BLOCKED_2');
+    expect((await createStatus(org, { name: 'ON HOLD' })).status).toBe(409);
   });
 });

@@ -337,3 +337,66 @@ describe('tenant isolation', () => {
     expect((await defaultTypeOf(theirs)).name).toBe('Their default');
   });
 });
+
+describe('unique ticket type names under concurrency', () => {
+  const CASINGS = ['Incident', 'INCIDENT', 'incident', 'InCiDeNt', 'iNCIDENT', 'INCIdent', 'inciDENT', 'Incident'];
+
+  it('accepts exactly one of 8 simultaneous creates of one name in different cases', async () => {
+    const org = await signupOrg();
+    const responses = await Promise.all(CASINGS.map((name) => createType(org, { name })));
+    expect(responses.filter((response) => response.status === 201)).toHaveLength(1);
+    for (const refused of responses.filter((response) => response.status !== 201)) {
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe('CONFLICT');
+    }
+    expect((await typesOf(org)).filter((type) => type.name.toLowerCase() === 'incident')).toHaveLength(1);
+  });
+
+  it('lets at most one of two simultaneous renames to the same name win', async () => {
+    const org = await signupOrg();
+    const [first, second] = await Promise.all([createType(org, { name: 'First' }), createType(org, { name: 'Second' })]);
+    const responses = await Promise.all([
+      org.call('PATCH', `/api/v1/ticket-types/${first.body.id}`, { body: { name: 'Shared' } }),
+      org.call('PATCH', `/api/v1/ticket-types/${second.body.id}`, { body: { name: 'SHARED' } }),
+    ]);
+    expect(responses.filter((response) => response.status === 200).length).toBeLessThanOrEqual(1);
+    for (const refused of responses.filter((response) => response.status !== 200)) expect(refused.status).toBe(409);
+    expect((await typesOf(org)).filter((type) => type.name.toLowerCase() === 'shared').length).toBeLessThanOrEqual(1);
+  });
+
+  it('refuses a name whose guard is held even when the Query does not show its holder', async () => {
+    const org = await signupOrg();
+    // What a concurrent create leaves between its transaction and this request's Query.
+    await db().entities.uniqueName.create({ orgId: org.orgId, scope: 'ticketType', name: 'racing', ownerId: 'typ_concurrent' }).go();
+    const response = await createType(org, { name: 'Racing' });
+    expect(response.status).toBe(409);
+    expect(response.body.error.details).toEqual({ field: 'name' });
+    expect((await typesOf(org)).map((type) => type.name)).not.toContain('Racing');
+  });
+
+  it('guards the default type from sign-up', async () => {
+    const org = await signupOrg();
+    const guard = await db().entities.uniqueName.get({ orgId: org.orgId, scope: 'ticketType', name: 'task' }).go({ consistent: true });
+    expect(guard.data?.ownerId).toBe((await defaultTypeOf(org)).id);
+    expect((await createType(org, { name: 'TASK' })).status).toBe(409);
+  });
+
+  it('frees a deleted type’s name for reuse', async () => {
+    const org = await signupOrg();
+    const doomed = await createType(org, { name: 'Spike' });
+    expect((await org.call('DELETE', `/api/v1/ticket-types/${doomed.body.id}`)).status).toBe(204);
+    const again = await createType(org, { name: 'SPIKE' });
+    expect(again.status).toBe(201);
+    expect(again.roundTrips).toBe(3);
+  });
+
+  it('frees a renamed type’s old name and guards the new one, in the same round trips', async () => {
+    const org = await signupOrg();
+    const task = await defaultTypeOf(org);
+    const rename = await org.call('PATCH', `/api/v1/ticket-types/${task.id}`, { body: { name: 'Job' } });
+    expect(rename.status).toBe(200);
+    expect(rename.roundTrips).toBe(3);
+    expect((await createType(org, { name: 'task' })).status).toBe(201);
+    expect((await createType(org, { name: 'JOB' })).status).toBe(409);
+  });
+});

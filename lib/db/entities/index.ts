@@ -18,3 +18,4 @@ export { ClaimSlots, type ClaimSlotsItem } from './claim-slots.js';
 export { ActivityDay, ORG_SUBJECT, type ActivityDayItem, type ActivityCounter } from './activity-day.js';
 export { Notification, NOTIFICATION_TYPES, type NotificationItem } from './notification.js';
 export { Suggestion, SUGGESTION_STATES, type SuggestionState, type SuggestionItem } from './suggestion.js';
+export { UniqueName, UNIQUE_NAME_SCOPES, type UniqueNameScope, type UniqueNameItem } from './unique-name.js';
