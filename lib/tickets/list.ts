@@ -4,7 +4,8 @@ import { STATUS_CATEGORIES, type BoardItem, type ColumnCountItem, type StatusCat
 import { paginate } from '../http/pagination.js';
 import { canSeeBoard, listOrganizationBoards, loadVisibleBoard } from '../boards/index.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
-import { matchesFilters, sortTickets, type TicketFilters } from './filters.js';
+import { hasLiveClaim, matchesFilters, sortTickets, type TicketFilters } from './filters.js';
+import { CLAIM_SHARD } from './write.js';
 import { presentTicket } from './present.js';
 
 /**
@@ -86,9 +87,12 @@ async function listFromQueries(ctx: DomainContext, boardId: string, query: ListQ
 /** The only query fields the fast path serves; any other field set (even to false) takes the full-read path. */
 const COLUMN_LIST_FIELDS = new Set(['page', 'limit', 'statusIds', 'includePlanning', 'includeArchived']);
 
-/** Whether a board list filters by nothing but status and the category flags. */
-export function servedByColumns(query: ListQuery): boolean {
-  return Object.entries(query).every(([field, value]) => value === undefined || COLUMN_LIST_FIELDS.has(field));
+/** `/issues` serves `claimable` by columns too (ColumnCount `claimed` and the lapsed claims). */
+const ISSUE_COLUMN_FIELDS = new Set([...COLUMN_LIST_FIELDS, 'claimable']);
+
+/** Whether a list filters by nothing but status and the category flags (and, on `/issues`, claimable). */
+export function servedByColumns(query: ListQuery, fields: Set<string> = COLUMN_LIST_FIELDS): boolean {
+  return Object.entries(query).every(([field, value]) => value === undefined || fields.has(field));
 }
 
 /** A board's ColumnCount items (one Query, pk orgId + boardId), by status id. */
@@ -197,7 +201,7 @@ export async function listIssues(ctx: DomainContext, query: IssuesQuery) {
     boards.filter((board) => canSeeBoard(ctx.actor, board) && (!wanted || wanted.has(board.boardId))).map((board) => [board.boardId, board]),
   );
   const { boardIds: _boardIds, ...filters } = query;
-  if (servedByColumns(filters)) {
+  if (servedByColumns(filters, ISSUE_COLUMN_FIELDS)) {
     const page = await listIssuesByColumns(ctx, [...visible.values()], filters, config);
     if (page) return page;
   }
@@ -239,11 +243,13 @@ async function listIssuesByColumns(ctx: DomainContext, boards: BoardItem[], quer
   const orgId = ctx.org.orgId;
   const now = ctx.clock.now();
   const includeArchived = query.includeArchived === true;
+  const claimable = query.claimable === true;
   const small = boards.filter((board) => (board.ticketCounter ?? 0) <= SMALL_BOARD_TICKETS);
   const large = boards.filter((board) => (board.ticketCounter ?? 0) > SMALL_BOARD_TICKETS);
-  const [smallTickets, largeCounts] = await Promise.all([
+  const [smallTickets, largeCounts, lapsed] = await Promise.all([
     mapLimited(small, 8, (board) => queryBoardTickets(orgId, board.boardId, query, config)).then((parts) => parts.flat()),
     mapLimited(large, 8, (board) => loadColumnCounts(orgId, board.boardId)),
+    claimable && large.length > 0 ? lapsedClaimsOfOrganization(orgId, now) : Promise.resolve([]),
   ]);
   const context = { config, now, callerId: ctx.actor.userId };
   const smallMatching = smallTickets.filter((ticket) => matchesFilters(ticket, query, context));
@@ -252,10 +258,19 @@ async function listIssuesByColumns(ctx: DomainContext, boards: BoardItem[], quer
     if (smallMatching.some((ticket) => unknownStatus(ticket.statusId))) return undefined;
     if (largeCounts.some((counts) => [...counts.values()].some((count) => unknownStatus(count.statusId) && shownCount(count, includeArchived) > 0))) return undefined;
   }
-  const columns = columnsShown(config, query).map((status) => {
+  // Claimable: never a FINAL status; a large board's column loses its live claims (claimed − lapsed).
+  const shownStatuses = columnsShown(config, query).filter((status) => !claimable || status.category !== 'FINAL');
+  const lapsedShown = (boardId: string, statusId: string) =>
+    lapsed.filter((ticket) => ticket.boardId === boardId && ticket.statusId === statusId && !ticket.isDeleted && (includeArchived || !ticket.isArchived)).length;
+  const columns = shownStatuses.map((status) => {
     const fromSmall = smallMatching.filter((ticket) => ticket.statusId === status.statusId);
-    const fromLarge = large.map((board, index) => ({ board, count: largeCounts[index]!.get(status.statusId) }))
-      .map((entry) => ({ ...entry, shown: shownCount(entry.count, includeArchived) }))
+    const fromLarge = large
+      .map((board, index) => {
+        const count = largeCounts[index]!.get(status.statusId);
+        const claimedShown = claimable ? (count?.claimed ?? 0) - (includeArchived ? 0 : (count?.claimedArchived ?? 0)) : 0;
+        const liveClaims = claimable ? Math.max(0, claimedShown - lapsedShown(board.boardId, status.statusId)) : 0;
+        return { board, count, liveClaims, shown: Math.max(0, shownCount(count, includeArchived) - liveClaims) };
+      })
       .filter((entry) => entry.shown > 0);
     return { status, fromSmall, fromLarge, shown: fromSmall.length + fromLarge.reduce((sum, entry) => sum + entry.shown, 0) };
   });
@@ -274,9 +289,11 @@ async function listIssuesByColumns(ctx: DomainContext, boards: BoardItem[], quer
   }
   const parts = await Promise.all(
     reads.map(async ({ column, skip, take }) => {
-      const fromLarge = await mapLimited(column.fromLarge, 8, (entry) =>
-        readColumn(orgId, entry.board.boardId, column.status, Math.min(skip + take, entry.shown), includeArchived, entry.count?.archived ?? 0),
-      );
+      const fromLarge = await mapLimited(column.fromLarge, 8, async (entry) => {
+        // Read past the column's live claims (at most `liveClaims` of the first tickets), then drop them.
+        const read = await readColumn(orgId, entry.board.boardId, column.status, Math.min(skip + take, entry.shown) + entry.liveClaims, includeArchived, entry.count?.archived ?? 0);
+        return claimable ? read.filter((ticket) => !hasLiveClaim(ticket, now)) : read;
+      });
       return sortTickets([...column.fromSmall, ...fromLarge.flat()], config).slice(skip, skip + take);
     }),
   );
@@ -287,6 +304,19 @@ async function listIssuesByColumns(ctx: DomainContext, boards: BoardItem[], quer
     pageSize: query.limit,
     totalPages: Math.ceil(total / query.limit),
   };
+}
+
+/**
+ * The organization's claims whose lease lapsed but which the sweeper has not cleared yet
+ * (byClaimExpiry, expiry ≤ now; one small Query: the sweeper clears them within a minute).
+ */
+async function lapsedClaimsOfOrganization(orgId: string, now: Date): Promise<TicketItem[]> {
+  const { data } = await db()
+    .entities.ticket.query.byClaimExpiry({ claimShard: CLAIM_SHARD })
+    .lte({ claimExpiresAtKey: now.toISOString() })
+    .where((attr, op) => op.eq(attr.orgId, orgId))
+    .go({ pages: 'all' });
+  return data as TicketItem[];
 }
 
 /** Runs `work` over `items` with at most `limit` in flight. */

@@ -34,31 +34,39 @@ export function positionKeyOf(position: number): string {
   return clamped.toFixed(6).padStart(24, '0');
 }
 
-/** One column count change: `total` and `archived` deltas of a (board, status). */
+/** One column count change: `total`, `archived`, `claimed` and `claimedArchived` deltas of a (board, status). */
 export interface ColumnCountDelta {
   boardId: string;
   statusId: string;
   total: number;
   archived: number;
+  claimed: number;
+  claimedArchived: number;
 }
 
 /**
  * The ColumnCount changes of a ticket write: a live (not deleted) ticket counts 1 in `total`
- * of its (board, status), and 1 in `archived` too when archived. Only nonzero deltas.
+ * of its (board, status), and 1 in `archived` too when archived; a claimed one (a claim names
+ * it, live or lapsed but not yet cleared) also 1 in `claimed` (and `claimedArchived`). Only
+ * nonzero deltas.
  */
 export function columnCountDeltas(before: TicketItem | undefined, after: TicketItem): ColumnCountDelta[] {
   const deltas = new Map<string, ColumnCountDelta>();
   const apply = (ticket: TicketItem | undefined, sign: 1 | -1) => {
     if (!ticket || ticket.isDeleted) return;
     const key = `${ticket.boardId}\u0000${ticket.statusId}`;
-    const delta = deltas.get(key) ?? { boardId: ticket.boardId, statusId: ticket.statusId, total: 0, archived: 0 };
+    const delta = deltas.get(key) ?? { boardId: ticket.boardId, statusId: ticket.statusId, total: 0, archived: 0, claimed: 0, claimedArchived: 0 };
     delta.total += sign;
     if (ticket.isArchived) delta.archived += sign;
+    if (ticket.claimedById) {
+      delta.claimed += sign;
+      if (ticket.isArchived) delta.claimedArchived += sign;
+    }
     deltas.set(key, delta);
   };
   apply(before, -1);
   apply(after, 1);
-  return [...deltas.values()].filter((delta) => delta.total !== 0 || delta.archived !== 0);
+  return [...deltas.values()].filter((delta) => delta.total !== 0 || delta.archived !== 0 || delta.claimed !== 0 || delta.claimedArchived !== 0);
 }
 
 export interface TimelineInput {
@@ -129,7 +137,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
       ...counts.map((delta) =>
         e.columnCount
           .update({ orgId: after.orgId, boardId: delta.boardId, statusId: delta.statusId })
-          .add({ total: delta.total, archived: delta.archived })
+          .add({ total: delta.total, archived: delta.archived, claimed: delta.claimed, claimedArchived: delta.claimedArchived })
           .commit(),
       ),
       // The agents overview's closing counters (a ticket entering a FINAL status).

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectValidationError, signupOrg, type ApiResponse, type TestOrg } from '../support/api.js';
 import { db } from '../../lib/db/service.js';
+import { lapseClaim } from '../support/tickets.js';
 
 /*
  * The board list's fast path (lib/tickets/list.ts `listBoardColumns`): a list filtered only by
@@ -440,6 +441,33 @@ describe('GET /api/v1/issues across boards answers exactly what the full-read pa
     await expectAllIssuePagesSame(`statusId=${s.DONE!.id},${s.BACKLOG!.id}&includeArchived=true`, [3]);
     await expectAllIssuePagesSame(`boardId=${large[0]},${small}`, [2, 100]);
     await expectAllIssuePagesSame(`boardId=${large[1]}&includePlanning=true`, [3]);
+  });
+
+  it('lists claimable tickets like the full-read path: live claims left out, lapsed ones back in', async () => {
+    const { org } = world;
+    const [a] = large as [string, string];
+    const listed = async (boardId: string, query = '') =>
+      (await call(org, 'GET', `${ticketsOf(boardId)}?limit=100&includePlanning=true&includeArchived=true&search=${WORD}${query}`, undefined, 200)).body.data as any[];
+    const onA = await listed(a);
+    const active = onA.filter((ticket) => ticket.status.id === world.statuses.IN_PROGRESS!.id);
+    const archived = active.find((ticket) => ticket.isArchived);
+    const live = active.filter((ticket) => !ticket.isArchived);
+    const claim = (boardId: string, ticketId: string) => call(org, 'POST', `${ticketsOf(boardId)}/${ticketId}/claim`, {}, 201);
+    await claim(a, live[0].id);
+    await claim(a, live[1].id);
+    await claim(a, archived.id);
+    await claim(a, live[2].id);
+    await lapseClaim(live[2].id);
+    const onSmall = await listed(small);
+    await claim(small, onSmall.find((ticket) => ticket.status.id === world.statuses.IN_PROGRESS!.id).id);
+
+    for (const flag of ['claimable=true', 'claimable=true&includePlanning=true', 'claimable=true&includeArchived=true', 'claimable=true&includePlanning=true&includeArchived=true']) {
+      await expectAllIssuePagesSame(flag, [1, 4, 100]);
+    }
+    await expectAllIssuePagesSame(`claimable=true&statusId=${world.statuses.IN_PROGRESS!.id}&includeArchived=true`, [2]);
+    const page = await world.org.call('GET', '/api/v1/issues?claimable=true&limit=3');
+    // As the default list, plus one Query of the organization's lapsed claims.
+    expect(page.roundTrips).toBe(9);
   });
 
   it('reads the large boards\' counts and only the columns the page reaches', async () => {
