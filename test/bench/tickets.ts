@@ -149,6 +149,9 @@ async function main(): Promise<void> {
       ['board of 20: statusId, page 1', list(small, `statusId=${statusId}&page=1&limit=20`)],
       ['board of 20: statusId, page 10 (empty page)', list(small, `statusId=${statusId}&page=10&limit=20`)],
       ['GET /issues, admin (6 boards), page 1', issues('page=1&limit=20')],
+      ['GET /issues, admin (6 boards), page 50', issues('page=50&limit=20')],
+      ['GET /issues?claimable=true, admin (6 boards), page 1', issues('claimable=true&page=1&limit=20')],
+      ['GET /issues?search= (full read), admin (6 boards), page 1', issues('search=flow&page=1&limit=20')],
       ['GET /issues?boardId=<board of 20>, page 1', issues(`boardId=${small.boardId}&page=1&limit=20`)],
       ['GET /issues?assignedToMe=true, page 1', issues('assignedToMe=true&page=1&limit=20')],
     ];
