@@ -380,12 +380,28 @@ describe('claiming over a lapsed lease the sweeper has not cleared', () => {
   });
 });
 
-describe('the claim indexes are sparse', () => {
+describe('the assignee and claim indexes are sparse', () => {
   /** The raw stored item's claim index keys (ElectroDB hides them on reads). */
   async function claimIndexKeysOf(ticketId: string) {
     const { Item } = await documentDb().send(new GetCommand({ TableName: process.env.TABLE_NAME!, Key: db().entities.ticket.get({ ticketId }).params().Key, ConsistentRead: true }));
     return { gsi3pk: Item?.gsi3pk, gsi3sk: Item?.gsi3sk, gsi4pk: Item?.gsi4pk, gsi4sk: Item?.gsi4sk };
   }
+
+  it('writes gsi2 keys only while a ticket is assigned', async () => {
+    const s = await setup();
+    const ticket = await newTicket(s);
+    const keysOf = async () => {
+      const { Item } = await documentDb().send(new GetCommand({ TableName: process.env.TABLE_NAME!, Key: db().entities.ticket.get({ ticketId: ticket.id }).params().Key, ConsistentRead: true }));
+      return { gsi2pk: Item?.gsi2pk, gsi2sk: Item?.gsi2sk };
+    };
+    expect(await keysOf()).toEqual({ gsi2pk: undefined, gsi2sk: undefined });
+    expect((await s.org.call('PATCH', `/api/v1/boards/${s.boardId}/tickets/${ticket.id}/assign`, { body: { assigneeId: s.org.adminId } })).status).toBe(200);
+    expect((await keysOf()).gsi2pk).toContain(s.org.adminId.toLowerCase());
+    const mine = await s.org.call('GET', '/api/v1/issues?assignedToMe=true&includePlanning=true');
+    expect(mine.body.data.map((item: any) => item.id)).toContain(ticket.id);
+    expect((await s.org.call('PATCH', `/api/v1/boards/${s.boardId}/tickets/${ticket.id}/assign`, { body: { assigneeId: null } })).status).toBe(200);
+    expect(await keysOf()).toEqual({ gsi2pk: undefined, gsi2sk: undefined });
+  });
 
   it('writes gsi3/gsi4 keys only while a ticket is claimed', async () => {
     const s = await setup();

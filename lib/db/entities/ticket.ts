@@ -20,6 +20,8 @@ export const RESOLUTION_TYPES = ['fixed', 'wont_fix', 'duplicate', 'cannot_repro
  */
 /** The claim index attributes' value on an unclaimed ticket (no gsi3/gsi4 keys are written then). */
 const UNCLAIMED = '-';
+/** `assigneeKey` of an unassigned ticket (no gsi2 keys are written then). */
+const UNASSIGNED_KEY = '-';
 
 export const Ticket = new Entity({
   model: { entity: 'ticket', version: '1', service: 'wm' },
@@ -102,8 +104,10 @@ export const Ticket = new Entity({
       pk: { field: 'gsi1pk', composite: ['orgId', 'boardId'] },
       sk: { field: 'gsi1sk', composite: ['statusCategory', 'statusId', 'positionKey', 'ticketId'] },
     },
+    /** gsi2: a user's assigned tickets. Sparse: unassigned tickets carry no gsi2 keys (they would share one partition). */
     byAssignee: {
       index: 'gsi2',
+      condition: (attr) => attr.assigneeKey !== undefined && attr.assigneeKey !== UNASSIGNED_KEY,
       pk: { field: 'gsi2pk', composite: ['orgId', 'assigneeKey'] },
       sk: { field: 'gsi2sk', composite: ['boardId', 'ticketId'] },
     },
