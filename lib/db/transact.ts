@@ -6,23 +6,36 @@ type WriteFunction = Parameters<Db['transaction']['write']>[0];
 export type TransactionEntities = Parameters<WriteFunction>[0];
 type TransactionItems = ReturnType<WriteFunction>;
 
+/** Attempts of a transaction that lost only to concurrent transactions (TransactionConflict). */
+const CONFLICT_ATTEMPTS = 4;
+
 /**
  * Runs one TransactWriteItems. When a condition fails, `onConditionFailed(index)` names
- * the domain error for the item at that position (the order the builder returned them);
- * a conflicting concurrent transaction becomes 409 CONFLICT. Nothing is half-written.
+ * the domain error for the item at that position (the order the builder returned them).
+ * A transaction cancelled only because another transaction was touching one of its items
+ * (TransactionConflict: shared counters such as column counts, slots, day aggregates) wrote
+ * nothing and is sent again, up to 4 attempts with a short jittered pause; if it still
+ * conflicts, 409 CONFLICT. Nothing is ever half-written.
  */
 export async function transact(
   build: (entities: TransactionEntities) => TransactionItems,
   onConditionFailed: (index: number) => AppError = () => conflict('The resource changed concurrently; retry'),
 ): Promise<void> {
-  const result = await db().transaction.write(build as WriteFunction).go();
-  if (!result.canceled) return;
-  const reasons = result.data as unknown as { code: string }[];
-  const failed = reasons.findIndex((reason) => reason.code === 'ConditionalCheckFailed');
-  if (failed >= 0) throw onConditionFailed(failed);
-  throw conflict('The resource changed concurrently; retry', {
-    reasons: reasons.map((reason) => reason.code).filter((code) => code !== 'None'),
-  });
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await db().transaction.write(build as WriteFunction).go();
+    if (!result.canceled) return;
+    const reasons = result.data as unknown as { code: string }[];
+    const failed = reasons.findIndex((reason) => reason.code === 'ConditionalCheckFailed');
+    if (failed >= 0) throw onConditionFailed(failed);
+    const onlyConflicts = reasons.every((reason) => reason.code === 'None' || reason.code === 'TransactionConflict');
+    if (onlyConflicts && attempt < CONFLICT_ATTEMPTS) {
+      await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20 * attempt));
+      continue;
+    }
+    throw conflict('The resource changed concurrently; retry', {
+      reasons: reasons.map((reason) => reason.code).filter((code) => code !== 'None'),
+    });
+  }
 }
 
 /** True when an ElectroDB/SDK error is a failed condition on a single-item write. */
