@@ -42,7 +42,35 @@ function buildClient(): DynamoDBClient {
     },
     { step: 'initialize', name: 'roundTripMeter' },
   );
+  // Each retry runs serialize → send again: a fresh request, counted as the one round trip above.
+  client.middlewareStack.add((next) => retryTransactionConflicts(next as (args: unknown) => Promise<any>) as typeof next, {
+    step: 'initialize',
+    name: 'transactionConflictRetry',
+    priority: 'low',
+  });
   return client;
+}
+
+/** Attempts of a single-item write that met an item inside a concurrent transaction. */
+const CONFLICT_ATTEMPTS = 4;
+
+/**
+ * A single-item write (PutItem, UpdateItem, DeleteItem) on an item that a concurrent
+ * transaction is writing fails with TransactionConflictException, having written nothing;
+ * the SDK does not retry it. This handler sends it again (4 attempts, jittered pauses), like
+ * `transact` does for cancelled transactions. Exported for its unit test.
+ */
+export function retryTransactionConflicts<Output>(next: (args: unknown) => Promise<Output>, pause = (attempt: number) => 10 * attempt + Math.random() * 20 * attempt) {
+  return async (args: unknown): Promise<Output> => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await next(args);
+      } catch (error) {
+        if ((error as { name?: string } | undefined)?.name !== 'TransactionConflictException' || attempt >= CONFLICT_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, pause(attempt)));
+      }
+    }
+  };
 }
 
 let rawClient: DynamoDBClient | undefined;

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { retryTransactionConflicts } from '../../lib/db/client.js';
+
+/** A handler failing with the given errors in turn, then answering `done`. */
+function handler(errors: Error[]) {
+  let calls = 0;
+  const next = async () => {
+    calls += 1;
+    const error = errors[calls - 1];
+    if (error) throw error;
+    return 'done';
+  };
+  return { next, calls: () => calls };
+}
+
+const named = (name: string) => Object.assign(new Error(name), { name });
+const noPause = () => 0;
+
+describe('single-item writes that meet a concurrent transaction', () => {
+  it('are sent again until they pass', async () => {
+    const h = handler([named('TransactionConflictException'), named('TransactionConflictException')]);
+    await expect(retryTransactionConflicts(h.next, noPause)({})).resolves.toBe('done');
+    expect(h.calls()).toBe(3);
+  });
+
+  it('give up after 4 attempts with the conflict', async () => {
+    const h = handler(Array.from({ length: 6 }, () => named('TransactionConflictException')));
+    await expect(retryTransactionConflicts(h.next, noPause)({})).rejects.toMatchObject({ name: 'TransactionConflictException' });
+    expect(h.calls()).toBe(4);
+  });
+
+  it('never retry any other error (a failed condition is an answer)', async () => {
+    const h = handler([named('ConditionalCheckFailedException')]);
+    await expect(retryTransactionConflicts(h.next, noPause)({})).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+    expect(h.calls()).toBe(1);
+  });
+});
