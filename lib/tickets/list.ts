@@ -140,24 +140,41 @@ export async function listBoardColumns(orgId: string, boardId: string, query: Li
     return undefined;
   }
   const columns = columnsShown(config, query).map((status) => ({ status, count: counts.get(status.statusId), shown: shownCount(counts.get(status.statusId), includeArchived) }));
+  const { total, spans } = pageSpans(columns, query);
+  const parts = await Promise.all(
+    spans.map(async ({ column, skip, take }) =>
+      (await readColumn(orgId, boardId, column.status, skip + take, includeArchived, column.count?.archived ?? 0)).slice(skip),
+    ),
+  );
+  return columnPage(parts.flat(), total, query, config, now);
+}
+
+/**
+ * Which columns a page reaches and what it takes from each: columns wholly before the page are
+ * skipped by their `shown` counts; of each column the page reaches, `skip` tickets precede the
+ * page and `take` are on it. `total` is the sum of the columns' counts (exact, like the list).
+ */
+function pageSpans<C extends { shown: number }>(columns: C[], query: { page: number; limit: number }) {
   const total = columns.reduce((sum, column) => sum + column.shown, 0);
   const start = (query.page - 1) * query.limit;
   const end = Math.min(start + query.limit, total);
-  const reads: { status: StatusItem; skip: number; take: number; archived: number }[] = [];
+  const spans: { column: C; skip: number; take: number }[] = [];
   let offset = 0;
   for (const column of columns) {
     if (offset >= end) break;
     if (column.shown > 0 && offset + column.shown > start) {
       const skip = Math.max(0, start - offset);
-      reads.push({ status: column.status, skip, take: Math.min(column.shown, end - offset) - skip, archived: column.count?.archived ?? 0 });
+      spans.push({ column, skip, take: Math.min(column.shown, end - offset) - skip });
     }
     offset += column.shown;
   }
-  const parts = await Promise.all(
-    reads.map(async (read) => (await readColumn(orgId, boardId, read.status, read.skip + read.take, includeArchived, read.archived)).slice(read.skip)),
-  );
+  return { total, spans };
+}
+
+/** A page of the column paths, shaped like `paginate`'s. */
+function columnPage(tickets: TicketItem[], total: number, query: { page: number; limit: number }, config: OrgConfig, now: Date) {
   return {
-    data: parts.flat().map((ticket) => presentTicket(ticket, config, now)),
+    data: tickets.map((ticket) => presentTicket(ticket, config, now)),
     total,
     page: query.page,
     pageSize: query.limit,
@@ -274,21 +291,9 @@ async function listIssuesByColumns(ctx: DomainContext, boards: BoardItem[], quer
       .filter((entry) => entry.shown > 0);
     return { status, fromSmall, fromLarge, shown: fromSmall.length + fromLarge.reduce((sum, entry) => sum + entry.shown, 0) };
   });
-  const total = columns.reduce((sum, column) => sum + column.shown, 0);
-  const start = (query.page - 1) * query.limit;
-  const end = Math.min(start + query.limit, total);
-  const reads: { column: (typeof columns)[number]; skip: number; take: number }[] = [];
-  let offset = 0;
-  for (const column of columns) {
-    if (offset >= end) break;
-    if (column.shown > 0 && offset + column.shown > start) {
-      const skip = Math.max(0, start - offset);
-      reads.push({ column, skip, take: Math.min(column.shown, end - offset) - skip });
-    }
-    offset += column.shown;
-  }
+  const { total, spans } = pageSpans(columns, query);
   const parts = await Promise.all(
-    reads.map(async ({ column, skip, take }) => {
+    spans.map(async ({ column, skip, take }) => {
       const fromLarge = await mapLimited(column.fromLarge, 8, async (entry) => {
         // Read past the column's live claims (at most `liveClaims` of the first tickets), then drop them.
         const read = await readColumn(orgId, entry.board.boardId, column.status, Math.min(skip + take, entry.shown) + entry.liveClaims, includeArchived, entry.count?.archived ?? 0);
@@ -297,13 +302,7 @@ async function listIssuesByColumns(ctx: DomainContext, boards: BoardItem[], quer
       return sortTickets([...column.fromSmall, ...fromLarge.flat()], config).slice(skip, skip + take);
     }),
   );
-  return {
-    data: parts.flat().map((ticket) => presentTicket(ticket, config, now)),
-    total,
-    page: query.page,
-    pageSize: query.limit,
-    totalPages: Math.ceil(total / query.limit),
-  };
+  return columnPage(parts.flat(), total, query, config, now);
 }
 
 /**
