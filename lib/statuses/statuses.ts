@@ -225,7 +225,8 @@ export async function deleteStatus(ctx: DomainContext, statusId: string): Promis
     (e) => [
       e.status
         .delete({ orgId: ctx.org.orgId, statusId })
-        .where((attr, op) => `${op.eq(attr.isMandatory, false)} AND ${op.eq(attr.isDefault, false)}`)
+        // The name read is the guard released: a concurrent rename makes this fail (retry) rather than free the wrong name.
+        .where((attr, op) => `${op.eq(attr.isMandatory, false)} AND ${op.eq(attr.isDefault, false)} AND ${op.eq(attr.name, status.name)}`)
         .commit(),
       releaseName(e, ctx.org.orgId, 'status', status.name),
       releaseName(e, ctx.org.orgId, 'statusKey', status.key),

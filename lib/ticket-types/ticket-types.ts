@@ -208,7 +208,8 @@ export async function deleteTicketType(ctx: DomainContext, typeId: string, repla
     (e) => [
       e.ticketType
         .delete({ orgId: ctx.org.orgId, typeId })
-        .where((attr, op) => `${op.eq(attr.isOrgDefault, false)} AND ${op.eq(attr.ticketCount, 0)}`)
+        // The name read is the guard released: a concurrent rename makes this fail (retry) rather than free the wrong name.
+        .where((attr, op) => `${op.eq(attr.isOrgDefault, false)} AND ${op.eq(attr.ticketCount, 0)} AND ${op.eq(attr.name, type.name)}`)
         .commit(),
       releaseName(e, ctx.org.orgId, 'ticketType', type.name),
     ],
