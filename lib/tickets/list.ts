@@ -205,8 +205,9 @@ async function readColumn(orgId: string, boardId: string, status: StatusItem, co
 }
 
 /**
- * GET /api/v1/issues: the same filters over every board the caller may see. Tickets
- * assigned to the caller come from `byAssignee` in one Query. A list filtered only by status
+ * GET /api/v1/issues: the same filters over every board the caller may see. A holder's
+ * claimed tickets (`claimedBy`) come from `byClaimHolder`, assigned tickets from `byAssignee`,
+ * each one Query. A list filtered only by status
  * and the category flags (and `boardId`) takes the cross-board column path
  * (`listIssuesByColumns`); any other filter reads each visible board's matching Query (in
  * parallel), so the cost follows the caller's boards, never the organization's other data.
@@ -224,7 +225,15 @@ export async function listIssues(ctx: DomainContext, query: IssuesQuery) {
   }
   let candidates: TicketItem[];
   const assignee = query.assignedToMe ? ctx.actor.userId : query.assigneeId;
-  if (assignee) {
+  if (typeof query.claimedBy === 'string') {
+    // The holder's live claims (byClaimHolder, expiry after now): a handful, whatever the boards hold.
+    candidates = (
+      await db()
+        .entities.ticket.query.byClaimHolder({ orgId: ctx.org.orgId, claimHolderKey: query.claimedBy })
+        .gt({ claimExpiresAtKey: ctx.clock.now().toISOString() })
+        .go({ pages: 'all' })
+    ).data as TicketItem[];
+  } else if (assignee) {
     candidates = (await db().entities.ticket.query.byAssignee({ orgId: ctx.org.orgId, assigneeKey: assignee }).go({ pages: 'all' })).data;
   } else {
     candidates = (await mapLimited([...visible.keys()], 8, (boardId) => queryBoardTickets(ctx.org.orgId, boardId, query, config))).flat();

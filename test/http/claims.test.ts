@@ -426,6 +426,10 @@ describe('claim filters on GET /api/v1/issues', () => {
     await db().entities.ticket.patch({ ticketId: lapsed.id }).set({ claimExpiresAt: new Date(Date.now() - 1000).toISOString() }).go();
     const claimed = await s.org.call('GET', '/api/v1/issues?claimedBy=me');
     expect(claimed.body.data.map((t: any) => t.id)).toEqual([mine.id]);
+    // auth; boards ∥ configuration; the holder's byClaimHolder Query (no board is read).
+    expect(claimed.roundTrips).toBe(4);
+    expect((await s.org.call('GET', `/api/v1/issues?claimedBy=${s.org.adminId}&boardId=${s.boardId}`)).body.data.map((t: any) => t.id)).toEqual([mine.id]);
+    expect((await s.org.call('GET', '/api/v1/issues?claimedBy=usr_nobody')).body).toMatchObject({ data: [], total: 0 });
     const claimable = await s.org.call('GET', '/api/v1/issues?claimable=true');
     const ids = claimable.body.data.map((t: any) => t.id);
     expect(ids).toContain(free.id);
