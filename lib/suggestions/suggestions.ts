@@ -42,10 +42,12 @@ export interface ListSuggestionsQuery {
 
 /**
  * GET …/tickets/{ticketId}/suggestions: the ticket's suggestions, newest first, optionally of
- * one state. The access check, the ticket's suggestion Query and the organization's statuses
+ * one state; for the organization's people and agents who see the board (customer users: 403). The access check, the ticket's suggestion Query and the organization's statuses
  * are read in parallel; the suggestions are used only once the ticket proved visible.
  */
 export async function listSuggestions(ctx: DomainContext, boardId: string, ticketId: string, query: ListSuggestionsQuery) {
+  // Agents' proposals and their reasons are internal workflow, like secret comments.
+  if (ctx.actor.role === 'CUSTOMER') throw forbidden('Customer users cannot read suggestions');
   const [, suggestions, config] = await Promise.all([
     loadTicketOnBoard(ctx, boardId, ticketId),
     suggestionsOfTicket(ctx, ticketId),

@@ -287,6 +287,17 @@ describe('listing suggestions (GET …/suggestions)', () => {
     expect((await asAgent(s, 'GET', suggestionsPath(s, ticket.id))).body.total).toBe(3);
   });
 
+  it('is internal: a customer user of the board gets 403', async () => {
+    const customer = await s.org.call('POST', '/api/v1/customers', { body: { name: 'Client' } });
+    expect((await s.org.call('PATCH', `/api/v1/boards/${s.boardId}`, { body: { customerIds: [customer.body.id] } })).status).toBe(200);
+    const customerUser = await createMember(s.org, { role: 'CUSTOMER', customerId: customer.body.id });
+    const ticket = await newTicket(s);
+    expect((await api('GET', `${ticketsOf(s.boardId)}/${ticket.id}`, { token: customerUser.token, org: s.org.slug })).status).toBe(200);
+    const response = await api('GET', suggestionsPath(s, ticket.id), { token: customerUser.token, org: s.org.slug });
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe('FORBIDDEN');
+  });
+
   it('validates the query', async () => {
     const ticket = await newTicket(s);
     expectValidationError(await s.org.call('GET', `${suggestionsPath(s, ticket.id)}?state=DONE`), 'state');
