@@ -1,7 +1,7 @@
 import { addSeconds, epochSeconds } from '../core/clock.js';
 import { db } from '../db/service.js';
 import type { TransactionEntities } from '../db/transact.js';
-import { ORG_SUBJECT, type ActivityCounter, type ActivityDayItem, type TicketItem } from '../db/entities/index.js';
+import { ORG_SUBJECT, ORG_SUBJECT_SHARDS, type ActivityCounter, type ActivityDayItem, type TicketItem } from '../db/entities/index.js';
 
 /** Activity items outlive the longest window the overview reads (31 days) comfortably. */
 const ACTIVITY_RETENTION_SECONDS = 90 * 24 * 3600;
@@ -41,7 +41,8 @@ export function closesTicket(before: TicketItem | undefined, after: TicketItem):
 /** The closing counters of a ticket write by `actor`, or undefined when the write closes nothing. */
 export function closingDelta(e: TransactionEntities, before: TicketItem | undefined, after: TicketItem, byAgent: boolean, at: Date) {
   if (!closesTicket(before, after)) return undefined;
-  return activityDelta(e, after.orgId, ORG_SUBJECT, at, { ticketsClosed: 1, ticketsClosedByAgents: byAgent ? 1 : 0 });
+  const shard = Math.floor(Math.random() * ORG_SUBJECT_SHARDS);
+  return activityDelta(e, after.orgId, `${ORG_SUBJECT}#${shard}`, at, { ticketsClosed: 1, ticketsClosedByAgents: byAgent ? 1 : 0 });
 }
 
 /** An organization's activity items from `fromDay` through the instant's day (one Query, its pages). */

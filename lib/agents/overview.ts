@@ -1,6 +1,6 @@
 import type { DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
-import { ORG_SUBJECT, type ActivityDayItem, type TicketItem, type UserItem } from '../db/entities/index.js';
+import { isOrgSubject, type ActivityDayItem, type TicketItem, type UserItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { requireSession } from '../identity/require-session.js';
 import { activitySince, utcDay, utcDaysBefore, utcMonthStart } from './activity.js';
@@ -64,7 +64,7 @@ export async function getAgentsOverview(ctx: DomainContext) {
   const openClaims = await Promise.all(agents.map((agent) => openClaimsOf(ctx.org.orgId, agent.userId, now)));
 
   const thisMonth = activity.filter((item) => item.day >= monthStart && item.day <= today);
-  const orgMonth = thisMonth.filter((item) => item.subjectId === ORG_SUBJECT);
+  const orgMonth = thisMonth.filter((item) => isOrgSubject(item.subjectId));
 
   const agentRows = agents.map((agent, index) => {
     const own = activity.filter((item) => item.subjectId === agent.userId);

@@ -1,14 +1,20 @@
 import { Entity, type EntityItem } from 'electrodb';
 
-/** `subjectId` of the organization-wide item of a day (agents use their user id). */
+/**
+ * `subjectId` prefix of the organization-wide items of a day (agents use their user id). The
+ * organization's counters are spread over ORG_SUBJECT_SHARDS items (`org#0` …), so concurrent
+ * closings in one organization rarely touch the same item; readers sum them.
+ */
 export const ORG_SUBJECT = 'org';
+export const ORG_SUBJECT_SHARDS = 4;
+export const isOrgSubject = (subjectId: string): boolean => subjectId === ORG_SUBJECT || subjectId.startsWith(`${ORG_SUBJECT}#`);
 
 /**
  * Maintained aggregates behind the agents overview (spec §2.17): one item per organization,
  * UTC day and subject (the organization as a whole, or one agent). Writers ADD to the
  * counters inside the transaction of the change they count (`update` … `add`, an upsert), so
  * the figures are exact; the overview reads the last 31 days of an organization in one Query
- * (about 26 items a day at the 25-agent maximum). TTL removes an item 90 days after its day.
+ * (at most 29 items a day: 25 agents and 4 organization shards). TTL removes an item 90 days after its day.
  *
  * Counters: organization — ticketsClosed, ticketsClosedByAgents (a ticket entering a FINAL
  * status), minutes booked by agents and people (time tracking); agent — claimsExpired (a lease

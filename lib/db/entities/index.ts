@@ -15,7 +15,7 @@ export { Ticket, TicketKey, PRIORITIES, IMPACT_LEVELS, RESOLUTION_TYPES, type Ti
 export { Comment, type CommentItem } from './comment.js';
 export { TimelineEntry, TIMELINE_KINDS, type TimelineEntryItem } from './timeline.js';
 export { ClaimSlots, type ClaimSlotsItem } from './claim-slots.js';
-export { ActivityDay, ORG_SUBJECT, type ActivityDayItem, type ActivityCounter } from './activity-day.js';
+export { ActivityDay, ORG_SUBJECT, ORG_SUBJECT_SHARDS, isOrgSubject, type ActivityDayItem, type ActivityCounter } from './activity-day.js';
 export { Notification, NOTIFICATION_TYPES, type NotificationItem } from './notification.js';
 export { Suggestion, SUGGESTION_STATES, type SuggestionState, type SuggestionItem } from './suggestion.js';
 export { UniqueName, UNIQUE_NAME_SCOPES, type UniqueNameScope, type UniqueNameItem } from './unique-name.js';
