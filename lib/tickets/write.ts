@@ -2,7 +2,7 @@ import { AppError, conflict } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { transact, type TransactionEntities } from '../db/transact.js';
-import type { TicketItem, TimelineEntryItem } from '../db/entities/index.js';
+import { COLUMN_COUNT_SHARDS, type TicketItem, type TimelineEntryItem } from '../db/entities/index.js';
 import { eventPuts, newEventRecord, type EventInput } from '../events/outbox.js';
 import { ticketEventsFor } from './events.js';
 import { closingDelta } from '../agents/activity.js';
@@ -136,7 +136,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
       // Unconditional upserts, last: they cannot fail a condition, so indexes above stay as documented.
       ...counts.map((delta) =>
         e.columnCount
-          .update({ orgId: after.orgId, boardId: delta.boardId, statusId: delta.statusId })
+          .update({ orgId: after.orgId, boardId: delta.boardId, statusId: delta.statusId, shard: String(Math.floor(Math.random() * COLUMN_COUNT_SHARDS)) })
           .add({ total: delta.total, archived: delta.archived, claimed: delta.claimed, claimedArchived: delta.claimedArchived })
           .commit(),
       ),

@@ -50,10 +50,16 @@ async function newWorld(): Promise<World> {
   return { org, boardId, otherBoardId, statuses: await statusesOf(org) };
 }
 
-/** The board's ColumnCount items, read straight from the table: status id → {total, archived}. */
+/** The board's ColumnCount items, read straight from the table and summed over shards: status id → {total, archived}. */
 async function countsOf(world: World, boardId = world.boardId): Promise<Record<string, { total: number; archived: number }>> {
   const { data } = await db().entities.columnCount.query.byBoard({ orgId: world.org.orgId, boardId }).go({ pages: 'all', consistent: true });
-  return Object.fromEntries(data.filter((count) => count.total !== 0 || count.archived !== 0).map((count) => [count.statusId, { total: count.total, archived: count.archived }]));
+  const sums: Record<string, { total: number; archived: number }> = {};
+  for (const shard of data) {
+    const sum = (sums[shard.statusId] ??= { total: 0, archived: 0 });
+    sum.total += shard.total;
+    sum.archived += shard.archived;
+  }
+  return Object.fromEntries(Object.entries(sums).filter(([, count]) => count.total !== 0 || count.archived !== 0));
 }
 
 /** What the counts must be: the live tickets of the board by status, from the full-read path (every status, archived included). */
