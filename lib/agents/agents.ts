@@ -5,9 +5,9 @@ import { db } from '../db/service.js';
 import { transact, type TransactionEntities } from '../db/transact.js';
 import { batchGetMixed } from '../db/batch.js';
 import type { PermissionGroupItem, UserItem } from '../db/entities/index.js';
-import { hasPermission, requirePermission } from '../organizations/permissions.js';
+import { hasPermission, requireHeldPermissions, requirePermission } from '../organizations/permissions.js';
 import { requireFeature } from '../organizations/plans.js';
-import { groupDirectoryOf, systemGroupId } from '../organizations/group-directory.js';
+import { groupDirectoryOf, permissionsOfGroups, systemGroupId } from '../organizations/group-directory.js';
 import { requireSession } from '../identity/require-session.js';
 import { listAccessTokens } from '../identity/personal-tokens.js';
 
@@ -166,6 +166,8 @@ export async function createAgent(ctx: DomainContext, input: CreateAgentInput) {
   } else {
     groupId = systemGroupId(directory, 'AGENTS');
   }
+  // The agent acts with its group's permissions: no one hands out more than they hold.
+  if (groupId) requireHeldPermissions(ctx, permissionsOfGroups(directory, [groupId]), 'give an agent');
   const [users, groups] = await Promise.all([orgUsers(ctx.org.orgId), orgGroups(ctx.org.orgId)]);
   const liveAgents = ctx.org.liveAgentCount ?? users.filter(isLiveAgent).length;
   if (liveAgents >= MAX_LIVE_AGENTS) throw agentLimitReached();

@@ -1,6 +1,5 @@
-import { forbidden } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
-import { requirePermission } from '../organizations/permissions.js';
+import { requireHeldPermissions, requirePermission } from '../organizations/permissions.js';
 import { requireFeature } from '../organizations/plans.js';
 import { groupDirectoryOf, permissionsOfGroups } from '../organizations/group-directory.js';
 import { assertBoardsExist } from '../boards/index.js';
@@ -23,11 +22,7 @@ export async function mintAgentToken(ctx: DomainContext, agentId: string, input:
   const { agent } = await loadManagedAgent(ctx, agentId);
   requirePermission(ctx, 'agents:manage');
   requireFeature(ctx, 'AGENT_USERS');
-  if (!ctx.actor.isAdmin) {
-    const granted = permissionsOfGroups(groupDirectoryOf(ctx.org), agent.permissionGroupIds ?? []);
-    const missing = [...granted].filter((permission) => !ctx.actor.permissions.has(permission)).sort();
-    if (missing.length > 0) throw forbidden('The agent holds permissions you do not have', 'FORBIDDEN', { missing });
-  }
+  requireHeldPermissions(ctx, permissionsOfGroups(groupDirectoryOf(ctx.org), agent.permissionGroupIds ?? []), 'hand out a token with');
   await assertBoardsExist(ctx, input.allowedBoardIds ?? [], 'allowedBoardIds');
   await consumeRateLimit(ctx.org.orgId, `mint#${agentId}`, MINTS_PER_HOUR, 3600, ctx.clock.now());
   return createAccessToken(ctx, 'AGENT', agentId, input, { denyDelete: true });

@@ -4,7 +4,7 @@ import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { transact, type TransactionEntities } from '../db/transact.js';
 import type { PermissionGroupItem } from '../db/entities/index.js';
-import { PERMISSIONS, requirePermission } from './permissions.js';
+import { PERMISSIONS, requireAdmin, requireHeldPermissions, requirePermission } from './permissions.js';
 import { directoryEntryOf, groupDirectoryOf } from './group-directory.js';
 
 export function presentGroup(group: PermissionGroupItem) {
@@ -47,6 +47,8 @@ function checkPermissions(permissions: string[]): string[] {
  */
 export async function createGroup(ctx: DomainContext, input: { name: string; color: string; type: 'INTERNAL' | 'CUSTOMER'; permissions: string[] }) {
   requirePermission(ctx, 'settings:manage-permission-groups');
+  const permissions = checkPermissions(input.permissions);
+  requireHeldPermissions(ctx, permissions);
   const at = ctx.clock.now().toISOString();
   const group: PermissionGroupItem = {
     orgId: ctx.org.orgId,
@@ -54,7 +56,7 @@ export async function createGroup(ctx: DomainContext, input: { name: string; col
     name: input.name,
     color: input.color,
     type: input.type,
-    permissions: checkPermissions(input.permissions),
+    permissions,
     isSystem: false,
     createdAt: at,
     updatedAt: at,
@@ -67,8 +69,13 @@ export async function updateGroup(ctx: DomainContext, groupId: string, input: { 
   requirePermission(ctx, 'settings:manage-permission-groups');
   const group = await loadGroup(ctx, groupId);
   if (group.systemKey === 'ADMINISTRATORS' && input.permissions) throw forbidden('The Administrators group always holds every permission');
-  const at = ctx.clock.now().toISOString();
   const permissions = input.permissions ? checkPermissions(input.permissions) : group.permissions;
+  if (input.permissions) {
+    // System groups (Members, Agents, Customers) are every new user's defaults: only an ADMIN reshapes them.
+    if (group.isSystem) requireAdmin(ctx, "change a system group's permissions");
+    requireHeldPermissions(ctx, permissions.filter((permission) => !group.permissions.includes(permission)));
+  }
+  const at = ctx.clock.now().toISOString();
   const updated: PermissionGroupItem = { ...group, ...input, permissions, updatedAt: at };
   await transact((e) => [
     e.permissionGroup

@@ -49,3 +49,20 @@ export function requirePermission(ctx: DomainContext, permission: Permission): v
     throw forbidden(`Missing permission ${permission}`, 'FORBIDDEN', { permission });
   }
 }
+
+/**
+ * No one grants what they do not hold (the rule spec §4.14 sets for agent tokens, applied to
+ * every grant: roles, groups, permission sets). 403 FORBIDDEN naming the missing permissions.
+ */
+export function requireHeldPermissions(ctx: DomainContext, granted: Iterable<string>, what = 'grant'): void {
+  if (ctx.actor.isAdmin) return;
+  const missing = [...new Set(granted)].filter((permission) => !ctx.actor.permissions.has(permission)).sort();
+  if (missing.length > 0) {
+    throw forbidden(`You cannot ${what} permissions you do not hold: ${missing.join(', ')}`, 'FORBIDDEN', { missing });
+  }
+}
+
+/** Only an ADMIN makes, changes or empowers an ADMIN (the role grants every permission and every board). */
+export function requireAdmin(ctx: DomainContext, action: string): void {
+  if (!ctx.actor.isAdmin) throw forbidden(`Only an administrator may ${action}`, 'FORBIDDEN', { requiredRole: 'ADMIN' });
+}

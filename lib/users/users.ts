@@ -5,8 +5,8 @@ import { db } from '../db/service.js';
 import { transact, type TransactionEntities } from '../db/transact.js';
 import type { Role, UserItem } from '../db/entities/index.js';
 import { hashPassword } from '../identity/passwords.js';
-import { requirePermission } from '../organizations/permissions.js';
-import { groupDirectoryOf, systemGroupId } from '../organizations/group-directory.js';
+import { requireAdmin, requireHeldPermissions, requirePermission } from '../organizations/permissions.js';
+import { groupDirectoryOf, permissionsOfGroups, systemGroupId } from '../organizations/group-directory.js';
 import { paginate } from '../http/pagination.js';
 import { presentUser } from './present.js';
 
@@ -56,7 +56,9 @@ export interface CreateUserInput {
 /** Creates a person in the organization; the e-mail is unique per organization (conditional put). */
 export async function createUser(ctx: DomainContext, input: CreateUserInput) {
   requirePermission(ctx, 'users:manage');
+  if (input.role === 'ADMIN') requireAdmin(ctx, 'create an administrator');
   const groupIds = groupIdsFor(ctx, input.role, input.permissionGroupIds);
+  requireMayAssignGroups(ctx, groupIds);
   if (input.role === 'CUSTOMER' && !input.customerId) throw invalidField('customerId', 'Required for a CUSTOMER user');
   if (input.role !== 'CUSTOMER' && input.customerId) throw invalidField('customerId', 'Only CUSTOMER users are linked to a customer');
   const at = ctx.clock.now().toISOString();
@@ -107,6 +109,8 @@ export async function updateUser(ctx: DomainContext, userId: string, input: Upda
   requirePermission(ctx, 'users:manage');
   const user = await loadUser(ctx.org.orgId, userId);
   if (user.isAgent) throw notFound('User');
+  if (user.role === 'ADMIN') requireAdmin(ctx, 'change an administrator');
+  if (input.role === 'ADMIN') requireAdmin(ctx, 'make a user an administrator');
   if (userId === ctx.actor.userId && (input.isActive === false || (input.role && input.role !== 'ADMIN' && user.role === 'ADMIN'))) {
     throw forbidden('You cannot deactivate or demote yourself');
   }
@@ -115,6 +119,8 @@ export async function updateUser(ctx: DomainContext, userId: string, input: Upda
     throw invalidField('role', 'A user cannot move between customer and internal roles');
   }
   const groupIds = input.permissionGroupIds ? groupIdsFor(ctx, role, input.permissionGroupIds) : undefined;
+  // Groups the user keeps were granted before; only the ones added are a new grant.
+  if (groupIds) requireMayAssignGroups(ctx, groupIds.filter((groupId) => !(user.permissionGroupIds ?? []).includes(groupId)));
   const changes = {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.role !== undefined ? { role: input.role } : {}),
@@ -156,6 +162,16 @@ function groupIdsFor(ctx: DomainContext, role: Role, groupIds: string[] | undefi
   const systemKey = role === 'ADMIN' ? 'ADMINISTRATORS' : role === 'CUSTOMER' ? 'CUSTOMERS' : 'MEMBERS';
   const groupId = systemGroupId(directory, systemKey);
   return groupId ? [groupId] : [];
+}
+
+/**
+ * Putting someone in groups grants what the groups grant: the caller must hold all of it, and
+ * only an ADMIN assigns the Administrators group (it stands for the whole organization).
+ */
+function requireMayAssignGroups(ctx: DomainContext, groupIds: string[]): void {
+  const directory = groupDirectoryOf(ctx.org);
+  if (groupIds.some((groupId) => directory[groupId]?.systemKey === 'ADMINISTRATORS')) requireAdmin(ctx, 'assign the Administrators group');
+  requireHeldPermissions(ctx, permissionsOfGroups(directory, groupIds));
 }
 
 /** Transaction items asserting that each group still exists when the user is written. */
