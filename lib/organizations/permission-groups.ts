@@ -5,7 +5,7 @@ import { db } from '../db/service.js';
 import { transact, type TransactionEntities } from '../db/transact.js';
 import type { PermissionGroupItem } from '../db/entities/index.js';
 import { PERMISSIONS, requireAdmin, requireHeldPermissions, requirePermission } from './permissions.js';
-import { directoryEntryOf, groupDirectoryOf } from './group-directory.js';
+import { directoryEntryOf } from './group-directory.js';
 
 export function presentGroup(group: PermissionGroupItem) {
   return {
@@ -42,8 +42,8 @@ function checkPermissions(permissions: string[]): string[] {
 /**
  * Groups and the organization's permission map change together in one transaction,
  * which is what lets authentication resolve permissions from the organization item.
- * The map entry is guarded by the organization's `updatedAt` so concurrent edits of two
- * groups cannot lose each other's entry.
+ * Each change writes only its own map entry (SET/REMOVE of `groupDirectory.<groupId>`), so
+ * concurrent changes of different groups never conflict and never lose each other's entry.
  */
 export async function createGroup(ctx: DomainContext, input: { name: string; color: string; type: 'INTERNAL' | 'CUSTOMER'; permissions: string[] }) {
   requirePermission(ctx, 'settings:manage-permission-groups');
@@ -61,7 +61,7 @@ export async function createGroup(ctx: DomainContext, input: { name: string; col
     createdAt: at,
     updatedAt: at,
   };
-  await transact((e) => [e.permissionGroup.create(group).commit(), setDirectoryEntry(e, ctx, group, at)]);
+  await transact((e) => [e.permissionGroup.create(group).commit(), setDirectoryEntry(e, ctx.org.orgId, group)]);
   return presentGroup(group);
 }
 
@@ -82,7 +82,7 @@ export async function updateGroup(ctx: DomainContext, groupId: string, input: { 
       .patch({ orgId: ctx.org.orgId, groupId })
       .set({ name: updated.name, color: updated.color, permissions, updatedAt: at })
       .commit(),
-    setDirectoryEntry(e, ctx, updated, at),
+    setDirectoryEntry(e, ctx.org.orgId, updated),
   ]);
   return presentGroup(updated);
 }
@@ -95,23 +95,19 @@ export async function deleteGroup(ctx: DomainContext, groupId: string): Promise<
   if (users.some((user) => user.permissionGroupIds?.includes(groupId))) {
     throw conflict('The group still has members; move them to another group first');
   }
-  const at = ctx.clock.now().toISOString();
-  const remaining = { ...groupDirectoryOf(ctx.org) };
-  delete remaining[groupId];
   await transact((e) => [
     e.permissionGroup.delete({ orgId: ctx.org.orgId, groupId }).commit(),
     e.organization
       .patch({ orgId: ctx.org.orgId })
-      .set({ groupDirectory: remaining, updatedAt: at })
-      .where((attr, op) => op.eq(attr.updatedAt, ctx.org.updatedAt))
+      .data((attr, op) => op.remove((attr.groupDirectory as Record<string, unknown>)[groupId]))
       .commit(),
   ]);
 }
 
-function setDirectoryEntry(e: TransactionEntities, ctx: DomainContext, group: PermissionGroupItem, at: string) {
+/** The organization's map entry of one group (its other entries are left as they are). */
+function setDirectoryEntry(e: TransactionEntities, orgId: string, group: PermissionGroupItem) {
   return e.organization
-    .patch({ orgId: ctx.org.orgId })
-    .set({ groupDirectory: { ...groupDirectoryOf(ctx.org), [group.groupId]: directoryEntryOf(group) }, updatedAt: at })
-    .where((attr, op) => op.eq(attr.updatedAt, ctx.org.updatedAt))
+    .patch({ orgId })
+    .data((attr, op) => op.set((attr.groupDirectory as Record<string, unknown>)[group.groupId], directoryEntryOf(group)))
     .commit();
 }

@@ -140,6 +140,28 @@ describe('permission groups', () => {
     expect((await org.call('GET', `/api/v1/permission-groups/${group.body.id}`)).status).toBe(404);
   });
 
+  it('creates ten groups at the same time without a conflict, each holding its own permissions', async () => {
+    const org = await signupOrg();
+    const names = Array.from({ length: 10 }, (_, index) => `Parallel ${index}`);
+    const created = await Promise.all(names.map((name) => org.call('POST', '/api/v1/permission-groups', { body: { name, color: '#000000', permissions: ['tickets:edit'] } })));
+    expect(created.map((response) => response.status)).toEqual(names.map(() => 201));
+    // Every group is in the organization's permission map: its members hold its permissions at once.
+    const members = await Promise.all(created.slice(0, 3).map((group) => createMember(org, { permissionGroupIds: [group.body.id] })));
+    for (const member of members) {
+      expect((await api('GET', '/api/v1/users/me', { token: member.token, org: org.slug })).body.permissions).toEqual(['tickets:edit']);
+    }
+    // Concurrent changes and deletes of different groups do not conflict either.
+    const changed = await Promise.all([
+      ...created.slice(3, 6).map((group) => org.call('PATCH', `/api/v1/permission-groups/${group.body.id}`, { body: { permissions: ['boards:edit'] } })),
+      ...created.slice(6).map((group) => org.call('DELETE', `/api/v1/permission-groups/${group.body.id}`)),
+    ]);
+    expect(changed.map((response) => response.status)).toEqual([200, 200, 200, 204, 204, 204, 204]);
+    const listed = (await org.call('GET', '/api/v1/permission-groups')).body.data.filter((group: { name: string }) => group.name.startsWith('Parallel'));
+    expect(listed).toHaveLength(6);
+    const moved = await createMember(org, { permissionGroupIds: [created[4]!.body.id] });
+    expect((await api('GET', '/api/v1/users/me', { token: moved.token, org: org.slug })).body.permissions).toEqual(['boards:edit']);
+  });
+
   it('refuses group management to a member and hides other organizations’ groups', async () => {
     const org = await signupOrg();
     const other = await signupOrg();

@@ -21,7 +21,7 @@ export const Organization = new Entity({
     defaultTimeFactor: { type: 'number', required: true, default: 1 },
     defaultMaxConcurrentClaims: { type: 'number', required: true, default: 3 },
     /** groupId → {type, permissions, systemKey} (denormalized from PermissionGroup, see above). */
-    groupDirectory: { type: 'any', required: true, default: () => ({}) },
+    groupDirectory: { type: 'any', default: () => ({}) },
     /** Agent policies (spec §2.16): {statusTransitionsRequireApproval, prsRequireHumanReview}; absent = defaults. */
     agentPolicies: { type: 'any' },
     /**
