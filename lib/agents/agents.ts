@@ -2,7 +2,7 @@ import { forbidden, invalidField, notFound, conflict, type ErrorCode } from '../
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
-import { transact, type TransactionEntities } from '../db/transact.js';
+import { inTransactionChunks, transact, type TransactionEntities } from '../db/transact.js';
 import { batchGetMixed } from '../db/batch.js';
 import type { PermissionGroupItem, UserItem } from '../db/entities/index.js';
 import { hasPermission, requireHeldPermissions, requirePermission } from '../organizations/permissions.js';
@@ -268,7 +268,12 @@ export async function deleteAgent(ctx: DomainContext, agentId: string): Promise<
   const { agent } = await loadManagedAgent(ctx, agentId);
   const tokens = await listAccessTokens(ctx.org.orgId, agentId, 'AGENT');
   const at = ctx.clock.now().toISOString();
-  const first = tokens.slice(0, 99);
+  // The counter exists once any agent was created through it (signup starts it at 0).
+  const countsAgents = ctx.org.liveAgentCount !== undefined;
+  // First the agent itself (which cuts every token off at once, authentication refuses a deleted
+  // user) with as many token deletions as fit beside it; then the rest, one bounded transaction
+  // each (deleting a deleted token changes nothing, so each step may simply be sent again).
+  const [first = [], ...rest] = inTransactionChunks(tokens, countsAgents ? 2 : 1);
   await transact(
     (e) => [
       e.user
@@ -276,15 +281,10 @@ export async function deleteAgent(ctx: DomainContext, agentId: string): Promise<
         .set({ isDeleted: true, isActive: false, updatedAt: at })
         .where((attr, op) => op.eq(attr.updatedAt, agent.updatedAt))
         .commit(),
-      // The counter exists once any agent was created through it (signup starts it at 0).
-      ...(ctx.org.liveAgentCount !== undefined ? [e.organization.patch({ orgId: ctx.org.orgId }).add({ liveAgentCount: -1 }).commit()] : []),
+      ...(countsAgents ? [e.organization.patch({ orgId: ctx.org.orgId }).add({ liveAgentCount: -1 }).commit()] : []),
       ...first.map((token) => e.credential.delete({ lookupKey: token.lookupKey }).commit()),
     ],
     () => conflict('The agent changed concurrently; retry'),
   );
-  // More than one transaction's worth of tokens: the rest can no longer authenticate anyway (deleted user).
-  for (let offset = 99; offset < tokens.length; offset += 100) {
-    const chunk = tokens.slice(offset, offset + 100);
-    await transact((e) => chunk.map((token) => e.credential.delete({ lookupKey: token.lookupKey }).commit()));
-  }
+  for (const chunk of rest) await transact((e) => chunk.map((token) => e.credential.delete({ lookupKey: token.lookupKey }).commit()));
 }

@@ -6,6 +6,29 @@ type WriteFunction = Parameters<Db['transaction']['write']>[0];
 export type TransactionEntities = Parameters<WriteFunction>[0];
 type TransactionItems = ReturnType<WriteFunction>;
 
+/**
+ * DynamoDB's limit of items per TransactWriteItems. An operation whose item count depends on
+ * data must split its work into bounded, idempotent steps (see `inTransactionChunks`); a
+ * transaction over the limit is a programming error, refused here before anything is sent.
+ */
+export const MAX_TRANSACTION_ITEMS = 100;
+
+/** Splits items into chunks that fit one transaction beside `reserved` other items. */
+export function inTransactionChunks<T>(items: readonly T[], reserved = 0): T[][] {
+  const size = MAX_TRANSACTION_ITEMS - reserved;
+  if (size < 1) throw new Error(`No room for items beside ${reserved} reserved ones`);
+  const chunks: T[][] = [];
+  for (let offset = 0; offset < items.length; offset += size) chunks.push(items.slice(offset, offset + size));
+  return chunks;
+}
+
+export class TransactionTooLargeError extends Error {
+  constructor(readonly itemCount: number) {
+    super(`A transaction of ${itemCount} items exceeds DynamoDB's limit of ${MAX_TRANSACTION_ITEMS}`);
+    this.name = 'TransactionTooLargeError';
+  }
+}
+
 /** Attempts of a transaction that lost only to concurrent transactions (TransactionConflict). */
 const CONFLICT_ATTEMPTS = 4;
 
@@ -22,7 +45,13 @@ export async function transact(
   onConditionFailed: (index: number) => AppError = () => conflict('The resource changed concurrently; retry'),
 ): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
-    const result = await db().transaction.write(build as WriteFunction).go();
+    const result = await db()
+      .transaction.write(((entities: TransactionEntities) => {
+        const items = build(entities);
+        if (items.length > MAX_TRANSACTION_ITEMS) throw new TransactionTooLargeError(items.length);
+        return items;
+      }) as WriteFunction)
+      .go();
     if (!result.canceled) return;
     const reasons = result.data as unknown as { code: string }[];
     const failed = reasons.findIndex((reason) => reason.code === 'ConditionalCheckFailed');

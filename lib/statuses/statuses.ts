@@ -2,7 +2,7 @@ import { conflict, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
-import { transact, type TransactionEntities } from '../db/transact.js';
+import { inTransactionChunks, transact, type TransactionEntities } from '../db/transact.js';
 import type { StatusCategory, StatusItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/unique-names.js';
@@ -260,10 +260,12 @@ export async function reorderStatuses(ctx: DomainContext, statusIds: string[]) {
     return order === status.order ? status : { ...status, order, updatedAt: at };
   });
   const changed = reordered.filter((status, index) => status !== statuses[index]);
-  if (changed.length > 0) {
+  // One transaction for any organization within the status limit; a larger one (possible only
+  // after concurrent creates) is written in bounded steps, each of which may be sent again.
+  for (const chunk of inTransactionChunks(changed)) {
     await transact(
       (e) =>
-        changed.map((status) =>
+        chunk.map((status) =>
           e.status.patch({ orgId: ctx.org.orgId, statusId: status.statusId }).set({ order: status.order, updatedAt: at }).commit(),
         ),
       changedConcurrently,

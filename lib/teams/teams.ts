@@ -3,7 +3,7 @@ import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { batchGetMixed, type KeyRequest } from '../db/batch.js';
-import { isConditionFailure, transact } from '../db/transact.js';
+import { isConditionFailure, MAX_TRANSACTION_ITEMS, transact } from '../db/transact.js';
 import type { TeamItem, UserItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { requireFeature } from '../organizations/plans.js';
@@ -16,10 +16,10 @@ export const DEFAULT_TEAM_COLOR = '#607D8B';
  * A create writes the team plus two items per member (TeamMember, user `teamIds`) in one
  * TransactWriteItems, which holds at most 100 items: 1 + 2 × 49 = 99.
  */
-export const MAX_MEMBERS_ON_CREATE = 49;
+export const MAX_MEMBERS_ON_CREATE = Math.floor((MAX_TRANSACTION_ITEMS - 1) / 2);
 
 /** Members handled per transaction when a team is deleted (same arithmetic as on create). */
-const MEMBERS_PER_DELETE_TRANSACTION = 49;
+const MEMBERS_PER_DELETE_TRANSACTION = MAX_MEMBERS_ON_CREATE;
 
 /** BatchGetItem reads at most 100 keys per call. */
 const BATCH_GET_LIMIT = 100;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { api, createMember, createToken, expectValidationError, setPlan, signupOrg, type TestOrg } from '../support/api.js';
 import { db } from '../../lib/db/service.js';
+import { systemClock } from '../../lib/core/clock.js';
+import type { DomainContext } from '../../lib/core/context.js';
+import { createAccessToken, listAccessTokens } from '../../lib/identity/personal-tokens.js';
 
 const base = (org: TestOrg) => `/api/v1/organizations/${org.orgId}/agents`;
 
@@ -285,6 +288,22 @@ describe('agents: update', () => {
 });
 
 describe('agents: delete', () => {
+  it('deletes an agent holding 150 tokens: every token gone, none left able to sign in', async () => {
+    const org = await proOrg();
+    const agent = await createAgent(org);
+    const real = await mint(org, agent.id);
+    // Minting is limited to 20 an hour through the API; the other 149 are stored by the same domain function.
+    const ctx = { org: { orgId: org.orgId }, clock: systemClock } as unknown as DomainContext;
+    for (let index = 0; index < 149; index += 1) await createAccessToken(ctx, 'AGENT', agent.id, { name: `bulk ${index}` }, { denyDelete: true });
+    expect(await listAccessTokens(org.orgId, agent.id, 'AGENT')).toHaveLength(150);
+
+    const deleted = await org.call('DELETE', `${base(org)}/${agent.id}`);
+    expect(deleted.status).toBe(204);
+    expect(await listAccessTokens(org.orgId, agent.id, 'AGENT')).toHaveLength(0);
+    expect((await api('GET', '/api/v1/users/me', { token: real.body.token, org: org.slug })).status).toBe(401);
+    expect((await org.call('GET', base(org))).body).toEqual([]);
+  });
+
   it('soft-deletes the agent, deletes its tokens and cuts them off', async () => {
     const org = await proOrg();
     const agent = await createAgent(org);
