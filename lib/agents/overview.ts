@@ -3,6 +3,8 @@ import { db } from '../db/service.js';
 import { isOrgSubject, type ActivityDayItem, type TicketItem, type UserItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { requireSession } from '../identity/require-session.js';
+import { canSeeBoard, listOrganizationBoards } from '../boards/index.js';
+import { liveClaimsOf } from '../claims/expiry.js';
 import { activitySince, utcDay, utcDaysBefore, utcMonthStart } from './activity.js';
 
 const REPORT_OUTCOMES = { done: 'reportsDone', blocked: 'reportsBlocked', needsReview: 'reportsNeedsReview', partial: 'reportsPartial', unknown: 'reportsUnknown' } as const;
@@ -23,15 +25,20 @@ function reportedIn(items: ActivityDayItem[]): Reported {
   return reported;
 }
 
-/** An agent's live claims (byClaimHolder, expiry after now), soonest expiry first. */
-async function openClaimsOf(orgId: string, agentId: string, now: Date) {
-  const { data } = await db().entities.ticket.query
-    .byClaimHolder({ orgId, claimHolderKey: agentId })
-    .gt({ claimExpiresAtKey: now.toISOString() })
-    .go({ pages: 'all' });
-  return (data as TicketItem[])
-    .filter((ticket) => !ticket.isDeleted && ticket.claimedById === agentId)
-    .map((ticket) => ({ ticketId: ticket.ticketId, displayId: ticket.displayId, title: ticket.title, boardId: ticket.boardId, claimExpiresAt: ticket.claimExpiresAt! }));
+/**
+ * One open claim as the caller may see it. A claim on a board the caller cannot see keeps its
+ * place in the list (the count and the expiry stay true) but not the ticket's identity.
+ */
+function presentOpenClaim(ticket: TicketItem, maysee: (boardId: string) => boolean) {
+  if (!maysee(ticket.boardId)) return { ticketId: null, displayId: null, title: null, boardId: null, claimExpiresAt: ticket.claimExpiresAt!, hidden: true };
+  return { ticketId: ticket.ticketId, displayId: ticket.displayId, title: ticket.title, boardId: ticket.boardId, claimExpiresAt: ticket.claimExpiresAt!, hidden: false };
+}
+
+/** Which boards the caller may see: every board for administrators (no read), else one Query of the organization's boards. */
+async function boardVisibility(ctx: DomainContext): Promise<(boardId: string) => boolean> {
+  if (ctx.actor.isAdmin) return () => true;
+  const visible = new Set((await listOrganizationBoards(ctx.org.orgId)).filter((board) => canSeeBoard(ctx.actor, board)).map((board) => board.boardId));
+  return (boardId) => visible.has(boardId);
 }
 
 /**
@@ -53,15 +60,22 @@ export async function getAgentsOverview(ctx: DomainContext) {
   const monthStart = utcMonthStart(now);
   const from30 = utcDaysBefore(now, 29);
   const from7 = utcDaysBefore(now, 6);
-  const [users, activity] = await Promise.all([
+  const [users, activity, maySeeBoard] = await Promise.all([
     db().entities.user.query.byOrg({ orgId: ctx.org.orgId }).go({ pages: 'all' }).then((result) => result.data as UserItem[]),
     activitySince(ctx.org.orgId, monthStart < from30 ? monthStart : from30, now),
+    boardVisibility(ctx),
   ]);
   const byId = new Map(users.map((user) => [user.userId, user]));
   const agents = users
     .filter((user) => user.isAgent && !user.isDeleted)
     .sort((a, b) => a.name.localeCompare(b.name) || a.userId.localeCompare(b.userId));
-  const openClaims = await Promise.all(agents.map((agent) => openClaimsOf(ctx.org.orgId, agent.userId, now)));
+  const openClaims = await Promise.all(
+    agents.map(async (agent) =>
+      (await liveClaimsOf(ctx.org.orgId, agent.userId, now))
+        .sort((a, b) => a.claimExpiresAt!.localeCompare(b.claimExpiresAt!) || a.ticketId.localeCompare(b.ticketId))
+        .map((ticket) => presentOpenClaim(ticket, maySeeBoard)),
+    ),
+  );
 
   const thisMonth = activity.filter((item) => item.day >= monthStart && item.day <= today);
   const orgMonth = thisMonth.filter((item) => isOrgSubject(item.subjectId));
@@ -78,7 +92,7 @@ export async function getAgentsOverview(ctx: DomainContext) {
       ownerName: owner?.name ?? null,
       lastSeenAt: agent.lastSeenAt ?? null,
       gitIdentity: agent.gitIdentity ?? null,
-      openClaims: openClaims[index]!.sort((a, b) => a.claimExpiresAt.localeCompare(b.claimExpiresAt) || a.ticketId.localeCompare(b.ticketId)),
+      openClaims: openClaims[index]!,
       claimsExpiredLast7Days: sum(last7, 'claimsExpired'),
       reportedLast7Days: reportedIn(last7),
       reportedLast30Days: reportedIn(last30),

@@ -7,12 +7,11 @@ import { requirePermission } from '../organizations/permissions.js';
 import { loadTicketOnBoard, loadTicketWithConfig, type TicketOnBoard } from '../tickets/access.js';
 import type { OrgConfig } from '../tickets/config.js';
 import { baseTicketData } from '../tickets/events.js';
-import { hasLiveClaim } from '../tickets/filters.js';
 import { presentClaim } from '../tickets/present.js';
 import { updateTicket } from '../tickets/update.js';
 import { saveTicket } from '../tickets/write.js';
-import { expireClaim, lapsedClaimEffects, lapsedClaimsOf } from './expiry.js';
-import { releaseSlot } from './slots.js';
+import { expireClaim, lapsedClaimsOf, liveClaimsOf } from './expiry.js';
+import { hasLiveClaim, lapsedClaimEffects, releasedClaimEffects, withoutClaim } from './lease.js';
 
 /** Lease bounds of spec §4.2 (seconds): out-of-range values are clamped, not refused. */
 export const MIN_LEASE_SECONDS = 60;
@@ -24,18 +23,6 @@ export const clampLease = (seconds: number | undefined): number =>
 
 /** How many times a claim write is retried after losing a race (stale version, transaction conflict). */
 const MAX_ATTEMPTS = 8;
-
-/** The claim attributes of a ticket (removed together when a claim ends). */
-export const CLAIM_ATTRIBUTES = [
-  'claimedById', 'claimedByName', 'claimedByIsAgent', 'claimAgentOwnerId', 'claimedAt', 'claimExpiresAt', 'claimHeartbeatAt',
-] as const satisfies readonly (keyof TicketItem)[];
-
-/** The ticket without its claim (claimCount, the fencing number, is kept). */
-export function withoutClaim(ticket: TicketItem): TicketItem {
-  const next = { ...ticket };
-  for (const field of CLAIM_ATTRIBUTES) delete next[field];
-  return next;
-}
 
 /** An agent's concurrent-claim maximum; null for people (never limited). */
 export function claimLimitOf(ctx: DomainContext): number | null {
@@ -50,8 +37,14 @@ export const alreadyClaimed = (ticket: TicketItem): AppError =>
   });
 
 const claimNotHeld = (): AppError => new AppError(409, 'CLAIM_NOT_HELD', 'You hold no live claim on this ticket; claim it again');
-const claimLimitReached = (max: number): AppError =>
-  forbidden(`The agent already holds its maximum of ${max} concurrent claims`, 'CLAIM_LIMIT_REACHED', { maxConcurrentClaims: max });
+/** CLAIM_LIMIT_REACHED names the tickets the agent holds, so it can finish or release one (one byClaimHolder Query, on refusal only). */
+async function claimLimitReached(ctx: DomainContext, max: number): Promise<AppError> {
+  const held = await liveClaimsOf(ctx.org.orgId, ctx.actor.userId, ctx.clock.now());
+  return forbidden(`The agent already holds its maximum of ${max} concurrent claims`, 'CLAIM_LIMIT_REACHED', {
+    maxConcurrentClaims: max,
+    heldTicketIds: held.map((ticket) => ticket.ticketId),
+  });
+}
 
 /** Thrown inside an attempt when the ticket changed since it was read: re-read and decide again. */
 class StaleTicket extends Error {}
@@ -105,7 +98,7 @@ export async function claimTicket(ctx: DomainContext, boardId: string, ticketId:
     } catch (error) {
       if (!(error instanceof SlotsFull)) throw error;
       // A lapsed but unswept claim still occupies a slot: clear the agent's own lapsed claims (as the sweeper would), retry once.
-      if (clearedOwnLapsed || limit === null || (await clearOwnLapsedClaims(ctx)) === 0) throw claimLimitReached(limit ?? 0);
+      if (clearedOwnLapsed || limit === null || (await clearOwnLapsedClaims(ctx)) === 0) throw await claimLimitReached(ctx, limit ?? 0);
       clearedOwnLapsed = true;
     }
   }
@@ -227,14 +220,14 @@ export async function releaseClaim(ctx: DomainContext, boardId: string, ticketId
       const isOwner = !!ticket.claimedByIsAgent && ticket.claimAgentOwnerId === me;
       if (!ctx.actor.isAdmin && !isOwner) throw forbidden('Only the holder, the holding agent\'s owner or an administrator may release this claim');
     }
-    const reason = input.reason ?? null;
+    const released = releasedClaimEffects(ticket, me, input.reason ?? null);
     await saveTicket(ctx, {
       before: ticket,
       after: withoutClaim(ticket),
-      related: (e) => (ticket.claimedByIsAgent ? [releaseSlot(e, ticket.orgId, holder)] : []),
+      related: released.related,
       onStale: () => new StaleTicket() as unknown as AppError,
-      timeline: [{ kind: 'CLAIM_RELEASED', details: { previousClaimedById: holder, releasedById: me, reason } }],
-      events: [{ type: 'ticket.claim_released', data: { ...baseTicketData(ticket), releasedById: me, previousClaimedById: holder, reason } }],
+      timeline: released.timeline,
+      events: released.events,
     });
     return { released: true };
   });

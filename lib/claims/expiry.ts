@@ -1,19 +1,10 @@
 import type { Clock } from '../core/clock.js';
-import { addSeconds, epochSeconds } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
-import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import type { OrganizationItem, TicketItem } from '../db/entities/index.js';
-import { baseTicketData } from '../tickets/events.js';
-import { hasLiveClaim } from '../tickets/filters.js';
 import { CLAIM_SHARD, saveTicket } from '../tickets/write.js';
-import { releaseSlot } from './slots.js';
-import type { TransactionEntities } from '../db/transact.js';
-import { activityDelta } from '../agents/activity.js';
+import { hasLiveClaim, lapsedClaimEffects, withoutClaim } from './lease.js';
 import { systemContext } from './system-context.js';
-
-/** Notifications live 90 days (TTL housekeeping). */
-const NOTIFICATION_RETENTION_SECONDS = 90 * 24 * 3600;
 
 class Stale extends Error {}
 
@@ -26,6 +17,15 @@ export async function lapsedClaims(now: Date): Promise<TicketItem[]> {
   return result.data as TicketItem[];
 }
 
+/** One holder's live claims, soonest expiry first (byClaimHolder, expiry after `now`). */
+export async function liveClaimsOf(orgId: string, holderId: string, now: Date): Promise<TicketItem[]> {
+  const result = await db().entities.ticket.query
+    .byClaimHolder({ orgId, claimHolderKey: holderId })
+    .gt({ claimExpiresAtKey: now.toISOString() })
+    .go({ pages: 'all' });
+  return (result.data as TicketItem[]).filter((ticket) => !ticket.isDeleted && ticket.claimedById === holderId);
+}
+
 /** One holder's claims whose lease lapsed before `now` (byClaimHolder). */
 export async function lapsedClaimsOf(orgId: string, holderId: string, now: Date): Promise<TicketItem[]> {
   const result = await db().entities.ticket.query
@@ -33,43 +33,6 @@ export async function lapsedClaimsOf(orgId: string, holderId: string, now: Date)
     .lt({ claimExpiresAtKey: now.toISOString() })
     .go({ pages: 'all' });
   return result.data as TicketItem[];
-}
-
-/**
- * What ending a lapsed lease adds to the ticket write that clears or replaces it: the agent's
- * slot freed (unless the same agent takes the ticket again, keeping its slot), the agent's
- * claimsExpired counter of the day, TICKET_CLAIM_EXPIRED notifications to the assignee and
- * the agent's owner, a CLAIM_EXPIRED timeline note and ticket.claim_expired. Shared by the
- * sweeper and by a claim that takes over a lapsed, not yet swept lease, so every lease ends
- * with exactly one of ticket.claim_released or ticket.claim_expired.
- */
-export function lapsedClaimEffects(ticket: TicketItem, now: Date, options: { keepSlot?: boolean } = {}) {
-  const holder = ticket.claimedById!;
-  const isAgent = ticket.claimedByIsAgent === true;
-  const recipients = [...new Set([ticket.assigneeId, isAgent ? ticket.claimAgentOwnerId : undefined].filter((id): id is string => !!id))];
-  const createdAt = now.toISOString();
-  const ttl = epochSeconds(addSeconds(now, NOTIFICATION_RETENTION_SECONDS));
-  return {
-    related: (e: TransactionEntities) => [
-      ...(isAgent && !options.keepSlot ? [releaseSlot(e, ticket.orgId, holder)] : []),
-      ...recipients.map((userId) =>
-        e.notification
-          .create({
-            orgId: ticket.orgId,
-            userId,
-            notificationId: newId('ntf'),
-            type: 'TICKET_CLAIM_EXPIRED',
-            data: { ticketId: ticket.ticketId, boardId: ticket.boardId, displayId: ticket.displayId, title: ticket.title },
-            createdAt,
-            ttl,
-          })
-          .commit(),
-      ),
-      ...(isAgent ? [activityDelta(e, ticket.orgId, holder, now, { claimsExpired: 1 })] : []),
-    ],
-    timeline: [{ kind: 'CLAIM_EXPIRED' as const, details: { previousClaimedById: holder, claimExpiresAt: ticket.claimExpiresAt } }],
-    events: [{ type: 'ticket.claim_expired', data: { ...baseTicketData(ticket), previousClaimedById: holder, claimExpiresAt: ticket.claimExpiresAt } }],
-  };
 }
 
 /**
@@ -82,8 +45,7 @@ export async function expireClaim(org: Pick<OrganizationItem, 'orgId'>, ticket: 
   // The index is eventually consistent: re-check the item itself.
   if (!ticket.claimedById || hasLiveClaim(ticket, now)) return false;
   const ctx = systemContext(clock, org);
-  const after = { ...ticket };
-  for (const field of ['claimedById', 'claimedByName', 'claimedByIsAgent', 'claimAgentOwnerId', 'claimedAt', 'claimExpiresAt', 'claimHeartbeatAt'] as const) delete after[field];
+  const after = withoutClaim(ticket);
   const effects = lapsedClaimEffects(ticket, now);
   try {
     await saveTicket(ctx, {

@@ -205,7 +205,7 @@ export async function updateStatus(ctx: DomainContext, statusId: string, input: 
     (index) => (renamed && index === 2 ? nameTaken('status', changes.name) : changedConcurrently()),
   );
   // Tickets keep their status's category in their board index key.
-  if (category !== status.category) await recategorizeTickets(ctx.org.orgId, statusId, status.category, category);
+  if (category !== status.category) await recategorizeTickets(ctx, statusId, status.category, category);
   return presentStatus({ ...status, ...changes });
 }
 

@@ -1,6 +1,7 @@
 import type { TicketItem } from '../db/entities/index.js';
 import type { OrgConfig } from './config.js';
 import { positionKeyOf } from './write.js';
+import { hasLiveClaim } from '../claims/lease.js';
 
 /**
  * Every filter of the ticket lists (spec §4.1 GET, §4.3). One implementation, used by the
@@ -36,12 +37,6 @@ export interface FilterContext {
   callerId: string;
 }
 
-/** Whether the ticket holds a live lease (spec §2.12): claimExpiresAt > now, at read time. */
-export function hasLiveClaim(ticket: TicketItem, now: Date): boolean {
-  const expiresAt = ticket.claimExpiresAt;
-  return !!ticket.claimedById && expiresAt !== undefined && Date.parse(expiresAt) > now.getTime();
-}
-
 export function matchesFilters(ticket: TicketItem, filters: TicketFilters, context: FilterContext): boolean {
   if (ticket.isDeleted) return false;
   const status = context.config.status(ticket.statusId);
@@ -49,9 +44,11 @@ export function matchesFilters(ticket: TicketItem, filters: TicketFilters, conte
   const explicitStatus = (filters.statusIds?.length ?? 0) > 0;
   if (explicitStatus && !filters.statusIds!.includes(ticket.statusId)) return false;
   // §3.1: PLANNING excluded unless includePlanning; archived or done excluded unless includeArchived.
-  // A status asked for by id is shown whatever its category.
-  if (!explicitStatus && category === 'PLANNING' && !filters.includePlanning) return false;
-  if (!filters.includeArchived && (ticket.isArchived || (!explicitStatus && (category === 'FINAL' || status?.isFinal)))) return false;
+  // A status asked for by id is shown whatever its category, and so is every live claim of a
+  // holder (`claimedBy` answers "what does this agent hold", whatever the ticket's state).
+  const everyState = filters.claimedBy != null;
+  if (!everyState && !explicitStatus && category === 'PLANNING' && !filters.includePlanning) return false;
+  if (!everyState && !filters.includeArchived && (ticket.isArchived || (!explicitStatus && (category === 'FINAL' || status?.isFinal)))) return false;
   if (filters.assigneeId !== undefined && ticket.assigneeId !== filters.assigneeId) return false;
   if (filters.assignedToMe && ticket.assigneeId !== context.callerId) return false;
   if (filters.customerId !== undefined && ticket.customerId !== filters.customerId) return false;

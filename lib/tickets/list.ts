@@ -4,7 +4,9 @@ import { STATUS_CATEGORIES, type BoardItem, type ColumnCountItem, type StatusCat
 import { paginate } from '../http/pagination.js';
 import { canSeeBoard, listOrganizationBoards, loadVisibleBoard } from '../boards/index.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
-import { hasLiveClaim, matchesFilters, sortTickets, type TicketFilters } from './filters.js';
+import { matchesFilters, sortTickets, type TicketFilters } from './filters.js';
+import { hasLiveClaim } from '../claims/lease.js';
+import { liveClaimsOf } from '../claims/expiry.js';
 import { CLAIM_SHARD } from './write.js';
 import { presentTicket } from './present.js';
 
@@ -239,12 +241,7 @@ export async function listIssues(ctx: DomainContext, query: IssuesQuery) {
   const assignee = query.assignedToMe ? ctx.actor.userId : query.assigneeId;
   if (typeof query.claimedBy === 'string') {
     // The holder's live claims (byClaimHolder, expiry after now): a handful, whatever the boards hold.
-    candidates = (
-      await db()
-        .entities.ticket.query.byClaimHolder({ orgId: ctx.org.orgId, claimHolderKey: query.claimedBy })
-        .gt({ claimExpiresAtKey: ctx.clock.now().toISOString() })
-        .go({ pages: 'all' })
-    ).data as TicketItem[];
+    candidates = await liveClaimsOf(ctx.org.orgId, query.claimedBy, ctx.clock.now());
   } else if (assignee) {
     candidates = (await db().entities.ticket.query.byAssignee({ orgId: ctx.org.orgId, assigneeKey: assignee }).go({ pages: 'all' })).data;
   } else {

@@ -6,6 +6,7 @@ import { COLUMN_COUNT_SHARDS, type TicketItem, type TimelineEntryItem } from '..
 import { eventPuts, newEventRecord, type EventInput } from '../events/outbox.js';
 import { ticketEventsFor } from './events.js';
 import { closingDelta } from '../agents/activity.js';
+import { claimEndReason, endedClaimEffects, withoutClaim } from '../claims/lease.js';
 
 /** Builds the extra items of a ticket transaction (ElectroDB `.commit()` results). */
 export type TransactionItemsBuilder = (e: TransactionEntities) => any[];
@@ -101,16 +102,20 @@ export interface TicketWrite {
  */
 export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promise<TicketItem> {
   const now = ctx.clock.now().toISOString();
+  // Entering a FINAL status or being deleted ends the ticket's claim in this same transaction.
+  const endReason = claimEndReason(write.before, write.after);
+  const ended = endReason ? endedClaimEffects(write.after, ctx.clock.now(), ctx.actor.userId, endReason) : undefined;
+  const written = ended ? withoutClaim(write.after) : write.after;
   const after: TicketItem = {
-    ...write.after,
-    assigneeKey: write.after.assigneeId ?? UNASSIGNED,
-    positionKey: positionKeyOf(write.after.position),
-    ...claimKeysOf(write.after),
+    ...written,
+    assigneeKey: written.assigneeId ?? UNASSIGNED,
+    positionKey: positionKeyOf(written.position),
+    ...claimKeysOf(written),
     ...(write.before
-      ? { version: write.before.version + 1, updatedAt: write.after.updatedAt === write.before.updatedAt ? now : write.after.updatedAt }
+      ? { version: write.before.version + 1, updatedAt: written.updatedAt === write.before.updatedAt ? now : written.updatedAt }
       : {}),
   };
-  const timeline = [...derivedTimeline(write.before, after, write.statusReason), ...(write.timeline ?? [])].map((entry) => ({
+  const timeline = [...derivedTimeline(write.before, after, write.statusReason), ...(write.timeline ?? []), ...(ended?.timeline ?? [])].map((entry) => ({
     ticketId: after.ticketId,
     entryId: newId('tle'),
     orgId: after.orgId,
@@ -120,7 +125,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     details: entry.details ?? {},
     createdAt: now,
   }));
-  const events = [...ticketEventsFor(ctx, write.before, after), ...(write.events ?? [])].map((event) => newEventRecord(after.orgId, ctx.clock, event));
+  const events = [...ticketEventsFor(ctx, write.before, after), ...(write.events ?? []), ...(ended?.events ?? [])].map((event) => newEventRecord(after.orgId, ctx.clock, event));
   const counts = columnCountDeltas(write.before, after);
   await transact(
     (e) => [
@@ -131,6 +136,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
             .commit()
         : e.ticket.create(after).commit(),
       ...(write.related?.(e) ?? []),
+      ...((ended?.related(e) ?? []) as any[]),
       ...timeline.map((entry) => e.timelineEntry.create(entry).commit()),
       ...eventPuts(e, events),
       // Unconditional upserts, last: they cannot fail a condition, so indexes above stay as documented.
