@@ -21,6 +21,7 @@ export interface LocalRuntimeOptions {
   sweeperIntervalSeconds?: number;
   /** Adds `x-db-round-trips` to every response (tests hold endpoints to their budget with it). */
   exposeRoundTrips?: boolean;
+  /** Per-request and per-event log lines; unset follows `LOG_REQUESTS` (on unless `false`). */
   logRequests?: boolean;
 }
 
@@ -78,7 +79,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       JWT_SECRET: process.env.JWT_SECRET ?? randomBytes(48).toString('base64url'),
       PLATFORM_ADMIN_TOKEN_SHA256: createHash('sha256').update(platformAdminToken).digest('hex'),
       EXPOSE_ROUND_TRIPS: options.exposeRoundTrips ? 'true' : 'false',
-      LOG_REQUESTS: options.logRequests === false ? 'false' : 'true',
+      LOG_REQUESTS: String(options.logRequests ?? process.env.LOG_REQUESTS !== 'false'),
     });
 
     const routes: { routeKey: string; handler: HttpLambda }[] = [];

@@ -27,11 +27,12 @@ function reportedIn(items: ActivityDayItem[]): Reported {
 
 /**
  * One open claim as the caller may see it. A claim on a board the caller cannot see keeps its
- * place in the list (the count and the expiry stay true) but not the ticket's identity.
+ * place in the list (the count and the expiry stay true) but not the ticket's identity: its
+ * ids and title are null and `hidden` is true. Visible claims have exactly the spec's fields.
  */
 function presentOpenClaim(ticket: TicketItem, maysee: (boardId: string) => boolean) {
   if (!maysee(ticket.boardId)) return { ticketId: null, displayId: null, title: null, boardId: null, claimExpiresAt: ticket.claimExpiresAt!, hidden: true };
-  return { ticketId: ticket.ticketId, displayId: ticket.displayId, title: ticket.title, boardId: ticket.boardId, claimExpiresAt: ticket.claimExpiresAt!, hidden: false };
+  return { ticketId: ticket.ticketId, displayId: ticket.displayId, title: ticket.title, boardId: ticket.boardId, claimExpiresAt: ticket.claimExpiresAt! };
 }
 
 /** Which boards the caller may see: every board for administrators (no read), else one Query of the organization's boards. */

@@ -1,15 +1,14 @@
-import { invalidField } from '../core/errors.js';
+import { forbidden, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
 import type { BoardItem, TicketItem } from '../db/entities/index.js';
-import { visibleOrNotFound } from '../boards/index.js';
-import { notFound } from '../core/errors.js';
+import { loadVisibleBoard, visibleOrNotFound } from '../boards/index.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
 import { applyFieldChanges, type TicketFieldChanges } from './fields.js';
-import { referenceGuards, resolveAssignee, validateReferences } from './references.js';
+import { checkAssignee, readAssignee, referenceGuards, validateReferences } from './references.js';
 import { assertAgentMayCreateIn } from '../suggestions/gate.js';
 import { positionKeyOf, saveTicket, UNASSIGNED, type TransactionItemsBuilder } from './write.js';
 
@@ -20,12 +19,15 @@ export interface CreateTicketInput extends Omit<TicketFieldChanges, 'timeSpent'>
 export interface CreateOptions {
   /** Subticket creation: the parent, which must be updated in the same transaction. */
   parent?: TicketItem;
+  /** The board, when the caller already read it and checked the caller may see it. */
+  board?: BoardItem;
 }
 
 /**
  * Takes the board's next ticket number: one atomic ADD on the board item (refused for a
- * deleted board), which also returns the board for the access check and its prefix.
- * A number taken by a request that then fails is skipped, never reused.
+ * deleted board), which also returns the board with its prefix. Callers take it only once
+ * every check has passed, so a refused request never consumes a number; a number taken by
+ * a request that then loses a race in its final transaction is skipped, never reused.
  */
 export async function takeTicketNumber(ctx: DomainContext, boardId: string): Promise<BoardItem> {
   try {
@@ -41,31 +43,56 @@ export async function takeTicketNumber(ctx: DomainContext, boardId: string): Pro
   }
 }
 
+/** What a customer user may set on a new ticket (DESIGN.md §4: customers see and do little). */
+const CUSTOMER_FIELDS = new Set<string>(['title', 'description', 'priority', 'typeId', 'dueDate', 'customerId']);
+
 /**
- * Creates a ticket (spec §4.1 POST): the number comes from the board's counter, defaults
- * from the organization (default status, default type), and the ticket, its display-id
- * key, the type counter, reference checks, the CREATED timeline entry and the
- * `ticket.created` event are one transaction.
+ * A customer user's ticket: customer fields only (anything else is 403 naming the fields),
+ * and always their own customer.
  */
-export async function createTicket(ctx: DomainContext, boardId: string, input: CreateTicketInput, options: CreateOptions = {}): Promise<{ ticket: TicketItem; config: OrgConfig }> {
+function customerTicketInput(ctx: DomainContext, input: CreateTicketInput): CreateTicketInput {
+  const internal = Object.entries(input)
+    .filter(([field, value]) => value !== undefined && !CUSTOMER_FIELDS.has(field))
+    .map(([field]) => field);
+  const ownCustomer = ctx.actor.customerId;
+  if (input.customerId !== undefined && input.customerId !== ownCustomer) internal.push('customerId');
+  if (internal.length > 0) {
+    throw forbidden(`Customer users cannot set ${internal.join(', ')}`, 'FORBIDDEN', { fields: internal.sort() });
+  }
+  return { ...input, customerId: ownCustomer };
+}
+
+/**
+ * Creates a ticket (spec §4.1 POST). First every check: the board (visible, open), the
+ * organization's defaults and references (configuration), the assignee and customer, all read
+ * in parallel; only then the board's counter gives the number. The ticket, its display-id
+ * key, the type counter, reference guards, the CREATED timeline entry and `ticket.created`
+ * are one transaction. `options.board` (already read and checked by the caller) saves a read.
+ */
+export async function createTicket(ctx: DomainContext, boardId: string, requested: CreateTicketInput, options: CreateOptions = {}): Promise<{ ticket: TicketItem; config: OrgConfig }> {
   requirePermission(ctx, 'tickets:create');
-  const [numbered, config] = await Promise.all([takeTicketNumber(ctx, boardId), loadOrgConfig(ctx.org.orgId)]);
-  const board = visibleOrNotFound(ctx, numbered);
+  const input = ctx.actor.role === 'CUSTOMER' ? customerTicketInput(ctx, requested) : requested;
+  const [board, config, assignee, customer] = await Promise.all([
+    options.board ?? loadVisibleBoard(ctx, boardId, { consistent: true }),
+    loadOrgConfig(ctx.org.orgId),
+    readAssignee(ctx, input.assigneeId),
+    input.customerId ? db().entities.customer.get({ orgId: ctx.org.orgId, customerId: input.customerId }).go().then((result) => result.data ?? undefined) : undefined,
+  ]);
   if (board.isArchived) throw invalidField('boardId', 'The board is archived');
   const status = input.statusId ? config.status(input.statusId) : config.defaultStatus();
   const type = input.typeId ? config.type(input.typeId) : config.defaultType();
   if (!status) throw invalidField('statusId', input.statusId ? 'Unknown status' : 'The organization has no default status');
   if (!type) throw invalidField('typeId', input.typeId ? 'Unknown ticket type' : 'The organization has no default ticket type');
-  const assigneeName = await resolveAssignee(ctx, board, input.assigneeId);
+  const assigneeName = checkAssignee(board, input.assigneeId, assignee);
+  if (input.customerId && !customer) throw invalidField('customerId', 'Unknown customer');
 
   const now = ctx.clock.now();
-  const number = board.ticketCounter;
   const base: TicketItem = {
     ticketId: newId('tkt'),
     orgId: ctx.org.orgId,
     boardId: board.boardId,
-    number,
-    displayId: `${board.prefix}-${number}`,
+    number: 0,
+    displayId: '',
     title: input.title,
     description: '',
     statusId: status.statusId,
@@ -87,11 +114,15 @@ export async function createTicket(ctx: DomainContext, boardId: string, input: C
     version: 1,
   };
   const changes: TicketFieldChanges = { ...input, statusId: status.statusId, typeId: type.typeId };
-  let ticket = applyFieldChanges(base, changes);
-  if (assigneeName) ticket = { ...ticket, assigneeName };
-  if (options.parent) ticket = { ...ticket, parentTicketId: options.parent.ticketId };
-  validateReferences(config, board, undefined, ticket);
+  let draft = applyFieldChanges(base, changes);
+  if (assigneeName) draft = { ...draft, assigneeName };
+  if (options.parent) draft = { ...draft, parentTicketId: options.parent.ticketId };
+  validateReferences(config, board, undefined, draft);
   assertAgentMayCreateIn(ctx, status);
+
+  // Every check passed: now the number. The board as the counter returns it is checked again.
+  const numbered = visibleOrNotFound(ctx, await takeTicketNumber(ctx, board.boardId));
+  const ticket: TicketItem = { ...draft, number: numbered.ticketCounter, displayId: `${numbered.prefix}-${numbered.ticketCounter}` };
 
   const guards = referenceGuards(undefined, ticket);
   const parent = options.parent;

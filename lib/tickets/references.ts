@@ -72,8 +72,18 @@ export function referenceGuards(before: TicketItem | undefined, after: TicketIte
  * see the board. Returns the name to store on the ticket.
  */
 export async function resolveAssignee(ctx: DomainContext, board: BoardItem, assigneeId: string | undefined | null): Promise<string | undefined> {
+  return checkAssignee(board, assigneeId, await readAssignee(ctx, assigneeId));
+}
+
+/** Reads the user an assignee id names (nothing when none is set), so callers can read it beside other items. */
+export async function readAssignee(ctx: DomainContext, assigneeId: string | undefined | null): Promise<UserItem | undefined> {
   if (!assigneeId) return undefined;
-  const user = (await db().entities.user.get({ orgId: ctx.org.orgId, userId: assigneeId }).go({ consistent: true })).data as UserItem | null;
+  return ((await db().entities.user.get({ orgId: ctx.org.orgId, userId: assigneeId }).go({ consistent: true })).data as UserItem | null) ?? undefined;
+}
+
+/** The checks of `resolveAssignee` on a user already read; returns the name to store. */
+export function checkAssignee(board: BoardItem, assigneeId: string | undefined | null, user: UserItem | undefined): string | undefined {
+  if (!assigneeId) return undefined;
   if (!user || !user.isActive) throw invalidField('assigneeId', 'Unknown user');
   if (user.role === 'CUSTOMER') throw invalidField('assigneeId', 'Customer users cannot be assigned');
   const subject = { userId: user.userId, role: user.role, customerId: user.customerId ?? null, teamIds: user.teamIds ?? [] };

@@ -114,9 +114,9 @@ export interface CreateSubticketInput {
  */
 export async function createSubticket(ctx: DomainContext, boardId: string, parentId: string, input: CreateSubticketInput) {
   requirePermission(ctx, 'tickets:create');
-  const { ticket: parent } = await loadTicketOnBoard(ctx, boardId, parentId);
+  const { board, ticket: parent } = await loadTicketOnBoard(ctx, boardId, parentId);
   assertCanTakeSubticket(parent);
-  const { ticket, config } = await createTicket(ctx, boardId, input, { parent });
+  const { ticket, config } = await createTicket(ctx, boardId, input, { parent, board });
   return { data: presentFullTicket(ticket, config, ctx) };
 }
 

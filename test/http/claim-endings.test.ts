@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, setPlan } from '../support/api.js';
+import { api, createMember, setPlan, type ApiResponse } from '../support/api.js';
 import { boardSetup, lapseClaim, type BoardSetup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 
@@ -12,7 +12,7 @@ import { dispatchedEventsOf } from '../support/events.js';
 interface Agent {
   id: string;
   token: string;
-  call: (method: string, path: string, body?: unknown) => ReturnType<typeof api>;
+  call: (method: string, path: string, body?: unknown) => Promise<ApiResponse>;
 }
 
 async function proBoard(name: string): Promise<BoardSetup> {
@@ -216,7 +216,7 @@ describe('agents overview: open claims of boards the caller cannot see', () => {
     expect(overview.status).toBe(200);
     const claims = overview.body.agents.find((row: { id: string }) => row.id === agent.id).openClaims;
     expect(claims).toHaveLength(2);
-    expect(claims).toContainEqual({ ticketId: seen.id, displayId: seen.displayId, title: 'Work', boardId: s.boardId, claimExpiresAt: expect.any(String), hidden: false });
+    expect(claims).toContainEqual({ ticketId: seen.id, displayId: seen.displayId, title: 'Work', boardId: s.boardId, claimExpiresAt: expect.any(String) });
     expect(claims).toContainEqual({ ticketId: null, displayId: null, title: null, boardId: null, claimExpiresAt: expect.any(String), hidden: true });
     expect(JSON.stringify(overview.body)).not.toContain('Acquire competitor');
     expect(JSON.stringify(overview.body)).not.toContain(hiddenBoard.id);
