@@ -61,12 +61,14 @@ export interface CreateCommentInput {
  */
 export async function createComment(ctx: DomainContext, boardId: string, ticketId: string, input: CreateCommentInput) {
   requireCommenter(ctx);
-  const isSecret = input.isSecret ?? false;
-  if (isSecret) requireSecretCommenter(ctx);
+  if (input.isSecret) requireSecretCommenter(ctx);
   const { ticket, more } = await loadTicketOnBoardWith(ctx, boardId, ticketId, input.parentId ? [commentKey(ticketId, input.parentId)] : []);
   const parent = more[0] as CommentItem | undefined;
   // A parent the caller may not see is as unknown to them as a missing one.
   if (input.parentId && (!parent || !canSee(ctx, parent))) throw invalidField('parentId', 'Unknown comment of this ticket');
+  // A reply to a secret comment is secret too: a visible reply would tell customers that a
+  // secret comment exists (its parentId). Only people who see the parent can reply to it.
+  const isSecret = (input.isSecret ?? false) || parent?.isSecret === true;
 
   const now = ctx.clock.now().toISOString();
   const comment: CommentItem = {

@@ -280,6 +280,25 @@ describe('secret comments', () => {
     expect((await s.org.call('GET', path)).body.data.commentCount).toBe(2);
     expect((await api('GET', path, { token: customerUser.token, org: s.org.slug })).body.data.commentCount).toBe(1);
   });
+
+  it('keeps a reply to a secret comment secret, so customer users never learn the secret comment exists', async () => {
+    const path = `/api/v1/boards/${s.boardId}/tickets/${ticketId}`;
+    const countForCustomer = (await api('GET', path, { token: customerUser.token, org: s.org.slug })).body.data.commentCount;
+    const reply = await s.org.call('POST', commentsPath(s, ticketId), { body: { content: 'Agreed', parentId: secretComment.id } });
+    const insisting = await s.org.call('POST', commentsPath(s, ticketId), { body: { content: 'Public?', parentId: secretComment.id, isSecret: false } });
+    expect(reply.status).toBe(201);
+    expect(reply.body.data).toMatchObject({ isSecret: true, parentId: secretComment.id });
+    expect(insisting.body.data.isSecret).toBe(true);
+
+    const asCustomer = await api('GET', `${commentsPath(s, ticketId)}?limit=100`, { token: customerUser.token, org: s.org.slug });
+    expect(asCustomer.body.data.map((comment: any) => comment.parentId)).not.toContain(secretComment.id);
+    expect(JSON.stringify(asCustomer.body)).not.toContain(secretComment.id);
+    expect((await api('GET', `${commentsPath(s, ticketId)}/${reply.body.data.id}`, { token: customerUser.token, org: s.org.slug })).status).toBe(404);
+    expect((await api('GET', path, { token: customerUser.token, org: s.org.slug })).body.data.commentCount).toBe(countForCustomer);
+    // A reply to a public comment stays public.
+    const open = await s.org.call('POST', commentsPath(s, ticketId), { body: { content: 'Thanks', parentId: publicComment.id } });
+    expect(open.body.data.isSecret).toBe(false);
+  });
 });
 
 describe('listing and reading comments', () => {
