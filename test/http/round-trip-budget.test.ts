@@ -274,7 +274,8 @@ function ticketProbes(): Record<string, Probe> {
   const onTicket = (org: OrgFixture, ticketId: string, suffixPath: string) => `/api/v1/boards/${org.boardId}/tickets/${ticketId}${suffixPath}`;
   return {
     [`GET ${t}`]: { budget: 5, run: call(`GET ${t}`) },
-    [`POST ${t}`]: { budget: 4, run: call(`POST ${t}`, { title: 'Budget ticket' }) },
+    // auth; board ∥ configuration; the board's counter (only once every check passed); the transaction.
+    [`POST ${t}`]: { budget: 5, run: call(`POST ${t}`, { title: 'Budget ticket' }) },
     [`GET ${t}/{ticketId}`]: { budget: 3, run: call(`GET ${t}/{ticketId}`) },
     [`PATCH ${t}/{ticketId}`]: { budget: 4, run: async (org) => org.call('PATCH', onTicket(org, (await freshTicket(org)).id, ''), { body: { priority: 'high' } }) },
     [`DELETE ${t}/{ticketId}`]: { budget: 4, run: async (org) => org.call('DELETE', onTicket(org, (await freshTicket(org)).id, '')) },
