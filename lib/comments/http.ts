@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { idParam, pageQuery } from '../http/validation.js';
+import { acceptDisplayIds } from '../tickets/refs.js';
 import { createComment, deleteComment, getComment, listComments, updateComment } from './comments.js';
 
 const base = '/api/v1/boards/{boardId}/tickets/{ticketId}/comments';
@@ -13,8 +14,8 @@ const content = z
   .max(10_000, 'At most 10,000 characters')
   .refine((value) => value.trim().length > 0, 'Must not be empty');
 
-/** Routes of the `comments` group (spec §4.8). */
-export const commentsRoutes: Routes = {
+/** Routes of the `comments` group (spec §4.8); the ticket may be named by its display id. */
+export const commentsRoutes: Routes = acceptDisplayIds({
   [`GET ${base}`]: authenticated({
     params: ticketParams,
     query: z.strictObject(pageQuery(20, 100)),
@@ -40,4 +41,4 @@ export const commentsRoutes: Routes = {
     params: commentParams,
     handler: (ctx, { params }) => deleteComment(ctx, params.boardId, params.ticketId, params.commentId),
   }),
-};
+});

@@ -9,13 +9,17 @@ import { structureRoutes } from './structure-http.js';
 import { timelineRoutes } from './timeline-http.js';
 import { claimsRoutes } from './claims-http.js';
 import { suggestionsRoutes } from '../suggestions/http.js';
+import { acceptDisplayIds } from './refs.js';
 
 const boardParams = z.object({ boardId: idParam });
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 const base = '/api/v1/boards/{boardId}/tickets';
 
-/** Routes of the `tickets` group (spec §4.1): the core here, the rest by theme in the files imported above. */
-export const ticketsRoutes: Routes = {
+/**
+ * Routes of the `tickets` group (spec §4.1): the core here, the rest by theme in the files
+ * imported above. Every route takes a display id ("PLAT-12") wherever it takes a ticket id.
+ */
+export const ticketsRoutes: Routes = acceptDisplayIds({
   ...workflowRoutes,
   ...structureRoutes,
   ...timelineRoutes,
@@ -46,4 +50,4 @@ export const ticketsRoutes: Routes = {
     params: ticketParams,
     handler: (ctx, { params }) => deleteTicket(ctx, params.boardId, params.ticketId),
   }),
-};
+});
