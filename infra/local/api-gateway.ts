@@ -19,13 +19,21 @@ const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
  * keys the way API Gateway does (literal segments win over parameters), builds the v2
  * event and hands it to the group's Lambda handler, in this process.
  */
-export function createApiGateway(routes: { routeKey: string; handler: HttpLambda }[]): Server {
+export interface ApiGatewayOptions {
+  /**
+   * Takes the source IP from `X-Forwarded-For` (tests use it to act as several clients). Off by
+   * default: API Gateway takes it from the connection, and so does `npm start`.
+   */
+  trustForwardedFor?: boolean;
+}
+
+export function createApiGateway(routes: { routeKey: string; handler: HttpLambda }[], options: ApiGatewayOptions = {}): Server {
   const compiled: CompiledRoute[] = routes.map(({ routeKey, handler }) => {
     const [method, path] = routeKey.split(' ') as [string, string];
     return { routeKey, method, segments: path.split('/').filter(Boolean), handler };
   });
   return createServer((req, res) => {
-    handle(compiled, req, res).catch((error: unknown) => {
+    handle(compiled, req, res, options).catch((error: unknown) => {
       console.error('local api gateway error', error);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ message: 'Internal Server Error' }));
@@ -33,7 +41,7 @@ export function createApiGateway(routes: { routeKey: string; handler: HttpLambda
   });
 }
 
-async function handle(routes: CompiledRoute[], req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(routes: CompiledRoute[], req: IncomingMessage, res: ServerResponse, options: ApiGatewayOptions): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const method = (req.method ?? 'GET').toUpperCase();
   const match = matchRoute(routes, method, url.pathname);
@@ -66,7 +74,7 @@ async function handle(routes: CompiledRoute[], req: IncomingMessage, res: Server
         method,
         path: url.pathname,
         protocol: `HTTP/${req.httpVersion}`,
-        sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
+        sourceIp: sourceIpOf(req, headers, options),
         userAgent: headers['user-agent'] ?? '',
       },
       requestId,
@@ -128,4 +136,9 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
     req.on('end', () => resolve(tooLarge ? undefined : Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+function sourceIpOf(req: IncomingMessage, headers: Record<string, string>, options: ApiGatewayOptions): string {
+  const forwarded = options.trustForwardedFor ? headers['x-forwarded-for']?.split(',')[0]?.trim() : undefined;
+  return forwarded || (req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1');
 }

@@ -23,6 +23,8 @@ export interface LocalRuntimeOptions {
   exposeRoundTrips?: boolean;
   /** Per-request and per-event log lines; unset follows `LOG_REQUESTS` (on unless `false`). */
   logRequests?: boolean;
+  /** Source IP from `X-Forwarded-For` (tests only; see createApiGateway). */
+  trustForwardedFor?: boolean;
 }
 
 export interface LocalRuntime {
@@ -110,7 +112,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     timer.unref();
     stoppers.push(async () => clearInterval(timer));
 
-    const server = createApiGateway(routes);
+    const server = createApiGateway(routes, { trustForwardedFor: options.trustForwardedFor });
     const port = await listen(server, options.port ?? 3000);
     stoppers.push(
       () =>

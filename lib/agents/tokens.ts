@@ -5,7 +5,7 @@ import { groupDirectoryOf, permissionsOfGroups } from '../organizations/group-di
 import { assertBoardsExist } from '../boards/index.js';
 import { createAccessToken, listAccessTokens, presentToken, revokeAccessToken, type TokenRestrictionsInput } from '../identity/personal-tokens.js';
 import { loadManagedAgent } from './agents.js';
-import { consumeRateLimit } from './rate-limit.js';
+import { consumeRateLimit } from '../db/rate-limit.js';
 
 export const MINTS_PER_HOUR = 20;
 

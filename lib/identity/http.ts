@@ -19,7 +19,7 @@ export const authRoutes: Routes = {
   }),
   'POST /api/v1/auth/login': open({
     body: z.strictObject({ email, password: z.string().min(1).max(256) }),
-    handler: (ctx, { body, request }) => login(ctx, request.orgSlug, body),
+    handler: (ctx, { body, request }) => login(ctx, request.orgSlug, body, request.sourceIp),
   }),
   'POST /api/v1/auth/logout': authenticated({
     status: 204,

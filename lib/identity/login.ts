@@ -2,25 +2,52 @@ import { AppError, invalidField, unauthenticated } from '../core/errors.js';
 import type { AnonymousContext, DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
 import { transact } from '../db/transact.js';
+import { consumeRateLimits, rateWindow, uncountCall } from '../db/rate-limit.js';
 import { presentUser } from '../users/present.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { issueSession } from './session-issuer.js';
 
 const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'Invalid e-mail or password', undefined, { 'WWW-Authenticate': 'Bearer' });
 
-/** Password login into the organization the request addresses. Wrong e-mail and wrong password look the same. */
-export async function login(ctx: AnonymousContext, orgSlug: string | null, input: { email: string; password: string }) {
+/** Failed sign-ins allowed per account (organization and e-mail) in one window. */
+export const LOGIN_FAILURES_PER_ACCOUNT = 10;
+/** Failed sign-ins allowed per source IP address, across organizations, in one window. */
+export const LOGIN_FAILURES_PER_IP = 100;
+/** The throttling window of sign-ins, 15 minutes. */
+export const LOGIN_WINDOW_SECONDS = 15 * 60;
+
+/** The user id read when an e-mail is unknown, so a wrong e-mail costs the same reads as a wrong password. */
+const NO_USER = 'usr_00000000000000000000000000';
+
+/**
+ * Password login into the organization the request addresses. Wrong e-mail and wrong password
+ * look the same: the same 401, the same reads (a missing user is still read), the same scrypt
+ * work. Failed sign-ins are throttled per account and per source IP: every attempt is counted
+ * in both windows before the password is checked (so parallel guesses cannot pass the limit),
+ * and a successful one gives its count back in the transaction that stores the session, so
+ * only failures remain counted. A full window answers 429 with Retry-After, even for the
+ * right password, until it ends.
+ */
+export async function login(ctx: AnonymousContext, orgSlug: string | null, input: { email: string; password: string }, sourceIp: string) {
   if (!orgSlug) throw invalidField('X-Organization', 'Name the organization by subdomain or X-Organization header');
   const entities = db().entities;
-  const slug = (await entities.organizationSlug.get({ slug: orgSlug }).go()).data;
+  const now = ctx.clock.now();
   const email = input.email.toLowerCase();
-  const emailRecord = slug ? (await entities.userEmail.get({ orgId: slug.orgId, email }).go()).data : null;
-  const user = emailRecord ? (await entities.user.get({ orgId: emailRecord.orgId, userId: emailRecord.userId }).go()).data : null;
+  const slug = (await entities.organizationSlug.get({ slug: orgSlug }).go()).data;
+  const windows = [
+    rateWindow('ip', `login#${sourceIp}`, LOGIN_FAILURES_PER_IP, LOGIN_WINDOW_SECONDS, now),
+    ...(slug ? [rateWindow(slug.orgId, `login#${email}`, LOGIN_FAILURES_PER_ACCOUNT, LOGIN_WINDOW_SECONDS, now)] : []),
+  ];
+  const [, emailRecord] = await Promise.all([
+    consumeRateLimits(windows, now, 'Too many failed sign-ins; retry later'),
+    slug ? entities.userEmail.get({ orgId: slug.orgId, email }).go().then((result) => result.data) : null,
+  ]);
+  const user = (await entities.user.get({ orgId: slug?.orgId ?? '-', userId: emailRecord?.userId ?? NO_USER }).go()).data;
   const passwordOk = await verifyPassword(input.password, user?.passwordHash);
-  if (!user || !passwordOk || !user.isActive || user.isAgent) throw invalidCredentials();
+  if (!emailRecord || !user || !passwordOk || !user.isActive || user.isAgent) throw invalidCredentials();
 
-  const session = await issueSession(user.orgId, user.userId, ctx.clock.now());
-  await entities.credential.create(session.record).go({ response: 'none' });
+  const session = await issueSession(user.orgId, user.userId, now);
+  await transact((e) => [e.credential.create(session.record).commit(), ...windows.map((window) => uncountCall(e, window))]);
   return { token: session.token, expiresIn: session.expiresIn, user: presentUser(user) };
 }
 

@@ -36,7 +36,8 @@ const probes: Record<string, Probe> = {
     run: () => api('POST', '/api/v1/auth/signup', { body: { organizationName: 'Budget', slug: uniqueSlug('budget'), name: 'B', email: 'b@budget.test', password: 'budget password 1' } }),
   },
   'POST /api/v1/auth/login': {
-    budget: 4,
+    // organization; the throttling windows ∥ the e-mail; the user; the session (with the windows' refund).
+    budget: 5,
     run: (org) => api('POST', '/api/v1/auth/login', { org: org.slug, body: { email: `admin@${org.slug}.test`, password: 'correct horse battery' } }),
   },
   'POST /api/v1/auth/logout': {

@@ -19,3 +19,4 @@ export { ActivityDay, ORG_SUBJECT, ORG_SUBJECT_SHARDS, isOrgSubject, type Activi
 export { Notification, NOTIFICATION_TYPES, type NotificationItem } from './notification.js';
 export { Suggestion, SUGGESTION_STATES, type SuggestionState, type SuggestionItem } from './suggestion.js';
 export { UniqueName, UNIQUE_NAME_SCOPES, type UniqueNameScope, type UniqueNameItem } from './unique-name.js';
+export { RateWindow, type RateWindowItem } from './rate-window.js';
