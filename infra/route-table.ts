@@ -5,7 +5,7 @@
  * least-privilege grants from it; the local runtime builds its HTTP server, stream
  * poller, queue poller and schedule from it. Local and cloud cannot drift.
  */
-export type TableAccess = 'read' | 'readWrite';
+export type TableAccess = 'none' | 'read' | 'readWrite';
 
 export interface HttpGroup {
   name: string;
@@ -280,6 +280,14 @@ export const functionGroups: FunctionDefinition[] = [
       'POST /api/v1/organizations/{orgId}/agents/{agentId}/tokens',
       'DELETE /api/v1/organizations/{orgId}/agents/{agentId}/tokens/{tokenId}',
     ]),
+  },
+  {
+    // API Gateway's `$default` route: whatever no other route matches (404, or 405 with Allow).
+    name: 'fallback',
+    entry: 'functions/fallback.ts',
+    kind: 'http',
+    table: 'none',
+    routes: api(['$default']),
   },
   {
     name: 'events',

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
-import { ApiMapping, DomainName, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { ApiMapping, DomainName, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
@@ -260,7 +260,7 @@ function createFunction(
 /** Least privilege: each function gets exactly the table and queue access its route-table entry declares. */
 function grantAccess(table: dynamodb.Table, webhookQueue: sqs.Queue, group: FunctionDefinition, fn: lambda.IFunction): void {
   if (group.table === 'read') table.grantReadData(fn);
-  else table.grantReadWriteData(fn);
+  else if (group.table === 'readWrite') table.grantReadWriteData(fn);
   if (sendsToWebhookQueue(group)) webhookQueue.grantSendMessages(fn);
 }
 
@@ -273,6 +273,11 @@ function addHttpRoutes(api: HttpApi, group: HttpGroup, fn: lambda.IFunction): vo
     scopePermissionToRoute: false,
   });
   for (const route of group.routes) {
+    if (route === '$default') {
+      // Requests no other route matches: the service answers them in its own error envelope.
+      new HttpRoute(api, 'DefaultRoute', { httpApi: api, routeKey: HttpRouteKey.DEFAULT, integration });
+      continue;
+    }
     const { method, path: routePath } = parseRoute(route);
     api.addRoutes({ path: routePath, methods: [method], integration });
   }

@@ -1,24 +1,19 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { AppError } from '../../lib/core/errors.js';
+import { errorResponse } from '../../lib/http/respond.js';
+import { compileRoutes, matchRoute, pathSegments } from '../../lib/http/route-match.js';
 
 export type HttpLambda = (event: APIGatewayProxyEventV2, context: unknown) => Promise<unknown>;
-
-interface CompiledRoute {
-  routeKey: string;
-  method: string;
-  segments: string[];
-  handler: HttpLambda;
-}
 
 /** API Gateway's own limit for HTTP API payloads. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
 
-/**
- * Plays API Gateway (HTTP API, payload format 2.0): matches `METHOD /path/{param}` route
- * keys the way API Gateway does (literal segments win over parameters), builds the v2
- * event and hands it to the group's Lambda handler, in this process.
- */
+/** Node's limit of the request line and headers together (its default); larger ones get 431. */
+const MAX_HEADER_BYTES = 16 * 1024;
+
 export interface ApiGatewayOptions {
   /**
    * Takes the source IP from `X-Forwarded-For` (tests use it to act as several clients). Off by
@@ -27,27 +22,48 @@ export interface ApiGatewayOptions {
   trustForwardedFor?: boolean;
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Plays API Gateway (HTTP API, payload format 2.0): matches `METHOD /path/{param}` route
+ * keys the way API Gateway does (lib/http/route-match.ts), builds the v2 event and hands it
+ * to the group's Lambda handler, in this process. A request no route matches goes to the
+ * `$default` route, as deployed. What API Gateway itself refuses (a body over 10 MB, headers
+ * too large, a request that is not HTTP) is answered here in the service's error envelope.
+ */
 export function createApiGateway(routes: { routeKey: string; handler: HttpLambda }[], options: ApiGatewayOptions = {}): Server {
-  const compiled: CompiledRoute[] = routes.map(({ routeKey, handler }) => {
-    const [method, path] = routeKey.split(' ') as [string, string];
-    return { routeKey, method, segments: path.split('/').filter(Boolean), handler };
-  });
-  return createServer((req, res) => {
-    handle(compiled, req, res, options).catch((error: unknown) => {
+  const compiled = compileRoutes(routes.map((route) => route.routeKey));
+  const handlers = new Map(routes.map((route) => [route.routeKey, route.handler]));
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+    handle(compiled, handlers, req, res, options).catch((error: unknown) => {
       console.error('local api gateway error', error);
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ message: 'Internal Server Error' }));
+      if (!res.headersSent) send(res, errorResponse(error, randomUUID()));
+      else res.end();
     });
   });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => refuseMalformed(error, socket));
+  return server;
 }
 
-async function handle(routes: CompiledRoute[], req: IncomingMessage, res: ServerResponse, options: ApiGatewayOptions): Promise<void> {
+async function handle(
+  routes: ReturnType<typeof compileRoutes>,
+  handlers: Map<string, HttpLambda>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: ApiGatewayOptions,
+): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const method = (req.method ?? 'GET').toUpperCase();
-  const match = matchRoute(routes, method, url.pathname);
+  const requestId = randomUUID();
   const body = await readBody(req);
-  if (body === undefined) return send(res, { statusCode: 413, body: JSON.stringify({ message: 'Request Entity Too Large' }) });
-  if (!match) return send(res, { statusCode: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Not Found' }) });
+  if (body === undefined) {
+    return send(res, errorResponse(new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_PAYLOAD_BYTES} bytes`), requestId));
+  }
+  const segments = pathSegments(url.pathname);
+  const match = segments ? matchRoute(routes, method, segments) : undefined;
+  const routeKey = match?.routeKey ?? '$default';
+  const handler = handlers.get(routeKey);
+  if (!handler) return send(res, errorResponse(new AppError(404, 'NOT_FOUND', 'No such route'), requestId));
 
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -56,15 +72,15 @@ async function handle(routes: CompiledRoute[], req: IncomingMessage, res: Server
   const query: Record<string, string> = {};
   for (const key of new Set(url.searchParams.keys())) query[key] = url.searchParams.getAll(key).join(',');
   const now = new Date();
-  const requestId = randomUUID();
+  const text = decodeUtf8(body);
   const event: APIGatewayProxyEventV2 = {
     version: '2.0',
-    routeKey: match.route.routeKey,
+    routeKey,
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
     headers,
     ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
-    ...(Object.keys(match.params).length ? { pathParameters: match.params } : {}),
+    ...(match && Object.keys(match.params).length ? { pathParameters: match.params } : {}),
     requestContext: {
       accountId: 'local',
       apiId: 'local',
@@ -78,16 +94,24 @@ async function handle(routes: CompiledRoute[], req: IncomingMessage, res: Server
         userAgent: headers['user-agent'] ?? '',
       },
       requestId,
-      routeKey: match.route.routeKey,
+      routeKey,
       stage: '$default',
       time: now.toUTCString(),
       timeEpoch: now.getTime(),
     },
-    ...(body.length ? { body: body.toString('utf8') } : {}),
-    isBase64Encoded: false,
+    // Bytes that are not UTF-8 text are passed base64-encoded, as API Gateway passes binary bodies.
+    ...(body.length ? (text === undefined ? { body: body.toString('base64'), isBase64Encoded: true } : { body: text, isBase64Encoded: false }) : { isBase64Encoded: false }),
   };
-  const result = (await match.route.handler(event, { awsRequestId: requestId })) as APIGatewayProxyStructuredResultV2;
+  const result = (await handler(event, { awsRequestId: requestId })) as APIGatewayProxyStructuredResultV2;
   send(res, result);
+}
+
+function decodeUtf8(body: Buffer): string | undefined {
+  try {
+    return strictUtf8.decode(body);
+  } catch {
+    return undefined;
+  }
 }
 
 function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
@@ -98,29 +122,26 @@ function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): v
   res.end(body);
 }
 
-function matchRoute(routes: CompiledRoute[], method: string, pathname: string) {
-  const segments = pathname.split('/').filter(Boolean).map(decodeURIComponent);
-  let best: { route: CompiledRoute; params: Record<string, string>; literalMask: string } | undefined;
-  for (const route of routes) {
-    if (route.method !== method || route.segments.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    let literalMask = '';
-    let ok = true;
-    route.segments.forEach((segment, index) => {
-      const value = segments[index]!;
-      if (segment.startsWith('{') && segment.endsWith('}')) {
-        params[segment.slice(1, -1)] = value;
-        literalMask += '0';
-      } else if (segment === value) {
-        literalMask += '1';
-      } else {
-        ok = false;
-      }
-    });
-    // API Gateway prefers the route whose earliest segments are literal.
-    if (ok && (!best || literalMask > best.literalMask)) best = { route, params, literalMask };
+/**
+ * A request Node cannot parse never reaches a handler: headers over the limit get 431, anything
+ * else 400, both in the error envelope, and the connection is closed.
+ */
+function refuseMalformed(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
   }
-  return best;
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const response = errorResponse(
+    tooLarge
+      ? new AppError(431, 'HEADERS_TOO_LARGE', `Request headers are larger than ${MAX_HEADER_BYTES} bytes`)
+      : new AppError(400, 'VALIDATION_ERROR', 'Malformed HTTP request', { issues: [{ path: 'request', message: 'Not a valid HTTP/1.1 request' }] }),
+    randomUUID(),
+  );
+  const body = Buffer.from(response.body ?? '', 'utf8');
+  const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
+  const head = [`HTTP/1.1 ${response.statusCode} ${reason}`, ...Object.entries(response.headers).map(([name, value]) => `${name}: ${value}`), `content-length: ${body.length}`, 'connection: close', '', ''].join('\r\n');
+  socket.end(Buffer.concat([Buffer.from(head, 'utf8'), body]));
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer | undefined> {

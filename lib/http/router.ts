@@ -11,6 +11,7 @@ import { authenticate } from '../identity/authenticate.js';
 import { errorResponse, jsonResponse, type HttpResponse } from './respond.js';
 import { organizationSlugOf } from './organization-slug.js';
 import { parseInput } from './validation.js';
+import { malformedPath, pathSegments } from './route-match.js';
 
 /** Largest accepted request body. The biggest field of the spec (a wiki page) is 500,000 characters. */
 const MAX_BODY_BYTES = 1_100_000;
@@ -108,6 +109,9 @@ export function createHttpHandler(routes: Routes, options: HttpHandlerOptions = 
 async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, requestId: string, clock: Clock): Promise<HttpResponse> {
   const route = routes[event.routeKey];
   if (!route) throw new AppError(404, 'NOT_FOUND', 'No such route');
+  // Checked for every route, whether it reads a body or not: a bad request is refused before any work.
+  const bodyText = requestBodyText(event);
+  if (!pathSegments(event.rawPath)) throw malformedPath();
   const headers = lowerCaseHeaders(event.headers ?? {});
   const method = event.requestContext.http.method.toUpperCase();
   const request: RequestInfo = {
@@ -133,7 +137,7 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
   const inputs = {
     params: route.params ? parseInput(route.params, event.pathParameters ?? {}, 'path') : undefined,
     query: route.query ? parseInput(route.query, event.queryStringParameters ?? {}, 'query') : undefined,
-    body: route.body ? parseInput(route.body, parseJsonBody(event), 'body') : undefined,
+    body: route.body ? parseInput(route.body, parseJson(bodyText), 'body') : undefined,
     request,
   };
   const result = await route.handler(ctx as never, inputs as never);
@@ -164,10 +168,27 @@ function requirePlatformOperator(headers: Record<string, string | undefined>): v
   if (!expected || !safeEqual(sha256Hex(bearer), expected)) throw unauthenticated('Invalid platform operator token');
 }
 
-function parseJsonBody(event: APIGatewayProxyEventV2): unknown {
-  if (!event.body) return {};
-  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The request body as text: at most MAX_BODY_BYTES (413 otherwise) and valid UTF-8 (400
+ * otherwise, never stored with replacement characters). API Gateway passes bodies it treats
+ * as binary base64-encoded; so does the local runtime for bytes that are not UTF-8.
+ */
+function requestBodyText(event: APIGatewayProxyEventV2): string | undefined {
+  if (!event.body) return undefined;
+  const bytes = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+  if (bytes.length > MAX_BODY_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_BODY_BYTES} bytes`);
+  if (!event.isBase64Encoded) return event.body;
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw new AppError(400, 'VALIDATION_ERROR', 'Request body is not valid UTF-8', { issues: [{ path: 'body', message: 'Not valid UTF-8' }] });
+  }
+}
+
+function parseJson(text: string | undefined): unknown {
+  if (!text) return {};
   try {
     return JSON.parse(text);
   } catch {

@@ -5,6 +5,7 @@ import { buildOrgFixture, pathFor, writeBodyFor, type OrgFixture } from '../supp
 
 /** Routes outside an organization's data: no credential, or the platform operator's. */
 const NOT_TENANT_SCOPED = new Set([
+  '$default',
   'GET /healthz',
   'POST /api/v1/auth/signup',
   'POST /api/v1/auth/login',
