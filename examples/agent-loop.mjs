@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+/**
+ * A complete agent loop against the work-management REST API, in plain Node (18+) with its
+ * built-in fetch and no dependencies:
+ *
+ *   1. find claimable work      GET  /api/v1/issues?claimable=true
+ *   2. claim it                 POST …/tickets/{id}/claim            (exclusive, expiring lease)
+ *   3. work, heartbeating       POST …/tickets/{id}/claim/heartbeat  (every third of the lease)
+ *   4. move it to review        PATCH …/tickets/{id}/status           (with a reason)
+ *   5. release the claim        DELETE …/tickets/{id}/claim           (with a reason)
+ *
+ * Configuration (environment):
+ *   WMS_BASE_URL        the organization's API origin, e.g. https://acme.api.example.com
+ *                       (default http://localhost:3000, the local runtime)
+ *   WMS_ORG             the organization's slug, sent as X-Organization; needed only where the
+ *                       origin is not the organization's own subdomain (e.g. localhost)
+ *   WMS_TOKEN           the agent's token (wma_…), required
+ *   LEASE_SECONDS       lease length asked for (the service clamps it to 60–14400; default 900)
+ *   HEARTBEAT_SECONDS   pause between heartbeats (default: a third of the lease)
+ *   WORK_SECONDS        how long the pretend work takes (default 5)
+ *   REVIEW_STATUS_KEY   the status key to hand tickets over in (default IN_REVIEW)
+ *   MAX_TICKETS         how many tickets to work through before stopping (default 1)
+ *
+ * Run: WMS_ORG=acme WMS_TOKEN=wma_… node examples/agent-loop.mjs
+ * Replace `doTheWork` with what your agent actually does.
+ */
+
+const BASE_URL = process.env.WMS_BASE_URL ?? 'http://localhost:3000';
+const ORG = process.env.WMS_ORG;
+const TOKEN = process.env.WMS_TOKEN;
+const LEASE_SECONDS = Number(process.env.LEASE_SECONDS ?? 900);
+const HEARTBEAT_SECONDS = Number(process.env.HEARTBEAT_SECONDS ?? LEASE_SECONDS / 3);
+const WORK_SECONDS = Number(process.env.WORK_SECONDS ?? 5);
+const REVIEW_STATUS_KEY = process.env.REVIEW_STATUS_KEY ?? 'IN_REVIEW';
+const MAX_TICKETS = Number(process.env.MAX_TICKETS ?? 1);
+
+if (!TOKEN) {
+  console.error('Set WMS_TOKEN to the agent token (and WMS_ORG to the organization slug when running locally).');
+  process.exit(2);
+}
+
+const log = (message, fields = {}) => console.log(JSON.stringify({ at: new Date().toISOString(), message, ...fields }));
+
+/** An error answer of the API: `code` is the stable error code (spec §7), `details` its data. */
+class ApiError extends Error {
+  constructor(status, error) {
+    super(`${status} ${error?.code}: ${error?.message}`);
+    this.status = status;
+    this.code = error?.code;
+    this.details = error?.details ?? {};
+  }
+}
+
+/** One API call: JSON in, JSON out, errors thrown as ApiError. */
+async function api(method, path, body) {
+  const response = await fetch(`${BASE_URL}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      ...(ORG ? { 'x-organization': ORG } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  const payload = text ? JSON.parse(text) : undefined;
+  if (!response.ok) throw new ApiError(response.status, payload?.error);
+  return payload;
+}
+
+const ticketPath = (ticket) => `/api/v1/boards/${ticket.boardId}/tickets/${ticket.id}`;
+
+/** Stand-in for the agent's real work. */
+async function doTheWork(ticket, signal) {
+  log('working', { ticket: ticket.displayId, title: ticket.title });
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, WORK_SECONDS * 1000);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new Error('lease lost'));
+    });
+  });
+  return `Done: ${ticket.title}`;
+}
+
+/** Claims one ticket; false when someone else was faster. Stops the loop at the claim limit. */
+async function claim(ticket) {
+  try {
+    const claimed = await api('POST', `${ticketPath(ticket)}/claim`, { leaseSeconds: LEASE_SECONDS });
+    log('claimed', { ticket: ticket.displayId, claimExpiresAt: claimed.claim.claimExpiresAt, claimCount: claimed.claim.claimCount });
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'TICKET_ALREADY_CLAIMED') {
+      log('taken by another actor', { ticket: ticket.displayId, holder: error.details.claimedBy?.name });
+      return false;
+    }
+    if (error instanceof ApiError && error.code === 'CLAIM_LIMIT_REACHED') {
+      log('holding the maximum of claims; finish or release one first', error.details);
+    }
+    throw error;
+  }
+}
+
+/** Works one claimed ticket to review, heartbeating meanwhile; always hands the lease back. */
+async function workOn(ticket, review) {
+  const lost = new AbortController();
+  const heartbeat = setInterval(async () => {
+    try {
+      const renewed = await api('POST', `${ticketPath(ticket)}/claim/heartbeat`, { extendSeconds: LEASE_SECONDS });
+      log('heartbeat', { ticket: ticket.displayId, claimExpiresAt: renewed.claimExpiresAt });
+    } catch (error) {
+      // CLAIM_NOT_HELD (lapsed) or TICKET_ALREADY_CLAIMED (someone took it over): stop working.
+      log('lease lost', { ticket: ticket.displayId, code: error.code });
+      lost.abort();
+    }
+  }, HEARTBEAT_SECONDS * 1000);
+  let outcome = 'gave up';
+  try {
+    const summary = await doTheWork(ticket, lost.signal);
+    try {
+      await api('PATCH', `${ticketPath(ticket)}/status`, { statusId: review.id, reason: summary });
+      outcome = 'moved to review';
+      log('moved to review', { ticket: ticket.displayId, status: review.name });
+    } catch (error) {
+      // The organization may gate this status for agents: a person decides (spec: AGENT_APPROVAL_REQUIRED).
+      if (!(error instanceof ApiError && error.code === 'AGENT_APPROVAL_REQUIRED')) throw error;
+      outcome = 'review awaits approval';
+      log('a person must approve this move', { ticket: ticket.displayId, suggestionId: error.details.suggestionId ?? null });
+    }
+  } finally {
+    clearInterval(heartbeat);
+    if (!lost.signal.aborted) {
+      await api('DELETE', `${ticketPath(ticket)}/claim`, { reason: outcome });
+      log('released', { ticket: ticket.displayId, reason: outcome });
+    }
+  }
+}
+
+async function main() {
+  const statuses = (await api('GET', '/api/v1/statuses')).data;
+  const review = statuses.find((status) => status.key === REVIEW_STATUS_KEY);
+  if (!review) throw new Error(`No status with key ${REVIEW_STATUS_KEY}`);
+  let done = 0;
+  while (done < MAX_TICKETS) {
+    const page = await api('GET', '/api/v1/issues?claimable=true&limit=20');
+    let worked = false;
+    for (const ticket of page.data) {
+      if (ticket.status.id === review.id) continue;
+      if (!(await claim(ticket))) continue;
+      await workOn(ticket, review);
+      worked = true;
+      done += 1;
+      break;
+    }
+    if (!worked) {
+      log('no claimable work left');
+      break;
+    }
+  }
+  log('finished', { tickets: done });
+}
+
+main().catch((error) => {
+  log('stopped', { error: error.message, code: error.code ?? null });
+  process.exit(1);
+});

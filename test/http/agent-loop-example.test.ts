@@ -1,0 +1,62 @@
+import { describe, expect, inject, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { setPlan } from '../support/api.js';
+import { boardSetup } from '../support/tickets.js';
+
+/** Runs examples/agent-loop.mjs (the script docs/agents.md shows) against the local runtime. */
+function runAgentLoop(env: Record<string, string>): Promise<{ code: number; lines: { message: string; [field: string]: unknown }[]; output: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['examples/agent-loop.mjs'], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
+      const lines = stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line));
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, lines, output: stdout + stderr });
+    });
+  });
+}
+
+describe('the example agent loop', () => {
+  it('finds claimable work, claims it, heartbeats, moves it to review with a reason and releases it', async () => {
+    const s = await boardSetup('Agent loop', 'LOOP');
+    await setPlan(s.org.slug, 'PRO');
+    const agents = `/api/v1/organizations/${s.org.orgId}/agents`;
+    const agent = (await s.org.call('POST', agents, { body: { name: 'Looper' } })).body;
+    const token = (await s.org.call('POST', `${agents}/${agent.id}/tokens`, { body: { name: 'loop', clientLabel: 'example loop' } })).body.token;
+    await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: agent.id } });
+    const ticket = (await s.org.call('POST', `/api/v1/boards/${s.boardId}/tickets`, { body: { title: 'Write the docs', statusId: s.statuses.IN_PROGRESS.id } })).body.data;
+
+    const run = await runAgentLoop({
+      WMS_BASE_URL: inject('baseUrl'),
+      WMS_ORG: s.org.slug,
+      WMS_TOKEN: token,
+      LEASE_SECONDS: '60',
+      HEARTBEAT_SECONDS: '1',
+      WORK_SECONDS: '2.5',
+    });
+    expect(run.code, run.output).toBe(0);
+    const messages = run.lines.map((line) => line.message);
+    expect(messages).toEqual(expect.arrayContaining(['claimed', 'working', 'heartbeat', 'moved to review', 'released', 'finished']));
+    expect(messages.indexOf('claimed')).toBeLessThan(messages.indexOf('heartbeat'));
+    expect(messages.indexOf('moved to review')).toBeLessThan(messages.indexOf('released'));
+
+    const after = (await s.org.call('GET', `/api/v1/boards/${s.boardId}/tickets/${ticket.id}`)).body.data;
+    expect(after.status.id).toBe(s.statuses.IN_REVIEW.id);
+    expect(after.claim).toBeNull();
+    const timeline = (await s.org.call('GET', `/api/v1/boards/${s.boardId}/tickets/${ticket.id}/timeline?limit=100`)).body.data as { kind: string; details: any }[];
+    expect(timeline.find((entry) => entry.kind === 'CLAIMED')!.details.claimedByName).toBe('example loop');
+    expect(timeline.find((entry) => entry.kind === 'STATUS_CHANGED' && entry.details.toStatusId === s.statuses.IN_REVIEW.id)!.details.reason).toBe('Done: Write the docs');
+    expect(timeline.find((entry) => entry.kind === 'CLAIM_RELEASED')!.details).toMatchObject({ releasedById: agent.id, reason: 'moved to review' });
+  }, 60_000);
+
+  it('stops cleanly when there is no claimable work', async () => {
+    const s = await boardSetup('Idle loop');
+    await setPlan(s.org.slug, 'PRO');
+    const agents = `/api/v1/organizations/${s.org.orgId}/agents`;
+    const agent = (await s.org.call('POST', agents, { body: { name: 'Idle' } })).body;
+    const token = (await s.org.call('POST', `${agents}/${agent.id}/tokens`, { body: { name: 'loop' } })).body.token;
+    const run = await runAgentLoop({ WMS_BASE_URL: inject('baseUrl'), WMS_ORG: s.org.slug, WMS_TOKEN: token });
+    expect(run.code, run.output).toBe(0);
+    expect(run.lines.map((line) => line.message)).toEqual(['no claimable work left', 'finished']);
+  });
+});
