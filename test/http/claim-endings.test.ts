@@ -51,9 +51,13 @@ async function expectReleased(s: BoardSetup, agent: Agent, ticketId: string, rea
   expect(released[0]!.data).toMatchObject({ ticketId, boardId: s.boardId, releasedById, previousClaimedById: agent.id, reason });
   const timeline = (await s.org.call('GET', `${ticketPath(s, ticketId)}/timeline?limit=100`)).body.data as { kind: string; details: any }[];
   expect(timeline.filter((entry) => entry.kind === 'CLAIM_RELEASED').map((entry) => entry.details)).toEqual([{ previousClaimedById: agent.id, releasedById, reason }]);
-  // The slot is free: the agent (limit 1) claims other work at once, and holds nothing else.
   const held = await agent.call('GET', '/api/v1/issues?claimedBy=me');
   expect(held.body.data.map((ticket: { id: string }) => ticket.id)).not.toContain(ticketId);
+  await expectSlotFree(s, agent);
+}
+
+/** The agent (limit 1) holds no slot: it claims other work at once (then hands it back). */
+async function expectSlotFree(s: BoardSetup, agent: Agent) {
   const next = await newTicket(s);
   expect((await claim(s, agent, next.id)).status).toBe(201);
   expect((await agent.call('DELETE', `${ticketPath(s, next.id)}/claim`, {})).status).toBe(200);
@@ -111,9 +115,7 @@ describe('claims end with the ticket', () => {
     const events = await dispatchedEventsOf(s.org.orgId, ticket.id, 4);
     expect(events.find((event) => event.type === 'ticket.claim_released')!.data).toMatchObject({ reason: 'ticket deleted', previousClaimedById: agent.id });
     expect(events.map((event) => event.type)).toContain('ticket.deleted');
-    const next = await newTicket(s);
-    expect((await claim(s, agent, next.id)).status).toBe(201);
-    expect((await agent.call('DELETE', `${ticketPath(s, next.id)}/claim`, {})).status).toBe(200);
+    await expectSlotFree(s, agent);
   });
 
   it('ends a lapsed, unswept claim as expired when the ticket enters DONE', async () => {
@@ -125,9 +127,7 @@ describe('claims end with the ticket', () => {
     const types = events.map((event) => event.type);
     expect(types).toContain('ticket.claim_expired');
     expect(types).not.toContain('ticket.claim_released');
-    const next = await newTicket(s);
-    expect((await claim(s, agent, next.id)).status).toBe(201);
-    expect((await agent.call('DELETE', `${ticketPath(s, next.id)}/claim`, {})).status).toBe(200);
+    await expectSlotFree(s, agent);
   });
 
   it('leaves the claim alone on moves between non-final statuses', async () => {
