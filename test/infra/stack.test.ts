@@ -40,6 +40,16 @@ function functionOf(template: Template, groupName: string): [string, Resource] {
   return found[0];
 }
 
+/** Every IAM action the function's role is granted. */
+function policyActionsOf(template: Template, fn: Resource): string[] {
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
+  const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Resource[];
+  return policies
+    .filter((policy) => policy.Properties.Roles.some((role: { Ref?: string }) => role.Ref === roleId))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
+    .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat());
+}
+
 describe('WorkManagementStack with a custom domain', () => {
   const template = synth(cloudProps);
   const definition = tableDefinition();
@@ -199,18 +209,24 @@ describe('WorkManagementStack with a custom domain', () => {
 
   it('gives the read-only health function no write access to the table (least privilege)', () => {
     const [, health] = functionOf(template, 'health');
-    const roleId = health.Properties.Role['Fn::GetAtt'][0] as string;
-    const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Resource[];
-    const actions = policies
-      .filter((policy) => policy.Properties.Roles.some((role: { Ref?: string }) => role.Ref === roleId))
-      .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
-      .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat());
+    const actions = policyActionsOf(template, health);
     expect(actions).toContain('dynamodb:GetItem');
     expect(actions).toContain('dynamodb:Query');
     for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
       expect(actions).not.toContain(write);
     }
     expect(actions.some((action) => action.startsWith('sqs:'))).toBe(false);
+  });
+
+  it('hands unmatched requests to the fallback function through the $default route, which has no table access', () => {
+    const [fallbackId, fallback] = functionOf(template, 'fallback');
+    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')) as Resource[];
+    const integrations = template.findResources('AWS::ApiGatewayV2::Integration') as Record<string, Resource>;
+    const route = routes.find((candidate) => candidate.Properties.RouteKey === '$default')!;
+    const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
+    expect(integrations[integrationId].Properties.IntegrationUri).toEqual({ 'Fn::GetAtt': [fallbackId, 'Arn'] });
+    const actions = policyActionsOf(template, fallback);
+    expect(actions.some((action) => action.startsWith('dynamodb:'))).toBe(false);
   });
 
   it('gives the webhook queue URL only to groups that send to the webhook queue', () => {
