@@ -2,7 +2,7 @@ import { forbidden, invalidField, notFound, conflict, type ErrorCode } from '../
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
-import { inTransactionChunks, transact, type TransactionEntities } from '../db/transact.js';
+import { guarded, inTransactionChunks, transact, type TransactionEntities } from '../db/transact.js';
 import { batchGetMixed } from '../db/batch.js';
 import type { PermissionGroupItem, UserItem } from '../db/entities/index.js';
 import { hasPermission, requireHeldPermissions, requirePermission } from '../organizations/permissions.js';
@@ -132,18 +132,29 @@ const agentLimitReached = () =>
  */
 function liveAgentCountUp(e: TransactionEntities, orgId: string, countedWhenAbsent: number | undefined) {
   if (countedWhenAbsent !== undefined) {
-    return e.organization
-      .patch({ orgId })
-      .set({ liveAgentCount: countedWhenAbsent + 1 })
-      .where((attr, op) => op.notExists(attr.liveAgentCount))
-      .commit();
+    // Another create started the counter meanwhile: this one starts over from it.
+    return guarded(
+      e.organization
+        .patch({ orgId })
+        .set({ liveAgentCount: countedWhenAbsent + 1 })
+        .where((attr, op) => op.notExists(attr.liveAgentCount))
+        .commit(),
+      agentNotCreated,
+    );
   }
-  return e.organization
-    .patch({ orgId })
-    .add({ liveAgentCount: 1 })
-    .where((attr, op) => op.lt(attr.liveAgentCount, MAX_LIVE_AGENTS))
-    .commit();
+  return guarded(
+    e.organization
+      .patch({ orgId })
+      .add({ liveAgentCount: 1 })
+      .where((attr, op) => op.lt(attr.liveAgentCount, MAX_LIVE_AGENTS))
+      .commit(),
+    agentLimitReached,
+  );
 }
+
+const agentChanged = () => conflict('The agent changed concurrently; retry');
+const agentNotCreated = () => conflict('The agent could not be created; retry');
+const ownerRequirement = () => invalidField('ownerId', 'Must be an active member of the organization (not an agent or customer)');
 
 export interface CreateAgentInput {
   name: string;
@@ -191,24 +202,21 @@ export async function createAgent(ctx: DomainContext, input: CreateAgentInput) {
     createdAt: at,
     updatedAt: at,
   };
-  await transact(
-    (e) => [
-      e.userEmail.create({ orgId: ctx.org.orgId, email: agent.email, userId }).commit(),
-      e.user.create(agent).commit(),
+  await transact((e) => [
+    guarded(e.userEmail.create({ orgId: ctx.org.orgId, email: agent.email, userId }).commit(), agentNotCreated),
+    guarded(e.user.create(agent).commit(), agentNotCreated),
+    guarded(
       e.user
         .check({ orgId: ctx.org.orgId, userId: ownerId })
         .where((attr, op) => `${op.eq(attr.isActive, true)} AND ${op.eq(attr.isAgent, false)}`)
         .commit(),
-      liveAgentCountUp(e, ctx.org.orgId, ctx.org.liveAgentCount === undefined ? liveAgents : undefined),
-      ...(groupId ? [e.permissionGroup.check({ orgId: ctx.org.orgId, groupId }).where((attr, op) => op.exists(attr.groupId)).commit()] : []),
-    ],
-    (index) => {
-      if (index === 2) return invalidField('ownerId', 'Must be an active member of the organization (not an agent or customer)');
-      if (index === 3) return agentLimitReached();
-      if (index === 4) return invalidField('permissionGroupId', 'Unknown permission group');
-      return conflict('The agent could not be created; retry');
-    },
-  );
+      ownerRequirement,
+    ),
+    liveAgentCountUp(e, ctx.org.orgId, ctx.org.liveAgentCount === undefined ? liveAgents : undefined),
+    ...(groupId
+      ? [guarded(e.permissionGroup.check({ orgId: ctx.org.orgId, groupId }).where((attr, op) => op.exists(attr.groupId)).commit(), () => invalidField('permissionGroupId', 'Unknown permission group'))]
+      : []),
+  ]);
   return presentAgent(agent, owner, groups, 0);
 }
 
@@ -244,20 +252,20 @@ export async function updateAgent(ctx: DomainContext, agentId: string, input: Up
     if (value === null || value === '') remove.push(field);
     else (set as Record<string, unknown>)[field] = value;
   }
-  await transact(
-    (e) => [
+  await transact((e) => [
+    guarded(
       (remove.length > 0
         ? e.user.patch({ orgId: ctx.org.orgId, userId: agentId }).set(set).remove(remove)
         : e.user.patch({ orgId: ctx.org.orgId, userId: agentId }).set(set)
       )
         .where((attr, op) => op.eq(attr.updatedAt, agent.updatedAt))
         .commit(),
-      ...(owner
-        ? [e.user.check({ orgId: ctx.org.orgId, userId: owner.userId }).where((attr, op) => `${op.eq(attr.isActive, true)} AND ${op.eq(attr.isAgent, false)}`).commit()]
-        : []),
-    ],
-    (index) => (index === 0 ? conflict('The agent changed concurrently; retry') : invalidField('ownerId', 'Must be an active member of the organization')),
-  );
+      agentChanged,
+    ),
+    ...(owner
+      ? [guarded(e.user.check({ orgId: ctx.org.orgId, userId: owner.userId }).where((attr, op) => `${op.eq(attr.isActive, true)} AND ${op.eq(attr.isAgent, false)}`).commit(), ownerRequirement)]
+      : []),
+  ]);
   const after: UserItem = { ...agent, ...set };
   for (const field of remove) delete after[field];
   return present(ctx, after, owner);
@@ -274,17 +282,17 @@ export async function deleteAgent(ctx: DomainContext, agentId: string): Promise<
   // user) with as many token deletions as fit beside it; then the rest, one bounded transaction
   // each (deleting a deleted token changes nothing, so each step may simply be sent again).
   const [first = [], ...rest] = inTransactionChunks(tokens, countsAgents ? 2 : 1);
-  await transact(
-    (e) => [
+  await transact((e) => [
+    guarded(
       e.user
         .patch({ orgId: ctx.org.orgId, userId: agentId })
         .set({ isDeleted: true, isActive: false, updatedAt: at })
         .where((attr, op) => op.eq(attr.updatedAt, agent.updatedAt))
         .commit(),
-      ...(countsAgents ? [e.organization.patch({ orgId: ctx.org.orgId }).add({ liveAgentCount: -1 }).commit()] : []),
-      ...first.map((token) => e.credential.delete({ lookupKey: token.lookupKey }).commit()),
-    ],
-    () => conflict('The agent changed concurrently; retry'),
-  );
+      agentChanged,
+    ),
+    ...(countsAgents ? [e.organization.patch({ orgId: ctx.org.orgId }).add({ liveAgentCount: -1 }).commit()] : []),
+    ...first.map((token) => e.credential.delete({ lookupKey: token.lookupKey }).commit()),
+  ]);
   for (const chunk of rest) await transact((e) => chunk.map((token) => e.credential.delete({ lookupKey: token.lookupKey }).commit()));
 }

@@ -1,7 +1,8 @@
 import { db } from '../db/service.js';
 import type { BoardItem } from '../db/entities/index.js';
 import { listOrganizationBoards, teamsOf, type BoardTeam } from './access.js';
-import { retryLostRaces, writeBoardTeams } from './board-writes.js';
+import { writeBoardTeams } from './board-writes.js';
+import { retryLostRaces } from '../db/races.js';
 
 /*
  * Keeps the boards' copies of team and customer assignments in step when the teams and

@@ -1,6 +1,7 @@
-import { AppError, notFound } from '../core/errors.js';
+import { notFound } from '../core/errors.js';
 import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
+import { LostRace } from '../db/races.js';
 import type { BoardItem } from '../db/entities/index.js';
 import type { BoardTeam } from './access.js';
 
@@ -11,27 +12,10 @@ import type { BoardTeam } from './access.js';
  */
 
 /**
- * A guarded board write found the board changed since it was read (its `updatedAt` moved).
- * The caller reads again and retries; if it keeps losing, this escapes as 409 CONFLICT.
+ * A guarded board write found the board (or a team it copies) changed since it was read: the
+ * caller reads again under `retryLostRaces`; if it keeps losing, 409 CONFLICT.
  */
-export class LostRace extends AppError {
-  constructor() {
-    super(409, 'CONFLICT', 'The board changed concurrently; retry');
-  }
-}
-
-const ATTEMPTS = 3;
-
-/** Runs a read-modify-write, starting again from the read when it loses a race (three attempts in all). */
-export async function retryLostRaces<T>(operation: (attempt: number) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await operation(attempt);
-    } catch (error) {
-      if (!(error instanceof LostRace) || attempt >= ATTEMPTS) throw error;
-    }
-  }
-}
+export const boardChanged = (): LostRace => new LostRace('The board changed concurrently; retry');
 
 /** Replaces the board's team assignments (optimistic lock on `updatedAt`); throws LostRace when it lost. */
 export async function writeBoardTeams(board: BoardItem, teams: BoardTeam[], now: string): Promise<BoardItem> {
@@ -43,7 +27,7 @@ export async function writeBoardTeams(board: BoardItem, teams: BoardTeam[], now:
       .go({ response: 'all_new' });
     return result.data as BoardItem;
   } catch (error) {
-    if (isConditionFailure(error)) throw new LostRace();
+    if (isConditionFailure(error)) throw boardChanged();
     throw error;
   }
 }

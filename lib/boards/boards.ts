@@ -3,12 +3,13 @@ import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
-import { transact } from '../db/transact.js';
+import { guarded, transact } from '../db/transact.js';
 import type { BoardItem, TeamItem } from '../db/entities/index.js';
 import { paginate } from '../http/pagination.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { canSeeBoard, listOrganizationBoards, loadVisibleBoard, type BoardTeam } from './access.js';
-import { LostRace, patchLiveBoard, retryLostRaces } from './board-writes.js';
+import { boardChanged, patchLiveBoard } from './board-writes.js';
+import { retryLostRaces } from '../db/races.js';
 import { prefixAlternatives, prefixFromName } from './prefix.js';
 import { presentBoard } from './present.js';
 
@@ -143,30 +144,28 @@ async function freePrefixes(orgId: string, candidates: string[]): Promise<string
 async function insertBoard(board: BoardItem, prefix: string, teams: TeamItem[], customerIds: string[]): Promise<BoardItem> {
   const created: BoardItem = { ...board, prefix };
   const uniqueCustomers = [...new Set(customerIds)];
-  const firstCustomerCheck = 2 + teams.length;
-  await transact(
-    (e) => [
-      e.boardPrefix.create({ orgId: board.orgId, prefix, boardId: board.boardId }).commit(),
-      e.board.create(created).commit(),
-      ...teams.map((team) =>
+  await transact((e) => [
+    guarded(e.boardPrefix.create({ orgId: board.orgId, prefix, boardId: board.boardId }).commit(), () => new PrefixTaken(prefix)),
+    guarded(e.board.create(created).commit(), boardChanged),
+    ...teams.map((team) =>
+      guarded(
         e.team
           .check({ orgId: board.orgId, teamId: team.teamId })
           .where((attr, op) => op.eq(attr.updatedAt, team.updatedAt))
           .commit(),
+        boardChanged,
       ),
-      ...uniqueCustomers.map((customerId) =>
+    ),
+    ...uniqueCustomers.map((customerId) =>
+      guarded(
         e.customer
           .check({ orgId: board.orgId, customerId })
           .where((attr, op) => op.exists(attr.customerId))
           .commit(),
+        () => invalidField(`customerIds.${customerIds.indexOf(customerId)}`, 'Unknown customer'),
       ),
-    ],
-    (index) => {
-      if (index === 0) return new PrefixTaken(prefix);
-      if (index < firstCustomerCheck) return new LostRace();
-      return invalidField(`customerIds.${customerIds.indexOf(uniqueCustomers[index - firstCustomerCheck]!)}`, 'Unknown customer');
-    },
-  );
+    ),
+  ]);
   return created;
 }
 
@@ -200,22 +199,22 @@ export async function updateBoard(ctx: DomainContext, boardId: string, input: Up
 async function replaceCustomers(ctx: DomainContext, board: BoardItem, changes: Partial<BoardItem>, customerIds: string[]): Promise<BoardItem> {
   const unique = [...new Set(customerIds)];
   const at = ctx.clock.now().toISOString();
-  await transact(
-    (e) => {
-      const patch = e.board.patch({ orgId: board.orgId, boardId: board.boardId });
-      const withCustomers = unique.length ? patch.set({ ...changes, customerIds: unique, updatedAt: at }) : patch.set({ ...changes, updatedAt: at }).remove(['customerIds']);
-      return [
-        withCustomers.where((attr, op) => op.eq(attr.isDeleted, false)).commit(),
-        ...unique.map((customerId) =>
+  await transact((e) => {
+    const patch = e.board.patch({ orgId: board.orgId, boardId: board.boardId });
+    const withCustomers = unique.length ? patch.set({ ...changes, customerIds: unique, updatedAt: at }) : patch.set({ ...changes, updatedAt: at }).remove(['customerIds']);
+    return [
+      guarded(withCustomers.where((attr, op) => op.eq(attr.isDeleted, false)).commit(), () => notFound('Board')),
+      ...unique.map((customerId) =>
+        guarded(
           e.customer
             .check({ orgId: board.orgId, customerId })
             .where((attr, op) => op.exists(attr.customerId))
             .commit(),
+          () => invalidField(`customerIds.${customerIds.indexOf(customerId)}`, 'Unknown customer'),
         ),
-      ];
-    },
-    (index) => (index === 0 ? notFound('Board') : invalidField(`customerIds.${customerIds.indexOf(unique[index - 1]!)}`, 'Unknown customer')),
-  );
+      ),
+    ];
+  });
   return { ...board, ...changes, customerIds: unique, updatedAt: at };
 }
 

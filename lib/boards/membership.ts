@@ -2,11 +2,12 @@ import { invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
-import { transact } from '../db/transact.js';
+import { guarded, transact } from '../db/transact.js';
 import type { BoardItem, TeamItem, UserItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { loadVisibleBoard, membershipGrantsAccess, teamsOf, visibleOrNotFound, type BoardAccessSubject } from './access.js';
-import { LostRace, patchLiveBoard, retryLostRaces, writeBoardTeams } from './board-writes.js';
+import { boardChanged, patchLiveBoard, writeBoardTeams } from './board-writes.js';
+import { retryLostRaces } from '../db/races.js';
 import { presentBoard } from './present.js';
 import { flagTicketsOfAssignees } from '../tickets/bulk.js';
 
@@ -32,20 +33,23 @@ export async function assignTeamToBoard(ctx: DomainContext, boardId: string, tea
     const at = ctx.clock.now().toISOString();
     const teams = [...teamsOf(board), { teamId, name: team.name, color: team.color, assignedAt: at }];
     // The team check keeps a concurrent rename or delete of the team from being missed.
-    await transact(
-      (e) => [
+    await transact((e) => [
+      guarded(
         e.board
           .patch({ orgId: ctx.org.orgId, boardId })
           .set({ teams, updatedAt: at })
           .where((attr, op) => op.eq(attr.updatedAt, board.updatedAt))
           .commit(),
+        boardChanged,
+      ),
+      guarded(
         e.team
           .check({ orgId: ctx.org.orgId, teamId })
           .where((attr, op) => op.eq(attr.updatedAt, team.updatedAt))
           .commit(),
-      ],
-      () => new LostRace(),
-    );
+        boardChanged,
+      ),
+    ]);
     return presentBoard({ ...board, teams, updatedAt: at }, ctx.actor);
   });
 }

@@ -2,7 +2,8 @@ import { AppError, forbidden } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { addSeconds } from '../core/clock.js';
 import type { TicketItem } from '../db/entities/index.js';
-import type { TransactionEntities } from '../db/transact.js';
+import { guarded, type TransactionEntities } from '../db/transact.js';
+import { retryLostRaces } from '../db/races.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { loadTicketOnBoard, loadTicketWithConfig, type TicketOnBoard } from '../tickets/access.js';
 import type { OrgConfig } from '../tickets/config.js';
@@ -20,9 +21,6 @@ export const DEFAULT_LEASE_SECONDS = 1800;
 
 export const clampLease = (seconds: number | undefined): number =>
   Math.min(MAX_LEASE_SECONDS, Math.max(MIN_LEASE_SECONDS, Math.round(seconds ?? DEFAULT_LEASE_SECONDS)));
-
-/** How many times a claim write is retried after losing a race (stale version, transaction conflict). */
-const MAX_ATTEMPTS = 8;
 
 /** An agent's concurrent-claim maximum; null for people (never limited). */
 export function claimLimitOf(ctx: DomainContext): number | null {
@@ -46,35 +44,10 @@ async function claimLimitReached(ctx: DomainContext, max: number): Promise<AppEr
   });
 }
 
-/** Thrown inside an attempt when the ticket changed since it was read: re-read and decide again. */
-class StaleTicket extends Error {}
-/** Thrown inside an attempt when the agent's slot counter is full. */
-class SlotsFull extends Error {}
-
-/** A transaction cancelled by a concurrent transaction on one of its items (not by a condition). */
-function isTransactionConflict(error: unknown): boolean {
-  if (!(error instanceof AppError) || error.code !== 'CONFLICT') return false;
-  const reasons = (error.details?.reasons ?? []) as string[];
-  return reasons.includes('TransactionConflict');
-}
-
-const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 25 * attempt));
-
-/** Runs `attempt` until it neither lost a race nor conflicted with a concurrent transaction. */
-async function withRetries<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let round = 1; ; round++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      const retriable = error instanceof StaleTicket || isTransactionConflict(error);
-      if (!retriable || round >= MAX_ATTEMPTS) {
-        if (error instanceof StaleTicket) throw new AppError(409, 'CONFLICT', 'The ticket changed concurrently; retry');
-        throw error;
-      }
-      await pause(round);
-    }
-  }
-}
+/** The failure of the slot counter's guard: the agent holds its maximum (details completed by `claimLimitReached`). */
+const slotsFull = (max: number): AppError =>
+  forbidden(`The agent already holds its maximum of ${max} concurrent claims`, 'CLAIM_LIMIT_REACHED', { maxConcurrentClaims: max });
+const isClaimLimit = (error: unknown): boolean => error instanceof AppError && error.code === 'CLAIM_LIMIT_REACHED';
 
 export interface ClaimInput {
   leaseSeconds?: number;
@@ -91,17 +64,21 @@ export async function claimTicket(ctx: DomainContext, boardId: string, ticketId:
   requirePermission(ctx, 'tickets:edit');
   const leaseSeconds = clampLease(input.leaseSeconds);
   const limit = claimLimitOf(ctx);
-  let clearedOwnLapsed = false;
-  for (;;) {
+  const attempt = () => retryLostRaces(() => claimOnce(ctx, boardId, ticketId, leaseSeconds, input.assign ?? false, limit));
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!isClaimLimit(error) || limit === null) throw error;
+  }
+  // A lapsed but unswept claim still occupies a slot: clear the agent's own lapsed claims (as the sweeper would), try once more.
+  if ((await clearOwnLapsedClaims(ctx)) > 0) {
     try {
-      return await withRetries(() => claimOnce(ctx, boardId, ticketId, leaseSeconds, input.assign ?? false, limit));
+      return await attempt();
     } catch (error) {
-      if (!(error instanceof SlotsFull)) throw error;
-      // A lapsed but unswept claim still occupies a slot: clear the agent's own lapsed claims (as the sweeper would), retry once.
-      if (clearedOwnLapsed || limit === null || (await clearOwnLapsedClaims(ctx)) === 0) throw await claimLimitReached(ctx, limit ?? 0);
-      clearedOwnLapsed = true;
+      if (!isClaimLimit(error)) throw error;
     }
   }
+  throw await claimLimitReached(ctx, limit);
 }
 
 async function claimOnce(ctx: DomainContext, boardId: string, ticketId: string, leaseSeconds: number, assign: boolean, limit: number | null) {
@@ -142,11 +119,14 @@ async function claimOnce(ctx: DomainContext, boardId: string, ticketId: string, 
   const related = (e: TransactionEntities) => [
     ...(takesSlot
       ? [
-          e.claimSlots
-            .update({ orgId: ctx.org.orgId, agentId: me })
-            .add({ held: 1 })
-            .where((attr, op) => `${op.notExists(attr.held)} OR ${op.lt(attr.held, limit!)}`)
-            .commit(),
+          guarded(
+            e.claimSlots
+              .update({ orgId: ctx.org.orgId, agentId: me })
+              .add({ held: 1 })
+              .where((attr, op) => `${op.notExists(attr.held)} OR ${op.lt(attr.held, limit!)}`)
+              .commit(),
+            () => slotsFull(limit!),
+          ),
         ]
       : []),
     ...(lapsed?.related(e) ?? []),
@@ -161,15 +141,13 @@ async function claimOnce(ctx: DomainContext, boardId: string, ticketId: string, 
         { kind: 'CLAIMED' as const, details: { claimedById: me, claimedByName: claim.claimedByName, claimExpiresAt: claim.claimExpiresAt, claimCount } },
       ];
   const assigned = assign && !ticket.assigneeId;
-  const onStale = () => new StaleTicket() as unknown as AppError;
-  const onRelatedFailed = (index: number) => (index === 0 && takesSlot ? (new SlotsFull() as unknown as AppError) : new AppError(409, 'CONFLICT', 'A related item changed concurrently; retry'));
   let saved: TicketItem;
   if (assigned && config) {
-    saved = await updateTicket(ctx, { board: loaded.board, ticket, config }, { assigneeId: me }, { extra: claim, remove, related, onRelatedFailed, onStale, events, timeline });
+    saved = await updateTicket(ctx, { board: loaded.board, ticket, config }, { assigneeId: me }, { extra: claim, remove, related, events, timeline });
   } else {
     const after = { ...ticket, ...claim } as TicketItem;
     for (const field of remove) delete after[field];
-    saved = await saveTicket(ctx, { before: ticket, after, related, onRelatedFailed, onStale, events, timeline });
+    saved = await saveTicket(ctx, { before: ticket, after, related, events, timeline });
   }
   return {
     ticket: { id: saved.ticketId, displayId: saved.displayId, title: saved.title, boardId: saved.boardId, statusId: saved.statusId, assigneeId: saved.assigneeId ?? null },
@@ -192,13 +170,13 @@ async function clearOwnLapsedClaims(ctx: DomainContext): Promise<number> {
 export async function heartbeatClaim(ctx: DomainContext, boardId: string, ticketId: string, input: { extendSeconds?: number }) {
   requirePermission(ctx, 'tickets:edit');
   const extendSeconds = clampLease(input.extendSeconds);
-  return withRetries(async () => {
+  return retryLostRaces(async () => {
     const { ticket } = await loadTicketOnBoard(ctx, boardId, ticketId);
     const nowDate = ctx.clock.now();
     if (!hasLiveClaim(ticket, nowDate)) throw claimNotHeld();
     if (ticket.claimedById !== ctx.actor.userId) throw alreadyClaimed(ticket);
     const after: TicketItem = { ...ticket, claimExpiresAt: addSeconds(nowDate, extendSeconds).toISOString(), claimHeartbeatAt: nowDate.toISOString() };
-    const saved = await saveTicket(ctx, { before: ticket, after, onStale: () => new StaleTicket() as unknown as AppError });
+    const saved = await saveTicket(ctx, { before: ticket, after });
     return presentClaim(saved, nowDate);
   });
 }
@@ -209,7 +187,7 @@ export async function heartbeatClaim(ctx: DomainContext, boardId: string, ticket
  */
 export async function releaseClaim(ctx: DomainContext, boardId: string, ticketId: string, input: { reason?: string }) {
   requirePermission(ctx, 'tickets:edit');
-  return withRetries(async () => {
+  return retryLostRaces(async () => {
     const { ticket } = await loadTicketOnBoard(ctx, boardId, ticketId);
     const nowDate = ctx.clock.now();
     if (!hasLiveClaim(ticket, nowDate)) throw claimNotHeld();
@@ -225,7 +203,6 @@ export async function releaseClaim(ctx: DomainContext, boardId: string, ticketId
       before: ticket,
       after: withoutClaim(ticket),
       related: released.related,
-      onStale: () => new StaleTicket() as unknown as AppError,
       timeline: released.timeline,
       events: released.events,
     });

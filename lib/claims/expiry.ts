@@ -1,12 +1,10 @@
 import type { Clock } from '../core/clock.js';
-import { AppError } from '../core/errors.js';
+import { LostRace } from '../db/races.js';
 import { db } from '../db/service.js';
 import type { OrganizationItem, TicketItem } from '../db/entities/index.js';
 import { CLAIM_SHARD, saveTicket } from '../tickets/write.js';
 import { hasLiveClaim, lapsedClaimEffects, withoutClaim } from './lease.js';
 import { systemContext } from './system-context.js';
-
-class Stale extends Error {}
 
 /** Every claimed ticket whose lease lapsed before `now`, across organizations (byClaimExpiry). */
 export async function lapsedClaims(now: Date): Promise<TicketItem[]> {
@@ -51,14 +49,14 @@ export async function expireClaim(org: Pick<OrganizationItem, 'orgId'>, ticket: 
     await saveTicket(ctx, {
       before: ticket,
       after: { ...after, updatedAt: ticket.updatedAt },
-      onStale: () => new Stale() as unknown as AppError,
       related: effects.related,
       timeline: effects.timeline,
       events: effects.events,
     });
     return true;
   } catch (error) {
-    if (error instanceof Stale) return false;
+    // Renewed or changed meanwhile: left alone (the next run sees the new state).
+    if (error instanceof LostRace) return false;
     throw error;
   }
 }

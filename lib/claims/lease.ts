@@ -1,7 +1,7 @@
 import { addSeconds, epochSeconds } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import type { TicketItem } from '../db/entities/index.js';
-import type { TransactionEntities } from '../db/transact.js';
+import type { TransactionEntities, TransactionItem } from '../db/transact.js';
 import type { EventInput } from '../events/outbox.js';
 import { activityDelta } from '../agents/activity.js';
 import { baseTicketData } from '../tickets/events.js';
@@ -38,7 +38,7 @@ export function hasLiveClaim(ticket: TicketItem, now: Date): boolean {
 
 /** The effects of one lease's end, added to the ticket write that ends it. */
 export interface ClaimEndEffects {
-  related: (e: TransactionEntities) => unknown[];
+  related: (e: TransactionEntities) => TransactionItem[];
   timeline: { kind: 'CLAIM_RELEASED' | 'CLAIM_EXPIRED'; details: Record<string, unknown> }[];
   events: EventInput[];
 }

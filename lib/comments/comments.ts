@@ -2,7 +2,7 @@ import { conflict, forbidden, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
-import { isConditionFailure, transact, type TransactionEntities } from '../db/transact.js';
+import { guarded, isConditionFailure, transact, type TransactionEntities } from '../db/transact.js';
 import type { CommentItem, TicketItem } from '../db/entities/index.js';
 import { eventPuts, newEventRecord } from '../events/outbox.js';
 import { paginate } from '../http/pagination.js';
@@ -89,21 +89,18 @@ export async function createComment(ctx: DomainContext, boardId: string, ticketI
     type: 'comment.created',
     data: { ...baseTicketData(ticket), commentId: comment.commentId, authorId: comment.authorId, isSecret },
   });
-  await transact(
-    (e) => [
-      e.comment.create(comment).commit(),
-      countComments(e, ticket, 1, isSecret),
-      ...(input.parentId
-        ? [e.comment.check(commentKey(ticketId, input.parentId).key).where((attr, op) => op.exists(attr.commentId)).commit()]
-        : []),
-      ...eventPuts(e, [event]),
-    ],
-    (index) => {
-      if (index === 1) return notFound('Ticket');
-      if (index === 2 && input.parentId) return invalidField('parentId', 'Unknown comment of this ticket');
-      return conflict('The comment could not be stored; retry');
-    },
-  );
+  await transact((e) => [
+    guarded(e.comment.create(comment).commit(), () => conflict('The comment could not be stored; retry')),
+    countComments(e, ticket, 1, isSecret),
+    ...(input.parentId
+      ? [
+          guarded(e.comment.check(commentKey(ticketId, input.parentId).key).where((attr, op) => op.exists(attr.commentId)).commit(), () =>
+            invalidField('parentId', 'Unknown comment of this ticket'),
+          ),
+        ]
+      : []),
+    ...eventPuts(e, [event]),
+  ]);
   return { data: presentComment(comment) };
 }
 
@@ -134,16 +131,16 @@ export async function updateComment(ctx: DomainContext, boardId: string, ticketI
 export async function deleteComment(ctx: DomainContext, boardId: string, ticketId: string, commentId: string): Promise<void> {
   const { ticket, comment } = await loadComment(ctx, boardId, ticketId, commentId);
   requireAuthorOr(ctx, comment, 'tickets:delete');
-  await transact(
-    (e) => [
+  await transact((e) => [
+    guarded(
       e.comment
         .delete({ ticketId, commentId })
         .where((attr, op) => op.exists(attr.commentId))
         .commit(),
-      countComments(e, ticket, -1, comment.isSecret),
-    ],
-    (index) => (index === 0 ? notFound('Comment') : notFound('Ticket')),
-  );
+      () => notFound('Comment'),
+    ),
+    countComments(e, ticket, -1, comment.isSecret),
+  ]);
 }
 
 /** The visible ticket and one of its comments the caller may see, in one BatchGetItem; 404 otherwise. */
@@ -163,11 +160,14 @@ const commentKey = (ticketId: string, commentId: string) => ({ entity: db().enti
  * retry rather than write back the old count.
  */
 function countComments(e: TransactionEntities, ticket: TicketItem, delta: 1 | -1, isSecret: boolean) {
-  return e.ticket
-    .patch({ ticketId: ticket.ticketId })
-    .add({ commentCount: delta, ...(isSecret ? { secretCommentCount: delta } : {}), version: 1 })
-    .where((attr, op) => `${op.eq(attr.isDeleted, false)} AND ${op.eq(attr.boardId, ticket.boardId)}`)
-    .commit();
+  return guarded(
+    e.ticket
+      .patch({ ticketId: ticket.ticketId })
+      .add({ commentCount: delta, ...(isSecret ? { secretCommentCount: delta } : {}), version: 1 })
+      .where((attr, op) => `${op.eq(attr.isDeleted, false)} AND ${op.eq(attr.boardId, ticket.boardId)}`)
+      .commit(),
+    () => notFound('Ticket'),
+  );
 }
 
 /** Who may comment: anyone who may create or edit tickets (customer users hold tickets:create). */

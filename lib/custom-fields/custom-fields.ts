@@ -2,7 +2,7 @@ import { conflict, forbidden, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
-import { transact } from '../db/transact.js';
+import { guarded, transact } from '../db/transact.js';
 import type { CustomFieldItem, CustomFieldType } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/unique-names.js';
@@ -104,10 +104,10 @@ export async function createCustomField(ctx: DomainContext, input: CreateCustomF
     createdAt: at,
     updatedAt: at,
   };
-  await transact(
-    (e) => [e.customField.create(field).commit(), claimName(e, field.orgId, 'customField', field.name, field.fieldId)],
-    (index) => (index === 1 ? nameTaken('custom field', field.name) : changedConcurrently()),
-  );
+  await transact((e) => [
+    guarded(e.customField.create(field).commit(), changedConcurrently),
+    claimName(e, field.orgId, 'customField', field.name, field.fieldId, () => nameTaken('custom field', field.name)),
+  ]);
   return presentCustomField(field);
 }
 
@@ -141,19 +141,22 @@ export async function updateCustomField(ctx: DomainContext, fieldId: string, inp
     updatedAt: ctx.clock.now().toISOString(),
   };
   const renamed = nameChanges(field.name, input.name);
-  await transact(
-    (e) => [
+  await transact((e) => [
+    guarded(
       e.customField
         .patch({ orgId: ctx.org.orgId, fieldId })
         .set(changes)
         .where((attr, op) => op.eq(attr.updatedAt, field.updatedAt))
         .commit(),
-      ...(renamed
-        ? [releaseName(e, ctx.org.orgId, 'customField', field.name), claimName(e, ctx.org.orgId, 'customField', changes.name, fieldId)]
-        : []),
-    ],
-    (index) => (index === 2 ? nameTaken('custom field', changes.name) : changedConcurrently()),
-  );
+      changedConcurrently,
+    ),
+    ...(renamed
+      ? [
+          releaseName(e, ctx.org.orgId, 'customField', field.name),
+          claimName(e, ctx.org.orgId, 'customField', changes.name, fieldId, () => nameTaken('custom field', changes.name)),
+        ]
+      : []),
+  ]);
   return presentCustomField({ ...field, ...changes });
 }
 
@@ -166,14 +169,14 @@ export async function deleteCustomField(ctx: DomainContext, fieldId: string): Pr
   requirePermission(ctx, 'custom-fields:manage');
   const field = (await db().entities.customField.get({ orgId: ctx.org.orgId, fieldId }).go({ consistent: true })).data;
   if (!field) throw notFound('Custom field');
-  await transact(
-    (e) => [
+  await transact((e) => [
+    guarded(
       e.customField
         .delete({ orgId: ctx.org.orgId, fieldId })
         .where((attr, op) => op.eq(attr.updatedAt, field.updatedAt))
         .commit(),
-      releaseName(e, ctx.org.orgId, 'customField', field.name),
-    ],
-    () => changedConcurrently(),
-  );
+      changedConcurrently,
+    ),
+    releaseName(e, ctx.org.orgId, 'customField', field.name),
+  ]);
 }

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { racePauseMs, RACE_ATTEMPTS } from './races.js';
 
 /**
  * One DynamoDB client per container, built at module level and reused across invocations.
@@ -51,22 +52,19 @@ function buildClient(): DynamoDBClient {
   return client;
 }
 
-/** Attempts of a single-item write that met an item inside a concurrent transaction. */
-const CONFLICT_ATTEMPTS = 4;
-
 /**
  * A single-item write (PutItem, UpdateItem, DeleteItem) on an item that a concurrent
  * transaction is writing fails with TransactionConflictException, having written nothing;
- * the SDK does not retry it. This handler sends it again (4 attempts, jittered pauses), like
- * `transact` does for cancelled transactions. Exported for its unit test.
+ * the SDK does not retry it. This handler sends it again under the project's race policy
+ * (lib/db/races.ts), like `transact` does for cancelled transactions. Exported for its unit test.
  */
-export function retryTransactionConflicts<Output>(next: (args: unknown) => Promise<Output>, pause = (attempt: number) => 10 * attempt + Math.random() * 20 * attempt) {
+export function retryTransactionConflicts<Output>(next: (args: unknown) => Promise<Output>, pause = racePauseMs) {
   return async (args: unknown): Promise<Output> => {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await next(args);
       } catch (error) {
-        if ((error as { name?: string } | undefined)?.name !== 'TransactionConflictException' || attempt >= CONFLICT_ATTEMPTS) throw error;
+        if ((error as { name?: string } | undefined)?.name !== 'TransactionConflictException' || attempt >= RACE_ATTEMPTS) throw error;
         await new Promise((resolve) => setTimeout(resolve, pause(attempt)));
       }
     }

@@ -1,5 +1,5 @@
 import { AppError } from '../core/errors.js';
-import { transact, type TransactionEntities } from './transact.js';
+import { guarded, transact, type TransactionEntities } from './transact.js';
 
 /**
  * Fixed-window rate limits. A window is one RateWindow item per (scope, key, window start),
@@ -32,13 +32,16 @@ export function rateLimited(window: RateWindowRef, now: Date, message = `At most
 const itemKey = (window: RateWindowRef) => ({ orgId: window.scope, key: window.key, windowStart: String(window.start) });
 
 /** The transaction item that counts one call, failing its condition when the window is full. */
-export function countCall(e: TransactionEntities, window: RateWindowRef) {
-  return e.rateWindow
-    .update(itemKey(window))
-    .add({ count: 1 })
-    .set({ ttl: window.end + 3600 })
-    .where((attr, op) => `${op.notExists(attr.count)} OR ${op.lt(attr.count, window.limit)}`)
-    .commit();
+export function countCall(e: TransactionEntities, window: RateWindowRef, now: Date, message?: string) {
+  return guarded(
+    e.rateWindow
+      .update(itemKey(window))
+      .add({ count: 1 })
+      .set({ ttl: window.end + 3600 })
+      .where((attr, op) => `${op.notExists(attr.count)} OR ${op.lt(attr.count, window.limit)}`)
+      .commit(),
+    () => rateLimited(window, now, message),
+  );
 }
 
 /** The transaction item that gives a counted call back (it turned out not to count, e.g. a successful sign-in). */
@@ -48,10 +51,7 @@ export function uncountCall(e: TransactionEntities, window: RateWindowRef) {
 
 /** Counts one call against every window at once (all or none), or answers 429 for the first full one. */
 export async function consumeRateLimits(windows: RateWindowRef[], now: Date, message?: string): Promise<void> {
-  await transact(
-    (e) => windows.map((window) => countCall(e, window)),
-    (index) => rateLimited(windows[index]!, now, message),
-  );
+  await transact((e) => windows.map((window) => countCall(e, window, now, message)));
 }
 
 /** Counts one call against `limit` calls per `windowSeconds` for one key of an organization. */

@@ -1,10 +1,30 @@
-import { AppError, conflict } from '../core/errors.js';
+import { conflict } from '../core/errors.js';
 import { db, type Db } from './service.js';
+import { pauseAfterLostRace, RACE_ATTEMPTS } from './races.js';
 
 type WriteFunction = Parameters<Db['transaction']['write']>[0];
 /** The entities as ElectroDB hands them to a transaction builder (each with `.commit()`). */
 export type TransactionEntities = Parameters<WriteFunction>[0];
-type TransactionItems = ReturnType<WriteFunction>;
+/** One item as an entity's `.commit()` builds it. */
+type CommittedItem = ReturnType<WriteFunction>[number];
+
+/**
+ * A transaction item that carries the failure its condition means: the guard is built beside
+ * its condition and names the domain error (or LostRace), so no caller maps failures by the
+ * item's position and adding an item breaks nothing.
+ */
+export class Guarded {
+  constructor(
+    readonly item: CommittedItem,
+    readonly failure: () => Error,
+  ) {}
+}
+
+/** `item`, whose failed condition means `failure()`. */
+export const guarded = (item: CommittedItem, failure: () => Error): Guarded => new Guarded(item, failure);
+
+/** What a transaction builder returns: plain items (a failed condition is a generic 409) and guarded ones. */
+export type TransactionItem = CommittedItem | Guarded;
 
 /**
  * DynamoDB's limit of items per TransactWriteItems. An operation whose item count depends on
@@ -29,36 +49,31 @@ export class TransactionTooLargeError extends Error {
   }
 }
 
-/** Attempts of a transaction that lost only to concurrent transactions (TransactionConflict). */
-const CONFLICT_ATTEMPTS = 4;
-
 /**
- * Runs one TransactWriteItems. When a condition fails, `onConditionFailed(index)` names
- * the domain error for the item at that position (the order the builder returned them).
- * A transaction cancelled only because another transaction was touching one of its items
- * (TransactionConflict: shared counters such as column counts, slots, day aggregates) wrote
- * nothing and is sent again, up to 4 attempts with a short jittered pause; if it still
- * conflicts, 409 CONFLICT. Nothing is ever half-written.
+ * Runs one TransactWriteItems. When a condition fails, the failing item's own failure is thrown
+ * (a guarded item's error; for a plain item, 409 CONFLICT). A transaction cancelled only because
+ * another transaction was touching one of its items (TransactionConflict: shared counters such
+ * as column counts, slots, day aggregates) wrote nothing and is sent again under the project's
+ * race policy (lib/db/races.ts); if it keeps conflicting, 409 CONFLICT. Nothing is ever
+ * half-written.
  */
-export async function transact(
-  build: (entities: TransactionEntities) => TransactionItems,
-  onConditionFailed: (index: number) => AppError = () => conflict('The resource changed concurrently; retry'),
-): Promise<void> {
+export async function transact(build: (entities: TransactionEntities) => TransactionItem[]): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
+    let entries: TransactionItem[] = [];
     const result = await db()
       .transaction.write(((entities: TransactionEntities) => {
-        const items = build(entities);
-        if (items.length > MAX_TRANSACTION_ITEMS) throw new TransactionTooLargeError(items.length);
-        return items;
+        entries = build(entities);
+        if (entries.length > MAX_TRANSACTION_ITEMS) throw new TransactionTooLargeError(entries.length);
+        return entries.map((entry) => (entry instanceof Guarded ? entry.item : entry));
       }) as WriteFunction)
       .go();
     if (!result.canceled) return;
     const reasons = result.data as unknown as { code: string }[];
-    const failed = reasons.findIndex((reason) => reason.code === 'ConditionalCheckFailed');
-    if (failed >= 0) throw onConditionFailed(failed);
+    const failed = entries[reasons.findIndex((reason) => reason.code === 'ConditionalCheckFailed')];
+    if (failed) throw failed instanceof Guarded ? failed.failure() : conflict('The resource changed concurrently; retry');
     const onlyConflicts = reasons.every((reason) => reason.code === 'None' || reason.code === 'TransactionConflict');
-    if (onlyConflicts && attempt < CONFLICT_ATTEMPTS) {
-      await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20 * attempt));
+    if (onlyConflicts && attempt < RACE_ATTEMPTS) {
+      await pauseAfterLostRace(attempt);
       continue;
     }
     throw conflict('The resource changed concurrently; retry', {

@@ -2,7 +2,7 @@ import { conflict, forbidden, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
-import { transact } from '../db/transact.js';
+import { guarded, transact } from '../db/transact.js';
 import type { LabelItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/unique-names.js';
@@ -67,10 +67,10 @@ export async function createLabel(ctx: DomainContext, input: CreateLabelInput) {
   assertNameFree(labels, input.name);
   const at = ctx.clock.now().toISOString();
   const label: LabelItem = { orgId: ctx.org.orgId, labelId: newId('lbl'), ...input, createdAt: at, updatedAt: at };
-  await transact(
-    (e) => [e.label.create(label).commit(), claimName(e, label.orgId, 'label', label.name, label.labelId)],
-    (index) => (index === 1 ? nameTaken('label', label.name) : changedConcurrently()),
-  );
+  await transact((e) => [
+    guarded(e.label.create(label).commit(), changedConcurrently),
+    claimName(e, label.orgId, 'label', label.name, label.labelId, () => nameTaken('label', label.name)),
+  ]);
   return presentLabel(label);
 }
 
@@ -97,17 +97,19 @@ export async function updateLabel(ctx: DomainContext, labelId: string, input: Up
     updatedAt: ctx.clock.now().toISOString(),
   };
   const renamed = nameChanges(label.name, input.name);
-  await transact(
-    (e) => [
+  await transact((e) => [
+    guarded(
       e.label
         .patch({ orgId: ctx.org.orgId, labelId })
         .set(changes)
         .where((attr, op) => op.eq(attr.updatedAt, label.updatedAt))
         .commit(),
-      ...(renamed ? [releaseName(e, ctx.org.orgId, 'label', label.name), claimName(e, ctx.org.orgId, 'label', changes.name, labelId)] : []),
-    ],
-    (index) => (index === 2 ? nameTaken('label', changes.name) : changedConcurrently()),
-  );
+      changedConcurrently,
+    ),
+    ...(renamed
+      ? [releaseName(e, ctx.org.orgId, 'label', label.name), claimName(e, ctx.org.orgId, 'label', changes.name, labelId, () => nameTaken('label', changes.name))]
+      : []),
+  ]);
   return presentLabel({ ...label, ...changes });
 }
 
@@ -121,14 +123,14 @@ export async function deleteLabel(ctx: DomainContext, labelId: string): Promise<
   requirePermission(ctx, 'tickets:edit');
   const label = (await db().entities.label.get({ orgId: ctx.org.orgId, labelId }).go({ consistent: true })).data;
   if (!label) throw notFound('Label');
-  await transact(
-    (e) => [
+  await transact((e) => [
+    guarded(
       e.label
         .delete({ orgId: ctx.org.orgId, labelId })
         .where((attr, op) => op.eq(attr.updatedAt, label.updatedAt))
         .commit(),
-      releaseName(e, ctx.org.orgId, 'label', label.name),
-    ],
-    () => changedConcurrently(),
-  );
+      changedConcurrently,
+    ),
+    releaseName(e, ctx.org.orgId, 'label', label.name),
+  ]);
 }

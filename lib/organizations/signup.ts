@@ -2,7 +2,7 @@ import { AppError, conflict } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { AnonymousContext } from '../core/context.js';
 import { config } from '../core/config.js';
-import { transact } from '../db/transact.js';
+import { guarded, transact } from '../db/transact.js';
 import { hashPassword } from '../identity/passwords.js';
 import { issueSession } from '../identity/session-issuer.js';
 import { presentUser } from '../users/present.js';
@@ -80,9 +80,11 @@ export async function signup(ctx: AnonymousContext, input: SignupInput) {
   const statuses = DEFAULT_STATUSES.map((status) => ({ ...status, statusId: newId('sts') }));
   const typeId = newId('typ');
 
+  // Every item is new (fresh ids); only the slug can be taken. Anything else failing is a freak collision.
+  const signupConflicted = () => conflict('Sign-up conflicted; retry');
   await transact(
     (entities) => [
-      entities.organizationSlug.create({ slug: input.slug, orgId }).commit(),
+      guarded(entities.organizationSlug.create({ slug: input.slug, orgId }).commit(), () => conflict('This slug is already taken', { field: 'slug' })),
       entities.organization.create(organization).commit(),
       entities.user.create(user).commit(),
       entities.userEmail.create({ orgId, email, userId }).commit(),
@@ -112,12 +114,11 @@ export async function signup(ctx: AnonymousContext, input: SignupInput) {
         .commit(),
       // Name guards (lib/organizations/unique-names.ts), so the defaults are guarded like later items.
       ...statuses.flatMap((status) => [
-        claimName(entities, orgId, 'status', status.name, status.statusId),
-        claimName(entities, orgId, 'statusKey', status.key, status.statusId),
+        claimName(entities, orgId, 'status', status.name, status.statusId, signupConflicted),
+        claimName(entities, orgId, 'statusKey', status.key, status.statusId, signupConflicted),
       ]),
-      claimName(entities, orgId, 'ticketType', DEFAULT_TICKET_TYPE.name, typeId),
+      claimName(entities, orgId, 'ticketType', DEFAULT_TICKET_TYPE.name, typeId, signupConflicted),
     ],
-    (index) => (index === 0 ? conflict('This slug is already taken', { field: 'slug' }) : conflict('Sign-up conflicted; retry')),
   );
 
   return {

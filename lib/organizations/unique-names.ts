@@ -1,5 +1,5 @@
 import { AppError } from '../core/errors.js';
-import type { TransactionEntities } from '../db/transact.js';
+import { guarded, type TransactionEntities } from '../db/transact.js';
 import type { UniqueNameScope } from '../db/entities/index.js';
 
 /**
@@ -40,9 +40,9 @@ export function assertNameFree<T>(items: readonly T[], name: string, check: Name
 export const nameChanges = (from: string, to: string | undefined): to is string =>
   to !== undefined && comparableName(from) !== comparableName(to);
 
-/** Transaction item: takes the name for `ownerId`; its condition fails when the name is held. */
-export function claimName(e: TransactionEntities, orgId: string, scope: UniqueNameScope, name: string, ownerId: string) {
-  return e.uniqueName.create({ orgId, scope, name: comparableName(name), ownerId }).commit();
+/** Transaction item: takes the name for `ownerId`; when the name is held it fails with `taken()`. */
+export function claimName(e: TransactionEntities, orgId: string, scope: UniqueNameScope, name: string, ownerId: string, taken: () => Error) {
+  return guarded(e.uniqueName.create({ orgId, scope, name: comparableName(name), ownerId }).commit(), taken);
 }
 
 /**

@@ -2,7 +2,7 @@ import { conflict, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
-import { inTransactionChunks, transact, type TransactionEntities } from '../db/transact.js';
+import { guarded, inTransactionChunks, transact, type TransactionEntities } from '../db/transact.js';
 import type { StatusCategory, StatusItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/unique-names.js';
@@ -91,11 +91,14 @@ export function statusKeyFor(name: string, takenKeys: ReadonlySet<string>): stri
 
 /** Clears the flag on the previous default in the same transaction that sets the new one. */
 function clearDefault(e: TransactionEntities, previous: StatusItem, at: string) {
-  return e.status
-    .patch({ orgId: previous.orgId, statusId: previous.statusId })
-    .set({ isDefault: false, updatedAt: at })
-    .where((attr, op) => op.eq(attr.isDefault, true))
-    .commit();
+  return guarded(
+    e.status
+      .patch({ orgId: previous.orgId, statusId: previous.statusId })
+      .set({ isDefault: false, updatedAt: at })
+      .where((attr, op) => op.eq(attr.isDefault, true))
+      .commit(),
+    changedConcurrently,
+  );
 }
 
 export interface CreateStatusInput {
@@ -141,15 +144,12 @@ export async function createStatus(ctx: DomainContext, input: CreateStatusInput)
     updatedAt: at,
   };
   const previousDefault = input.isDefault ? statuses.find((existing) => existing.isDefault) : undefined;
-  await transact(
-    (e) => [
-      e.status.create(status).commit(),
-      claimName(e, status.orgId, 'status', status.name, status.statusId),
-      claimName(e, status.orgId, 'statusKey', status.key, status.statusId),
-      ...(previousDefault ? [clearDefault(e, previousDefault, at)] : []),
-    ],
-    (index) => (index === 1 ? nameTaken('status', status.name) : changedConcurrently()),
-  );
+  await transact((e) => [
+    guarded(e.status.create(status).commit(), changedConcurrently),
+    claimName(e, status.orgId, 'status', status.name, status.statusId, () => nameTaken('status', status.name)),
+    claimName(e, status.orgId, 'statusKey', status.key, status.statusId, changedConcurrently),
+    ...(previousDefault ? [clearDefault(e, previousDefault, at)] : []),
+  ]);
   return presentStatus(status);
 }
 
@@ -190,20 +190,20 @@ export async function updateStatus(ctx: DomainContext, statusId: string, input: 
   };
   const previousDefault = isDefault && !status.isDefault ? statuses.find((existing) => existing.isDefault) : undefined;
   const renamed = nameChanges(status.name, input.name);
-  await transact(
-    (e) => [
+  await transact((e) => [
+    guarded(
       e.status
         .patch({ orgId: ctx.org.orgId, statusId })
         .set(changes)
         .where((attr, op) => op.eq(attr.updatedAt, status.updatedAt))
         .commit(),
-      ...(renamed
-        ? [releaseName(e, ctx.org.orgId, 'status', status.name), claimName(e, ctx.org.orgId, 'status', changes.name, statusId)]
-        : []),
-      ...(previousDefault ? [clearDefault(e, previousDefault, at)] : []),
-    ],
-    (index) => (renamed && index === 2 ? nameTaken('status', changes.name) : changedConcurrently()),
-  );
+      changedConcurrently,
+    ),
+    ...(renamed
+      ? [releaseName(e, ctx.org.orgId, 'status', status.name), claimName(e, ctx.org.orgId, 'status', changes.name, statusId, () => nameTaken('status', changes.name))]
+      : []),
+    ...(previousDefault ? [clearDefault(e, previousDefault, at)] : []),
+  ]);
   // Tickets keep their status's category in their board index key.
   if (category !== status.category) await recategorizeTickets(ctx, statusId, status.category, category);
   return presentStatus({ ...status, ...changes });
@@ -221,18 +221,18 @@ export async function deleteStatus(ctx: DomainContext, statusId: string): Promis
   if (status.isDefault) {
     throw conflict(`"${status.name}" is the default status; make another status the default before deleting it`, { reason: 'DEFAULT_STATUS' });
   }
-  await transact(
-    (e) => [
+  await transact((e) => [
+    guarded(
       e.status
         .delete({ orgId: ctx.org.orgId, statusId })
         // The name read is the guard released: a concurrent rename makes this fail (retry) rather than free the wrong name.
         .where((attr, op) => `${op.eq(attr.isMandatory, false)} AND ${op.eq(attr.isDefault, false)} AND ${op.eq(attr.name, status.name)}`)
         .commit(),
-      releaseName(e, ctx.org.orgId, 'status', status.name),
-      releaseName(e, ctx.org.orgId, 'statusKey', status.key),
-    ],
-    changedConcurrently,
-  );
+      changedConcurrently,
+    ),
+    releaseName(e, ctx.org.orgId, 'status', status.name),
+    releaseName(e, ctx.org.orgId, 'statusKey', status.key),
+  ]);
 }
 
 /** `statusIds` must name every status of the organization exactly once. */
@@ -263,12 +263,10 @@ export async function reorderStatuses(ctx: DomainContext, statusIds: string[]) {
   // One transaction for any organization within the status limit; a larger one (possible only
   // after concurrent creates) is written in bounded steps, each of which may be sent again.
   for (const chunk of inTransactionChunks(changed)) {
-    await transact(
-      (e) =>
-        chunk.map((status) =>
-          e.status.patch({ orgId: ctx.org.orgId, statusId: status.statusId }).set({ order: status.order, updatedAt: at }).commit(),
-        ),
-      changedConcurrently,
+    await transact((e) =>
+      chunk.map((status) =>
+        guarded(e.status.patch({ orgId: ctx.org.orgId, statusId: status.statusId }).set({ order: status.order, updatedAt: at }).commit(), changedConcurrently),
+      ),
     );
   }
   return { data: reordered.sort(byDisplayOrder).map(presentStatus) };

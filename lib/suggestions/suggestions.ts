@@ -1,7 +1,7 @@
 import { AppError, conflict, forbidden, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
-import { isConditionFailure } from '../db/transact.js';
+import { guarded, isConditionFailure } from '../db/transact.js';
 import type { SuggestionItem, SuggestionState } from '../db/entities/index.js';
 import { paginate } from '../http/pagination.js';
 import { requirePermission } from '../organizations/permissions.js';
@@ -126,13 +126,15 @@ export async function acceptSuggestion(ctx: DomainContext, boardId: string, tick
         {
           statusReason: reason ?? suggestion.reason,
           related: (e) => [
-            e.suggestion
-              .patch({ ticketId, suggestionId })
-              .set(set)
-              .where((attr, op) => op.eq(attr.state, 'PENDING'))
-              .commit(),
+            guarded(
+              e.suggestion
+                .patch({ ticketId, suggestionId })
+                .set(set)
+                .where((attr, op) => op.eq(attr.state, 'PENDING'))
+                .commit(),
+              () => conflict('The suggestion was decided concurrently'),
+            ),
           ],
-          onRelatedFailed: () => conflict('The suggestion was decided concurrently'),
         },
       );
     }

@@ -3,7 +3,7 @@ import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { batchGetMixed, type KeyRequest } from '../db/batch.js';
-import { isConditionFailure, MAX_TRANSACTION_ITEMS, transact } from '../db/transact.js';
+import { guarded, isConditionFailure, MAX_TRANSACTION_ITEMS, transact } from '../db/transact.js';
 import type { TeamItem, UserItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { requireFeature } from '../organizations/plans.js';
@@ -115,25 +115,22 @@ export async function createTeam(ctx: DomainContext, input: CreateTeamInput) {
     createdAt: at,
     updatedAt: at,
   };
-  await transact(
-    (e) => [
-      e.team.create(team).commit(),
-      ...memberIds.map((userId) =>
+  const couldNotCreate = () => conflict('The team could not be created; retry');
+  await transact((e) => [
+    guarded(e.team.create(team).commit(), couldNotCreate),
+    ...memberIds.map((userId) =>
+      guarded(
         e.user
           .patch({ orgId, userId })
           .add({ teamIds: [team.teamId] })
           .set({ updatedAt: at })
           .where((attr, op) => `${op.eq(attr.isActive, true)} AND ${op.ne(attr.role, 'CUSTOMER')}`)
           .commit(),
+        () => invalidField(`memberIds.${requested.indexOf(userId)}`, MEMBER_REQUIREMENT),
       ),
-      ...memberIds.map((userId) => e.teamMember.create({ orgId, teamId: team.teamId, userId, createdAt: at }).commit()),
-    ],
-    (index) => {
-      const memberId = memberIds[index - 1];
-      if (index >= 1 && memberId !== undefined) return invalidField(`memberIds.${requested.indexOf(memberId)}`, MEMBER_REQUIREMENT);
-      return conflict('The team could not be created; retry');
-    },
-  );
+    ),
+    ...memberIds.map((userId) => guarded(e.teamMember.create({ orgId, teamId: team.teamId, userId, createdAt: at }).commit(), couldNotCreate)),
+  ]);
   return presentTeam(team);
 }
 
@@ -191,25 +188,29 @@ export async function deleteTeam(ctx: DomainContext, teamId: string): Promise<vo
   for (const [position, userIds] of batches.entries()) {
     const isLast = position === batches.length - 1;
     try {
-      await transact(
-        (e) => [
+      const changed = () => conflict('The team changed concurrently; retry');
+      await transact((e) => [
+        guarded(
           isLast
             ? e.team
                 .remove({ orgId, teamId })
                 .where((attr, op) => op.eq(attr.memberCount, userIds.length))
                 .commit()
             : e.team.patch({ orgId, teamId }).subtract({ memberCount: userIds.length }).set({ updatedAt: at }).commit(),
-          ...userIds.map((userId) =>
+          () => notFound('Team'),
+        ),
+        ...userIds.map((userId) =>
+          guarded(
             e.user
               .patch({ orgId, userId })
               .delete({ teamIds: [teamId] })
               .set({ updatedAt: at })
               .commit(),
+            changed,
           ),
-          ...userIds.map((userId) => e.teamMember.delete({ orgId, teamId, userId }).commit()),
-        ],
-        (index) => (index === 0 ? notFound('Team') : conflict('The team changed concurrently; retry')),
-      );
+        ),
+        ...userIds.map((userId) => guarded(e.teamMember.delete({ orgId, teamId, userId }).commit(), changed)),
+      ]);
     } catch (error) {
       // The team's condition fails when it is missing or its members changed meanwhile.
       if (isLast && error instanceof AppError && error.code === 'NOT_FOUND') {
@@ -227,23 +228,19 @@ export async function addTeamMember(ctx: DomainContext, teamId: string, userId: 
   requirePermission(ctx, 'teams:manage-members');
   const orgId = ctx.org.orgId;
   const at = ctx.clock.now().toISOString();
-  await transact(
-    (e) => [
-      e.team.patch({ orgId, teamId }).add({ memberCount: 1 }).set({ updatedAt: at }).commit(),
-      e.teamMember.create({ orgId, teamId, userId, createdAt: at }).commit(),
+  await transact((e) => [
+    guarded(e.team.patch({ orgId, teamId }).add({ memberCount: 1 }).set({ updatedAt: at }).commit(), () => notFound('Team')),
+    guarded(e.teamMember.create({ orgId, teamId, userId, createdAt: at }).commit(), () => conflict('The user is already a member of this team', { userId })),
+    guarded(
       e.user
         .patch({ orgId, userId })
         .add({ teamIds: [teamId] })
         .set({ updatedAt: at })
         .where((attr, op) => `${op.eq(attr.isActive, true)} AND ${op.ne(attr.role, 'CUSTOMER')}`)
         .commit(),
-    ],
-    (index) => {
-      if (index === 0) return notFound('Team');
-      if (index === 1) return conflict('The user is already a member of this team', { userId });
-      return invalidField('userId', MEMBER_REQUIREMENT);
-    },
-  );
+      () => invalidField('userId', MEMBER_REQUIREMENT),
+    ),
+  ]);
   return loadTeamWithMembers(orgId, teamId);
 }
 
@@ -252,18 +249,19 @@ export async function removeTeamMember(ctx: DomainContext, teamId: string, userI
   requirePermission(ctx, 'teams:manage-members');
   const orgId = ctx.org.orgId;
   const at = ctx.clock.now().toISOString();
-  await transact(
-    (e) => [
-      e.teamMember.remove({ orgId, teamId, userId }).commit(),
-      e.team.patch({ orgId, teamId }).subtract({ memberCount: 1 }).set({ updatedAt: at }).commit(),
+  const changed = () => conflict('The team changed concurrently; retry');
+  await transact((e) => [
+    guarded(e.teamMember.remove({ orgId, teamId, userId }).commit(), () => notFound('Team member')),
+    guarded(e.team.patch({ orgId, teamId }).subtract({ memberCount: 1 }).set({ updatedAt: at }).commit(), changed),
+    guarded(
       e.user
         .patch({ orgId, userId })
         .delete({ teamIds: [teamId] })
         .set({ updatedAt: at })
         .commit(),
-    ],
-    (index) => (index === 0 ? notFound('Team member') : conflict('The team changed concurrently; retry')),
-  );
+      changed,
+    ),
+  ]);
 }
 
 function chunk<T>(items: readonly T[], size: number): T[][] {

@@ -2,7 +2,7 @@ import { conflict, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
-import { transact, type TransactionEntities } from '../db/transact.js';
+import { guarded, transact, type TransactionEntities } from '../db/transact.js';
 import type { TicketTypeItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/unique-names.js';
@@ -72,11 +72,14 @@ const assertNameFree = (types: TicketTypeItem[], name: string, exceptId?: string
 
 /** Clears the flag on the previous default in the same transaction that sets the new one. */
 function clearOrgDefault(e: TransactionEntities, previous: TicketTypeItem, at: string) {
-  return e.ticketType
-    .patch({ orgId: previous.orgId, typeId: previous.typeId })
-    .set({ isOrgDefault: false, updatedAt: at })
-    .where((attr, op) => op.eq(attr.isOrgDefault, true))
-    .commit();
+  return guarded(
+    e.ticketType
+      .patch({ orgId: previous.orgId, typeId: previous.typeId })
+      .set({ isOrgDefault: false, updatedAt: at })
+      .where((attr, op) => op.eq(attr.isOrgDefault, true))
+      .commit(),
+    changedConcurrently,
+  );
 }
 
 export interface CreateTicketTypeInput {
@@ -112,14 +115,11 @@ export async function createTicketType(ctx: DomainContext, input: CreateTicketTy
     updatedAt: at,
   };
   const previousDefault = input.isOrgDefault ? types.find((existing) => existing.isOrgDefault) : undefined;
-  await transact(
-    (e) => [
-      e.ticketType.create(type).commit(),
-      claimName(e, type.orgId, 'ticketType', type.name, type.typeId),
-      ...(previousDefault ? [clearOrgDefault(e, previousDefault, at)] : []),
-    ],
-    (index) => (index === 1 ? nameTaken('ticket type', type.name) : changedConcurrently()),
-  );
+  await transact((e) => [
+    guarded(e.ticketType.create(type).commit(), changedConcurrently),
+    claimName(e, type.orgId, 'ticketType', type.name, type.typeId, () => nameTaken('ticket type', type.name)),
+    ...(previousDefault ? [clearOrgDefault(e, previousDefault, at)] : []),
+  ]);
   return presentTicketType(type);
 }
 
@@ -151,20 +151,20 @@ export async function updateTicketType(ctx: DomainContext, typeId: string, input
   };
   const previousDefault = changes.isOrgDefault && !type.isOrgDefault ? types.find((existing) => existing.isOrgDefault) : undefined;
   const renamed = nameChanges(type.name, input.name);
-  await transact(
-    (e) => [
+  await transact((e) => [
+    guarded(
       e.ticketType
         .patch({ orgId: ctx.org.orgId, typeId })
         .set(changes)
         .where((attr, op) => op.eq(attr.updatedAt, type.updatedAt))
         .commit(),
-      ...(renamed
-        ? [releaseName(e, ctx.org.orgId, 'ticketType', type.name), claimName(e, ctx.org.orgId, 'ticketType', changes.name, typeId)]
-        : []),
-      ...(previousDefault ? [clearOrgDefault(e, previousDefault, at)] : []),
-    ],
-    (index) => (renamed && index === 2 ? nameTaken('ticket type', changes.name) : changedConcurrently()),
-  );
+      changedConcurrently,
+    ),
+    ...(renamed
+      ? [releaseName(e, ctx.org.orgId, 'ticketType', type.name), claimName(e, ctx.org.orgId, 'ticketType', changes.name, typeId, () => nameTaken('ticket type', changes.name))]
+      : []),
+    ...(previousDefault ? [clearOrgDefault(e, previousDefault, at)] : []),
+  ]);
   return presentTicketType({ ...type, ...changes });
 }
 
@@ -204,15 +204,15 @@ export async function deleteTicketType(ctx: DomainContext, typeId: string, repla
   const replacement = resolveReplacement(types, type, replacementTypeId);
   // A type without tickets has nothing to move (a ticket created since is caught by the delete's condition).
   if (replacement && type.ticketCount > 0) await reassignTicketsOfType(ctx, typeId, replacement.typeId);
-  await transact(
-    (e) => [
+  await transact((e) => [
+    guarded(
       e.ticketType
         .delete({ orgId: ctx.org.orgId, typeId })
         // The name read is the guard released: a concurrent rename makes this fail (retry) rather than free the wrong name.
         .where((attr, op) => `${op.eq(attr.isOrgDefault, false)} AND ${op.eq(attr.ticketCount, 0)} AND ${op.eq(attr.name, type.name)}`)
         .commit(),
-      releaseName(e, ctx.org.orgId, 'ticketType', type.name),
-    ],
-    () => conflict('The ticket type changed or gained tickets concurrently; retry'),
-  );
+      () => conflict('The ticket type changed or gained tickets concurrently; retry'),
+    ),
+    releaseName(e, ctx.org.orgId, 'ticketType', type.name),
+  ]);
 }

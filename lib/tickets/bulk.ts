@@ -1,4 +1,4 @@
-import { AppError } from '../core/errors.js';
+import { retryLostRaces } from '../db/races.js';
 import type { DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
 import type { BoardItem, TicketItem } from '../db/entities/index.js';
@@ -16,14 +16,7 @@ export type BulkDecision =
   /** Not concerned (any longer): neither counted nor written. */
   | 'skip';
 
-const MAX_ATTEMPTS = 3;
 const PARALLEL_WRITES = 8;
-
-class LostRace extends AppError {
-  constructor() {
-    super(409, 'CONFLICT', 'The ticket changed concurrently; retry');
-  }
-}
 
 /**
  * Rewrites tickets one transaction each, through `updateTicket` (so each emits its events and
@@ -37,23 +30,19 @@ export async function rewriteTickets(
   boardOf: (ticket: TicketItem) => BoardItem | undefined,
   decide: (ticket: TicketItem) => BulkDecision,
 ): Promise<number> {
-  const outcomes = await mapLimited(tickets, PARALLEL_WRITES, async (first): Promise<number> => {
-    let ticket: TicketItem | undefined = first;
-    for (let attempt = 1; ticket && attempt <= MAX_ATTEMPTS; attempt++) {
+  const outcomes = await mapLimited(tickets, PARALLEL_WRITES, (first) =>
+    retryLostRaces(async (attempt): Promise<number> => {
+      // After a lost race (the ticket's version guard), decide again on the ticket as it is now.
+      const ticket = attempt === 1 ? first : ((await db().entities.ticket.get({ ticketId: first.ticketId }).go({ consistent: true })).data ?? undefined);
+      if (!ticket) return 0;
       const decision = ticket.isDeleted ? 'skip' : decide(ticket);
       const board = boardOf(ticket);
       if (decision === 'skip' || !board) return 0;
       if (decision === 'unchanged') return 1;
-      try {
-        await updateTicket(ctx, { board, ticket, config }, decision.changes, { ...decision.options, onStale: () => new LostRace() });
-        return 1;
-      } catch (error) {
-        if (!(error instanceof LostRace) || attempt === MAX_ATTEMPTS) throw error;
-        ticket = (await db().entities.ticket.get({ ticketId: ticket.ticketId }).go({ consistent: true })).data ?? undefined;
-      }
-    }
-    return 0;
-  });
+      await updateTicket(ctx, { board, ticket, config }, decision.changes, decision.options);
+      return 1;
+    }),
+  );
   return outcomes.reduce((sum, outcome) => sum + outcome, 0);
 }
 

@@ -2,7 +2,7 @@ import { forbidden, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
-import { isConditionFailure } from '../db/transact.js';
+import { guarded, isConditionFailure } from '../db/transact.js';
 import type { BoardItem, TicketItem } from '../db/entities/index.js';
 import { loadVisibleBoard, visibleOrNotFound } from '../boards/index.js';
 import { requirePermission } from '../organizations/permissions.js';
@@ -126,29 +126,23 @@ export async function createTicket(ctx: DomainContext, boardId: string, requeste
 
   const guards = referenceGuards(undefined, ticket);
   const parent = options.parent;
-  let guardCount = 0;
-  const related: TransactionItemsBuilder = (e) => {
-    const items: any[] = [e.ticketKey.create({ orgId: ctx.org.orgId, displayId: ticket.displayId, ticketId: ticket.ticketId }).commit(), ...guards.items(e)];
-    guardCount = items.length;
-    if (parent) {
-      items.push(
-        e.ticket
-          .put({ ...parent, subticketIds: [...(parent.subticketIds ?? []), ticket.ticketId], version: parent.version + 1, updatedAt: ticket.createdAt })
-          .where((attr, op) => op.eq(attr.version, parent.version))
-          .commit(),
-      );
-    }
-    return items;
-  };
-  const saved = await saveTicket(ctx, {
-    after: ticket,
-    related,
-    onRelatedFailed: (index) =>
-      index === 0
-        ? invalidField('displayId', 'Display id already taken; retry')
-        : index < guardCount
-          ? guards.errorFor(index - 1)
-          : invalidField('parentTicketId', 'The parent ticket changed concurrently; retry'),
-  });
+  const related: TransactionItemsBuilder = (e) => [
+    guarded(e.ticketKey.create({ orgId: ctx.org.orgId, displayId: ticket.displayId, ticketId: ticket.ticketId }).commit(), () =>
+      invalidField('displayId', 'Display id already taken; retry'),
+    ),
+    ...guards(e),
+    ...(parent
+      ? [
+          guarded(
+            e.ticket
+              .put({ ...parent, subticketIds: [...(parent.subticketIds ?? []), ticket.ticketId], version: parent.version + 1, updatedAt: ticket.createdAt })
+              .where((attr, op) => op.eq(attr.version, parent.version))
+              .commit(),
+            () => invalidField('parentTicketId', 'The parent ticket changed concurrently; retry'),
+          ),
+        ]
+      : []),
+  ];
+  const saved = await saveTicket(ctx, { after: ticket, related });
   return { ticket: saved, config };
 }

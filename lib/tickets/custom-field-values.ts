@@ -1,4 +1,5 @@
 import { conflict, invalidField } from '../core/errors.js';
+import { guarded } from '../db/transact.js';
 import type { DomainContext } from '../core/context.js';
 import type { CustomFieldItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
@@ -92,12 +93,14 @@ export async function setCustomFieldValues(ctx: DomainContext, boardId: string, 
     ...(empty ? { remove: ['customFieldValues'] } : { extra: { customFieldValues: next } }),
     related: (e) =>
       relied.map((field) =>
-        e.customField
-          .check({ orgId: field.orgId, fieldId: field.fieldId })
-          .where((attr, op) => op.eq(attr.updatedAt, field.updatedAt))
-          .commit(),
+        guarded(
+          e.customField
+            .check({ orgId: field.orgId, fieldId: field.fieldId })
+            .where((attr, op) => op.eq(attr.updatedAt, field.updatedAt))
+            .commit(),
+          () => conflict(`The custom field "${field.name}" changed concurrently; retry`),
+        ),
       ),
-    onRelatedFailed: (index) => conflict(`The custom field "${relied[index]?.name ?? ''}" changed concurrently; retry`),
   });
   return { data: presentFullTicket(saved, config, ctx) };
 }

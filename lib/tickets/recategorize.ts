@@ -1,5 +1,7 @@
 import type { DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
+import { isConditionFailure } from '../db/transact.js';
+import { LostRace, retryLostRaces } from '../db/races.js';
 import type { StatusCategory, TicketItem } from '../db/entities/index.js';
 import { listOrganizationBoards } from '../boards/index.js';
 import { positionKeyOf, saveTicket } from './write.js';
@@ -28,23 +30,23 @@ export async function recategorizeTickets(ctx: DomainContext, statusId: string, 
 }
 
 async function rewriteWithRetry(ctx: DomainContext, ticket: TicketItem, to: StatusCategory): Promise<void> {
-  let current: TicketItem | null = ticket;
-  for (let attempt = 0; current && attempt < 5; attempt += 1) {
-    if (current.statusCategory === to) return;
+  await retryLostRaces(async (attempt) => {
+    const current = attempt === 1 ? ticket : ((await db().entities.ticket.get({ ticketId: ticket.ticketId }).go({ consistent: true })).data as TicketItem | null);
+    if (!current || current.statusCategory === to) return;
+    if (to === 'FINAL' && current.claimedById) {
+      await saveTicket(ctx, { before: current, after: { ...current, statusCategory: to } });
+      return;
+    }
+    const expected = current.version;
     try {
-      if (to === 'FINAL' && current.claimedById) {
-        await saveTicket(ctx, { before: current, after: { ...current, statusCategory: to } });
-        return;
-      }
-      const expected = current.version;
       await db()
         // positionKey is part of the byBoard key: re-derived from position (as saveTicket does) so the column order holds.
         .entities.ticket.put({ ...current, statusCategory: to, positionKey: positionKeyOf(current.position), version: expected + 1 })
         .where((attr, op) => op.eq(attr.version, expected))
         .go({ response: 'none' });
-      return;
-    } catch {
-      current = (await db().entities.ticket.get({ ticketId: ticket.ticketId }).go({ consistent: true })).data as TicketItem | null;
+    } catch (error) {
+      if (isConditionFailure(error)) throw new LostRace('The ticket changed concurrently; retry');
+      throw error;
     }
-  }
+  });
 }

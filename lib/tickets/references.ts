@@ -1,7 +1,8 @@
-import { AppError, invalidField } from '../core/errors.js';
+import { invalidField } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
-import type { TransactionEntities } from '../db/transact.js';
+import { guarded, type TransactionEntities, type TransactionItem } from '../db/transact.js';
+import type { TransactionItemsBuilder } from './write.js';
 import type { BoardItem, TicketItem, UserItem } from '../db/entities/index.js';
 import { isStatusEnabledOnBoard, membershipGrantsAccess } from '../boards/index.js';
 import type { OrgConfig } from './config.js';
@@ -9,13 +10,8 @@ import type { OrgConfig } from './config.js';
 /**
  * Validates what a ticket refers to (status, type, labels, customer, milestone, assignee)
  * and builds the transaction items that keep those references true at write time:
- * existence checks and the ticket-type counters. Errors name the field (400).
+ * existence checks and the ticket-type counters, each carrying the 400 naming its field.
  */
-export interface ReferenceGuards {
-  items: (e: TransactionEntities) => ReturnType<ReturnType<TransactionEntities['status']['check']>['commit']>[];
-  errorFor: (index: number) => AppError;
-}
-
 export function validateReferences(config: OrgConfig, board: BoardItem, before: TicketItem | undefined, after: TicketItem): void {
   if (!before || before.statusId !== after.statusId || before.boardId !== after.boardId) {
     const status = config.status(after.statusId);
@@ -31,40 +27,30 @@ export function validateReferences(config: OrgConfig, board: BoardItem, before: 
   if (after.milestoneId && after.milestoneId !== before?.milestoneId) throw invalidField('milestoneId', 'Unknown milestone');
 }
 
-/** Items that re-check the references inside the write, plus the type counters. */
-export function referenceGuards(before: TicketItem | undefined, after: TicketItem): ReferenceGuards {
-  const errors: AppError[] = [];
-  const builders: ((e: TransactionEntities) => any)[] = [];
+/** Items that re-check the references inside the write, plus the type counters; each names the field it guards. */
+export function referenceGuards(before: TicketItem | undefined, after: TicketItem): TransactionItemsBuilder {
   const orgId = after.orgId;
+  const builders: ((e: TransactionEntities) => TransactionItem)[] = [];
   if (!before || before.statusId !== after.statusId) {
-    builders.push((e) => e.status.check({ orgId, statusId: after.statusId }).where((attr, op) => op.exists(attr.statusId)).commit());
-    errors.push(invalidField('statusId', 'Unknown status'));
+    builders.push((e) => guarded(e.status.check({ orgId, statusId: after.statusId }).where((attr, op) => op.exists(attr.statusId)).commit(), () => invalidField('statusId', 'Unknown status')));
   }
   if (!before || before.typeId !== after.typeId || (after.isDeleted && !before.isDeleted)) {
-    if (before) {
-      builders.push((e) => e.ticketType.patch({ orgId, typeId: before.typeId }).add({ ticketCount: -1 }).commit());
-      errors.push(invalidField('typeId', 'Unknown ticket type'));
-    }
-    if (!after.isDeleted) {
-      // `patch` fails when the type no longer exists: the counter doubles as the existence check.
-      builders.push((e) => e.ticketType.patch({ orgId, typeId: after.typeId }).add({ ticketCount: 1 }).commit());
-      errors.push(invalidField('typeId', 'Unknown ticket type'));
-    }
+    const unknownType = () => invalidField('typeId', 'Unknown ticket type');
+    if (before) builders.push((e) => guarded(e.ticketType.patch({ orgId, typeId: before.typeId }).add({ ticketCount: -1 }).commit(), unknownType));
+    // `patch` fails when the type no longer exists: the counter doubles as the existence check.
+    if (!after.isDeleted) builders.push((e) => guarded(e.ticketType.patch({ orgId, typeId: after.typeId }).add({ ticketCount: 1 }).commit(), unknownType));
   }
   const previousLabels = new Set(before?.labelIds ?? []);
   (after.labelIds ?? []).forEach((labelId, index) => {
     if (previousLabels.has(labelId)) return;
-    builders.push((e) => e.label.check({ orgId, labelId }).where((attr, op) => op.exists(attr.labelId)).commit());
-    errors.push(invalidField(`labelIds.${index}`, 'Unknown label'));
+    builders.push((e) => guarded(e.label.check({ orgId, labelId }).where((attr, op) => op.exists(attr.labelId)).commit(), () => invalidField(`labelIds.${index}`, 'Unknown label')));
   });
   if (after.customerId && after.customerId !== before?.customerId) {
-    builders.push((e) => e.customer.check({ orgId, customerId: after.customerId! }).where((attr, op) => op.exists(attr.customerId)).commit());
-    errors.push(invalidField('customerId', 'Unknown customer'));
+    builders.push((e) =>
+      guarded(e.customer.check({ orgId, customerId: after.customerId! }).where((attr, op) => op.exists(attr.customerId)).commit(), () => invalidField('customerId', 'Unknown customer')),
+    );
   }
-  return {
-    items: (e) => builders.map((build) => build(e)),
-    errorFor: (index) => errors[index] ?? invalidField('body', 'A referenced item changed concurrently'),
-  };
+  return (e) => builders.map((build) => build(e));
 }
 
 /**

@@ -2,7 +2,7 @@ import { conflict, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
-import type { TransactionEntities } from '../db/transact.js';
+import { guarded, type TransactionEntities } from '../db/transact.js';
 import type { BoardItem, TicketItem } from '../db/entities/index.js';
 import { visibleOrNotFound } from '../boards/index.js';
 import { requirePermission } from '../organizations/permissions.js';
@@ -151,8 +151,7 @@ export async function convertToSubticket(ctx: DomainContext, boardId: string, ti
   const saved = await updateTicket(ctx, { board, ticket, config }, {}, {
     extra: { parentTicketId: parent.ticketId },
     timeline: [{ kind: 'CONVERTED_TO_SUBTICKET', details: { parentTicketId: parent.ticketId, parentDisplayId: parent.displayId } }],
-    related: (e) => [attachToParent(e, parent, ticket.ticketId, at)],
-    onRelatedFailed: parentChanged,
+    related: (e) => [guarded(attachToParent(e, parent, ticket.ticketId, at), parentChanged)],
   });
   return { data: presentFullTicket(saved, config, ctx) };
 }
@@ -171,8 +170,7 @@ export async function promoteToStandalone(ctx: DomainContext, boardId: string, t
   const saved = await updateTicket(ctx, loaded, {}, {
     remove: ['parentTicketId'],
     timeline: [{ kind: 'PROMOTED_TO_STANDALONE', details: { formerParentTicketId: ticket.parentTicketId, formerParentDisplayId: parent?.displayId ?? null } }],
-    related: (e) => (parent ? [detachFromParent(e, parent, ticket.ticketId, at)] : []),
-    onRelatedFailed: parentChanged,
+    related: (e) => (parent ? [guarded(detachFromParent(e, parent, ticket.ticketId, at), parentChanged)] : []),
   });
   return { data: presentFullTicket(saved, config, ctx) };
 }

@@ -9,6 +9,7 @@ import { saveTicket } from './write.js';
 import { referenceGuards } from './references.js';
 import { detachFromParent, loadLiveParent } from './subtickets.js';
 import { conflict } from '../core/errors.js';
+import { guarded } from '../db/transact.js';
 
 /** POST /boards/{boardId}/tickets → {data: ticket}. */
 export async function createBoardTicket(ctx: DomainContext, boardId: string, input: CreateTicketInput) {
@@ -44,16 +45,10 @@ export async function deleteTicket(ctx: DomainContext, boardId: string, ticketId
   const now = ctx.clock.now().toISOString();
   const after = { ...ticket, isDeleted: true, deletedAt: now, updatedAt: now };
   const guards = referenceGuards(ticket, after);
-  let guardCount = 0;
   await saveTicket(ctx, {
     before: ticket,
     after,
-    related: (e) => {
-      const items = guards.items(e);
-      guardCount = items.length;
-      return parent ? [...items, detachFromParent(e, parent, ticket.ticketId, now)] : items;
-    },
-    onRelatedFailed: (index) => (index < guardCount ? guards.errorFor(index) : conflict('The parent ticket changed concurrently; retry')),
+    related: (e) => [...guards(e), ...(parent ? [guarded(detachFromParent(e, parent, ticket.ticketId, now), () => conflict('The parent ticket changed concurrently; retry'))] : [])],
   });
 }
 

@@ -1,4 +1,3 @@
-import { AppError } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import type { BoardItem, TicketItem } from '../db/entities/index.js';
 import type { EventInput } from '../events/outbox.js';
@@ -18,11 +17,12 @@ export interface UpdateOptions {
   extra?: Partial<TicketItem>;
   /** Attributes to remove outright (e.g. blockerInfo when leaving BLOCKED). */
   remove?: (keyof TicketItem)[];
-  onStale?: () => AppError;
+  /** The error when the ticket changed since it was read (default: LostRace). */
+  onStale?: () => Error;
   timeline?: TimelineInput[];
   events?: EventInput[];
+  /** Further items of the same transaction, each guarded with its own failure. */
   related?: TransactionItemsBuilder;
-  onRelatedFailed?: (index: number) => AppError;
   /**
    * An agent's move into a gated status: `record` (default) records a suggestion on an
    * Explainable Status board before refusing; `refuse` only refuses (side-effect moves).
@@ -68,7 +68,6 @@ export async function updateTicket(ctx: DomainContext, loaded: LoadedTicket, cha
   }
   after.updatedAt = now;
   const guards = referenceGuards(ticket, after);
-  const relatedCount = { value: 0 };
   return saveTicket(ctx, {
     before: ticket,
     after,
@@ -76,12 +75,6 @@ export async function updateTicket(ctx: DomainContext, loaded: LoadedTicket, cha
     timeline: options.timeline,
     events: options.events,
     onStale: options.onStale,
-    related: (e) => {
-      const guardItems = guards.items(e);
-      relatedCount.value = guardItems.length;
-      return [...guardItems, ...(options.related?.(e) ?? [])];
-    },
-    onRelatedFailed: (index) =>
-      index < relatedCount.value ? guards.errorFor(index) : options.onRelatedFailed?.(index - relatedCount.value) ?? guards.errorFor(index),
+    related: (e) => [...guards(e), ...(options.related?.(e) ?? [])],
   });
 }

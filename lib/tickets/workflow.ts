@@ -1,6 +1,8 @@
 import { AppError, conflict, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
+import { guarded } from '../db/transact.js';
+import { LostRace } from '../db/races.js';
 import { batchGetMixed } from '../db/batch.js';
 import type { BoardItem, StatusItem, TicketItem, UserItem } from '../db/entities/index.js';
 import { isStatusEnabledOnBoard, isTransitionAllowed, membershipGrantsAccess, visibleOrNotFound } from '../boards/index.js';
@@ -73,8 +75,11 @@ export async function transitionTicket(ctx: DomainContext, boardId: string, tick
   }
   if (blockedBy) {
     // The blocking person must be a user of the organization: checked inside the write.
-    options.related = (e) => [e.user.check({ orgId: ctx.org.orgId, userId: blockedBy }).where((attr, op) => op.exists(attr.userId)).commit()];
-    options.onRelatedFailed = () => invalidField('blockerInfo.blockedBy', 'Unknown user');
+    options.related = (e) => [
+      guarded(e.user.check({ orgId: ctx.org.orgId, userId: blockedBy }).where((attr, op) => op.exists(attr.userId)).commit(), () =>
+        invalidField('blockerInfo.blockedBy', 'Unknown user'),
+      ),
+    ];
   }
   const updated = await updateTicket(ctx, loaded, { statusId: target.statusId }, options);
   return respond(ctx, updated, config);
@@ -132,13 +137,6 @@ export interface InlineUpdateInput {
 const staleUpdate = (currentUpdatedAt: string | undefined): AppError =>
   new AppError(409, 'STALE_UPDATE', 'The ticket was changed since it was read; reload it and retry', { currentUpdatedAt: currentUpdatedAt ?? null });
 
-/** Marks the version guard's failure, so the current updatedAt can be read and reported. */
-class LostVersionRace extends AppError {
-  constructor() {
-    super(409, 'STALE_UPDATE', 'The ticket changed concurrently');
-  }
-}
-
 /**
  * PATCH .../inline (board inline edit): optimistic locking on `expectedUpdatedAt`. A
  * mismatch, or losing the version guard to a concurrent write, is 409 STALE_UPDATE with the
@@ -152,10 +150,11 @@ export async function inlineUpdateTicket(ctx: DomainContext, boardId: string, ti
     throw staleUpdate(loaded.ticket.updatedAt);
   }
   try {
-    const ticket = await updateTicket(ctx, loaded, changes, { onStale: () => new LostVersionRace() });
+    const ticket = await updateTicket(ctx, loaded, changes);
     return respond(ctx, ticket, loaded.config);
   } catch (error) {
-    if (!(error instanceof LostVersionRace)) throw error;
+    // Lost the version guard to a concurrent write: reported with the current updatedAt, not retried.
+    if (!(error instanceof LostRace)) throw error;
     const current = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data;
     throw staleUpdate(current?.updatedAt);
   }
@@ -237,8 +236,7 @@ export async function moveTicket(ctx: DomainContext, boardId: string, ticketId: 
         position: ctx.clock.now().getTime(),
         needsReassignment: assigneeLosesAccess,
       },
-      related: (e) => [e.ticketKey.create({ orgId, displayId, ticketId }).commit()],
-      onRelatedFailed: () => conflict('The display id on the target board is already taken; retry'),
+      related: (e) => [guarded(e.ticketKey.create({ orgId, displayId, ticketId }).commit(), () => conflict('The display id on the target board is already taken; retry'))],
       // The status change is a side effect of the move: refused for an agent, never suggested.
       approvalGate: 'refuse',
     },

@@ -1,15 +1,15 @@
-import { AppError, conflict } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
-import { transact, type TransactionEntities } from '../db/transact.js';
+import { guarded, transact, type TransactionEntities, type TransactionItem } from '../db/transact.js';
+import { LostRace } from '../db/races.js';
 import { COLUMN_COUNT_SHARDS, type TicketItem, type TimelineEntryItem } from '../db/entities/index.js';
 import { eventPuts, newEventRecord, type EventInput } from '../events/outbox.js';
 import { ticketEventsFor } from './events.js';
 import { closingDelta } from '../agents/activity.js';
 import { claimEndReason, endedClaimEffects, withoutClaim } from '../claims/lease.js';
 
-/** Builds the extra items of a ticket transaction (ElectroDB `.commit()` results). */
-export type TransactionItemsBuilder = (e: TransactionEntities) => any[];
+/** Builds the extra items of a ticket transaction (each guarded item names its own failure). */
+export type TransactionItemsBuilder = (e: TransactionEntities) => TransactionItem[];
 
 /** The byAssignee key of unassigned tickets. */
 export const UNASSIGNED = '-';
@@ -84,12 +84,10 @@ export interface TicketWrite {
   timeline?: TimelineInput[];
   /** Extra events beyond the derived ones. */
   events?: EventInput[];
-  /** Other items that must change in the same transaction (counters, parents, checks). */
+  /** Other items that must change in the same transaction (counters, parents, checks), each guarded with its failure. */
   related?: TransactionItemsBuilder;
-  /** The domain error for a failed condition of a related item (index within `related`). */
-  onRelatedFailed?: (index: number) => AppError;
-  /** The error when the ticket itself changed since it was read. */
-  onStale?: () => AppError;
+  /** The error when the ticket itself changed since it was read (default: LostRace). */
+  onStale?: () => Error;
   /** Explainable Status: the reason stored with a status change. */
   statusReason?: string;
 }
@@ -127,19 +125,22 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
   }));
   const events = [...ticketEventsFor(ctx, write.before, after), ...(write.events ?? []), ...(ended?.events ?? [])].map((event) => newEventRecord(after.orgId, ctx.clock, event));
   const counts = columnCountDeltas(write.before, after);
-  await transact(
-    (e) => [
-      write.before
-        ? e.ticket
-            .put(after)
-            .where((attr, op) => op.eq(attr.version, write.before!.version))
-            .commit()
-        : e.ticket.create(after).commit(),
+  const stale = write.onStale ?? (() => new LostRace('The ticket changed concurrently; retry'));
+  await transact((e) => [
+      guarded(
+        write.before
+          ? e.ticket
+              .put(after)
+              .where((attr, op) => op.eq(attr.version, write.before!.version))
+              .commit()
+          : e.ticket.create(after).commit(),
+        stale,
+      ),
       ...(write.related?.(e) ?? []),
-      ...((ended?.related(e) ?? []) as any[]),
+      ...(ended?.related(e) ?? []),
       ...timeline.map((entry) => e.timelineEntry.create(entry).commit()),
       ...eventPuts(e, events),
-      // Unconditional upserts, last: they cannot fail a condition, so indexes above stay as documented.
+      // Unconditional upserts: they cannot fail a condition.
       ...counts.map((delta) =>
         e.columnCount
           .update({ orgId: after.orgId, boardId: delta.boardId, statusId: delta.statusId, shard: String(Math.floor(Math.random() * COLUMN_COUNT_SHARDS)) })
@@ -148,12 +149,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
       ),
       // The agents overview's closing counters (a ticket entering a FINAL status).
       ...[closingDelta(e, write.before, after, ctx.actor.agent != null, ctx.clock.now())].filter((item) => item !== undefined),
-    ],
-    (index) => {
-      if (index === 0) return write.onStale?.() ?? conflict('The ticket changed concurrently; retry');
-      return write.onRelatedFailed?.(index - 1) ?? conflict('A related item changed concurrently; retry');
-    },
-  );
+  ]);
   return after;
 }
 

@@ -2,7 +2,7 @@ import { conflict, forbidden, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
-import { transact, type TransactionEntities } from '../db/transact.js';
+import { guarded, transact, type TransactionEntities } from '../db/transact.js';
 import type { Role, UserItem } from '../db/entities/index.js';
 import { hashPassword } from '../identity/passwords.js';
 import { requireAdmin, requireHeldPermissions, requirePermission } from '../organizations/permissions.js';
@@ -79,22 +79,20 @@ export async function createUser(ctx: DomainContext, input: CreateUserInput) {
   };
   // One transaction: the e-mail reservation, the user, and checks that its customer and
   // groups exist (so a concurrent delete of either cannot leave the user dangling).
-  await transact(
-    (e) => [
-      e.userEmail.create({ orgId: ctx.org.orgId, email, userId: user.userId }).commit(),
-      e.user.create(user).commit(),
-      ...(input.customerId
-        ? [e.customer.check({ orgId: ctx.org.orgId, customerId: input.customerId }).where((attr, op) => op.exists(attr.customerId)).commit()]
-        : []),
-      ...groupChecks(e, ctx.org.orgId, groupIds),
-    ],
-    (index) => {
-      if (index === 0) return conflict('A user with this e-mail already exists', { field: 'email' });
-      if (index === 2 && input.customerId) return invalidField('customerId', 'Unknown customer');
-      const groupIndex = index - (input.customerId ? 3 : 2);
-      return invalidField(`permissionGroupIds.${groupIndex}`, 'Unknown permission group');
-    },
-  );
+  await transact((e) => [
+    guarded(e.userEmail.create({ orgId: ctx.org.orgId, email, userId: user.userId }).commit(), () =>
+      conflict('A user with this e-mail already exists', { field: 'email' }),
+    ),
+    e.user.create(user).commit(),
+    ...(input.customerId
+      ? [
+          guarded(e.customer.check({ orgId: ctx.org.orgId, customerId: input.customerId }).where((attr, op) => op.exists(attr.customerId)).commit(), () =>
+            invalidField('customerId', 'Unknown customer'),
+          ),
+        ]
+      : []),
+    ...groupChecks(e, ctx.org.orgId, groupIds),
+  ]);
   return presentUser(user);
 }
 
@@ -128,17 +126,17 @@ export async function updateUser(ctx: DomainContext, userId: string, input: Upda
     ...(groupIds ? { permissionGroupIds: groupIds } : {}),
     updatedAt: ctx.clock.now().toISOString(),
   };
-  await transact(
-    (e) => [
+  await transact((e) => [
+    guarded(
       e.user
         .patch({ orgId: ctx.org.orgId, userId })
         .set(changes)
         .where((attr, op) => op.eq(attr.updatedAt, user.updatedAt))
         .commit(),
-      ...groupChecks(e, ctx.org.orgId, groupIds ?? []),
-    ],
-    (index) => (index === 0 ? conflict('The user changed concurrently; retry') : invalidField(`permissionGroupIds.${index - 1}`, 'Unknown permission group')),
-  );
+      () => conflict('The user changed concurrently; retry'),
+    ),
+    ...groupChecks(e, ctx.org.orgId, groupIds ?? []),
+  ]);
   return presentUser({ ...user, ...changes });
 }
 
@@ -176,10 +174,13 @@ function requireMayAssignGroups(ctx: DomainContext, groupIds: string[]): void {
 
 /** Transaction items asserting that each group still exists when the user is written. */
 function groupChecks(e: TransactionEntities, orgId: string, groupIds: string[]) {
-  return groupIds.map((groupId) =>
-    e.permissionGroup
-      .check({ orgId, groupId })
-      .where((attr, op) => op.exists(attr.groupId))
-      .commit(),
+  return groupIds.map((groupId, index) =>
+    guarded(
+      e.permissionGroup
+        .check({ orgId, groupId })
+        .where((attr, op) => op.exists(attr.groupId))
+        .commit(),
+      () => invalidField(`permissionGroupIds.${index}`, 'Unknown permission group'),
+    ),
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/service.js';
-import { transact } from '../../lib/db/transact.js';
+import { guarded, transact } from '../../lib/db/transact.js';
 import { eventPuts, newEventRecord } from '../../lib/events/outbox.js';
 import { consumeStreamRecords, type DispatchedEvent, type StreamRecordLike } from '../../lib/events/consumer.js';
 import { conflict } from '../../lib/core/errors.js';
@@ -38,14 +38,16 @@ describe('event write path', () => {
     await expect(
       transact(
         (e) => [
-          e.organization
-            .patch({ orgId: org.orgId })
-            .set({ name: 'Never' })
-            .where((attr, op) => op.eq(attr.updatedAt, 'not-the-current-value'))
-            .commit(),
+          guarded(
+            e.organization
+              .patch({ orgId: org.orgId })
+              .set({ name: 'Never' })
+              .where((attr, op) => op.eq(attr.updatedAt, 'not-the-current-value'))
+              .commit(),
+            () => conflict('stale'),
+          ),
           ...eventPuts(e, [record]),
         ],
-        () => conflict('stale'),
       ),
     ).rejects.toMatchObject({ status: 409 });
     expect((await db().entities.event.get({ eventId: record.eventId }).go()).data).toBeNull();

@@ -3,7 +3,7 @@ import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../lib/db/service.js';
 import { documentDb } from '../../lib/db/client.js';
-import { transact } from '../../lib/db/transact.js';
+import { guarded, transact } from '../../lib/db/transact.js';
 import { AppError, conflict } from '../../lib/core/errors.js';
 import { newId } from '../../lib/core/ids.js';
 
@@ -50,10 +50,13 @@ function twoNotifications() {
   const userId = newId('usr');
   const ids = [newId('ntf'), newId('ntf')];
   const at = new Date().toISOString();
-  const write = (onConditionFailed?: (index: number) => AppError) =>
-    transact(
-      (e) => ids.map((notificationId) => e.notification.create({ orgId, userId, notificationId, type: 'TICKET_CLAIM_EXPIRED', data: {}, createdAt: at, ttl: 2_000_000_000 }).commit()),
-      onConditionFailed,
+  // Each item may carry its own failure (a guarded item), named here after its position.
+  const write = (failureOf?: (index: number) => AppError) =>
+    transact((e) =>
+      ids.map((notificationId, index) => {
+        const item = e.notification.create({ orgId, userId, notificationId, type: 'TICKET_CLAIM_EXPIRED', data: {}, createdAt: at, ttl: 2_000_000_000 }).commit();
+        return failureOf ? guarded(item, () => failureOf(index)) : item;
+      }),
     );
   const stored = async () => (await db().entities.notification.query.byUser({ orgId, userId }).go({ pages: 'all' })).data.length;
   return { write, stored };
