@@ -1,17 +1,24 @@
 import type { Clock } from '../core/clock.js';
 import { LostRace } from '../db/races.js';
 import { db } from '../db/service.js';
-import type { OrganizationItem, TicketItem } from '../db/entities/index.js';
-import { CLAIM_SHARD, saveTicket } from '../tickets/write.js';
+import { claimShards, type OrganizationItem, type TicketItem } from '../db/entities/index.js';
+import { saveTicket } from '../tickets/write.js';
 import { hasLiveClaim, lapsedClaimEffects, withoutClaim } from './lease.js';
 import { systemContext } from './system-context.js';
 
-/** Every claimed ticket whose lease lapsed before `now`, across organizations (byClaimExpiry). */
+/** Every claimed ticket whose lease lapsed before `now`, across organizations (byClaimExpiry, its shards in parallel). */
 export async function lapsedClaims(now: Date): Promise<TicketItem[]> {
-  const result = await db().entities.ticket.query
-    .byClaimExpiry({ claimShard: CLAIM_SHARD })
-    .lt({ claimExpiresAtKey: now.toISOString() })
-    .go({ pages: 'all' });
+  const shards = await Promise.all(
+    claimShards().map((claimShard) =>
+      db().entities.ticket.query.byClaimExpiry({ claimShard }).lt({ claimExpiresAtKey: now.toISOString() }).go({ pages: 'all' }),
+    ),
+  );
+  return shards.flatMap((result) => result.data as TicketItem[]);
+}
+
+/** One organization's claimed tickets whose lease lapsed at or before `now` and which are not cleared yet (byOrgClaimExpiry). */
+export async function lapsedClaimsOfOrganization(orgId: string, now: Date): Promise<TicketItem[]> {
+  const result = await db().entities.ticket.query.byOrgClaimExpiry({ orgId }).lte({ claimExpiresAtKey: now.toISOString() }).go({ pages: 'all' });
   return result.data as TicketItem[];
 }
 

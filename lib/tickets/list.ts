@@ -6,8 +6,7 @@ import { canSeeBoard, listOrganizationBoards, loadVisibleBoard } from '../boards
 import { loadOrgConfig, type OrgConfig } from './config.js';
 import { matchesFilters, sortTickets, type TicketFilters } from './filters.js';
 import { hasLiveClaim } from '../claims/lease.js';
-import { liveClaimsOf } from '../claims/expiry.js';
-import { CLAIM_SHARD } from './write.js';
+import { lapsedClaimsOfOrganization, liveClaimsOf } from '../claims/expiry.js';
 import { presentTicket } from './present.js';
 
 /**
@@ -321,19 +320,6 @@ async function listIssuesByColumns(ctx: DomainContext, boards: BoardItem[], quer
     }),
   );
   return columnPage(parts.flat(), total, query, config, now);
-}
-
-/**
- * The organization's claims whose lease lapsed but which the sweeper has not cleared yet
- * (byClaimExpiry, expiry ≤ now; one small Query: the sweeper clears them within a minute).
- */
-async function lapsedClaimsOfOrganization(orgId: string, now: Date): Promise<TicketItem[]> {
-  const { data } = await db()
-    .entities.ticket.query.byClaimExpiry({ claimShard: CLAIM_SHARD })
-    .lte({ claimExpiresAtKey: now.toISOString() })
-    .where((attr, op) => op.eq(attr.orgId, orgId))
-    .go({ pages: 'all' });
-  return data as TicketItem[];
 }
 
 /** Runs `work` over `items` with at most `limit` in flight. */

@@ -2,7 +2,7 @@ import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { guarded, transact, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import { LostRace } from '../db/races.js';
-import { COLUMN_COUNT_SHARDS, type TicketItem, type TimelineEntryItem } from '../db/entities/index.js';
+import { claimShardOf, COLUMN_COUNT_SHARDS, type TicketItem, type TimelineEntryItem } from '../db/entities/index.js';
 import { eventPuts, newEventRecord, type EventInput } from '../events/outbox.js';
 import { ticketEventsFor } from './events.js';
 import { closingDelta } from '../agents/activity.js';
@@ -14,11 +14,10 @@ export type TransactionItemsBuilder = (e: TransactionEntities) => TransactionIte
 /** The byAssignee key of unassigned tickets. */
 export const UNASSIGNED = '-';
 
-/** The claim index keys (byClaimHolder, byClaimExpiry): `-` when the ticket holds no claim. */
-export const CLAIM_SHARD = 'claims';
+/** The claim index keys (byClaimHolder, byClaimExpiry, byOrgClaimExpiry): `-` when the ticket holds no claim. */
 export function claimKeysOf(ticket: TicketItem): Pick<TicketItem, 'claimHolderKey' | 'claimShard' | 'claimExpiresAtKey'> {
   if (!ticket.claimedById || !ticket.claimExpiresAt) return { claimHolderKey: UNASSIGNED, claimShard: UNASSIGNED, claimExpiresAtKey: UNASSIGNED };
-  return { claimHolderKey: ticket.claimedById, claimShard: CLAIM_SHARD, claimExpiresAtKey: ticket.claimExpiresAt };
+  return { claimHolderKey: ticket.claimedById, claimShard: claimShardOf(ticket.ticketId), claimExpiresAtKey: ticket.claimExpiresAt };
 }
 
 /** Positions are finite numbers with 0 ≤ position < MAX_POSITION (PATCH …/reorder enforces it). */

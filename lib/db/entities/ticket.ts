@@ -16,8 +16,23 @@ export const RESOLUTION_TYPES = ['fixed', 'wont_fix', 'duplicate', 'cannot_repro
  *   for. A column reads in list order, so a page is read from the column's start, not all of it.
  * - byAssignee (gsi2): a user's assigned tickets across boards, or on one board. Unassigned
  *   tickets share one key per organization (assigneeKey `-`), which nothing queries.
- * - byClaimHolder (gsi3) / byClaimExpiry (gsi4): claimed tickets by holder and by expiry.
+ * - byClaimHolder (gsi3) / byClaimExpiry (gsi4) / byOrgClaimExpiry (gsi5): claimed tickets by
+ *   holder, by expiry across the deployment (sharded, for the sweeper) and by expiry within one
+ *   organization.
  */
+
+/** Partitions of byClaimExpiry: a ticket's claim lands in one by its id; the sweeper reads them all in parallel. */
+export const CLAIM_EXPIRY_SHARDS = 8;
+
+/** The byClaimExpiry partition of a ticket's claim (`claims#0` … `claims#7`), stable per ticket. */
+export function claimShardOf(ticketId: string): string {
+  let hash = 0;
+  for (let index = 0; index < ticketId.length; index += 1) hash = (hash * 31 + ticketId.charCodeAt(index)) >>> 0;
+  return `claims#${hash % CLAIM_EXPIRY_SHARDS}`;
+}
+
+/** Every byClaimExpiry partition. */
+export const claimShards = (): string[] => Array.from({ length: CLAIM_EXPIRY_SHARDS }, (_, shard) => `claims#${shard}`);
 /** The claim index attributes' value on an unclaimed ticket (no gsi3/gsi4 keys are written then). */
 const UNCLAIMED = '-';
 /** `assigneeKey` of an unassigned ticket (no gsi2 keys are written then). */
@@ -122,16 +137,26 @@ export const Ticket = new Entity({
       sk: { field: 'gsi3sk', composite: ['claimExpiresAtKey', 'ticketId'] },
     },
     /**
-     * gsi4: every claimed ticket by expiry, for the sweeper. Sparse: unclaimed tickets carry no
-     * gsi4 keys, so the index holds live and lapsed-unswept claims only. One partition
-     * (`claims`) for all organizations: fine at this scale; shard the key (e.g. claims#0..n)
-     * if it ever grows hot.
+     * gsi4: every claimed ticket of the deployment by expiry, for the sweeper, spread over
+     * CLAIM_EXPIRY_SHARDS partitions (`claims#n`, by ticket id) so that no partition takes every
+     * claim, heartbeat and release. Sparse: unclaimed tickets carry no gsi4 keys, so the index
+     * holds live and lapsed-unswept claims only. Requests never read it (the sweeper does).
      */
     byClaimExpiry: {
       index: 'gsi4',
       condition: (attr) => attr.claimShard !== undefined && attr.claimShard !== UNCLAIMED,
       pk: { field: 'gsi4pk', composite: ['claimShard'] },
       sk: { field: 'gsi4sk', composite: ['claimExpiresAtKey', 'ticketId'] },
+    },
+    /**
+     * gsi5: one organization's claimed tickets by expiry (its lapsed, unswept claims for
+     * `/issues?claimable`), so a request reads only its own organization's claims. Sparse like gsi4.
+     */
+    byOrgClaimExpiry: {
+      index: 'gsi5',
+      condition: (attr) => attr.claimShard !== undefined && attr.claimShard !== UNCLAIMED,
+      pk: { field: 'gsi5pk', composite: ['orgId'] },
+      sk: { field: 'gsi5sk', composite: ['claimExpiresAtKey', 'ticketId'] },
     },
   },
 });
