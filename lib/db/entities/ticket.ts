@@ -14,8 +14,8 @@ export const RESOLUTION_TYPES = ['fixed', 'wont_fix', 'duplicate', 'cannot_repro
  *   (positionKey, ticketId): the default list reads only ACTIVE work (`begins_with ACTIVE`), a
  *   status filter one column; finished history (FINAL) and planning are read only when asked
  *   for. A column reads in list order, so a page is read from the column's start, not all of it.
- * - byAssignee (gsi2): a user's assigned tickets across boards, or on one board. Unassigned
- *   tickets share one key per organization (assigneeKey `-`), which nothing queries.
+ * - byAssignee (gsi2): a user's assigned tickets across boards, or on one board. Sparse:
+ *   unassigned tickets (assigneeKey `-`) carry no gsi2 keys.
  * - byClaimHolder (gsi3) / byClaimExpiry (gsi4) / byOrgClaimExpiry (gsi5): claimed tickets by
  *   holder, by expiry across the deployment (sharded, for the sweeper) and by expiry within one
  *   organization.
