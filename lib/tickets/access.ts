@@ -6,6 +6,16 @@ import type { BoardItem, TicketItem } from '../db/entities/index.js';
 import { visibleOrNotFound } from '../boards/index.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
 
+/**
+ * Tickets (and the comments, timeline entries and suggestions keyed by them) are keyed by the
+ * ticket id alone, not by organization: this check IS their tenant isolation. A ticket read by
+ * id is the caller's only if it belongs to the caller's organization and is not deleted (a
+ * deleted ticket is 404 everywhere). Every read of a ticket by id goes through here.
+ */
+export function liveTicketOf(ctx: DomainContext, ticket: TicketItem | undefined): TicketItem | undefined {
+  return ticket && ticket.orgId === ctx.org.orgId && !ticket.isDeleted ? ticket : undefined;
+}
+
 export interface TicketOnBoard {
   board: BoardItem;
   ticket: TicketItem;
@@ -32,8 +42,8 @@ export async function loadTicketOnBoardWith(ctx: DomainContext, boardId: string,
     ...more,
   ]);
   const visible = visibleOrNotFound(ctx, board as BoardItem | undefined);
-  const live = ticket as TicketItem | undefined;
-  if (!live || live.orgId !== ctx.org.orgId || live.boardId !== boardId || live.isDeleted) throw notFound('Ticket');
+  const live = liveTicketOf(ctx, ticket as TicketItem | undefined);
+  if (!live || live.boardId !== boardId) throw notFound('Ticket');
   return { board: visible, ticket: live, more: found };
 }
 
@@ -47,5 +57,5 @@ export async function loadTicketWithConfig(ctx: DomainContext, boardId: string, 
 export async function loadTickets(ctx: DomainContext, ticketIds: string[]): Promise<TicketItem[]> {
   if (ticketIds.length === 0) return [];
   const found = (await batchGetMixed(ticketIds.map((ticketId) => ({ entity: db().entities.ticket, key: { ticketId } })))) as (TicketItem | undefined)[];
-  return found.filter((ticket): ticket is TicketItem => !!ticket && ticket.orgId === ctx.org.orgId && !ticket.isDeleted);
+  return found.map((ticket) => liveTicketOf(ctx, ticket)).filter((ticket): ticket is TicketItem => ticket !== undefined);
 }

@@ -1,4 +1,4 @@
-import type { TicketItem } from '../db/entities/index.js';
+import type { StatusCategory, TicketItem } from '../db/entities/index.js';
 import type { OrgConfig } from './config.js';
 import { positionKeyOf } from './write.js';
 import { hasLiveClaim } from '../claims/lease.js';
@@ -37,6 +37,18 @@ export interface FilterContext {
   callerId: string;
 }
 
+/**
+ * Spec §3.1, the one rule of which statuses a list shows when no status is asked for by id:
+ * ACTIVE ones; PLANNING ones with includePlanning; FINAL ones (and any status marked
+ * `isFinal`) with includeArchived. Per ticket (`matchesFilters`), per column (`columnsShown`)
+ * and per index range (`categoriesShown`) alike.
+ */
+export function isStatusShown(status: { category: StatusCategory; isFinal?: boolean }, filters: Pick<TicketFilters, 'includePlanning' | 'includeArchived'>): boolean {
+  if (status.category === 'PLANNING') return filters.includePlanning === true;
+  if (status.category === 'FINAL' || status.isFinal) return filters.includeArchived === true;
+  return true;
+}
+
 export function matchesFilters(ticket: TicketItem, filters: TicketFilters, context: FilterContext): boolean {
   if (ticket.isDeleted) return false;
   const status = context.config.status(ticket.statusId);
@@ -47,8 +59,8 @@ export function matchesFilters(ticket: TicketItem, filters: TicketFilters, conte
   // A status asked for by id is shown whatever its category, and so is every live claim of a
   // holder (`claimedBy` answers "what does this agent hold", whatever the ticket's state).
   const everyState = filters.claimedBy != null;
-  if (!everyState && !explicitStatus && category === 'PLANNING' && !filters.includePlanning) return false;
-  if (!everyState && !filters.includeArchived && (ticket.isArchived || (!explicitStatus && (category === 'FINAL' || status?.isFinal)))) return false;
+  if (!everyState && !explicitStatus && !isStatusShown({ category, isFinal: status?.isFinal }, filters)) return false;
+  if (!everyState && ticket.isArchived && !filters.includeArchived) return false;
   if (filters.assigneeId !== undefined && ticket.assigneeId !== filters.assigneeId) return false;
   if (filters.assignedToMe && ticket.assigneeId !== context.callerId) return false;
   if (filters.customerId !== undefined && ticket.customerId !== filters.customerId) return false;

@@ -4,7 +4,7 @@ import { STATUS_CATEGORIES, type BoardItem, type ColumnCountItem, type StatusCat
 import { paginate } from '../http/pagination.js';
 import { canSeeBoard, listOrganizationBoards, loadVisibleBoard } from '../boards/index.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
-import { matchesFilters, sortTickets, type TicketFilters } from './filters.js';
+import { isStatusShown, matchesFilters, sortTickets, type TicketFilters } from './filters.js';
 import { hasLiveClaim } from '../claims/lease.js';
 import { lapsedClaimsOfOrganization, liveClaimsOf } from '../claims/expiry.js';
 import { presentTicket } from './present.js';
@@ -39,11 +39,7 @@ export async function queryBoardTickets(orgId: string, boardId: string, filters:
 
 /** The status categories a list without a status filter can show (spec §3.1). */
 export function categoriesShown(filters: TicketFilters): StatusCategory[] {
-  return [
-    'ACTIVE' as const,
-    ...(filters.includePlanning ? (['PLANNING'] as const) : []),
-    ...(filters.includeArchived ? (['FINAL'] as const) : []),
-  ];
+  return (['ACTIVE', 'PLANNING', 'FINAL'] as const).filter((category) => isStatusShown({ category }, filters));
 }
 
 export interface ListQuery extends TicketFilters {
@@ -125,11 +121,7 @@ export function columnsShown(config: OrgConfig, filters: TicketFilters): StatusI
     const wanted = new Set(filters.statusIds);
     return config.statuses.filter((status) => wanted.has(status.statusId));
   }
-  return config.statuses.filter((status) => {
-    if (status.category === 'PLANNING' && !filters.includePlanning) return false;
-    if ((status.category === 'FINAL' || status.isFinal) && !filters.includeArchived) return false;
-    return true;
-  });
+  return config.statuses.filter((status) => isStatusShown(status, filters));
 }
 
 /** Live tickets of a column the list shows (archived ones only with includeArchived). */

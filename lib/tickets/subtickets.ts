@@ -1,12 +1,10 @@
 import { conflict, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
-import { batchGetMixed } from '../db/batch.js';
 import { guarded, type TransactionEntities } from '../db/transact.js';
-import type { BoardItem, TicketItem } from '../db/entities/index.js';
-import { visibleOrNotFound } from '../boards/index.js';
+import type { TicketItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
-import { loadTicketOnBoard, loadTicketWithConfig, loadTickets } from './access.js';
+import { liveTicketOf, loadTicketOnBoard, loadTicketOnBoardWith, loadTicketWithConfig, loadTickets } from './access.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
 import { createTicket } from './create.js';
 import { presentFullTicket } from './present.js';
@@ -14,9 +12,6 @@ import { updateTicket } from './update.js';
 
 /** Subtickets one ticket may hold. Subtickets are one level deep: a subticket has none. */
 export const MAX_SUBTICKETS_PER_TICKET = 100;
-
-const isLiveTicketOf = (ctx: DomainContext, ticket: TicketItem | undefined): ticket is TicketItem =>
-  !!ticket && ticket.orgId === ctx.org.orgId && !ticket.isDeleted;
 
 /** The parent item with one more subticket, written only if the parent is unchanged since read. */
 export function attachToParent(e: TransactionEntities, parent: TicketItem, childId: string, at: string) {
@@ -58,18 +53,11 @@ function assertCanTakeSubticket(parent: TicketItem): void {
  * is a live ticket of it; the second ticket comes back as read (the caller judges it).
  */
 async function loadTicketAndAnother(ctx: DomainContext, boardId: string, ticketId: string, otherId: string) {
-  const [items, config] = await Promise.all([
-    batchGetMixed([
-      { entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId } },
-      { entity: db().entities.ticket, key: { ticketId } },
-      { entity: db().entities.ticket, key: { ticketId: otherId } },
-    ]),
+  const [{ board, ticket, more }, config] = await Promise.all([
+    loadTicketOnBoardWith(ctx, boardId, ticketId, [{ entity: db().entities.ticket, key: { ticketId: otherId } }]),
     loadOrgConfig(ctx.org.orgId),
   ]);
-  const [boardItem, ticket, other] = items as [BoardItem | undefined, TicketItem | undefined, TicketItem | undefined];
-  const board = visibleOrNotFound(ctx, boardItem);
-  if (!isLiveTicketOf(ctx, ticket) || ticket.boardId !== boardId) throw notFound('Ticket');
-  return { board, ticket, other: isLiveTicketOf(ctx, other) ? other : undefined, config };
+  return { board, ticket, other: liveTicketOf(ctx, more[0] as TicketItem | undefined), config };
 }
 
 function presentSubticket(ticket: TicketItem, config: OrgConfig) {

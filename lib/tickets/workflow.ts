@@ -1,13 +1,12 @@
-import { AppError, conflict, invalidField, notFound } from '../core/errors.js';
+import { AppError, conflict, invalidField } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
 import { guarded } from '../db/transact.js';
 import { LostRace } from '../db/races.js';
-import { batchGetMixed } from '../db/batch.js';
 import type { BoardItem, StatusItem, TicketItem, UserItem } from '../db/entities/index.js';
 import { isStatusEnabledOnBoard, isTransitionAllowed, membershipGrantsAccess, visibleOrNotFound } from '../boards/index.js';
 import { requirePermission } from '../organizations/permissions.js';
-import { loadTicketWithConfig } from './access.js';
+import { loadTicketOnBoardWith, loadTicketWithConfig } from './access.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
 import { takeTicketNumber } from './create.js';
 import { listBoardTickets } from './list.js';
@@ -188,18 +187,11 @@ export async function moveTicket(ctx: DomainContext, boardId: string, ticketId: 
   requirePermission(ctx, 'tickets:edit');
   if (targetBoardId === boardId) throw invalidField('targetBoardId', 'The ticket is already on this board');
   const orgId = ctx.org.orgId;
-  const [[source, found, target], config] = await Promise.all([
-    batchGetMixed([
-      { entity: db().entities.board, key: { orgId, boardId } },
-      { entity: db().entities.ticket, key: { ticketId } },
-      { entity: db().entities.board, key: { orgId, boardId: targetBoardId } },
-    ]) as Promise<[BoardItem | undefined, TicketItem | undefined, BoardItem | undefined]>,
+  const [{ ticket, more }, config] = await Promise.all([
+    loadTicketOnBoardWith(ctx, boardId, ticketId, [{ entity: db().entities.board, key: { orgId, boardId: targetBoardId } }]),
     loadOrgConfig(orgId),
   ]);
-  visibleOrNotFound(ctx, source);
-  if (!found || found.orgId !== orgId || found.boardId !== boardId || found.isDeleted) throw notFound('Ticket');
-  const ticket = found;
-  const targetBoard = visibleOrNotFound(ctx, target);
+  const targetBoard = visibleOrNotFound(ctx, more[0] as BoardItem | undefined);
   assertTargetOpen(targetBoard);
   if (ticket.parentTicketId) {
     throw conflict('A subticket cannot be moved; promote it to a standalone ticket first', { reason: 'SUBTICKET', parentTicketId: ticket.parentTicketId });
