@@ -1,4 +1,3 @@
-import type { APIGatewayProxyResultV2 } from 'aws-lambda';
 import { AppError } from '../core/errors.js';
 
 export interface HttpResponse {
@@ -26,5 +25,3 @@ export function errorResponse(error: unknown, requestId: string): HttpResponse {
   console.error(JSON.stringify({ msg: 'unhandled error', requestId, error: error instanceof Error ? error.stack : String(error) }));
   return jsonResponse(500, { error: { code: 'INTERNAL_ERROR', message: 'Internal error', requestId } });
 }
-
-export const toLambdaResult = (response: HttpResponse): APIGatewayProxyResultV2 => response;

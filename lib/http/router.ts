@@ -33,15 +33,6 @@ interface Inputs<P, Q, B> {
   request: RequestInfo;
 }
 
-/** A route's successful result: a plain body (status from the route) or an explicit response. */
-export class Reply {
-  constructor(
-    readonly status: number,
-    readonly body?: unknown,
-    readonly headers: Record<string, string> = {},
-  ) {}
-}
-
 interface Schemas<P, Q, B> {
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
@@ -141,7 +132,6 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
     request,
   };
   const result = await route.handler(ctx as never, inputs as never);
-  if (result instanceof Reply) return jsonResponse(result.status, result.body, result.headers);
   return jsonResponse(route.status ?? 200, route.status === 204 ? undefined : result);
 }
 

@@ -10,7 +10,7 @@ import { loadOrgConfig, type OrgConfig } from './config.js';
 import { applyFieldChanges, type TicketFieldChanges } from './fields.js';
 import { checkAssignee, readAssignee, referenceGuards, validateReferences } from './references.js';
 import { assertAgentMayCreateIn } from '../suggestions/gate.js';
-import { positionKeyOf, saveTicket, UNASSIGNED, type TransactionItemsBuilder } from './write.js';
+import { saveTicket, type TransactionItemsBuilder } from './write.js';
 
 export interface CreateTicketInput extends Omit<TicketFieldChanges, 'timeSpent'> {
   title: string;
@@ -100,12 +100,10 @@ export async function createTicket(ctx: DomainContext, boardId: string, requeste
     priority: 'medium',
     typeId: type.typeId,
     labelIds: [],
-    assigneeKey: UNASSIGNED,
     isArchived: false,
     isDeleted: false,
     // New tickets go to the end of their column; reorder places them between neighbours.
     position: now.getTime(),
-    positionKey: positionKeyOf(now.getTime()),
     needsReassignment: false,
     commentCount: 0,
     createdById: ctx.actor.userId,

@@ -1,6 +1,5 @@
-import type { StatusCategory, TicketItem } from '../db/entities/index.js';
+import { positionKeyOf, type StatusCategory, type TicketItem } from '../db/entities/index.js';
 import type { OrgConfig } from './config.js';
-import { positionKeyOf } from './write.js';
 import { hasLiveClaim } from '../claims/lease.js';
 
 /**

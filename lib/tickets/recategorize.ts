@@ -4,7 +4,7 @@ import { isConditionFailure } from '../db/transact.js';
 import { LostRace, retryLostRaces } from '../db/races.js';
 import type { StatusCategory, TicketItem } from '../db/entities/index.js';
 import { listOrganizationBoards } from '../boards/index.js';
-import { positionKeyOf, saveTicket } from './write.js';
+import { saveTicket } from './write.js';
 
 /**
  * A status moved to another category: its tickets carry the category in their board index
@@ -40,8 +40,8 @@ async function rewriteWithRetry(ctx: DomainContext, ticket: TicketItem, to: Stat
     const expected = current.version;
     try {
       await db()
-        // positionKey is part of the byBoard key: re-derived from position (as saveTicket does) so the column order holds.
-        .entities.ticket.put({ ...current, statusCategory: to, positionKey: positionKeyOf(current.position), version: expected + 1 })
+        // The whole item again: the entity derives its byBoard key from the new category.
+        .entities.ticket.put({ ...current, statusCategory: to, version: expected + 1 })
         .where((attr, op) => op.eq(attr.version, expected))
         .go({ response: 'none' });
     } catch (error) {

@@ -6,7 +6,7 @@ import {
   approveTicket, assignTicket, changeTicketStatus, inlineUpdateTicket, listTicketsNeedingReassignment, moveTicket,
   reorderTicket, transitionTicket,
 } from './workflow.js';
-import { MAX_POSITION } from './write.js';
+import { MAX_POSITION } from '../db/entities/index.js';
 
 const boardParams = z.object({ boardId: idParam });
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });

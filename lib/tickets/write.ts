@@ -2,7 +2,7 @@ import type { DomainContext } from '../core/context.js';
 import { newId } from '../core/ids.js';
 import { guarded, transact, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import { LostRace } from '../db/races.js';
-import { claimShardOf, COLUMN_COUNT_SHARDS, type TicketItem, type TimelineEntryItem } from '../db/entities/index.js';
+import { COLUMN_COUNT_SHARDS, type TicketItem, type TimelineEntryItem } from '../db/entities/index.js';
 import { eventPuts, newEventRecord, type EventInput } from '../events/outbox.js';
 import { ticketEventsFor } from './events.js';
 import { closingDelta } from '../agents/activity.js';
@@ -10,29 +10,6 @@ import { claimEndReason, endedClaimEffects, withoutClaim } from '../claims/lease
 
 /** Builds the extra items of a ticket transaction (each guarded item names its own failure). */
 export type TransactionItemsBuilder = (e: TransactionEntities) => TransactionItem[];
-
-/** The byAssignee key of unassigned tickets. */
-export const UNASSIGNED = '-';
-
-/** The claim index keys (byClaimHolder, byClaimExpiry, byOrgClaimExpiry): `-` when the ticket holds no claim. */
-export function claimKeysOf(ticket: TicketItem): Pick<TicketItem, 'claimHolderKey' | 'claimShard' | 'claimExpiresAtKey'> {
-  if (!ticket.claimedById || !ticket.claimExpiresAt) return { claimHolderKey: UNASSIGNED, claimShard: UNASSIGNED, claimExpiresAtKey: UNASSIGNED };
-  return { claimHolderKey: ticket.claimedById, claimShard: claimShardOf(ticket.ticketId), claimExpiresAtKey: ticket.claimExpiresAt };
-}
-
-/** Positions are finite numbers with 0 ≤ position < MAX_POSITION (PATCH …/reorder enforces it). */
-export const MAX_POSITION = 1e15;
-
-/**
- * The byBoard sort key of a position: fixed width (24 characters, 6 decimals), so string
- * order is number order for 0 ≤ position < 1e15. Positions closer than 1e-6 share a key and
- * fall back to ticket id order (which `sortTickets` follows too). Out-of-range values (none
- * can be written through the API) are clamped so the key stays well-formed.
- */
-export function positionKeyOf(position: number): string {
-  const clamped = Number.isFinite(position) ? Math.min(Math.max(position, 0), MAX_POSITION - 1) : 0;
-  return clamped.toFixed(6).padStart(24, '0');
-}
 
 /** One column count change: `total`, `archived`, `claimed` and `claimedArchived` deltas of a (board, status). */
 export interface ColumnCountDelta {
@@ -95,7 +72,7 @@ export interface TicketWrite {
  * The one way a ticket is written: the ticket (created, or replaced guarded by its version),
  * its timeline entries and its events, any related items, and the ColumnCount deltas of its
  * (board, status) columns, in ONE transaction. Either all of it happens or none of it does.
- * Derived attributes are set here: `assigneeKey`, `positionKey`, `version`, `updatedAt`.
+ * `version` and `updatedAt` are set here; index keys are derived by the entity.
  */
 export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promise<TicketItem> {
   const now = ctx.clock.now().toISOString();
@@ -105,9 +82,6 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
   const written = ended ? withoutClaim(write.after) : write.after;
   const after: TicketItem = {
     ...written,
-    assigneeKey: written.assigneeId ?? UNASSIGNED,
-    positionKey: positionKeyOf(written.position),
-    ...claimKeysOf(written),
     ...(write.before
       ? { version: write.before.version + 1, updatedAt: written.updatedAt === write.before.updatedAt ? now : written.updatedAt }
       : {}),

@@ -12,7 +12,6 @@ import { newId } from '../../lib/core/ids.js';
 import type { TicketItem } from '../../lib/db/entities/index.js';
 import { db } from '../../lib/db/service.js';
 import { loadOrgConfig } from '../../lib/tickets/config.js';
-import { positionKeyOf } from '../../lib/tickets/write.js';
 
 const RUNS = Number(process.env.BENCH_LIST_RUNS ?? 30);
 const WARMUP = 5;
@@ -57,12 +56,10 @@ function ticketFactory(board: SeedBoard, vocabulary: SeedVocabulary, start: Date
       typeId: vocabulary.typeId,
       labelIds: [],
       ...(assigned ? { assigneeId: vocabulary.assignee.id, assigneeName: vocabulary.assignee.name } : {}),
-      assigneeKey: assigned ? vocabulary.assignee.id : '-',
       ...(number % 3 === 0 ? { dueDate: new Date(start.getTime() + (number - 2_000) * 86_400_000).toISOString() } : {}),
       isArchived: false,
       isDeleted: false,
       position: start.getTime() + number,
-      positionKey: positionKeyOf(start.getTime() + number),
       needsReassignment: false,
       commentCount: 0,
       createdById: vocabulary.createdById,

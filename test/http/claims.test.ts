@@ -214,7 +214,7 @@ describe('heartbeats', () => {
     expect(none.body.error.code).toBe('CLAIM_NOT_HELD');
     const lapsed = await newTicket(s);
     await s.org.call('POST', claimPath(s, lapsed.id), { body: {} });
-    await db().entities.ticket.patch({ ticketId: lapsed.id }).set({ claimExpiresAt: new Date(Date.now() - 1000).toISOString() }).go();
+    await lapseClaim(lapsed.id);
     const response = await s.org.call('POST', `${claimPath(s, lapsed.id)}/heartbeat`, { body: {} });
     expect(response.status).toBe(409);
     expect(response.body.error.code).toBe('CLAIM_NOT_HELD');
@@ -423,7 +423,7 @@ describe('claim filters on GET /api/v1/issues', () => {
     const [mine, free, lapsed] = await Promise.all([newTicket(s, active), newTicket(s, active), newTicket(s, active)]);
     await s.org.call('POST', claimPath(s, mine.id), { body: {} });
     await s.org.call('POST', claimPath(s, lapsed.id), { body: {} });
-    await db().entities.ticket.patch({ ticketId: lapsed.id }).set({ claimExpiresAt: new Date(Date.now() - 1000).toISOString() }).go();
+    await lapseClaim(lapsed.id);
     const claimed = await s.org.call('GET', '/api/v1/issues?claimedBy=me');
     expect(claimed.body.data.map((t: any) => t.id)).toEqual([mine.id]);
     // auth; boards ∥ configuration; the holder's byClaimHolder Query (no board is read).

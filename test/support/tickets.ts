@@ -19,13 +19,13 @@ export async function boardSetup(name: string, prefix?: string): Promise<BoardSe
 
 /**
  * Lets a ticket's claim lapse at once, as if its lease had run out without the sweeper: the
- * expiry and the claim index keys move to `at` (1 s ago by default). The whole item is put
- * again, so every index key is derived as the write path derives it (the claim indexes are
- * sparse: a patch would have to name every composite of their keys).
+ * expiry moves to `at` (1 s ago by default). The whole item is put again, so the entity derives
+ * every index key from it (the claim indexes are sparse: a patch would have to name every
+ * composite of their keys).
  */
 export async function lapseClaim(ticketId: string, at = new Date(Date.now() - 1000).toISOString()): Promise<string> {
   const { data: ticket } = await db().entities.ticket.get({ ticketId }).go({ consistent: true });
   if (!ticket?.claimedById) throw new Error(`ticket ${ticketId} is not claimed`);
-  await db().entities.ticket.put({ ...ticket, claimExpiresAt: at, claimExpiresAtKey: at }).go();
+  await db().entities.ticket.put({ ...ticket, claimExpiresAt: at }).go();
   return at;
 }

@@ -11,7 +11,7 @@ export { DomainEvent, type DomainEventItem } from './event.js';
 export { Label, type LabelItem } from './label.js';
 export { CustomField, CUSTOM_FIELD_TYPES, type CustomFieldType, type CustomFieldItem } from './custom-field.js';
 export { ColumnCount, COLUMN_COUNT_SHARDS, type ColumnCountItem } from './column-count.js';
-export { Ticket, TicketKey, PRIORITIES, IMPACT_LEVELS, RESOLUTION_TYPES, CLAIM_EXPIRY_SHARDS, claimShardOf, claimShards, type TicketItem } from './ticket.js';
+export { Ticket, TicketKey, PRIORITIES, IMPACT_LEVELS, RESOLUTION_TYPES, CLAIM_EXPIRY_SHARDS, claimShardOf, claimShards, NO_KEY, MAX_POSITION, positionKeyOf, type TicketItem } from './ticket.js';
 export { Comment, type CommentItem } from './comment.js';
 export { TimelineEntry, TIMELINE_KINDS, type TimelineEntryItem } from './timeline.js';
 export { ClaimSlots, type ClaimSlotsItem } from './claim-slots.js';

@@ -33,10 +33,34 @@ export function claimShardOf(ticketId: string): string {
 
 /** Every byClaimExpiry partition. */
 export const claimShards = (): string[] => Array.from({ length: CLAIM_EXPIRY_SHARDS }, (_, shard) => `claims#${shard}`);
-/** The claim index attributes' value on an unclaimed ticket (no gsi3/gsi4 keys are written then). */
-const UNCLAIMED = '-';
-/** `assigneeKey` of an unassigned ticket (no gsi2 keys are written then). */
-const UNASSIGNED_KEY = '-';
+/**
+ * The value of a derived index attribute when its index does not apply (an unassigned ticket's
+ * `assigneeKey`, an unclaimed ticket's claim keys): the sparse indexes write no entry for it.
+ */
+export const NO_KEY = '-';
+
+/** Positions are finite numbers with 0 ≤ position < MAX_POSITION (PATCH …/reorder enforces it). */
+export const MAX_POSITION = 1e15;
+
+/**
+ * The byBoard sort key of a position: fixed width (24 characters, 6 decimals), so string
+ * order is number order for 0 ≤ position < 1e15. Positions closer than 1e-6 share a key and
+ * fall back to ticket id order (which `sortTickets` follows too). Out-of-range values (none
+ * can be written through the API) are clamped so the key stays well-formed.
+ */
+export function positionKeyOf(position: number): string {
+  const clamped = Number.isFinite(position) ? Math.min(Math.max(position, 0), MAX_POSITION - 1) : 0;
+  return clamped.toFixed(6).padStart(24, '0');
+}
+
+/** The claim is recorded (live or lapsed, not cleared): the claim indexes hold the ticket. */
+const isClaimed = (item: { claimedById?: string; claimExpiresAt?: string }): boolean => !!item.claimedById && !!item.claimExpiresAt;
+
+/*
+ * Derived attributes (index keys) are derived here, by the entity, on every put and create
+ * (ElectroDB `set`, re-run when a watched attribute changes): writers and tests never compute them.
+ */
+const CLAIM_SOURCES = ['claimedById', 'claimExpiresAt', 'ticketId'];
 
 export const Ticket = new Entity({
   model: { entity: 'ticket', version: '1', service: 'wm' },
@@ -53,8 +77,8 @@ export const Ticket = new Entity({
     statusCategory: { type: STATUS_CATEGORIES, required: true },
     priority: { type: PRIORITIES, required: true, default: 'medium' },
     assigneeId: { type: 'string' },
-    /** Index key of byAssignee: the assignee id, or `-` when unassigned (set by the write path). */
-    assigneeKey: { type: 'string', required: true },
+    /** Index key of byAssignee: the assignee id, or NO_KEY when unassigned (derived). */
+    assigneeKey: { type: 'string', watch: ['assigneeId'], set: (_value?: string, item?: any) => item?.assigneeId ?? NO_KEY },
     /** Denormalized display name of the assignee (rewritten when the user is renamed). */
     assigneeName: { type: 'string' },
     typeId: { type: 'string', required: true },
@@ -75,11 +99,8 @@ export const Ticket = new Entity({
     deletedAt: { type: 'string' },
     /** Position within its status column: a finite number, 0 ≤ position < 1e15. */
     position: { type: 'number', required: true },
-    /**
-     * Index key of the column order in byBoard: `position` as a fixed-width sortable string
-     * (`positionKeyOf` in lib/tickets/write.ts; set by the write path, like assigneeKey).
-     */
-    positionKey: { type: 'string', required: true },
+    /** Index key of the column order in byBoard: `position` as a fixed-width sortable string (derived, `positionKeyOf`). */
+    positionKey: { type: 'string', watch: ['position'], set: (_value?: string, item?: any) => positionKeyOf(item?.position) },
     parentTicketId: { type: 'string' },
     subticketIds: { type: 'list', items: { type: 'string' } },
     needsReassignment: { type: 'boolean', required: true, default: false },
@@ -105,10 +126,10 @@ export const Ticket = new Entity({
     claimHeartbeatAt: { type: 'string' },
     /** +1 with every new claim of the ticket: the fencing number. */
     claimCount: { type: 'number', default: 0 },
-    /** Index keys of byClaimHolder/byClaimExpiry (set by the write path): `-` when unclaimed. */
-    claimHolderKey: { type: 'string', default: '-' },
-    claimShard: { type: 'string', default: '-' },
-    claimExpiresAtKey: { type: 'string', default: '-' },
+    /** Index keys of byClaimHolder/byClaimExpiry/byOrgClaimExpiry (derived): NO_KEY when unclaimed. */
+    claimHolderKey: { type: 'string', watch: CLAIM_SOURCES, set: (_value?: string, item?: any) => (isClaimed(item ?? {}) ? item.claimedById : NO_KEY) },
+    claimShard: { type: 'string', watch: CLAIM_SOURCES, set: (_value?: string, item?: any) => (isClaimed(item ?? {}) ? claimShardOf(item.ticketId) : NO_KEY) },
+    claimExpiresAtKey: { type: 'string', watch: CLAIM_SOURCES, set: (_value?: string, item?: any) => (isClaimed(item ?? {}) ? item.claimExpiresAt : NO_KEY) },
     /** Incremented by every write; the condition of the next write. */
     version: { type: 'number', required: true },
   },
@@ -122,7 +143,7 @@ export const Ticket = new Entity({
     /** gsi2: a user's assigned tickets. Sparse: unassigned tickets carry no gsi2 keys (they would share one partition). */
     byAssignee: {
       index: 'gsi2',
-      condition: (attr) => attr.assigneeKey !== undefined && attr.assigneeKey !== UNASSIGNED_KEY,
+      condition: (attr) => attr.assigneeKey !== undefined && attr.assigneeKey !== NO_KEY,
       pk: { field: 'gsi2pk', composite: ['orgId', 'assigneeKey'] },
       sk: { field: 'gsi2sk', composite: ['boardId', 'ticketId'] },
     },
@@ -132,7 +153,7 @@ export const Ticket = new Entity({
      */
     byClaimHolder: {
       index: 'gsi3',
-      condition: (attr) => attr.claimHolderKey !== undefined && attr.claimHolderKey !== UNCLAIMED,
+      condition: (attr) => attr.claimHolderKey !== undefined && attr.claimHolderKey !== NO_KEY,
       pk: { field: 'gsi3pk', composite: ['orgId', 'claimHolderKey'] },
       sk: { field: 'gsi3sk', composite: ['claimExpiresAtKey', 'ticketId'] },
     },
@@ -144,7 +165,7 @@ export const Ticket = new Entity({
      */
     byClaimExpiry: {
       index: 'gsi4',
-      condition: (attr) => attr.claimShard !== undefined && attr.claimShard !== UNCLAIMED,
+      condition: (attr) => attr.claimShard !== undefined && attr.claimShard !== NO_KEY,
       pk: { field: 'gsi4pk', composite: ['claimShard'] },
       sk: { field: 'gsi4sk', composite: ['claimExpiresAtKey', 'ticketId'] },
     },
@@ -154,7 +175,7 @@ export const Ticket = new Entity({
      */
     byOrgClaimExpiry: {
       index: 'gsi5',
-      condition: (attr) => attr.claimShard !== undefined && attr.claimShard !== UNCLAIMED,
+      condition: (attr) => attr.claimShard !== undefined && attr.claimShard !== NO_KEY,
       pk: { field: 'gsi5pk', composite: ['orgId'] },
       sk: { field: 'gsi5sk', composite: ['claimExpiresAtKey', 'ticketId'] },
     },
