@@ -5,7 +5,7 @@ import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
 import { guarded, transact } from '../db/transact.js';
 import type { BoardItem, TeamItem } from '../db/entities/index.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../core/pages.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { canSeeBoard, listOrganizationBoards, loadVisibleBoard, type BoardTeam } from './access.js';
 import { boardChanged, patchLiveBoard } from './board-writes.js';
@@ -33,7 +33,7 @@ export async function listBoards(ctx: DomainContext, query: ListBoardsQuery) {
     .filter((board) => (query.archivedOnly ? board.isArchived : query.includeArchived || !board.isArchived))
     .filter((board) => !needle || board.searchName.includes(needle))
     .sort((a, b) => a.searchName.localeCompare(b.searchName) || a.boardId.localeCompare(b.boardId));
-  return paginate(
+  return pageOf(
     boards.map((board) => presentBoard(board, ctx.actor)),
     query.page,
     query.limit,

@@ -23,6 +23,7 @@ const boardFields = {
 /** Routes of the `boards` group (spec §4.4, DESIGN.md §4 "Board access" and "Board features"). */
 export const boardsRoutes: Routes = {
   'GET /api/v1/boards': authenticated({
+    envelope: 'page',
     query: z.strictObject({
       ...pageQuery(20, 100),
       search: z.string().max(100).optional(),
@@ -90,10 +91,12 @@ export const boardsRoutes: Routes = {
     handler: (ctx, { params }) => removeBoardMember(ctx, params.boardId, params.userId),
   }),
   'GET /api/v1/boards/{boardId}/statuses': authenticated({
+    envelope: 'data',
     params: boardParams,
     handler: (ctx, { params }) => getBoardStatuses(ctx, params.boardId),
   }),
   'PUT /api/v1/boards/{boardId}/statuses': authenticated({
+    envelope: 'data',
     params: boardParams,
     body: z.strictObject({ statusIds: z.array(idParam).min(1, 'At least one status').max(MAX_STATUS_IDS) }),
     handler: (ctx, { params, body }) => setBoardStatuses(ctx, params.boardId, body.statusIds),

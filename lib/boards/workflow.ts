@@ -37,7 +37,7 @@ async function loadBoardWithStatuses(ctx: DomainContext, boardId: string) {
 
 /** The organization statuses as GET /statuses shows them, each with whether this board shows it. */
 function presentBoardStatuses(board: BoardItem, statuses: StatusItem[]) {
-  return { data: statuses.map((status) => ({ ...presentStatus(status), enabled: isStatusEnabledOnBoard(board, status) })) };
+  return statuses.map((status) => ({ ...presentStatus(status), enabled: isStatusEnabledOnBoard(board, status) }));
 }
 
 /** Every organization status in order, each with whether this board shows it. */

@@ -5,7 +5,7 @@ import { db } from '../db/service.js';
 import { guarded, isConditionFailure, transact, type TransactionEntities } from '../db/transact.js';
 import type { CommentItem, TicketItem } from '../db/entities/index.js';
 import { eventPuts, newEventRecord } from '../events/outbox.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../core/pages.js';
 import { hasPermission, requirePermission } from '../organizations/permissions.js';
 import { loadTicketOnBoard, loadTicketOnBoardWith } from '../tickets/access.js';
 import { baseTicketData } from '../tickets/events.js';
@@ -39,13 +39,13 @@ export async function listComments(ctx: DomainContext, boardId: string, ticketId
   const visible = comments.data
     .filter((comment) => canSee(ctx, comment))
     .sort((a, b) => a.commentId.localeCompare(b.commentId));
-  return paginate(visible.map(presentComment), query.page, query.limit);
+  return pageOf(visible.map(presentComment), query.page, query.limit);
 }
 
 /** GET …/comments/{commentId} → {data: comment}; a secret comment is 404 for customer users. */
 export async function getComment(ctx: DomainContext, boardId: string, ticketId: string, commentId: string) {
   const { comment } = await loadComment(ctx, boardId, ticketId, commentId);
-  return { data: presentComment(comment) };
+  return presentComment(comment);
 }
 
 export interface CreateCommentInput {
@@ -101,7 +101,7 @@ export async function createComment(ctx: DomainContext, boardId: string, ticketI
       : []),
     ...eventPuts(e, [event]),
   ]);
-  return { data: presentComment(comment) };
+  return presentComment(comment);
 }
 
 /** PATCH …/comments/{commentId}: new content, by its author or a holder of tickets:edit. */
@@ -120,7 +120,7 @@ export async function updateComment(ctx: DomainContext, boardId: string, ticketI
     if (isConditionFailure(error)) throw conflict('The comment changed concurrently; retry');
     throw error;
   }
-  return { data: presentComment({ ...comment, content: input.content, updatedAt }) };
+  return presentComment({ ...comment, content: input.content, updatedAt });
 }
 
 /**

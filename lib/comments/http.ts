@@ -17,21 +17,25 @@ const content = z
 /** Routes of the `comments` group (spec §4.8); the ticket may be named by its display id. */
 export const commentsRoutes: Routes = acceptDisplayIds({
   [`GET ${base}`]: authenticated({
+    envelope: 'page',
     params: ticketParams,
     query: z.strictObject(pageQuery(20, 100)),
     handler: (ctx, { params, query }) => listComments(ctx, params.boardId, params.ticketId, query),
   }),
   [`POST ${base}`]: authenticated({
+    envelope: 'data',
     status: 201,
     params: ticketParams,
     body: z.strictObject({ content, isSecret: z.boolean().optional(), parentId: idParam.optional() }),
     handler: (ctx, { params, body }) => createComment(ctx, params.boardId, params.ticketId, body),
   }),
   [`GET ${base}/{commentId}`]: authenticated({
+    envelope: 'data',
     params: commentParams,
     handler: (ctx, { params }) => getComment(ctx, params.boardId, params.ticketId, params.commentId),
   }),
   [`PATCH ${base}/{commentId}`]: authenticated({
+    envelope: 'data',
     params: commentParams,
     body: z.strictObject({ content }),
     handler: (ctx, { params, body }) => updateComment(ctx, params.boardId, params.ticketId, params.commentId, body),

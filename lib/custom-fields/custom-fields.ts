@@ -67,7 +67,7 @@ function checkOptions(type: CustomFieldType, options: string[] | undefined): str
 /** GET /api/v1/custom-fields → {data: [definition]} in display order. */
 export async function listCustomFields(ctx: DomainContext) {
   requireInternalUser(ctx);
-  return { data: (await loadOrganizationCustomFields(ctx.org.orgId)).map(presentCustomField) };
+  return (await loadOrganizationCustomFields(ctx.org.orgId)).map(presentCustomField);
 }
 
 export interface CreateCustomFieldInput {

@@ -12,7 +12,8 @@ const order = z.number().int().min(0).max(10_000);
 
 /** Routes of the `custom-fields` group: the organization's custom field definitions. */
 export const customFieldsRoutes: Routes = {
-  'GET /api/v1/custom-fields': authenticated({ handler: (ctx) => listCustomFields(ctx) }),
+  'GET /api/v1/custom-fields': authenticated({
+    envelope: 'data', handler: (ctx) => listCustomFields(ctx) }),
   'POST /api/v1/custom-fields': authenticated({
     status: 201,
     body: z.strictObject({

@@ -5,7 +5,7 @@ import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
 import type { CustomerItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../core/pages.js';
 import { removeCustomerFromBoards } from '../boards/index.js';
 
 export function presentCustomer(customer: CustomerItem) {
@@ -58,7 +58,7 @@ export async function listCustomers(ctx: DomainContext, query: ListCustomersQuer
     .filter((customer) => query.includeArchived || !customer.isArchived)
     .filter((customer) => !needle || matches(customer, needle))
     .sort((a, b) => a.name.localeCompare(b.name) || a.customerId.localeCompare(b.customerId));
-  return paginate(customers.map(presentCustomer), query.page, query.limit);
+  return pageOf(customers.map(presentCustomer), query.page, query.limit);
 }
 
 /** Internal users: every customer of the organization (one Query). Customer users: their own. */

@@ -11,6 +11,7 @@ const phone = z.string().trim().min(1, 'Must not be empty').max(50, 'At most 50 
 /** Routes of the `customers` group (spec §4.9). */
 export const customersRoutes: Routes = {
   'GET /api/v1/customers': authenticated({
+    envelope: 'page',
     query: z.strictObject({
       ...pageQuery(20, 100),
       search: z.string().max(200, 'At most 200 characters').optional(),

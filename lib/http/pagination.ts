@@ -1,19 +1,6 @@
-export interface Page<T> {
-  data: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-  totalPages: number;
-}
+import type { Page } from '../core/pages.js';
 
-/** The spec's paginated envelope (§2.1) over a fully read, filtered result set (exact total). */
-export function paginate<T>(items: readonly T[], page: number, limit: number): Page<T> {
-  const start = (page - 1) * limit;
-  return {
-    data: items.slice(start, start + limit),
-    total: items.length,
-    page,
-    pageSize: limit,
-    totalPages: Math.ceil(items.length / limit),
-  };
+/** The spec's paginated envelope (§2.1) of a domain page. */
+export function pageEnvelope<T>(page: Page<T>) {
+  return { data: page.items, total: page.total, page: page.page, pageSize: page.pageSize, totalPages: page.totalPages };
 }

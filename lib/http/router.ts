@@ -12,6 +12,8 @@ import { errorResponse, jsonResponse, type HttpResponse } from './respond.js';
 import { organizationSlugOf } from './organization-slug.js';
 import { parseInput } from './validation.js';
 import { malformedPath, pathSegments } from './route-match.js';
+import { pageEnvelope } from './pagination.js';
+import type { Page } from '../core/pages.js';
 
 /** Largest accepted request body. The biggest field of the spec (a wiki page) is 500,000 characters. */
 const MAX_BODY_BYTES = 1_100_000;
@@ -39,6 +41,12 @@ interface Schemas<P, Q, B> {
   body?: z.ZodType<B>;
   /** Success status; 200 unless given. 204 sends no body. */
   status?: number;
+  /**
+   * How the REST adapter wraps the domain result: `data` → `{data: result}` (single records of
+   * the ticket endpoints and the `{data: [...]}` lists, spec §2.1), `page` → the page envelope
+   * of a domain Page. Unset: the result is the body.
+   */
+  envelope?: 'data' | 'page';
 }
 
 export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown> extends Schemas<P, Q, B> {
@@ -132,7 +140,9 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
     request,
   };
   const result = await route.handler(ctx as never, inputs as never);
-  return jsonResponse(route.status ?? 200, route.status === 204 ? undefined : result);
+  if (route.status === 204) return jsonResponse(204, undefined);
+  const body = route.envelope === 'data' ? { data: result } : route.envelope === 'page' ? pageEnvelope(result as Page<unknown>) : result;
+  return jsonResponse(route.status ?? 200, body);
 }
 
 function bearerOf(headers: Record<string, string | undefined>): string {

@@ -9,7 +9,8 @@ const description = optionalText(500);
 
 /** Routes of the `labels` group: the organization's label definitions. */
 export const labelsRoutes: Routes = {
-  'GET /api/v1/labels': authenticated({ handler: (ctx) => listLabels(ctx) }),
+  'GET /api/v1/labels': authenticated({
+    envelope: 'data', handler: (ctx) => listLabels(ctx) }),
   'POST /api/v1/labels': authenticated({
     status: 201,
     body: z.strictObject({ name: labelName, color: hexColor, description: description.default('') }),

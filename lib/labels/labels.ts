@@ -47,7 +47,7 @@ const changedConcurrently = () => conflict('The label changed concurrently; retr
 /** GET /api/v1/labels → {data: [label]} sorted by name. */
 export async function listLabels(ctx: DomainContext) {
   requireInternalUser(ctx);
-  return { data: (await loadOrganizationLabels(ctx.org.orgId)).map(presentLabel) };
+  return (await loadOrganizationLabels(ctx.org.orgId)).map(presentLabel);
 }
 
 export interface CreateLabelInput {

@@ -6,6 +6,7 @@ import { listNotifications, markNotificationRead } from './notifications.js';
 /** Routes of the `notifications` group (DESIGN.md §4 "Notifications"). */
 export const notificationsRoutes: Routes = {
   'GET /api/v1/notifications': authenticated({
+    envelope: 'page',
     query: z.strictObject(pageQuery(20, 100)),
     handler: (ctx, { query }) => listNotifications(ctx, query),
   }),

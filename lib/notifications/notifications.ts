@@ -3,7 +3,7 @@ import { notFound } from '../core/errors.js';
 import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
 import type { NotificationItem } from '../db/entities/index.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../core/pages.js';
 
 export function presentNotification(notification: NotificationItem) {
   return {
@@ -21,7 +21,7 @@ export async function listNotifications(ctx: DomainContext, query: { page: numbe
     .entities.notification.query.byUser({ orgId: ctx.org.orgId, userId: ctx.actor.userId })
     .go({ pages: 'all', order: 'desc' });
   const items = (result.data as NotificationItem[]).sort((a, b) => b.notificationId.localeCompare(a.notificationId));
-  return paginate(items.map(presentNotification), query.page, query.limit);
+  return pageOf(items.map(presentNotification), query.page, query.limit);
 }
 
 /** POST /api/v1/notifications/{id}/read: marks one of the caller's notifications read (idempotent). */

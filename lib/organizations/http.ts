@@ -23,7 +23,8 @@ export const organizationRoutes: Routes = {
     }),
     handler: (ctx, { body }) => updateOrganization(ctx, body),
   }),
-  'GET /api/v1/permission-groups': authenticated({ handler: (ctx) => listGroups(ctx) }),
+  'GET /api/v1/permission-groups': authenticated({
+    envelope: 'data', handler: (ctx) => listGroups(ctx) }),
   'POST /api/v1/permission-groups': authenticated({
     status: 201,
     body: z.strictObject({

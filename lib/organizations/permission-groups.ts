@@ -20,7 +20,7 @@ export function presentGroup(group: PermissionGroupItem) {
 
 export async function listGroups(ctx: DomainContext) {
   const { data } = await db().entities.permissionGroup.query.byOrg({ orgId: ctx.org.orgId }).go({ pages: 'all' });
-  return { data: data.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.groupId.localeCompare(b.groupId)).map(presentGroup) };
+  return data.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.groupId.localeCompare(b.groupId)).map(presentGroup);
 }
 
 async function loadGroup(ctx: DomainContext, groupId: string): Promise<PermissionGroupItem> {

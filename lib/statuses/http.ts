@@ -12,7 +12,8 @@ const order = z.number().int().min(0);
 
 /** Routes of the `statuses` group (spec §4.5). */
 export const statusesRoutes: Routes = {
-  'GET /api/v1/statuses': authenticated({ handler: (ctx) => listStatuses(ctx) }),
+  'GET /api/v1/statuses': authenticated({
+    envelope: 'data', handler: (ctx) => listStatuses(ctx) }),
   'POST /api/v1/statuses': authenticated({
     status: 201,
     body: z.strictObject({
@@ -28,6 +29,7 @@ export const statusesRoutes: Routes = {
     handler: (ctx, { body }) => createStatus(ctx, body),
   }),
   'POST /api/v1/statuses/reorder': authenticated({
+    envelope: 'data',
     body: z.strictObject({ statusIds: z.array(idParam).min(1).max(MAX_STATUSES_PER_ORGANIZATION) }),
     handler: (ctx, { body }) => reorderStatuses(ctx, body.statusIds),
   }),

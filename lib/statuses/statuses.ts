@@ -55,7 +55,7 @@ const findStatus = (statuses: StatusItem[], statusId: string): StatusItem => {
 };
 
 export async function listStatuses(ctx: DomainContext) {
-  return { data: (await loadOrganizationStatuses(ctx.org.orgId)).map(presentStatus) };
+  return (await loadOrganizationStatuses(ctx.org.orgId)).map(presentStatus);
 }
 
 export const getStatus = async (ctx: DomainContext, statusId: string) => presentStatus(await loadStatus(ctx, statusId));
@@ -269,5 +269,5 @@ export async function reorderStatuses(ctx: DomainContext, statusIds: string[]) {
       ),
     );
   }
-  return { data: reordered.sort(byDisplayOrder).map(presentStatus) };
+  return reordered.sort(byDisplayOrder).map(presentStatus);
 }

@@ -13,16 +13,19 @@ const decisionBody = z.strictObject({ reason: reason.optional() });
 /** Suggestion routes of the `tickets` group (DESIGN.md §4 "Workflow": agent moves awaiting approval). */
 export const suggestionsRoutes: Routes = {
   [`GET ${base}`]: authenticated({
+    envelope: 'page',
     params: ticketParams,
     query: z.strictObject({ ...pageQuery(50, 100), state: z.enum(SUGGESTION_STATES).optional() }),
     handler: (ctx, { params, query }) => listSuggestions(ctx, params.boardId, params.ticketId, query),
   }),
   [`POST ${base}/{suggestionId}/accept`]: authenticated({
+    envelope: 'data',
     params: suggestionParams,
     body: decisionBody,
     handler: (ctx, { params, body }) => acceptSuggestion(ctx, params.boardId, params.ticketId, params.suggestionId, body),
   }),
   [`POST ${base}/{suggestionId}/reject`]: authenticated({
+    envelope: 'data',
     params: suggestionParams,
     body: decisionBody,
     handler: (ctx, { params, body }) => rejectSuggestion(ctx, params.boardId, params.ticketId, params.suggestionId, body),

@@ -3,7 +3,7 @@ import type { DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
 import { guarded, isConditionFailure } from '../db/transact.js';
 import type { SuggestionItem, SuggestionState } from '../db/entities/index.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../core/pages.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { loadTicketOnBoard, loadTicketOnBoardWith } from '../tickets/access.js';
 import { loadOrgConfig, type OrgConfig } from '../tickets/config.js';
@@ -54,7 +54,7 @@ export async function listSuggestions(ctx: DomainContext, boardId: string, ticke
     loadOrgConfig(ctx.org.orgId),
   ]);
   const selected = suggestions.filter((suggestion) => !query.state || suggestion.state === query.state).reverse();
-  return paginate(
+  return pageOf(
     selected.map((suggestion) => presentSuggestion(suggestion, config)),
     query.page,
     query.limit,
@@ -141,7 +141,7 @@ export async function acceptSuggestion(ctx: DomainContext, boardId: string, tick
   } catch (error) {
     await explainLostDecision(ticketId, suggestionId, isConditionFailure(error) ? conflict('The suggestion was decided concurrently') : error);
   }
-  return { data: presentSuggestion({ ...suggestion, ...set }, config) };
+  return presentSuggestion({ ...suggestion, ...set }, config);
 }
 
 /** POST …/suggestions/{id}/reject: the suggestion becomes REJECTED (conditioned on PENDING); the ticket is untouched. */
@@ -159,5 +159,5 @@ export async function rejectSuggestion(ctx: DomainContext, boardId: string, tick
   } catch (error) {
     await explainLostDecision(ticketId, suggestionId, isConditionFailure(error) ? conflict('The suggestion was decided concurrently') : error);
   }
-  return { data: presentSuggestion({ ...suggestion, ...set }, config) };
+  return presentSuggestion({ ...suggestion, ...set }, config);
 }

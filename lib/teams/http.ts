@@ -8,6 +8,7 @@ const teamPath = z.object({ teamId: idParam });
 /** Routes of the `teams` group (spec §4.7). */
 export const teamsRoutes: Routes = {
   'GET /api/v1/teams': authenticated({
+    envelope: 'page',
     query: z.strictObject({ ...pageQuery(20, 100), search: z.string().max(100, 'At most 100 characters').optional() }),
     handler: (ctx, { query }) => listTeams(ctx, query),
   }),

@@ -7,7 +7,7 @@ import { guarded, isConditionFailure, MAX_TRANSACTION_ITEMS, transact } from '..
 import type { TeamItem, UserItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { requireFeature } from '../organizations/plans.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../core/pages.js';
 import { removeTeamFromBoards, renameTeamOnBoards } from '../boards/index.js';
 
 export const DEFAULT_TEAM_COLOR = '#607D8B';
@@ -51,7 +51,7 @@ export async function listTeams(ctx: DomainContext, query: { page: number; limit
   const teams = data
     .filter((team) => !needle || team.searchName.includes(needle))
     .sort((a, b) => a.name.localeCompare(b.name) || a.teamId.localeCompare(b.teamId));
-  return paginate(teams.map(presentTeam), query.page, query.limit);
+  return pageOf(teams.map(presentTeam), query.page, query.limit);
 }
 
 export async function getTeam(ctx: DomainContext, teamId: string) {

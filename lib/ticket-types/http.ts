@@ -13,7 +13,8 @@ const order = z.number().int().min(0).max(MAX_TYPE_ORDER);
 
 /** Routes of the `ticket-types` group (spec §4.6). */
 export const ticketTypesRoutes: Routes = {
-  'GET /api/v1/ticket-types': authenticated({ handler: (ctx) => listTicketTypes(ctx) }),
+  'GET /api/v1/ticket-types': authenticated({
+    envelope: 'data', handler: (ctx) => listTicketTypes(ctx) }),
   'GET /api/v1/ticket-types/default': authenticated({ handler: (ctx) => getDefaultTicketType(ctx) }),
   'POST /api/v1/ticket-types': authenticated({
     status: 201,
@@ -43,6 +44,7 @@ export const ticketTypesRoutes: Routes = {
     handler: (ctx, { params, body }) => updateTicketType(ctx, params.typeId, body),
   }),
   'GET /api/v1/ticket-types/{typeId}/ticket-count': authenticated({
+    envelope: 'data',
     params: typeParams,
     handler: (ctx, { params }) => getTicketTypeCount(ctx, params.typeId),
   }),

@@ -49,7 +49,7 @@ const findType = (types: TicketTypeItem[], typeId: string): TicketTypeItem => {
 };
 
 export async function listTicketTypes(ctx: DomainContext) {
-  return { data: (await loadOrganizationTicketTypes(ctx.org.orgId)).map(presentTicketType) };
+  return (await loadOrganizationTicketTypes(ctx.org.orgId)).map(presentTicketType);
 }
 
 export const getTicketType = async (ctx: DomainContext, typeId: string) => presentTicketType(await loadTicketType(ctx, typeId));
@@ -63,7 +63,7 @@ export async function getDefaultTicketType(ctx: DomainContext) {
 
 /** `ticketCount` is kept by the ticket write path in the same transaction as each ticket change. */
 export async function getTicketTypeCount(ctx: DomainContext, typeId: string) {
-  return { data: { count: (await loadTicketType(ctx, typeId)).ticketCount } };
+  return { count: (await loadTicketType(ctx, typeId)).ticketCount };
 }
 
 /** Names are unique per organization, case-insensitively (lib/organizations/unique-names.ts). */

@@ -29,20 +29,18 @@ export async function getCompletionCheck(ctx: DomainContext, boardId: string, ti
   const completed = subtickets.length - open.length;
   const blocker = blockerInfoOf(ticket);
   return {
-    data: {
-      canComplete: open.length === 0 && !blocker,
-      hasOpenSubtickets: open.length > 0,
-      openSubtickets: open.map((subticket) => ({ id: subticket.ticketId, title: subticket.title, displayId: subticket.displayId })),
-      aggregation: { total: subtickets.length, completed, summary: `${completed}/${subtickets.length} completed` },
-      blockers: blocker
-        ? [{ reason: blocker.reason ?? null, reasonText: blocker.reasonText ?? null, blockedBy: blocker.blockedBy ?? null, blockingTicketIds: blocker.blockingTicketIds ?? [] }]
-        : [],
-      requirements: {
-        hasDescription: ticket.description.trim().length > 0,
-        hasAssignee: !!ticket.assigneeId,
-        hasCustomer: !!ticket.customerId,
-        hasNoActiveSubtickets: open.length === 0,
-      },
+    canComplete: open.length === 0 && !blocker,
+    hasOpenSubtickets: open.length > 0,
+    openSubtickets: open.map((subticket) => ({ id: subticket.ticketId, title: subticket.title, displayId: subticket.displayId })),
+    aggregation: { total: subtickets.length, completed, summary: `${completed}/${subtickets.length} completed` },
+    blockers: blocker
+      ? [{ reason: blocker.reason ?? null, reasonText: blocker.reasonText ?? null, blockedBy: blocker.blockedBy ?? null, blockingTicketIds: blocker.blockingTicketIds ?? [] }]
+      : [],
+    requirements: {
+      hasDescription: ticket.description.trim().length > 0,
+      hasAssignee: !!ticket.assigneeId,
+      hasCustomer: !!ticket.customerId,
+      hasNoActiveSubtickets: open.length === 0,
     },
   };
 }
@@ -81,13 +79,11 @@ export async function getBlockerInfo(ctx: DomainContext, boardId: string, ticket
   const blocker = blockerInfoOf(ticket);
   const blocking = await loadVisibleBlockingTickets(ctx, board, blocker?.blockingTicketIds ?? []);
   return {
-    data: {
-      isBlocked: config.status(ticket.statusId)?.key === 'BLOCKED' || !!blocker,
-      reason: blocker?.reason ?? null,
-      reasonText: blocker?.reasonText ?? null,
-      blockingTickets: blocking.map((blockingTicket) => presentBlockingTicket(blockingTicket, config)),
-      blockerCount: blocking.length,
-    },
+    isBlocked: config.status(ticket.statusId)?.key === 'BLOCKED' || !!blocker,
+    reason: blocker?.reason ?? null,
+    reasonText: blocker?.reasonText ?? null,
+    blockingTickets: blocking.map((blockingTicket) => presentBlockingTicket(blockingTicket, config)),
+    blockerCount: blocking.length,
   };
 }
 
@@ -95,5 +91,5 @@ export async function getBlockerInfo(ctx: DomainContext, boardId: string, ticket
 export async function listTicketPullRequests(ctx: DomainContext, boardId: string, ticketId: string) {
   await loadTicketOnBoard(ctx, boardId, ticketId);
   // Pull requests are not ingested yet (a later issue), so no ticket has any: the list is empty.
-  return { data: [] as unknown[] };
+  return [] as unknown[];
 }

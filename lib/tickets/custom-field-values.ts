@@ -102,5 +102,5 @@ export async function setCustomFieldValues(ctx: DomainContext, boardId: string, 
         ),
       ),
   });
-  return { data: presentFullTicket(saved, config, ctx) };
+  return presentFullTicket(saved, config, ctx);
 }

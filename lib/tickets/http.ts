@@ -26,21 +26,25 @@ export const ticketsRoutes: Routes = acceptDisplayIds({
   ...claimsRoutes,
   ...suggestionsRoutes,
   [`GET ${base}`]: authenticated({
+    envelope: 'page',
     params: boardParams,
     query: z.strictObject(listFilterQuery),
     handler: (ctx, { params, query }) => listBoardTickets(ctx, params.boardId, toFilters(query)),
   }),
   [`POST ${base}`]: authenticated({
+    envelope: 'data',
     status: 201,
     params: boardParams,
     body: createTicketBody,
     handler: (ctx, { params, body }) => createBoardTicket(ctx, params.boardId, body),
   }),
   [`GET ${base}/{ticketId}`]: authenticated({
+    envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => getTicket(ctx, params.boardId, params.ticketId),
   }),
   [`PATCH ${base}/{ticketId}`]: authenticated({
+    envelope: 'data',
     params: ticketParams,
     body: patchTicketBody,
     handler: (ctx, { params, body }) => patchTicket(ctx, params.boardId, params.ticketId, body),

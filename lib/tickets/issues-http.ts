@@ -21,6 +21,7 @@ const issuesQuery = z.strictObject({
 
 export const issuesRoutes: Routes = {
   'GET /api/v1/issues': authenticated({
+    envelope: 'page',
     query: issuesQuery,
     handler: (ctx, { query }) =>
       listIssues(ctx, {

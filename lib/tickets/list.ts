@@ -1,7 +1,7 @@
 import type { DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
 import { STATUS_CATEGORIES, type BoardItem, type ColumnCountItem, type StatusCategory, type StatusItem, type TicketItem } from '../db/entities/index.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf, type Page } from '../core/pages.js';
 import { canSeeBoard, listOrganizationBoards, loadVisibleBoard } from '../boards/index.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
 import { isStatusShown, matchesFilters, sortTickets, type TicketFilters } from './filters.js';
@@ -78,7 +78,7 @@ async function listFromQueries(ctx: DomainContext, boardId: string, query: ListQ
   const candidates = await queryBoardTickets(ctx.org.orgId, boardId, query, config);
   const context = { config, now: ctx.clock.now(), callerId: ctx.actor.userId };
   const matching = sortTickets(candidates.filter((ticket) => matchesFilters(ticket, query, context)), config);
-  return paginate(matching.map((ticket) => presentTicket(ticket, config, ctx.clock.now())), query.page, query.limit);
+  return pageOf(matching.map((ticket) => presentTicket(ticket, config, ctx.clock.now())), query.page, query.limit);
 }
 
 /** The only query fields the fast path serves; any other field set (even to false) takes the full-read path. */
@@ -176,10 +176,10 @@ function pageSpans<C extends { shown: number }>(columns: C[], query: { page: num
   return { total, spans };
 }
 
-/** A page of the column paths, shaped like `paginate`'s. */
-function columnPage(tickets: TicketItem[], total: number, query: { page: number; limit: number }, config: OrgConfig, now: Date) {
+/** A page of the column paths, shaped like `pageOf`'s. */
+function columnPage(tickets: TicketItem[], total: number, query: { page: number; limit: number }, config: OrgConfig, now: Date): Page<ReturnType<typeof presentTicket>> {
   return {
-    data: tickets.map((ticket) => presentTicket(ticket, config, now)),
+    items: tickets.map((ticket) => presentTicket(ticket, config, now)),
     total,
     page: query.page,
     pageSize: query.limit,
@@ -243,7 +243,7 @@ export async function listIssues(ctx: DomainContext, query: IssuesQuery) {
     candidates.filter((ticket) => visible.has(ticket.boardId) && matchesFilters(ticket, query, context)),
     config,
   );
-  return paginate(matching.map((ticket) => presentTicket(ticket, config, ctx.clock.now())), query.page, query.limit);
+  return pageOf(matching.map((ticket) => presentTicket(ticket, config, ctx.clock.now())), query.page, query.limit);
 }
 
 /**

@@ -18,19 +18,23 @@ const customFieldValue = z.strictObject({
 /** Ticket structure (spec §4.1): custom field values, completion and blocker checks, pull requests, subtickets. */
 export const structureRoutes: Routes = {
   [`PUT ${base}/custom-fields`]: authenticated({
+    envelope: 'data',
     params: ticketParams,
     body: z.strictObject({ values: z.array(customFieldValue).max(MAX_VALUES_PER_REQUEST, `At most ${MAX_VALUES_PER_REQUEST} values`) }),
     handler: (ctx, { params, body }) => setCustomFieldValues(ctx, params.boardId, params.ticketId, body.values),
   }),
   [`GET ${base}/completion-check`]: authenticated({
+    envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => getCompletionCheck(ctx, params.boardId, params.ticketId),
   }),
   [`GET ${base}/blocker`]: authenticated({
+    envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => getBlockerInfo(ctx, params.boardId, params.ticketId),
   }),
   [`GET ${base}/pull-requests`]: authenticated({
+    envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => listTicketPullRequests(ctx, params.boardId, params.ticketId),
   }),
@@ -39,22 +43,26 @@ export const structureRoutes: Routes = {
     handler: (ctx, { params }) => listSubtickets(ctx, params.boardId, params.ticketId),
   }),
   [`POST ${base}/subtickets`]: authenticated({
+    envelope: 'data',
     status: 201,
     params: ticketParams,
     body: z.strictObject({ title, description: description.optional(), assigneeId: idParam.nullable().optional() }),
     handler: (ctx, { params, body }) => createSubticket(ctx, params.boardId, params.ticketId, body),
   }),
   [`PATCH ${base}/subtickets/{subticketId}/status`]: authenticated({
+    envelope: 'data',
     params: subticketParams,
     body: z.strictObject({ statusId: idParam }),
     handler: (ctx, { params, body }) => updateSubticketStatus(ctx, params.boardId, params.ticketId, params.subticketId, body.statusId),
   }),
   [`POST ${base}/convert-to-subticket`]: authenticated({
+    envelope: 'data',
     params: ticketParams,
     body: z.strictObject({ parentTicketId: idParam }),
     handler: (ctx, { params, body }) => convertToSubticket(ctx, params.boardId, params.ticketId, body.parentTicketId),
   }),
   [`POST ${base}/promote-to-standalone`]: authenticated({
+    envelope: 'data',
     params: ticketParams,
     body: z.strictObject({}),
     handler: (ctx, { params }) => promoteToStandalone(ctx, params.boardId, params.ticketId),

@@ -105,7 +105,7 @@ export async function createSubticket(ctx: DomainContext, boardId: string, paren
   const { board, ticket: parent } = await loadTicketOnBoard(ctx, boardId, parentId);
   assertCanTakeSubticket(parent);
   const { ticket, config } = await createTicket(ctx, boardId, input, { parent, board });
-  return { data: presentFullTicket(ticket, config, ctx) };
+  return presentFullTicket(ticket, config, ctx);
 }
 
 /** PATCH .../subtickets/{subticketId}/status → {data: subticket}; 404 unless it is a subticket of this parent. */
@@ -114,7 +114,7 @@ export async function updateSubticketStatus(ctx: DomainContext, boardId: string,
   const { board, ticket: parent, other: subticket, config } = await loadTicketAndAnother(ctx, boardId, parentId, subticketId);
   if (!subticket || subticket.parentTicketId !== parent.ticketId || subticket.boardId !== boardId) throw notFound('Subticket');
   const saved = await updateTicket(ctx, { board, ticket: subticket, config }, { statusId });
-  return { data: presentFullTicket(saved, config, ctx) };
+  return presentFullTicket(saved, config, ctx);
 }
 
 /**
@@ -141,7 +141,7 @@ export async function convertToSubticket(ctx: DomainContext, boardId: string, ti
     timeline: [{ kind: 'CONVERTED_TO_SUBTICKET', details: { parentTicketId: parent.ticketId, parentDisplayId: parent.displayId } }],
     related: (e) => [guarded(attachToParent(e, parent, ticket.ticketId, at), parentChanged)],
   });
-  return { data: presentFullTicket(saved, config, ctx) };
+  return presentFullTicket(saved, config, ctx);
 }
 
 /**
@@ -160,5 +160,5 @@ export async function promoteToStandalone(ctx: DomainContext, boardId: string, t
     timeline: [{ kind: 'PROMOTED_TO_STANDALONE', details: { formerParentTicketId: ticket.parentTicketId, formerParentDisplayId: parent?.displayId ?? null } }],
     related: (e) => (parent ? [guarded(detachFromParent(e, parent, ticket.ticketId, at), parentChanged)] : []),
   });
-  return { data: presentFullTicket(saved, config, ctx) };
+  return presentFullTicket(saved, config, ctx);
 }

@@ -14,13 +14,13 @@ import { guarded } from '../db/transact.js';
 /** POST /boards/{boardId}/tickets → {data: ticket}. */
 export async function createBoardTicket(ctx: DomainContext, boardId: string, input: CreateTicketInput) {
   const { ticket, config } = await createTicket(ctx, boardId, input);
-  return { data: presentFullTicket(ticket, config, ctx) };
+  return presentFullTicket(ticket, config, ctx);
 }
 
 /** GET /boards/{boardId}/tickets/{ticketId} → {data: full ticket}. */
 export async function getTicket(ctx: DomainContext, boardId: string, ticketId: string) {
   const { ticket, config } = await loadTicketWithConfig(ctx, boardId, ticketId);
-  return { data: presentFullTicket(ticket, config, ctx) };
+  return presentFullTicket(ticket, config, ctx);
 }
 
 export interface PatchTicketInput extends TicketFieldChanges {
@@ -33,7 +33,7 @@ export async function patchTicket(ctx: DomainContext, boardId: string, ticketId:
   const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
   const { statusChangeReason, ...changes } = input;
   const ticket = await updateTicket(ctx, loaded, changes, { statusReason: statusChangeReason });
-  return { data: presentFullTicket(ticket, loaded.config, ctx) };
+  return presentFullTicket(ticket, loaded.config, ctx);
 }
 
 /** DELETE (soft): the ticket is 404 everywhere afterwards and leaves every list. */

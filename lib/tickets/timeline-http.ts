@@ -6,6 +6,7 @@ import { listTimeline } from './timeline.js';
 /** The ticket timeline (Explainable Status, spec §4.1). */
 export const timelineRoutes: Routes = {
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/timeline': authenticated({
+    envelope: 'page',
     params: z.object({ boardId: idParam, ticketId: idParam }),
     query: z.strictObject(pageQuery(50, 200)),
     handler: (ctx, { params, query }) => listTimeline(ctx, params.boardId, params.ticketId, query),

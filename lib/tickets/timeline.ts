@@ -1,7 +1,7 @@
 import type { DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
 import type { TimelineEntryItem } from '../db/entities/index.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../core/pages.js';
 import { loadTicketOnBoard } from './access.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
 
@@ -18,7 +18,7 @@ export async function listTimeline(ctx: DomainContext, boardId: string, ticketId
     loadOrgConfig(ctx.org.orgId),
   ]);
   const ordered = entries.data.sort((a, b) => a.entryId.localeCompare(b.entryId));
-  return paginate(
+  return pageOf(
     ordered.map((entry) => presentTimelineEntry(entry, config)),
     query.page,
     query.limit,

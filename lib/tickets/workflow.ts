@@ -14,7 +14,7 @@ import { presentFullTicket } from './present.js';
 import { BLOCKED_KEY, updateTicket, type UpdateOptions } from './update.js';
 import { enforceApprovalGate } from '../suggestions/gate.js';
 
-const respond = (ctx: DomainContext, ticket: TicketItem, config: OrgConfig) => ({ data: presentFullTicket(ticket, config, ctx) });
+const respond = (ctx: DomainContext, ticket: TicketItem, config: OrgConfig) => presentFullTicket(ticket, config, ctx);
 
 export interface ChangeStatusInput {
   statusId: string;
@@ -233,7 +233,7 @@ export async function moveTicket(ctx: DomainContext, boardId: string, ticketId: 
       approvalGate: 'refuse',
     },
   );
-  return { data: { id: moved.ticketId, displayId: moved.displayId, title: moved.title, boardId: moved.boardId } };
+  return { id: moved.ticketId, displayId: moved.displayId, title: moved.title, boardId: moved.boardId };
 }
 
 function assertTargetOpen(target: BoardItem): void {

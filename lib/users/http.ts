@@ -23,6 +23,7 @@ export const tokenRestrictionsBody = z.strictObject({
 export const userRoutes: Routes = {
   'GET /api/v1/users/me': authenticated({ handler: (ctx) => getMe(ctx) }),
   'GET /api/v1/users': authenticated({
+    envelope: 'page',
     query: z.strictObject({ ...pageQuery(20, 100), search: z.string().max(200).optional(), includeAgents: queryBoolean.optional() }),
     handler: (ctx, { query }) => listUsers(ctx, query),
   }),

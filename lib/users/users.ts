@@ -7,7 +7,7 @@ import type { Role, UserItem } from '../db/entities/index.js';
 import { hashPassword } from '../identity/passwords.js';
 import { requireAdmin, requireHeldPermissions, requirePermission } from '../organizations/permissions.js';
 import { groupDirectoryOf, permissionsOfGroups, systemGroupId } from '../organizations/group-directory.js';
-import { paginate } from '../http/pagination.js';
+import { pageOf } from '../core/pages.js';
 import { presentUser } from './present.js';
 
 export async function getMe(ctx: DomainContext) {
@@ -28,7 +28,7 @@ export async function loadUser(orgId: string, userId: string): Promise<UserItem>
 /** People of the organization (agents are listed by the agents endpoints). Customers see only themselves. */
 export async function listUsers(ctx: DomainContext, query: { page: number; limit: number; search?: string; includeAgents?: boolean }) {
   if (ctx.actor.role === 'CUSTOMER') {
-    return paginate([presentUser(await loadUser(ctx.org.orgId, ctx.actor.userId))], query.page, query.limit);
+    return pageOf([presentUser(await loadUser(ctx.org.orgId, ctx.actor.userId))], query.page, query.limit);
   }
   const { data } = await db().entities.user.query.byOrg({ orgId: ctx.org.orgId }).go({ pages: 'all' });
   const needle = query.search?.toLowerCase();
@@ -36,7 +36,7 @@ export async function listUsers(ctx: DomainContext, query: { page: number; limit
     .filter((user) => query.includeAgents || !user.isAgent)
     .filter((user) => !needle || user.name.toLowerCase().includes(needle) || user.email.includes(needle))
     .sort((a, b) => a.name.localeCompare(b.name) || a.userId.localeCompare(b.userId));
-  return paginate(users.map(presentUser), query.page, query.limit);
+  return pageOf(users.map(presentUser), query.page, query.limit);
 }
 
 export async function getUser(ctx: DomainContext, userId: string) {

@@ -6,6 +6,16 @@ import { claimShards, type TicketItem } from '../../lib/db/entities/index.js';
 import { lapsedClaims, lapsedClaimsOfOrganization } from '../../lib/claims/expiry.js';
 import { boardSetup, lapseClaim } from '../support/tickets.js';
 
+/** Global indexes are eventually consistent (on AWS and, under load, in DynamoDB Local): read until `done`. */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** An organization with `count` tickets whose claims have lapsed (unswept). */
 async function orgWithLapsedClaims(count: number) {
   const s = await boardSetup('Leases');
@@ -25,19 +35,20 @@ describe('claim indexes share no partition between organizations', () => {
     const second = await orgWithLapsedClaims(3);
     const now = new Date();
 
-    const own = await lapsedClaimsOfOrganization(first.orgId, now);
+    const own = await eventually(() => lapsedClaimsOfOrganization(first.orgId, now), (found) => found.length === first.ticketIds.length);
     expect(own.map((ticket) => ticket.ticketId).sort()).toEqual([...first.ticketIds].sort());
     // The Query itself read nothing of the other organization: no item was read and then filtered away.
     const params = db().entities.ticket.query.byOrgClaimExpiry({ orgId: first.orgId }).lte({ claimExpiresAtKey: now.toISOString() }).params();
     const raw = await documentDb().send(new QueryCommand(params as never));
     expect(raw.ScannedCount).toBe(first.ticketIds.length);
     expect(raw.Count).toBe(first.ticketIds.length);
-    expect((await lapsedClaimsOfOrganization(second.orgId, now)).map((ticket) => ticket.ticketId).sort()).toEqual([...second.ticketIds].sort());
+    const theirs = await eventually(() => lapsedClaimsOfOrganization(second.orgId, now), (found) => found.length === second.ticketIds.length);
+    expect(theirs.map((ticket) => ticket.ticketId).sort()).toEqual([...second.ticketIds].sort());
   });
 
   it('spreads the sweeper index over its shards and reads them all', async () => {
     const world = await orgWithLapsedClaims(6);
-    const found = await lapsedClaims(new Date());
+    const found = await eventually(() => lapsedClaims(new Date()), (all) => world.ticketIds.every((ticketId) => all.some((ticket) => ticket.ticketId === ticketId)));
     const ids = new Set(found.map((ticket) => ticket.ticketId));
     for (const ticketId of world.ticketIds) expect(ids.has(ticketId)).toBe(true);
     const stored = (await Promise.all(world.ticketIds.map((ticketId) => db().entities.ticket.get({ ticketId }).go()))).map((result) => result.data as TicketItem);

@@ -1,0 +1,23 @@
+/**
+ * One page of a fully read, filtered result set with its exact total (DESIGN.md §4). A domain
+ * value: the REST adapter renders it as the spec's page envelope (`{data, total, page,
+ * pageSize, totalPages}`, lib/http/pagination.ts); other adapters may render it otherwise.
+ */
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+  totalPages: number;
+}
+
+export function pageOf<T>(items: readonly T[], page: number, limit: number): Page<T> {
+  const start = (page - 1) * limit;
+  return {
+    items: items.slice(start, start + limit),
+    total: items.length,
+    page,
+    pageSize: limit,
+    totalPages: Math.ceil(items.length / limit),
+  };
+}
