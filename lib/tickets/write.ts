@@ -100,28 +100,28 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
   const counts = columnCountDeltas(write.before, after);
   const stale = write.onStale ?? (() => new LostRace('The ticket changed concurrently; retry'));
   await transact((e) => [
-      guarded(
-        write.before
-          ? e.ticket
-              .put(after)
-              .where((attr, op) => op.eq(attr.version, write.before!.version))
-              .commit()
-          : e.ticket.create(after).commit(),
-        stale,
-      ),
-      ...(write.related?.(e) ?? []),
-      ...(ended?.related(e) ?? []),
-      ...timeline.map((entry) => e.timelineEntry.create(entry).commit()),
-      ...eventPuts(e, events),
-      // Unconditional upserts: they cannot fail a condition.
-      ...counts.map((delta) =>
-        e.columnCount
-          .update({ orgId: after.orgId, boardId: delta.boardId, statusId: delta.statusId, shard: String(Math.floor(Math.random() * COLUMN_COUNT_SHARDS)) })
-          .add({ total: delta.total, archived: delta.archived, claimed: delta.claimed, claimedArchived: delta.claimedArchived })
-          .commit(),
-      ),
-      // The agents overview's closing counters (a ticket entering a FINAL status).
-      ...[closingDelta(e, write.before, after, ctx.actor.agent != null, ctx.clock.now())].filter((item) => item !== undefined),
+    guarded(
+      write.before
+        ? e.ticket
+            .put(after)
+            .where((attr, op) => op.eq(attr.version, write.before!.version))
+            .commit()
+        : e.ticket.create(after).commit(),
+      stale,
+    ),
+    ...(write.related?.(e) ?? []),
+    ...(ended?.related(e) ?? []),
+    ...timeline.map((entry) => e.timelineEntry.create(entry).commit()),
+    ...eventPuts(e, events),
+    // Unconditional upserts: they cannot fail a condition.
+    ...counts.map((delta) =>
+      e.columnCount
+        .update({ orgId: after.orgId, boardId: delta.boardId, statusId: delta.statusId, shard: String(Math.floor(Math.random() * COLUMN_COUNT_SHARDS)) })
+        .add({ total: delta.total, archived: delta.archived, claimed: delta.claimed, claimedArchived: delta.claimedArchived })
+        .commit(),
+    ),
+    // The agents overview's closing counters (a ticket entering a FINAL status).
+    ...[closingDelta(e, write.before, after, ctx.actor.agent != null, ctx.clock.now())].filter((item) => item !== undefined),
   ]);
   return after;
 }
