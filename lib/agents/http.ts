@@ -6,29 +6,17 @@ import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from './a
 import { listAgentTokens, mintAgentToken, revokeAgentToken } from './tokens.js';
 import { getAgentPolicies, updateAgentPolicies } from './policies.js';
 import { getAgentsOverview } from './overview.js';
-import { notFound } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
-
-const BASE = '/api/v1/organizations/{orgId}/agents';
-
-/** `{orgId}` must be the caller's organization; any other id is unknown (404, never reveals existence). */
-function inOrg(ctx: DomainContext, orgId: string): void {
-  if (orgId !== ctx.org.orgId) throw notFound('Organization');
-}
 
 const orgParams = z.object({ orgId: idParam });
 const agentParams = z.object({ orgId: idParam, agentId: idParam });
 
-/** Routes of the `agents` group (spec §4.14). */
+/** Routes of the `agents` group (spec §4.14). `{orgId}` is checked by the router (the caller's organization, else 404). */
 export const agentRoutes: Routes = {
-  [`GET ${BASE}`]: authenticated({
+  'GET /api/v1/organizations/{orgId}/agents': authenticated({
     params: orgParams,
-    handler: (ctx, { params }) => {
-      inOrg(ctx, params.orgId);
-      return listAgents(ctx);
-    },
+    handler: (ctx, { params }) => listAgents(ctx),
   }),
-  [`POST ${BASE}`]: authenticated({
+  'POST /api/v1/organizations/{orgId}/agents': authenticated({
     status: 201,
     params: orgParams,
     body: z.strictObject({
@@ -37,44 +25,29 @@ export const agentRoutes: Routes = {
       ownerId: idParam.optional(),
       permissionGroupId: idParam.optional(),
     }),
-    handler: (ctx, { params, body }) => {
-      inOrg(ctx, params.orgId);
-      return createAgent(ctx, body);
-    },
+    handler: (ctx, { params, body }) => createAgent(ctx, body),
   }),
-  [`GET ${BASE}/policies`]: authenticated({
+  'GET /api/v1/organizations/{orgId}/agents/policies': authenticated({
     params: orgParams,
-    handler: (ctx, { params }) => {
-      inOrg(ctx, params.orgId);
-      return getAgentPolicies(ctx);
-    },
+    handler: (ctx, { params }) => getAgentPolicies(ctx),
   }),
-  [`PATCH ${BASE}/policies`]: authenticated({
+  'PATCH /api/v1/organizations/{orgId}/agents/policies': authenticated({
     params: orgParams,
     body: z.strictObject({
       statusTransitionsRequireApproval: z.array(z.string().min(1).max(100)).max(100).optional(),
       prsRequireHumanReview: z.boolean().optional(),
     }),
-    handler: (ctx, { params, body }) => {
-      inOrg(ctx, params.orgId);
-      return updateAgentPolicies(ctx, body);
-    },
+    handler: (ctx, { params, body }) => updateAgentPolicies(ctx, body),
   }),
-  [`GET ${BASE}/overview`]: authenticated({
+  'GET /api/v1/organizations/{orgId}/agents/overview': authenticated({
     params: orgParams,
-    handler: (ctx, { params }) => {
-      inOrg(ctx, params.orgId);
-      return getAgentsOverview(ctx);
-    },
+    handler: (ctx, { params }) => getAgentsOverview(ctx),
   }),
-  [`GET ${BASE}/{agentId}`]: authenticated({
+  'GET /api/v1/organizations/{orgId}/agents/{agentId}': authenticated({
     params: agentParams,
-    handler: (ctx, { params }) => {
-      inOrg(ctx, params.orgId);
-      return getAgent(ctx, params.agentId);
-    },
+    handler: (ctx, { params }) => getAgent(ctx, params.agentId),
   }),
-  [`PATCH ${BASE}/{agentId}`]: authenticated({
+  'PATCH /api/v1/organizations/{orgId}/agents/{agentId}': authenticated({
     params: agentParams,
     body: z.strictObject({
       name: requiredText(100).optional(),
@@ -86,41 +59,26 @@ export const agentRoutes: Routes = {
       gitIdentity: z.string().trim().max(254).nullable().optional(),
       isActive: z.boolean().optional(),
     }),
-    handler: (ctx, { params, body }) => {
-      inOrg(ctx, params.orgId);
-      return updateAgent(ctx, params.agentId, body);
-    },
+    handler: (ctx, { params, body }) => updateAgent(ctx, params.agentId, body),
   }),
-  [`DELETE ${BASE}/{agentId}`]: authenticated({
+  'DELETE /api/v1/organizations/{orgId}/agents/{agentId}': authenticated({
     status: 204,
     params: agentParams,
-    handler: async (ctx, { params }) => {
-      inOrg(ctx, params.orgId);
-      await deleteAgent(ctx, params.agentId);
-    },
+    handler: (ctx, { params }) => deleteAgent(ctx, params.agentId),
   }),
-  [`GET ${BASE}/{agentId}/tokens`]: authenticated({
+  'GET /api/v1/organizations/{orgId}/agents/{agentId}/tokens': authenticated({
     params: agentParams,
-    handler: (ctx, { params }) => {
-      inOrg(ctx, params.orgId);
-      return listAgentTokens(ctx, params.agentId);
-    },
+    handler: (ctx, { params }) => listAgentTokens(ctx, params.agentId),
   }),
-  [`POST ${BASE}/{agentId}/tokens`]: authenticated({
+  'POST /api/v1/organizations/{orgId}/agents/{agentId}/tokens': authenticated({
     status: 201,
     params: agentParams,
     body: tokenRestrictionsBody,
-    handler: (ctx, { params, body }) => {
-      inOrg(ctx, params.orgId);
-      return mintAgentToken(ctx, params.agentId, body);
-    },
+    handler: (ctx, { params, body }) => mintAgentToken(ctx, params.agentId, body),
   }),
-  [`DELETE ${BASE}/{agentId}/tokens/{tokenId}`]: authenticated({
+  'DELETE /api/v1/organizations/{orgId}/agents/{agentId}/tokens/{tokenId}': authenticated({
     status: 204,
     params: z.object({ orgId: idParam, agentId: idParam, tokenId: idParam }),
-    handler: async (ctx, { params }) => {
-      inOrg(ctx, params.orgId);
-      await revokeAgentToken(ctx, params.agentId, params.tokenId);
-    },
+    handler: (ctx, { params }) => revokeAgentToken(ctx, params.agentId, params.tokenId),
   }),
 };

@@ -4,7 +4,6 @@ import { idParam, pageQuery } from '../http/validation.js';
 import { acceptDisplayIds } from '../tickets/refs.js';
 import { createComment, deleteComment, getComment, listComments, updateComment } from './comments.js';
 
-const base = '/api/v1/boards/{boardId}/tickets/{ticketId}/comments';
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 const commentParams = ticketParams.extend({ commentId: idParam });
 
@@ -16,31 +15,31 @@ const content = z
 
 /** Routes of the `comments` group (spec §4.8); the ticket may be named by its display id. */
 export const commentsRoutes: Routes = acceptDisplayIds({
-  [`GET ${base}`]: authenticated({
+  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments': authenticated({
     envelope: 'page',
     params: ticketParams,
     query: z.strictObject(pageQuery(20, 100)),
     handler: (ctx, { params, query }) => listComments(ctx, params.boardId, params.ticketId, query),
   }),
-  [`POST ${base}`]: authenticated({
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments': authenticated({
     envelope: 'data',
     status: 201,
     params: ticketParams,
     body: z.strictObject({ content, isSecret: z.boolean().optional(), parentId: idParam.optional() }),
     handler: (ctx, { params, body }) => createComment(ctx, params.boardId, params.ticketId, body),
   }),
-  [`GET ${base}/{commentId}`]: authenticated({
+  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': authenticated({
     envelope: 'data',
     params: commentParams,
     handler: (ctx, { params }) => getComment(ctx, params.boardId, params.ticketId, params.commentId),
   }),
-  [`PATCH ${base}/{commentId}`]: authenticated({
+  'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': authenticated({
     envelope: 'data',
     params: commentParams,
     body: z.strictObject({ content }),
     handler: (ctx, { params, body }) => updateComment(ctx, params.boardId, params.ticketId, params.commentId, body),
   }),
-  [`DELETE ${base}/{commentId}`]: authenticated({
+  'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': authenticated({
     status: 204,
     params: commentParams,
     handler: (ctx, { params }) => deleteComment(ctx, params.boardId, params.ticketId, params.commentId),

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import type * as z from 'zod';
-import { AppError, forbidden, unauthenticated } from '../core/errors.js';
+import { AppError, forbidden, notFound, unauthenticated } from '../core/errors.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { newId, safeEqual, sha256Hex } from '../core/ids.js';
 import { config } from '../core/config.js';
@@ -139,6 +139,9 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
     body: route.body ? parseInput(route.body, parseJson(bodyText), 'body') : undefined,
     request,
   };
+  // An `{orgId}` in the path always names the caller's organization: any other id is unknown (404, never revealed).
+  const orgId = (inputs.params as { orgId?: unknown } | undefined)?.orgId;
+  if (route.auth === 'credential' && orgId !== undefined && orgId !== (ctx as DomainContext).org.orgId) throw notFound('Organization');
   const result = await route.handler(ctx as never, inputs as never);
   if (route.status === 204) return jsonResponse(204, undefined);
   const body = route.envelope === 'data' ? { data: result } : route.envelope === 'page' ? pageEnvelope(result as Page<unknown>) : result;

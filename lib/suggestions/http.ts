@@ -7,24 +7,23 @@ import { acceptSuggestion, listSuggestions, rejectSuggestion } from './suggestio
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 const suggestionParams = z.object({ boardId: idParam, ticketId: idParam, suggestionId: idParam });
-const base = '/api/v1/boards/{boardId}/tickets/{ticketId}/suggestions';
 const decisionBody = z.strictObject({ reason: reason.optional() });
 
 /** Suggestion routes of the `tickets` group (DESIGN.md §4 "Workflow": agent moves awaiting approval). */
 export const suggestionsRoutes: Routes = {
-  [`GET ${base}`]: authenticated({
+  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions': authenticated({
     envelope: 'page',
     params: ticketParams,
     query: z.strictObject({ ...pageQuery(50, 100), state: z.enum(SUGGESTION_STATES).optional() }),
     handler: (ctx, { params, query }) => listSuggestions(ctx, params.boardId, params.ticketId, query),
   }),
-  [`POST ${base}/{suggestionId}/accept`]: authenticated({
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/accept': authenticated({
     envelope: 'data',
     params: suggestionParams,
     body: decisionBody,
     handler: (ctx, { params, body }) => acceptSuggestion(ctx, params.boardId, params.ticketId, params.suggestionId, body),
   }),
-  [`POST ${base}/{suggestionId}/reject`]: authenticated({
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/reject': authenticated({
     envelope: 'data',
     params: suggestionParams,
     body: decisionBody,

@@ -5,24 +5,23 @@ import { claimTicket, heartbeatClaim, releaseClaim } from '../claims/claims.js';
 import { reason } from './schemas.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
-const base = '/api/v1/boards/{boardId}/tickets/{ticketId}/claim';
 /** Lease lengths are clamped by the domain (spec §4.2), so any finite number is accepted here. */
 const seconds = z.number().finite();
 
 /** Claim routes of the `tickets` group (spec §4.2). */
 export const claimsRoutes: Routes = {
-  [`POST ${base}`]: authenticated({
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim': authenticated({
     status: 201,
     params: ticketParams,
     body: z.strictObject({ leaseSeconds: seconds.optional(), assign: z.boolean().optional() }),
     handler: (ctx, { params, body }) => claimTicket(ctx, params.boardId, params.ticketId, body),
   }),
-  [`POST ${base}/heartbeat`]: authenticated({
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat': authenticated({
     params: ticketParams,
     body: z.strictObject({ extendSeconds: seconds.optional() }),
     handler: (ctx, { params, body }) => heartbeatClaim(ctx, params.boardId, params.ticketId, body),
   }),
-  [`DELETE ${base}`]: authenticated({
+  'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim': authenticated({
     denyDeleteCheckedByDomain: true,
     params: ticketParams,
     body: z.strictObject({ reason: reason.optional() }),

@@ -13,7 +13,6 @@ import { acceptDisplayIds } from './refs.js';
 
 const boardParams = z.object({ boardId: idParam });
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
-const base = '/api/v1/boards/{boardId}/tickets';
 
 /**
  * Routes of the `tickets` group (spec §4.1): the core here, the rest by theme in the files
@@ -25,31 +24,31 @@ export const ticketsRoutes: Routes = acceptDisplayIds({
   ...timelineRoutes,
   ...claimsRoutes,
   ...suggestionsRoutes,
-  [`GET ${base}`]: authenticated({
+  'GET /api/v1/boards/{boardId}/tickets': authenticated({
     envelope: 'page',
     params: boardParams,
     query: z.strictObject(listFilterQuery),
     handler: (ctx, { params, query }) => listBoardTickets(ctx, params.boardId, toFilters(query)),
   }),
-  [`POST ${base}`]: authenticated({
+  'POST /api/v1/boards/{boardId}/tickets': authenticated({
     envelope: 'data',
     status: 201,
     params: boardParams,
     body: createTicketBody,
     handler: (ctx, { params, body }) => createBoardTicket(ctx, params.boardId, body),
   }),
-  [`GET ${base}/{ticketId}`]: authenticated({
+  'GET /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
     envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => getTicket(ctx, params.boardId, params.ticketId),
   }),
-  [`PATCH ${base}/{ticketId}`]: authenticated({
+  'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
     envelope: 'data',
     params: ticketParams,
     body: patchTicketBody,
     handler: (ctx, { params, body }) => patchTicket(ctx, params.boardId, params.ticketId, body),
   }),
-  [`DELETE ${base}/{ticketId}`]: authenticated({
+  'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
     status: 204,
     params: ticketParams,
     handler: (ctx, { params }) => deleteTicket(ctx, params.boardId, params.ticketId),

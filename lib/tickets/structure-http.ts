@@ -8,7 +8,6 @@ import { convertToSubticket, createSubticket, listSubtickets, promoteToStandalon
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 const subticketParams = ticketParams.extend({ subticketId: idParam });
-const base = '/api/v1/boards/{boardId}/tickets/{ticketId}';
 
 const customFieldValue = z.strictObject({
   customFieldId: idParam,
@@ -17,51 +16,51 @@ const customFieldValue = z.strictObject({
 
 /** Ticket structure (spec §4.1): custom field values, completion and blocker checks, pull requests, subtickets. */
 export const structureRoutes: Routes = {
-  [`PUT ${base}/custom-fields`]: authenticated({
+  'PUT /api/v1/boards/{boardId}/tickets/{ticketId}/custom-fields': authenticated({
     envelope: 'data',
     params: ticketParams,
     body: z.strictObject({ values: z.array(customFieldValue).max(MAX_VALUES_PER_REQUEST, `At most ${MAX_VALUES_PER_REQUEST} values`) }),
     handler: (ctx, { params, body }) => setCustomFieldValues(ctx, params.boardId, params.ticketId, body.values),
   }),
-  [`GET ${base}/completion-check`]: authenticated({
+  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/completion-check': authenticated({
     envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => getCompletionCheck(ctx, params.boardId, params.ticketId),
   }),
-  [`GET ${base}/blocker`]: authenticated({
+  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/blocker': authenticated({
     envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => getBlockerInfo(ctx, params.boardId, params.ticketId),
   }),
-  [`GET ${base}/pull-requests`]: authenticated({
+  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/pull-requests': authenticated({
     envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => listTicketPullRequests(ctx, params.boardId, params.ticketId),
   }),
-  [`GET ${base}/subtickets`]: authenticated({
+  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets': authenticated({
     params: ticketParams,
     handler: (ctx, { params }) => listSubtickets(ctx, params.boardId, params.ticketId),
   }),
-  [`POST ${base}/subtickets`]: authenticated({
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets': authenticated({
     envelope: 'data',
     status: 201,
     params: ticketParams,
     body: z.strictObject({ title, description: description.optional(), assigneeId: idParam.nullable().optional() }),
     handler: (ctx, { params, body }) => createSubticket(ctx, params.boardId, params.ticketId, body),
   }),
-  [`PATCH ${base}/subtickets/{subticketId}/status`]: authenticated({
+  'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets/{subticketId}/status': authenticated({
     envelope: 'data',
     params: subticketParams,
     body: z.strictObject({ statusId: idParam }),
     handler: (ctx, { params, body }) => updateSubticketStatus(ctx, params.boardId, params.ticketId, params.subticketId, body.statusId),
   }),
-  [`POST ${base}/convert-to-subticket`]: authenticated({
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/convert-to-subticket': authenticated({
     envelope: 'data',
     params: ticketParams,
     body: z.strictObject({ parentTicketId: idParam }),
     handler: (ctx, { params, body }) => convertToSubticket(ctx, params.boardId, params.ticketId, body.parentTicketId),
   }),
-  [`POST ${base}/promote-to-standalone`]: authenticated({
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/promote-to-standalone': authenticated({
     envelope: 'data',
     params: ticketParams,
     body: z.strictObject({}),

@@ -10,7 +10,6 @@ import { MAX_POSITION } from '../db/entities/index.js';
 
 const boardParams = z.object({ boardId: idParam });
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
-const base = '/api/v1/boards/{boardId}/tickets';
 
 const inlineBody = z
   .strictObject({
@@ -25,25 +24,25 @@ const inlineBody = z
 
 /** Workflow routes of the `tickets` group (spec §4.1): status, assign, move, transition, approve, reassignment, reorder, inline edit. */
 export const workflowRoutes: Routes = {
-  [`PATCH ${base}/{ticketId}/status`]: authenticated({
+  'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/status': authenticated({
     envelope: 'data',
     params: ticketParams,
     body: z.strictObject({ statusId: idParam, reason: reason.optional() }),
     handler: (ctx, { params, body }) => changeTicketStatus(ctx, params.boardId, params.ticketId, body),
   }),
-  [`PATCH ${base}/{ticketId}/assign`]: authenticated({
+  'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/assign': authenticated({
     envelope: 'data',
     params: ticketParams,
     body: z.strictObject({ assigneeId: idParam.nullable() }),
     handler: (ctx, { params, body }) => assignTicket(ctx, params.boardId, params.ticketId, body.assigneeId),
   }),
-  [`POST ${base}/{ticketId}/move`]: authenticated({
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/move': authenticated({
     envelope: 'data',
     params: ticketParams,
     body: z.strictObject({ targetBoardId: idParam }),
     handler: (ctx, { params, body }) => moveTicket(ctx, params.boardId, params.ticketId, body.targetBoardId),
   }),
-  [`POST ${base}/{ticketId}/transition`]: authenticated({
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/transition': authenticated({
     envelope: 'data',
     params: ticketParams,
     body: z.strictObject({
@@ -53,18 +52,18 @@ export const workflowRoutes: Routes = {
     }),
     handler: (ctx, { params, body }) => transitionTicket(ctx, params.boardId, params.ticketId, body),
   }),
-  [`POST ${base}/{ticketId}/approve`]: authenticated({
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/approve': authenticated({
     envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => approveTicket(ctx, params.boardId, params.ticketId),
   }),
-  [`GET ${base}/needing-reassignment`]: authenticated({
+  'GET /api/v1/boards/{boardId}/tickets/needing-reassignment': authenticated({
     envelope: 'page',
     params: boardParams,
     query: z.strictObject(pageQuery(20, 100)),
     handler: (ctx, { params, query }) => listTicketsNeedingReassignment(ctx, params.boardId, query),
   }),
-  [`PATCH ${base}/reorder`]: authenticated({
+  'PATCH /api/v1/boards/{boardId}/tickets/reorder': authenticated({
     envelope: 'data',
     params: boardParams,
     body: z.strictObject({
@@ -78,7 +77,7 @@ export const workflowRoutes: Routes = {
     }),
     handler: (ctx, { params, body }) => reorderTicket(ctx, params.boardId, body),
   }),
-  [`PATCH ${base}/{ticketId}/inline`]: authenticated({
+  'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/inline': authenticated({
     envelope: 'data',
     params: ticketParams,
     body: inlineBody,
