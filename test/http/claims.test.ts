@@ -1,14 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
+import { api, createMember, createToken, expectValidationError, setPlan, signupOrg, type TestOrg } from '../support/api.js';
 import { boardSetup, lapseClaim, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { db } from '../../lib/db/service.js';
 import { documentDb } from '../../lib/db/client.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { newId } from '../../lib/core/ids.js';
-import { systemClock } from '../../lib/core/clock.js';
-import { authenticate } from '../../lib/identity/authenticate.js';
-import { createAccessToken } from '../../lib/identity/personal-tokens.js';
 
 async function setup(): Promise<Setup> {
   return boardSetup('Claims board', 'CLM');
@@ -30,32 +26,20 @@ async function boardMember(s: Setup, overrides: Parameters<typeof createMember>[
 
 const claimPath = (s: Setup, ticketId: string) => `/api/v1/boards/${s.boardId}/tickets/${ticketId}/claim`;
 
-/** An agent user (Agents group) with an AGENT token, created directly (agent endpoints are built elsewhere). */
+/** An agent (through the agent API, so the organization moves to PRO) with an AGENT token, member of the board. */
 async function createAgent(s: Setup, options: { ownerId?: string; maxConcurrentClaims?: number; clientLabel?: string; denyDelete?: boolean } = {}) {
-  const groups = (await s.org.call('GET', '/api/v1/permission-groups')).body.data as any[];
-  const agentsGroup = groups.find((group) => group.name === 'Agents');
-  const userId = newId('usr');
-  const now = new Date().toISOString();
-  await db()
-    .entities.user.create({
-      orgId: s.org.orgId,
-      userId,
-      name: 'Robo Agent',
-      email: `${userId}@agents.invalid`,
-      role: 'TEAM_MEMBER',
-      isAgent: true,
-      isActive: true,
-      ownerId: options.ownerId ?? s.org.adminId,
-      permissionGroupIds: [agentsGroup.id],
-      ...(options.maxConcurrentClaims ? { maxConcurrentClaims: options.maxConcurrentClaims } : {}),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .go();
-  await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId } });
-  const adminCtx = await authenticate(s.org.adminToken, s.org.slug, systemClock, 'req-test');
-  const minted = await createAccessToken(adminCtx, 'AGENT', userId, { name: 'agent token', clientLabel: options.clientLabel ?? null }, { denyDelete: options.denyDelete ?? true });
-  return { id: userId, token: minted.token };
+  await setPlan(s.org.slug, 'PRO');
+  const agents = `/api/v1/organizations/${s.org.orgId}/agents`;
+  const created = await s.org.call('POST', agents, { body: { name: 'Robo Agent', ...(options.ownerId ? { ownerId: options.ownerId } : {}) } });
+  if (created.status !== 201) throw new Error(`create agent: ${created.status} ${JSON.stringify(created.body)}`);
+  const id = created.body.id as string;
+  if (options.maxConcurrentClaims) await s.org.call('PATCH', `${agents}/${id}`, { body: { maxConcurrentClaims: options.maxConcurrentClaims } });
+  await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: id } });
+  const minted = await s.org.call('POST', `${agents}/${id}/tokens`, {
+    body: { name: 'agent token', clientLabel: options.clientLabel ?? null, ...(options.denyDelete === undefined ? {} : { denyDelete: options.denyDelete }) },
+  });
+  if (minted.status !== 201) throw new Error(`mint: ${minted.status} ${JSON.stringify(minted.body)}`);
+  return { id, token: minted.body.token as string };
 }
 
 describe('claiming a ticket', () => {

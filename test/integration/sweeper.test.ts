@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { api, createMember, signupOrg } from '../support/api.js';
+import { api, createMember, setPlan, signupOrg } from '../support/api.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { db } from '../../lib/db/service.js';
-import { newId } from '../../lib/core/ids.js';
-import { systemClock, type Clock } from '../../lib/core/clock.js';
-import { authenticate } from '../../lib/identity/authenticate.js';
-import { createAccessToken } from '../../lib/identity/personal-tokens.js';
+import type { Clock } from '../../lib/core/clock.js';
 import { runSweep } from '../../lib/sweeper/index.js';
 import { expireClaim } from '../../lib/claims/expiry.js';
 import type { TicketItem } from '../../lib/db/entities/index.js';
@@ -14,21 +11,16 @@ const clockAt = (date: Date): Clock => ({ now: () => date });
 
 async function world() {
   const org = await signupOrg();
+  await setPlan(org.slug, 'PRO');
   const board = (await org.call('POST', '/api/v1/boards', { body: { name: 'Sweep board', prefix: 'SWP' } })).body;
   const owner = await createMember(org, { name: 'Olga Owner' });
   await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: owner.id } });
-  const groups = (await org.call('GET', '/api/v1/permission-groups')).body.data as any[];
-  const agentId = newId('usr');
-  const now = new Date().toISOString();
-  await db()
-    .entities.user.create({
-      orgId: org.orgId, userId: agentId, name: 'Sweepy', email: `${agentId}@agents.invalid`, role: 'TEAM_MEMBER', isAgent: true, isActive: true,
-      ownerId: owner.id, permissionGroupIds: [groups.find((group) => group.name === 'Agents').id], maxConcurrentClaims: 1, createdAt: now, updatedAt: now,
-    })
-    .go();
+  // The agent through the agent API: owned by Olga, at most one claim at a time.
+  const agents = `/api/v1/organizations/${org.orgId}/agents`;
+  const agentId = (await org.call('POST', agents, { body: { name: 'Sweepy', ownerId: owner.id } })).body.id as string;
+  await org.call('PATCH', `${agents}/${agentId}`, { body: { maxConcurrentClaims: 1 } });
   await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: agentId } });
-  const adminCtx = await authenticate(org.adminToken, org.slug, systemClock, 'req-sweeper-test');
-  const agentToken = (await createAccessToken(adminCtx, 'AGENT', agentId, { name: 'agent' }, { denyDelete: true })).token;
+  const agentToken = (await org.call('POST', `${agents}/${agentId}/tokens`, { body: { name: 'agent' } })).body.token as string;
   const newTicket = async (body: Record<string, unknown> = {}) => (await org.call('POST', `/api/v1/boards/${board.id}/tickets`, { body: { title: 'Sweep me', ...body } })).body.data;
   const claim = (ticketId: string, leaseSeconds: number) =>
     api('POST', `/api/v1/boards/${board.id}/tickets/${ticketId}/claim`, { token: agentToken, org: org.slug, body: { leaseSeconds } });
