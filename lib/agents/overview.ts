@@ -4,8 +4,8 @@ import { isOrgSubject, type ActivityDayItem, type TicketItem, type UserItem } fr
 import { requirePermission } from '../organizations/permissions.js';
 import { requireSession } from '../identity/require-session.js';
 import { canSeeBoard, listOrganizationBoards } from '../boards/index.js';
-import { liveClaimsOf } from '../claims/expiry.js';
-import { activitySince, utcDay, utcDaysBefore, utcMonthStart } from './activity.js';
+import { liveClaimsOf } from '../tickets/claim-expiry.js';
+import { activitySince, utcDay, utcDaysBefore, utcMonthStart } from '../activity/activity.js';
 
 const REPORT_OUTCOMES = { done: 'reportsDone', blocked: 'reportsBlocked', needsReview: 'reportsNeedsReview', partial: 'reportsPartial', unknown: 'reportsUnknown' } as const;
 

@@ -1,25 +1,9 @@
 import { forbidden, invalidField } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import { db } from '../db/service.js';
-import type { OrganizationItem } from '../db/entities/index.js';
+import { agentPoliciesOf, type AgentPolicies } from '../organizations/agent-policies.js';
 import { hasPermission, requirePermission } from '../organizations/permissions.js';
 import { requireSession } from '../identity/require-session.js';
-
-export interface AgentPolicies {
-  statusTransitionsRequireApproval: string[];
-  prsRequireHumanReview: boolean;
-}
-
-export const DEFAULT_AGENT_POLICIES: AgentPolicies = { statusTransitionsRequireApproval: ['DONE'], prsRequireHumanReview: false };
-
-/** The organization's agent policies (stored on the organization item, read with every request). */
-export function agentPoliciesOf(org: OrganizationItem): AgentPolicies {
-  const stored = (org.agentPolicies ?? {}) as Partial<AgentPolicies>;
-  return {
-    statusTransitionsRequireApproval: stored.statusTransitionsRequireApproval ?? [...DEFAULT_AGENT_POLICIES.statusTransitionsRequireApproval],
-    prsRequireHumanReview: stored.prsRequireHumanReview ?? DEFAULT_AGENT_POLICIES.prsRequireHumanReview,
-  };
-}
 
 /** Every status key of the organization except BACKLOG (moving back to the backlog is never gated). */
 async function gateableStatusKeys(orgId: string): Promise<string[]> {

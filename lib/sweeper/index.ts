@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.js';
-import { sweepLapsedClaims } from '../claims/expiry.js';
+import { sweepLapsedClaims } from '../tickets/claim-expiry.js';
 
 /** One periodic housekeeping job; returns how many items it handled. */
 export interface SweepTask {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { idParam } from '../http/validation.js';
-import { claimTicket, heartbeatClaim, releaseClaim } from '../claims/claims.js';
+import { claimTicket, heartbeatClaim, releaseClaim } from './claims.js';
 import { reason } from './schemas.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });

@@ -9,7 +9,7 @@ import { requirePermission } from '../organizations/permissions.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
 import { applyFieldChanges, type TicketFieldChanges } from './fields.js';
 import { checkAssignee, readAssignee, referenceGuards, validateReferences } from './references.js';
-import { assertAgentMayCreateIn } from '../suggestions/gate.js';
+import { assertAgentMayCreateIn } from './approval-gate.js';
 import { saveTicket, type TransactionItemsBuilder } from './write.js';
 
 export interface CreateTicketInput extends Omit<TicketFieldChanges, 'timeSpent'> {

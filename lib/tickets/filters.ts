@@ -1,6 +1,6 @@
 import { positionKeyOf, type StatusCategory, type TicketItem } from '../db/entities/index.js';
 import type { OrgConfig } from './config.js';
-import { hasLiveClaim } from '../claims/lease.js';
+import { hasLiveClaim } from './lease.js';
 
 /**
  * Every filter of the ticket lists (spec §4.1 GET, §4.3). One implementation, used by the

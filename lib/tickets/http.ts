@@ -8,7 +8,7 @@ import { workflowRoutes } from './workflow-http.js';
 import { structureRoutes } from './structure-http.js';
 import { timelineRoutes } from './timeline-http.js';
 import { claimsRoutes } from './claims-http.js';
-import { suggestionsRoutes } from '../suggestions/http.js';
+import { suggestionsRoutes } from './suggestions-http.js';
 import { acceptDisplayIds } from './refs.js';
 
 const boardParams = z.object({ boardId: idParam });

@@ -5,8 +5,8 @@ import { pageOf, type Page } from '../core/pages.js';
 import { canSeeBoard, listOrganizationBoards, loadVisibleBoard } from '../boards/index.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
 import { isStatusShown, matchesFilters, sortTickets, type TicketFilters } from './filters.js';
-import { hasLiveClaim } from '../claims/lease.js';
-import { lapsedClaimsOfOrganization, liveClaimsOf } from '../claims/expiry.js';
+import { hasLiveClaim } from './lease.js';
+import { lapsedClaimsOfOrganization, liveClaimsOf } from './claim-expiry.js';
 import { presentTicket } from './present.js';
 
 /**

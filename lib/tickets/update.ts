@@ -5,7 +5,7 @@ import type { OrgConfig } from './config.js';
 import { applyFieldChanges, type TicketFieldChanges } from './fields.js';
 import { referenceGuards, resolveAssignee, validateReferences } from './references.js';
 import { saveTicket, type TimelineInput, type TransactionItemsBuilder } from './write.js';
-import { enforceApprovalGate, type ApprovalGateMode } from '../suggestions/gate.js';
+import { enforceApprovalGate, type ApprovalGateMode } from './approval-gate.js';
 
 /** Key of the status whose tickets carry blocker info (spec §3.2). */
 export const BLOCKED_KEY = 'BLOCKED';

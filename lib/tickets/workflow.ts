@@ -12,7 +12,7 @@ import { takeTicketNumber } from './create.js';
 import { listBoardTickets } from './list.js';
 import { presentFullTicket } from './present.js';
 import { BLOCKED_KEY, updateTicket, type UpdateOptions } from './update.js';
-import { enforceApprovalGate } from '../suggestions/gate.js';
+import { enforceApprovalGate } from './approval-gate.js';
 
 const respond = (ctx: DomainContext, ticket: TicketItem, config: OrgConfig) => presentFullTicket(ticket, config, ctx);
 

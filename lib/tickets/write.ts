@@ -5,8 +5,8 @@ import { LostRace } from '../db/races.js';
 import { COLUMN_COUNT_SHARDS, type TicketItem, type TimelineEntryItem } from '../db/entities/index.js';
 import { eventPuts, newEventRecord, type EventInput } from '../events/outbox.js';
 import { ticketEventsFor } from './events.js';
-import { closingDelta } from '../agents/activity.js';
-import { claimEndReason, endedClaimEffects, withoutClaim } from '../claims/lease.js';
+import { closingDelta } from '../activity/activity.js';
+import { claimEndReason, endedClaimEffects, withoutClaim } from './lease.js';
 
 /** Builds the extra items of a ticket transaction (each guarded item names its own failure). */
 export type TransactionItemsBuilder = (e: TransactionEntities) => TransactionItem[];

@@ -7,7 +7,7 @@
 import { percentile, send, type Sample } from './http.js';
 import { startLocalRuntime } from '../../infra/local/runtime.js';
 import { db } from '../../lib/db/service.js';
-import { utcDaysBefore } from '../../lib/agents/activity.js';
+import { utcDaysBefore } from '../../lib/activity/activity.js';
 
 const RUNS = Number(process.env.BENCH_AGENT_RUNS ?? 100);
 const WARMUP = 5;

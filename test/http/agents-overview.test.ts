@@ -3,7 +3,7 @@ import { api, createMember, createToken, setPlan, signupOrg, type TestOrg } from
 import { db } from '../../lib/db/service.js';
 import { runSweep } from '../../lib/sweeper/index.js';
 import type { Clock } from '../../lib/core/clock.js';
-import { utcDay, utcDaysBefore, utcMonthStart } from '../../lib/agents/activity.js';
+import { utcDay, utcDaysBefore, utcMonthStart } from '../../lib/activity/activity.js';
 import { lapseClaim } from '../support/tickets.js';
 
 const clockAt = (date: Date): Clock => ({ now: () => date });

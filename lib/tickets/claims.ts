@@ -5,13 +5,13 @@ import type { TicketItem } from '../db/entities/index.js';
 import { guarded, type TransactionEntities } from '../db/transact.js';
 import { retryLostRaces } from '../db/races.js';
 import { requirePermission } from '../organizations/permissions.js';
-import { loadTicketOnBoard, loadTicketWithConfig, type TicketOnBoard } from '../tickets/access.js';
-import type { OrgConfig } from '../tickets/config.js';
-import { baseTicketData } from '../tickets/events.js';
-import { presentClaim } from '../tickets/present.js';
-import { updateTicket } from '../tickets/update.js';
-import { saveTicket } from '../tickets/write.js';
-import { expireClaim, lapsedClaimsOf, liveClaimsOf } from './expiry.js';
+import { loadTicketOnBoard, loadTicketWithConfig, type TicketOnBoard } from './access.js';
+import type { OrgConfig } from './config.js';
+import { baseTicketData } from './events.js';
+import { presentClaim } from './present.js';
+import { updateTicket } from './update.js';
+import { saveTicket } from './write.js';
+import { expireClaim, lapsedClaimsOf, liveClaimsOf } from './claim-expiry.js';
 import { hasLiveClaim, lapsedClaimEffects, releasedClaimEffects, withoutClaim } from './lease.js';
 
 /** Lease bounds of spec §4.2 (seconds): out-of-range values are clamped, not refused. */

@@ -5,12 +5,12 @@ import { guarded, isConditionFailure } from '../db/transact.js';
 import type { SuggestionItem, SuggestionState } from '../db/entities/index.js';
 import { pageOf } from '../core/pages.js';
 import { requirePermission } from '../organizations/permissions.js';
-import { loadTicketOnBoard, loadTicketOnBoardWith } from '../tickets/access.js';
-import { loadOrgConfig, type OrgConfig } from '../tickets/config.js';
-import { updateTicket } from '../tickets/update.js';
-import { suggestionsOfTicket } from './record.js';
+import { loadTicketOnBoard, loadTicketOnBoardWith } from './access.js';
+import { loadOrgConfig, type OrgConfig } from './config.js';
+import { updateTicket } from './update.js';
+import { suggestionsOfTicket } from './suggestion-record.js';
 
-export { recordSuggestion } from './record.js';
+export { recordSuggestion } from './suggestion-record.js';
 
 export function presentSuggestion(suggestion: SuggestionItem, config: OrgConfig) {
   const statusRef = (statusId: string) => {

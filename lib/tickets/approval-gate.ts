@@ -1,9 +1,9 @@
 import { forbidden } from '../core/errors.js';
 import type { DomainContext } from '../core/context.js';
 import type { BoardItem, StatusItem, TicketItem } from '../db/entities/index.js';
-import { agentPoliciesOf } from '../agents/policies.js';
-import type { OrgConfig } from '../tickets/config.js';
-import { recordSuggestion } from './record.js';
+import { agentPoliciesOf } from '../organizations/agent-policies.js';
+import type { OrgConfig } from './config.js';
+import { recordSuggestion } from './suggestion-record.js';
 
 /**
  * What the gate does with an agent's move into a gated status: `record` a suggestion (when

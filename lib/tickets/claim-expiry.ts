@@ -2,7 +2,7 @@ import type { Clock } from '../core/clock.js';
 import { LostRace } from '../db/races.js';
 import { db } from '../db/service.js';
 import { claimShards, type OrganizationItem, type TicketItem } from '../db/entities/index.js';
-import { saveTicket } from '../tickets/write.js';
+import { saveTicket } from './write.js';
 import { hasLiveClaim, lapsedClaimEffects, withoutClaim } from './lease.js';
 import { systemContext } from './system-context.js';
 

@@ -3,9 +3,9 @@ import { newId } from '../core/ids.js';
 import type { TicketItem } from '../db/entities/index.js';
 import type { TransactionEntities, TransactionItem } from '../db/transact.js';
 import type { EventInput } from '../events/outbox.js';
-import { activityDelta } from '../agents/activity.js';
-import { baseTicketData } from '../tickets/events.js';
-import { releaseSlot } from './slots.js';
+import { activityDelta } from '../activity/activity.js';
+import { baseTicketData } from './events.js';
+import { releaseSlot } from './claim-slots.js';
 
 /**
  * What a lease is and how one ends. A claim lives on its ticket (the claim attributes below);

@@ -1,0 +1,18 @@
+import type { OrganizationItem } from '../db/entities/index.js';
+
+/** Organization-wide agent policies (spec §2.16), stored on the organization item and so read with every request. */
+export interface AgentPolicies {
+  statusTransitionsRequireApproval: string[];
+  prsRequireHumanReview: boolean;
+}
+
+export const DEFAULT_AGENT_POLICIES: AgentPolicies = { statusTransitionsRequireApproval: ['DONE'], prsRequireHumanReview: false };
+
+/** The organization's agent policies (stored on the organization item, read with every request). */
+export function agentPoliciesOf(org: OrganizationItem): AgentPolicies {
+  const stored = (org.agentPolicies ?? {}) as Partial<AgentPolicies>;
+  return {
+    statusTransitionsRequireApproval: stored.statusTransitionsRequireApproval ?? [...DEFAULT_AGENT_POLICIES.statusTransitionsRequireApproval],
+    prsRequireHumanReview: stored.prsRequireHumanReview ?? DEFAULT_AGENT_POLICIES.prsRequireHumanReview,
+  };
+}
