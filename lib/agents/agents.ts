@@ -1,5 +1,5 @@
 import { forbidden, invalidField, notFound, conflict, type ErrorCode } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { guarded, inTransactionChunks, transact, type TransactionEntities } from '../db/transact.js';

@@ -1,4 +1,4 @@
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { isOrgSubject, type ActivityDayItem, type TicketItem, type UserItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';

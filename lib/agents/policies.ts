@@ -1,5 +1,5 @@
 import { forbidden, invalidField } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { agentPoliciesOf, type AgentPolicies } from '../organizations/agent-policies.js';
 import { hasPermission, requirePermission } from '../organizations/permissions.js';

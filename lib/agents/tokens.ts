@@ -1,4 +1,4 @@
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { requireHeldPermissions, requirePermission } from '../organizations/permissions.js';
 import { requireFeature } from '../organizations/plans.js';
 import { groupDirectoryOf, permissionsOfGroups } from '../organizations/group-directory.js';

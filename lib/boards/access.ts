@@ -1,5 +1,5 @@
 import { invalidField, notFound } from '../core/errors.js';
-import type { Actor, DomainContext } from '../core/context.js';
+import type { Actor, DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
 import type { BoardItem, Role } from '../db/entities/index.js';

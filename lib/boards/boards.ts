@@ -1,5 +1,5 @@
 import { AppError, conflict, invalidField, notFound } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';

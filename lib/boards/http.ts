@@ -3,6 +3,7 @@ import { authenticated, type Routes } from '../http/router.js';
 import { idParam, optionalText, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
 import { createBoard, deleteBoard, getBoard, listBoards, setBoardArchived, updateBoard } from './boards.js';
 import { addBoardMember, assignTeamToBoard, removeBoardMember, removeTeamFromBoard } from './membership.js';
+import { flagTicketsOfAssignees } from '../tickets/bulk.js';
 import { getBoardStatuses, getTransitionRules, setBoardStatuses, setTransitionRules } from './workflow.js';
 import { PREFIX_PATTERN } from './prefix.js';
 
@@ -78,7 +79,7 @@ export const boardsRoutes: Routes = {
   }),
   'DELETE /api/v1/boards/{boardId}/teams/{teamId}': authenticated({
     params: z.object({ boardId: idParam, teamId: idParam }),
-    handler: (ctx, { params }) => removeTeamFromBoard(ctx, params.boardId, params.teamId),
+    handler: (ctx, { params }) => removeTeamFromBoard(ctx, params.boardId, params.teamId, flagTicketsOfAssignees),
   }),
   'POST /api/v1/boards/{boardId}/members': authenticated({
     params: boardParams,
@@ -88,7 +89,7 @@ export const boardsRoutes: Routes = {
   'DELETE /api/v1/boards/{boardId}/members/{userId}': authenticated({
     status: 204,
     params: z.object({ boardId: idParam, userId: idParam }),
-    handler: (ctx, { params }) => removeBoardMember(ctx, params.boardId, params.userId),
+    handler: (ctx, { params }) => removeBoardMember(ctx, params.boardId, params.userId, flagTicketsOfAssignees),
   }),
   'GET /api/v1/boards/{boardId}/statuses': authenticated({
     envelope: 'data',

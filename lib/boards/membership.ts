@@ -1,5 +1,5 @@
 import { invalidField, notFound } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
 import { guarded, transact } from '../db/transact.js';
@@ -9,15 +9,13 @@ import { loadVisibleBoard, membershipGrantsAccess, teamsOf, visibleOrNotFound, t
 import { boardChanged, patchLiveBoard, writeBoardTeams } from './board-writes.js';
 import { retryLostRaces } from '../db/races.js';
 import { presentBoard } from './present.js';
-import { flagTicketsOfAssignees } from '../tickets/bulk.js';
 
 /**
- * Flags the board's tickets whose assignee is among `lostUserIds` (they can no longer see
- * the board) as needing reassignment, and returns how many were flagged.
+ * Flags the board's tickets whose assignee is among `lostUserIds` (they can no longer see the
+ * board) as needing reassignment, and returns how many were flagged. Tickets build on boards,
+ * so the tickets domain's implementation is handed in by the route (boards never import tickets).
  */
-export async function flagTicketsNeedingReassignment(ctx: DomainContext, board: BoardItem, lostUserIds: string[]): Promise<number> {
-  return flagTicketsOfAssignees(ctx, board, lostUserIds);
-}
+export type FlagTicketsOfLostAssignees = (ctx: DomainContext, board: BoardItem, lostUserIds: string[]) => Promise<number>;
 
 /** Assigns a team to the board (spec §4.4); assigning an assigned team again changes nothing. */
 export async function assignTeamToBoard(ctx: DomainContext, boardId: string, teamId: string) {
@@ -59,7 +57,7 @@ export async function assignTeamToBoard(ctx: DomainContext, boardId: string, tea
  * administrators, not direct members, not in another team of the board) may leave
  * tickets behind that need another assignee: those are flagged and counted.
  */
-export async function removeTeamFromBoard(ctx: DomainContext, boardId: string, teamId: string) {
+export async function removeTeamFromBoard(ctx: DomainContext, boardId: string, teamId: string, flagTicketsNeedingReassignment: FlagTicketsOfLostAssignees) {
   requirePermission(ctx, 'boards:manage-members');
   const [listed, users] = await Promise.all([loadVisibleBoard(ctx, boardId, { consistent: true }), organizationUsers(ctx.org.orgId)]);
   return retryLostRaces(async (attempt) => {
@@ -89,7 +87,7 @@ export async function addBoardMember(ctx: DomainContext, boardId: string, userId
 }
 
 /** Removes a direct member; if that costs them access to the board, their tickets on it are flagged. */
-export async function removeBoardMember(ctx: DomainContext, boardId: string, userId: string): Promise<void> {
+export async function removeBoardMember(ctx: DomainContext, boardId: string, userId: string, flagTicketsNeedingReassignment: FlagTicketsOfLostAssignees): Promise<void> {
   requirePermission(ctx, 'boards:manage-members');
   const [found, user] = await loadBoardAndUser(ctx, boardId, userId);
   const board = visibleOrNotFound(ctx, found);

@@ -1,4 +1,4 @@
-import type { Actor } from '../core/context.js';
+import type { Actor } from '../db/context.js';
 import type { BoardItem } from '../db/entities/index.js';
 import { teamsOf } from './access.js';
 

@@ -1,5 +1,5 @@
 import { invalidField } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import type { BoardItem, StatusItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { loadOrganizationStatuses, presentStatus } from '../statuses/index.js';

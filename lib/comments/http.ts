@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { idParam, pageQuery } from '../http/validation.js';
-import { acceptDisplayIds } from '../tickets/refs.js';
+import { acceptDisplayIds } from '../tickets/http-refs.js';
 import { createComment, deleteComment, getComment, listComments, updateComment } from './comments.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });

@@ -5,7 +5,7 @@ import { AppError, forbidden, notFound, unauthenticated } from '../core/errors.j
 import { systemClock, type Clock } from '../core/clock.js';
 import { newId, safeEqual, sha256Hex } from '../core/ids.js';
 import { config } from '../core/config.js';
-import type { AnonymousContext, DomainContext } from '../core/context.js';
+import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { newMeter, withRoundTripMeter, type RoundTripMeter } from '../db/client.js';
 import { authenticate } from '../identity/authenticate.js';
 import { errorResponse, jsonResponse, type HttpResponse } from './respond.js';

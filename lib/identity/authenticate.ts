@@ -1,5 +1,5 @@
 import { unauthenticated } from '../core/errors.js';
-import type { Actor, DomainContext } from '../core/context.js';
+import type { Actor, DomainContext } from '../db/context.js';
 import type { Clock } from '../core/clock.js';
 import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { authenticated, open, type Routes } from '../http/router.js';
 import { requiredText } from '../http/validation.js';
-import { signup } from '../organizations/signup.js';
+import { signup } from './signup.js';
 import { changePassword, login, logout } from './login.js';
 
 const email = z.string().trim().toLowerCase().pipe(z.email('Must be an e-mail address')).pipe(z.string().max(254));

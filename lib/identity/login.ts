@@ -1,10 +1,10 @@
 import { AppError, invalidField, unauthenticated } from '../core/errors.js';
-import type { AnonymousContext, DomainContext } from '../core/context.js';
+import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { transact } from '../db/transact.js';
 import { consumeRateLimits, rateWindow, uncountCall } from '../db/rate-limit.js';
 import { presentUser } from '../users/present.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { hashPassword, verifyPassword } from '../core/passwords.js';
 import { issueSession } from './session-issuer.js';
 
 const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'Invalid e-mail or password', undefined, { 'WWW-Authenticate': 'Bearer' });

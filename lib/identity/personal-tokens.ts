@@ -1,5 +1,5 @@
 import { notFound, invalidField } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
 import { addSeconds, epochSeconds } from '../core/clock.js';
 import { db } from '../db/service.js';

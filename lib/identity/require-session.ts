@@ -1,5 +1,5 @@
 import { forbidden } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 
 /**
  * Credential management needs an interactive session: a token must never mint a token

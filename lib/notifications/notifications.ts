@@ -1,4 +1,4 @@
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { notFound } from '../core/errors.js';
 import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';

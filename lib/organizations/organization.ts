@@ -1,5 +1,5 @@
 import { notFound } from '../core/errors.js';
-import type { AnonymousContext, DomainContext } from '../core/context.js';
+import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import type { OrganizationItem, Plan } from '../db/entities/index.js';
 import { requirePermission } from './permissions.js';

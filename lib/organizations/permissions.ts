@@ -1,5 +1,5 @@
 import { forbidden } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 
 /** Every permission string the service checks (spec §4 names them per endpoint). */
 export const PERMISSIONS = [

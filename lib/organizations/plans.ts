@@ -1,5 +1,5 @@
 import { forbidden } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import type { Plan } from '../db/entities/index.js';
 
 export const FEATURES = ['AGENT_USERS', 'WEBHOOKS', 'TEAMS'] as const;

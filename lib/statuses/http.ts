@@ -5,6 +5,7 @@ import { STATUS_CATEGORIES } from '../db/entities/index.js';
 import {
   MAX_STATUSES_PER_ORGANIZATION, createStatus, deleteStatus, getStatus, listStatuses, reorderStatuses, updateStatus,
 } from './statuses.js';
+import { recategorizeTickets } from '../tickets/recategorize.js';
 
 const statusParams = z.object({ statusId: idParam });
 const statusName = requiredText(50);
@@ -46,7 +47,7 @@ export const statusesRoutes: Routes = {
       order: order.optional(),
       isDefault: z.boolean().optional(),
     }),
-    handler: (ctx, { params, body }) => updateStatus(ctx, params.statusId, body),
+    handler: (ctx, { params, body }) => updateStatus(ctx, params.statusId, body, recategorizeTickets),
   }),
   'DELETE /api/v1/statuses/{statusId}': authenticated({
     status: 204,

@@ -1,12 +1,11 @@
 import { conflict, invalidField, notFound } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { guarded, inTransactionChunks, transact, type TransactionEntities } from '../db/transact.js';
 import type { StatusCategory, StatusItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/unique-names.js';
-import { recategorizeTickets } from '../tickets/recategorize.js';
 
 /**
  * Upper bound of statuses per organization: a reorder rewrites them all in one
@@ -153,6 +152,13 @@ export async function createStatus(ctx: DomainContext, input: CreateStatusInput)
   return presentStatus(status);
 }
 
+/**
+ * Rewrites the tickets of a status that moved to another category (they carry the category in
+ * their board index key). Tickets build on statuses, so the tickets domain's implementation is
+ * handed in by the route (statuses never import tickets).
+ */
+export type RecategorizeTickets = (ctx: DomainContext, statusId: string, from: StatusCategory, to: StatusCategory) => Promise<number>;
+
 export interface UpdateStatusInput {
   name?: string;
   color?: string;
@@ -166,7 +172,7 @@ export interface UpdateStatusInput {
  * tickets completed). The write is guarded by the read `updatedAt` (optimistic locking); a
  * rename moves the name guard in the same transaction. The key stays as it was.
  */
-export async function updateStatus(ctx: DomainContext, statusId: string, input: UpdateStatusInput) {
+export async function updateStatus(ctx: DomainContext, statusId: string, input: UpdateStatusInput, recategorizeTickets: RecategorizeTickets) {
   requirePermission(ctx, 'settings:manage-statuses');
   const statuses = await loadOrganizationStatuses(ctx.org.orgId);
   const status = findStatus(statuses, statusId);

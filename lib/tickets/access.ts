@@ -1,5 +1,5 @@
 import { notFound } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { batchGetMixed, type KeyRequest } from '../db/batch.js';
 import type { BoardItem, TicketItem } from '../db/entities/index.js';

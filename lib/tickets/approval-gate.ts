@@ -1,5 +1,5 @@
 import { forbidden } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import type { BoardItem, StatusItem, TicketItem } from '../db/entities/index.js';
 import { agentPoliciesOf } from '../organizations/agent-policies.js';
 import type { OrgConfig } from './config.js';

@@ -1,5 +1,5 @@
 import { retryLostRaces } from '../db/races.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import type { BoardItem, TicketItem } from '../db/entities/index.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';

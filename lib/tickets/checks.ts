@@ -1,4 +1,4 @@
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
 import type { BoardItem, TicketItem } from '../db/entities/index.js';

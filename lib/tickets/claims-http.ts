@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { idParam } from '../http/validation.js';
 import { claimTicket, heartbeatClaim, releaseClaim } from './claims.js';
-import { reason } from './schemas.js';
+import { reason } from './http-schemas.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 /** Lease lengths are clamped by the domain (spec §4.2), so any finite number is accepted here. */

@@ -1,5 +1,5 @@
 import { AppError, forbidden } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { addSeconds } from '../core/clock.js';
 import type { TicketItem } from '../db/entities/index.js';
 import { guarded, type TransactionEntities } from '../db/transact.js';

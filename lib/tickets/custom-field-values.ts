@@ -1,6 +1,6 @@
 import { conflict, invalidField } from '../core/errors.js';
 import { guarded } from '../db/transact.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import type { CustomFieldItem } from '../db/entities/index.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { loadTicketWithConfig } from './access.js';

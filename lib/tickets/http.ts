@@ -2,14 +2,14 @@ import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { idParam } from '../http/validation.js';
 import { listBoardTickets } from './list.js';
-import { createTicketBody, listFilterQuery, patchTicketBody, toFilters } from './schemas.js';
+import { createTicketBody, listFilterQuery, patchTicketBody, toFilters } from './http-schemas.js';
 import { createBoardTicket, deleteTicket, getTicket, patchTicket } from './tickets.js';
 import { workflowRoutes } from './workflow-http.js';
 import { structureRoutes } from './structure-http.js';
 import { timelineRoutes } from './timeline-http.js';
 import { claimsRoutes } from './claims-http.js';
 import { suggestionsRoutes } from './suggestions-http.js';
-import { acceptDisplayIds } from './refs.js';
+import { acceptDisplayIds } from './http-refs.js';
 
 const boardParams = z.object({ boardId: idParam });
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });

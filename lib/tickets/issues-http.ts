@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { idParam, queryBoolean } from '../http/validation.js';
 import { listIssues } from './list.js';
-import { listFilterQuery, toFilters } from './schemas.js';
+import { listFilterQuery, toFilters } from './http-schemas.js';
 
 const boardIdList = z
   .string()

@@ -1,4 +1,4 @@
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { STATUS_CATEGORIES, type BoardItem, type ColumnCountItem, type StatusCategory, type StatusItem, type TicketItem } from '../db/entities/index.js';
 import { pageOf, type Page } from '../core/pages.js';

@@ -1,6 +1,6 @@
 import type { TicketItem } from '../db/entities/index.js';
 import type { OrgConfig } from './config.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 
 /** The claim block (spec §2.12) while the lease is live (claimExpiresAt > now), else null. */
 export function presentClaim(ticket: TicketItem, now: Date) {

@@ -1,5 +1,5 @@
 import { invalidField } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { guarded, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import type { TransactionItemsBuilder } from './write.js';

@@ -3,7 +3,7 @@ import { authenticated, type Routes } from '../http/router.js';
 import { idParam } from '../http/validation.js';
 import { getBlockerInfo, getCompletionCheck, listTicketPullRequests } from './checks.js';
 import { MAX_TEXT_VALUE_LENGTH, MAX_VALUES_PER_REQUEST, setCustomFieldValues } from './custom-field-values.js';
-import { description, title } from './schemas.js';
+import { description, title } from './http-schemas.js';
 import { convertToSubticket, createSubticket, listSubtickets, promoteToStandalone, updateSubticketStatus } from './subtickets.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });

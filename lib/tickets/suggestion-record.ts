@@ -1,4 +1,4 @@
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { addSeconds, epochSeconds } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { idParam, pageQuery } from '../http/validation.js';
 import { SUGGESTION_STATES } from '../db/entities/index.js';
-import { reason } from './schemas.js';
+import { reason } from './http-schemas.js';
 import { acceptSuggestion, listSuggestions, rejectSuggestion } from './suggestions.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });

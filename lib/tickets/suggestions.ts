@@ -1,5 +1,5 @@
 import { AppError, conflict, forbidden, notFound } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { guarded, isConditionFailure } from '../db/transact.js';
 import type { SuggestionItem, SuggestionState } from '../db/entities/index.js';

@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
 import type { OrganizationItem } from '../db/entities/index.js';
 

@@ -1,4 +1,4 @@
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { loadTicketWithConfig } from './access.js';
 import { type TicketFieldChanges } from './fields.js';

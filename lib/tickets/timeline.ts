@@ -1,4 +1,4 @@
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import type { TimelineEntryItem } from '../db/entities/index.js';
 import { pageOf } from '../core/pages.js';

@@ -1,4 +1,4 @@
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import type { BoardItem, TicketItem } from '../db/entities/index.js';
 import type { EventInput } from '../events/outbox.js';
 import type { OrgConfig } from './config.js';

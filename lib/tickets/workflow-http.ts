@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { idParam, pageQuery, requiredText } from '../http/validation.js';
-import { description, reason, timestamp, title } from './schemas.js';
+import { description, reason, timestamp, title } from './http-schemas.js';
 import {
   approveTicket, assignTicket, changeTicketStatus, inlineUpdateTicket, listTicketsNeedingReassignment, moveTicket,
   reorderTicket, transitionTicket,

@@ -1,5 +1,5 @@
 import { AppError, conflict, invalidField } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { guarded } from '../db/transact.js';
 import { LostRace } from '../db/races.js';

@@ -1,4 +1,4 @@
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
 import { guarded, transact, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import { LostRace } from '../db/races.js';

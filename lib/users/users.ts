@@ -1,10 +1,10 @@
 import { conflict, forbidden, invalidField, notFound } from '../core/errors.js';
-import type { DomainContext } from '../core/context.js';
+import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { guarded, transact, type TransactionEntities } from '../db/transact.js';
 import type { Role, UserItem } from '../db/entities/index.js';
-import { hashPassword } from '../identity/passwords.js';
+import { hashPassword } from '../core/passwords.js';
 import { requireAdmin, requireHeldPermissions, requirePermission } from '../organizations/permissions.js';
 import { groupDirectoryOf, permissionsOfGroups, systemGroupId } from '../organizations/group-directory.js';
 import { pageOf } from '../core/pages.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { api, createMember, createToken, expectValidationError, setPlan, signupOrg, type TestOrg } from '../support/api.js';
 import { db } from '../../lib/db/service.js';
 import { systemClock } from '../../lib/core/clock.js';
-import type { DomainContext } from '../../lib/core/context.js';
+import type { DomainContext } from '../../lib/db/context.js';
 import { createAccessToken, listAccessTokens } from '../../lib/identity/personal-tokens.js';
 
 const base = (org: TestOrg) => `/api/v1/organizations/${org.orgId}/agents`;

@@ -1,5 +1,5 @@
-import type { Clock } from './clock.js';
-import type { OrganizationItem, Role, CredentialKind } from '../db/entities/index.js';
+import type { Clock } from '../core/clock.js';
+import type { OrganizationItem, Role, CredentialKind } from './entities/index.js';
 
 /** What a credential allows beyond the holder's own permissions (spec §5.3). */
 export interface CredentialRestrictions {

@@ -1,15 +1,15 @@
 import { AppError, conflict } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import type { AnonymousContext } from '../core/context.js';
+import type { AnonymousContext } from '../db/context.js';
 import { config } from '../core/config.js';
 import { guarded, transact } from '../db/transact.js';
-import { hashPassword } from '../identity/passwords.js';
-import { issueSession } from '../identity/session-issuer.js';
+import { hashPassword } from '../core/passwords.js';
+import { issueSession } from './session-issuer.js';
 import { presentUser } from '../users/present.js';
-import { SYSTEM_GROUPS } from './permissions.js';
-import { directoryEntryOf } from './group-directory.js';
-import { DEFAULT_STATUSES, DEFAULT_TICKET_TYPE } from './defaults.js';
-import { claimName } from './unique-names.js';
+import { SYSTEM_GROUPS } from '../organizations/permissions.js';
+import { directoryEntryOf } from '../organizations/group-directory.js';
+import { DEFAULT_STATUSES, DEFAULT_TICKET_TYPE } from '../organizations/defaults.js';
+import { claimName } from '../organizations/unique-names.js';
 import type { OrganizationItem, UserItem } from '../db/entities/index.js';
 
 export interface SignupInput {
