@@ -52,5 +52,5 @@ describe('npm start', () => {
     expect(requestLines(silent)).toEqual([]);
     expect(requestLines(chatty).length).toBeGreaterThan(0);
     expect(requestLines(chatty)[0]).toContain('POST /api/v1/auth/signup');
-  }, 90_000);
+  }, 120_000);
 });
