@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type * as z from 'zod';
 import { AppError, forbidden, notFound, unauthenticated } from '../core/errors.js';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -80,29 +80,66 @@ export interface HttpHandlerOptions {
   clock?: Clock;
 }
 
+/** What one invocation carries from the first middleware to the last. */
+interface RequestTrace {
+  requestId: string;
+  meter: RoundTripMeter;
+  started: number;
+}
+
+type HttpRequest = middy.Request<APIGatewayProxyEventV2, HttpResponse>;
+
+const traces = new WeakMap<object, RequestTrace>();
+const traceOf = (request: HttpRequest): RequestTrace => traces.get(request.context as object)!;
+
+/**
+ * Middleware: gives the invocation its request id (API Gateway's) and round-trip meter before
+ * anything runs, and afterwards (success or error) sets `x-request-id` (and, in tests,
+ * `x-db-round-trips`) and writes the request's log line.
+ */
+function requestTrace(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResponse> {
+  const finish = (request: HttpRequest) => {
+    const trace = traceOf(request);
+    const response = request.response!;
+    response.headers['x-request-id'] = trace.requestId;
+    if (process.env.EXPOSE_ROUND_TRIPS === 'true') response.headers['x-db-round-trips'] = String(trace.meter.roundTrips);
+    logRequest(request.event, response.statusCode, trace, Date.now() - trace.started);
+  };
+  return {
+    before: (request) => {
+      request.context ??= {} as never;
+      const requestId = request.event.requestContext?.requestId || newId('evt').replace('evt_', 'req_');
+      traces.set(request.context as object, { requestId, meter: newMeter(), started: Date.now() });
+    },
+    after: finish,
+    onError: finish,
+  };
+}
+
+/** Middleware: the one place where an error becomes a response (the envelope; 500 for anything unexpected). */
+function errorEnvelope(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResponse> {
+  return {
+    onError: (request) => {
+      request.response = errorResponse(request.error, traceOf(request).requestId);
+    },
+  };
+}
+
 /**
  * Builds the Lambda handler of one route group: API Gateway (HTTP API, payload v2) event →
  * route by `routeKey` → authenticate → zod-parse path, query and body → domain call → JSON.
- * Every error is turned into the envelope by `errorResponse`, the one place that does it.
+ * The handler is wrapped in middy middlewares: `requestTrace` (request id, round-trip meter,
+ * response headers, log line) and `errorEnvelope` (errors → the envelope, in one place).
  */
 export function createHttpHandler(routes: Routes, options: HttpHandlerOptions = {}) {
   const clock = options.clock ?? systemClock;
-  const dispatch = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
-    const requestId = event.requestContext?.requestId || newId('evt').replace('evt_', 'req_');
-    const meter = newMeter();
-    const started = Date.now();
-    let response: HttpResponse;
-    try {
-      response = await withRoundTripMeter(meter, () => handleRoute(routes, event, requestId, clock));
-    } catch (error) {
-      response = errorResponse(error, requestId);
-    }
-    response.headers['x-request-id'] = requestId;
-    if (process.env.EXPOSE_ROUND_TRIPS === 'true') response.headers['x-db-round-trips'] = String(meter.roundTrips);
-    logRequest(event, response.statusCode, requestId, meter, Date.now() - started);
-    return response;
-  };
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>().handler(dispatch);
+  return middy<APIGatewayProxyEventV2, HttpResponse>()
+    .use(requestTrace())
+    .use(errorEnvelope())
+    .handler((event, context) => {
+      const trace = traces.get(context as object)!;
+      return withRoundTripMeter(trace.meter, () => handleRoute(routes, event, trace.requestId, clock));
+    });
 }
 
 async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, requestId: string, clock: Clock): Promise<HttpResponse> {
@@ -205,8 +242,8 @@ function lowerCaseHeaders(headers: Record<string, string | undefined>): Record<s
   return result;
 }
 
-function logRequest(event: APIGatewayProxyEventV2, status: number, requestId: string, meter: RoundTripMeter, ms: number): void {
+function logRequest(event: APIGatewayProxyEventV2, status: number, trace: RequestTrace, ms: number): void {
   if (process.env.LOG_REQUESTS === 'false') return;
   // Route key only: never the path's query string, headers or body, which may carry secrets.
-  console.log(JSON.stringify({ msg: 'request', requestId, route: event.routeKey, status, ms, dbRoundTrips: meter.roundTrips }));
+  console.log(JSON.stringify({ msg: 'request', requestId: trace.requestId, route: event.routeKey, status, ms, dbRoundTrips: trace.meter.roundTrips }));
 }

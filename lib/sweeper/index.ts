@@ -1,10 +1,10 @@
 import type { Clock } from '../core/clock.js';
-import { sweepLapsedClaims } from '../tickets/claim-expiry.js';
+import { sweepLapsedClaims, type SweepScope } from '../tickets/claim-expiry.js';
 
 /** One periodic housekeeping job; returns how many items it handled. */
 export interface SweepTask {
   name: string;
-  run(clock: Clock): Promise<number>;
+  run(clock: Clock, scope: SweepScope): Promise<number>;
 }
 
 /**
@@ -13,11 +13,11 @@ export interface SweepTask {
  */
 export const sweepTasks: SweepTask[] = [{ name: 'lapsedClaims', run: sweepLapsedClaims }];
 
-export async function runSweep(clock: Clock, tasks: SweepTask[] = sweepTasks): Promise<Record<string, number>> {
+export async function runSweep(clock: Clock, scope: SweepScope = {}, tasks: SweepTask[] = sweepTasks): Promise<Record<string, number>> {
   const results: Record<string, number> = {};
   for (const task of tasks) {
     try {
-      results[task.name] = await task.run(clock);
+      results[task.name] = await task.run(clock, scope);
     } catch (error) {
       console.error(JSON.stringify({ msg: 'sweep task failed', task: task.name, error: String(error) }));
       results[task.name] = -1;

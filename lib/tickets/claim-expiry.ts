@@ -68,9 +68,18 @@ export async function expireClaim(org: Pick<OrganizationItem, 'orgId'>, ticket: 
   }
 }
 
-/** The sweeper task: clears every lapsed claim; returns how many it cleared. */
-export async function sweepLapsedClaims(clock: Clock): Promise<number> {
-  const lapsed = await lapsedClaims(clock.now());
+/**
+ * What a sweep covers: the whole deployment (the schedule), or one organization (tests that
+ * drive the sweeper with a clock in the future, so they never touch other organizations' claims).
+ */
+export interface SweepScope {
+  orgId?: string;
+}
+
+/** The sweeper task: clears every lapsed claim (of the scope); returns how many it cleared. */
+export async function sweepLapsedClaims(clock: Clock, scope: SweepScope = {}): Promise<number> {
+  // One organization's lapsed claims come from its own index (byOrgClaimExpiry), the deployment's from the sharded one.
+  const lapsed = scope.orgId ? await lapsedClaimsOfOrganization(scope.orgId, clock.now()) : await lapsedClaims(clock.now());
   let cleared = 0;
   for (const ticket of lapsed) {
     // The GSI copy may be stale: read the ticket itself before deciding.

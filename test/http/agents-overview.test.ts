@@ -120,7 +120,7 @@ describe('agents overview', () => {
     const past = new Date(Date.now() - 1000).toISOString();
     await lapseClaim(takenOver.id, past);
     expect((await w.org.call('POST', claimPath(takenOver.id), { body: {} })).status).toBe(201);
-    await runSweep(clockAt(new Date(Date.now() + 75_000)));
+    await runSweep(clockAt(new Date(Date.now() + 75_000)), { orgId: w.org.orgId });
 
     const row = (await w.overview()).body.agents[0];
     expect(row.claimsExpiredLast7Days).toBe(2);

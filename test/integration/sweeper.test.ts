@@ -34,7 +34,7 @@ describe('the sweeper clears lapsed claims (injected clock)', () => {
     const claimed = await w.claim(ticket.id, 60);
     expect(claimed.status).toBe(201);
 
-    const results = await runSweep(clockAt(new Date(Date.now() + 75_000)));
+    const results = await runSweep(clockAt(new Date(Date.now() + 75_000)), { orgId: w.org.orgId });
     expect(results.lapsedClaims).toBeGreaterThanOrEqual(1);
 
     const stored = (await db().entities.ticket.get({ ticketId: ticket.id }).go({ consistent: true })).data as TicketItem;
@@ -70,7 +70,7 @@ describe('the sweeper clears lapsed claims (injected clock)', () => {
     const w = await world();
     const ticket = await w.newTicket({ assigneeId: w.owner.id });
     await w.claim(ticket.id, 60);
-    await runSweep(clockAt(new Date(Date.now() + 75_000)));
+    await runSweep(clockAt(new Date(Date.now() + 75_000)), { orgId: w.org.orgId });
     const list = await api('GET', '/api/v1/notifications', { token: w.owner.token, org: w.org.slug });
     // Assignee and owner are the same person: one notification.
     expect(list.body.total).toBe(1);
@@ -94,7 +94,7 @@ describe('the sweeper clears lapsed claims (injected clock)', () => {
     expect(beat.status).toBe(200);
     // The sweeper saw the old copy (lapsed at +75 s) but the guarded put fails: nothing changes.
     expect(await expireClaim({ orgId: w.org.orgId }, stale, clockAt(new Date(Date.now() + 75_000)))).toBe(false);
-    await runSweep(clockAt(new Date(Date.now() + 75_000)));
+    await runSweep(clockAt(new Date(Date.now() + 75_000)), { orgId: w.org.orgId });
     const read = await w.org.call('GET', `/api/v1/boards/${w.board.id}/tickets/${ticket.id}`);
     expect(read.body.data.claim).toMatchObject({ claimedBy: { id: w.agentId }, claimExpiresAt: beat.body.claimExpiresAt });
   });
