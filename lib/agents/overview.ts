@@ -30,8 +30,8 @@ function reportedIn(items: ActivityDayItem[]): Reported {
  * place in the list (the count and the expiry stay true) but not the ticket's identity: its
  * ids and title are null and `hidden` is true. Visible claims have exactly the spec's fields.
  */
-function presentOpenClaim(ticket: TicketItem, maysee: (boardId: string) => boolean) {
-  if (!maysee(ticket.boardId)) return { ticketId: null, displayId: null, title: null, boardId: null, claimExpiresAt: ticket.claimExpiresAt!, hidden: true };
+function presentOpenClaim(ticket: TicketItem, maySeeBoard: (boardId: string) => boolean) {
+  if (!maySeeBoard(ticket.boardId)) return { ticketId: null, displayId: null, title: null, boardId: null, claimExpiresAt: ticket.claimExpiresAt!, hidden: true };
   return { ticketId: ticket.ticketId, displayId: ticket.displayId, title: ticket.title, boardId: ticket.boardId, claimExpiresAt: ticket.claimExpiresAt! };
 }
 

@@ -38,15 +38,12 @@ const claimNotHeld = (): AppError => new AppError(409, 'CLAIM_NOT_HELD', 'You ho
 /** CLAIM_LIMIT_REACHED names the tickets the agent holds, so it can finish or release one (one byClaimHolder Query, on refusal only). */
 async function claimLimitReached(ctx: DomainContext, max: number): Promise<AppError> {
   const held = await liveClaimsOf(ctx.org.orgId, ctx.actor.userId, ctx.clock.now());
-  return forbidden(`The agent already holds its maximum of ${max} concurrent claims`, 'CLAIM_LIMIT_REACHED', {
-    maxConcurrentClaims: max,
-    heldTicketIds: held.map((ticket) => ticket.ticketId),
-  });
+  return slotsFull(max, held.map((ticket) => ticket.ticketId));
 }
 
 /** The failure of the slot counter's guard: the agent holds its maximum (details completed by `claimLimitReached`). */
-const slotsFull = (max: number): AppError =>
-  forbidden(`The agent already holds its maximum of ${max} concurrent claims`, 'CLAIM_LIMIT_REACHED', { maxConcurrentClaims: max });
+const slotsFull = (max: number, heldTicketIds?: string[]): AppError =>
+  forbidden(`The agent already holds its maximum of ${max} concurrent claims`, 'CLAIM_LIMIT_REACHED', { maxConcurrentClaims: max, ...(heldTicketIds ? { heldTicketIds } : {}) });
 const isClaimLimit = (error: unknown): boolean => error instanceof AppError && error.code === 'CLAIM_LIMIT_REACHED';
 
 export interface ClaimInput {
