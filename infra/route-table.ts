@@ -1,22 +1,50 @@
 /**
  * The one route table. Every Lambda of the service is listed here with its entry file,
- * its trigger (HTTP routes in API Gateway syntax, the table stream, a queue or the
- * schedule) and the data access it needs. The CDK stack builds functions, routes and
+ * its trigger (for HTTP, the domain's route map: its keys are the API Gateway routes; the
+ * table stream; a queue; the schedule) and the data access it needs. Route keys are written
+ * once, as the full literal keys of each domain's route map (`lib/<domain>/http.ts`, grep a
+ * path to find its handler); this table only says which Lambda serves which map. The CDK stack builds functions, routes and
  * least-privilege grants from it; the local runtime builds its HTTP server, stream
  * poller, queue poller and schedule from it. Local and cloud cannot drift.
  */
+import type { Routes } from '../lib/http/router.js';
+import { healthRoutes } from '../lib/health/http.js';
+import { authRoutes } from '../lib/identity/http.js';
+import { userRoutes } from '../lib/users/http.js';
+import { organizationRoutes } from '../lib/organizations/http.js';
+import { boardsRoutes } from '../lib/boards/http.js';
+import { statusesRoutes } from '../lib/statuses/http.js';
+import { ticketTypesRoutes } from '../lib/ticket-types/http.js';
+import { teamsRoutes } from '../lib/teams/http.js';
+import { customersRoutes } from '../lib/customers/http.js';
+import { ticketsRoutes } from '../lib/tickets/http.js';
+import { commentsRoutes } from '../lib/comments/http.js';
+import { issuesRoutes } from '../lib/tickets/issues-http.js';
+import { notificationsRoutes } from '../lib/notifications/http.js';
+import { labelsRoutes } from '../lib/labels/http.js';
+import { customFieldsRoutes } from '../lib/custom-fields/http.js';
+import { agentRoutes } from '../lib/agents/http.js';
+import { fallbackRoutes } from '../lib/http/fallback.js';
+
 export type TableAccess = 'none' | 'read' | 'readWrite';
 
 export interface HttpGroup {
   name: string;
   entry: string;
   kind: 'http';
-  routes: string[];
+  /** The domain's route map; its keys are the function's API Gateway routes. */
+  routes: Routes;
   table: TableAccess;
   /** Sends messages to the webhook queue. */
   sendsToWebhookQueue?: boolean;
   /** Needs the platform operator token hash in its environment. */
   platform?: boolean;
+  /**
+   * Needs every route key of the table (the `$default` function tells 405 from 404 with
+   * them). Inlined into its bundle as `process.env.ROUTE_KEYS` at synth time (the list is
+   * larger than Lambda's environment allows); the local runtime sets the variable.
+   */
+  knowsAllRoutes?: boolean;
 }
 
 export interface StreamConsumer {
@@ -38,43 +66,27 @@ export interface ScheduledFunction {
 
 export type FunctionDefinition = HttpGroup | StreamConsumer | ScheduledFunction;
 
-const api = (routes: string[]) => routes;
-
 export const functionGroups: FunctionDefinition[] = [
   {
     name: 'health',
     entry: 'functions/health.ts',
     kind: 'http',
     table: 'read',
-    routes: api(['GET /healthz']),
+    routes: healthRoutes,
   },
   {
     name: 'auth',
     entry: 'functions/auth.ts',
     kind: 'http',
     table: 'readWrite',
-    routes: api([
-      'POST /api/v1/auth/signup',
-      'POST /api/v1/auth/login',
-      'POST /api/v1/auth/logout',
-      'POST /api/v1/auth/password',
-    ]),
+    routes: authRoutes,
   },
   {
     name: 'users',
     entry: 'functions/users.ts',
     kind: 'http',
     table: 'readWrite',
-    routes: api([
-      'GET /api/v1/users/me',
-      'GET /api/v1/users',
-      'POST /api/v1/users',
-      'GET /api/v1/users/{userId}',
-      'PATCH /api/v1/users/{userId}',
-      'GET /api/v1/users/me/tokens',
-      'POST /api/v1/users/me/tokens',
-      'DELETE /api/v1/users/me/tokens/{tokenId}',
-    ]),
+    routes: userRoutes,
   },
   {
     name: 'organization',
@@ -82,204 +94,91 @@ export const functionGroups: FunctionDefinition[] = [
     kind: 'http',
     table: 'readWrite',
     platform: true,
-    routes: api([
-      'GET /api/v1/organization',
-      'PATCH /api/v1/organization',
-      'GET /api/v1/permission-groups',
-      'POST /api/v1/permission-groups',
-      'GET /api/v1/permission-groups/{groupId}',
-      'PATCH /api/v1/permission-groups/{groupId}',
-      'DELETE /api/v1/permission-groups/{groupId}',
-      'PATCH /api/v1/platform/organizations/{slug}',
-    ]),
+    routes: organizationRoutes,
   },
   {
     name: 'boards',
     entry: 'functions/boards.ts',
     kind: 'http',
     table: 'readWrite',
-    routes: api([
-      'GET /api/v1/boards',
-      'POST /api/v1/boards',
-      'GET /api/v1/boards/{boardId}',
-      'PATCH /api/v1/boards/{boardId}',
-      'DELETE /api/v1/boards/{boardId}',
-      'POST /api/v1/boards/{boardId}/archive',
-      'POST /api/v1/boards/{boardId}/unarchive',
-      'POST /api/v1/boards/{boardId}/teams',
-      'DELETE /api/v1/boards/{boardId}/teams/{teamId}',
-      'POST /api/v1/boards/{boardId}/members',
-      'DELETE /api/v1/boards/{boardId}/members/{userId}',
-      'GET /api/v1/boards/{boardId}/statuses',
-      'PUT /api/v1/boards/{boardId}/statuses',
-      'GET /api/v1/boards/{boardId}/transitions',
-      'PUT /api/v1/boards/{boardId}/transitions',
-    ]),
+    routes: boardsRoutes,
   },
   {
     name: 'statuses',
     entry: 'functions/statuses.ts',
     kind: 'http',
     table: 'readWrite',
-    routes: api([
-      'GET /api/v1/statuses',
-      'POST /api/v1/statuses',
-      'POST /api/v1/statuses/reorder',
-      'GET /api/v1/statuses/{statusId}',
-      'PATCH /api/v1/statuses/{statusId}',
-      'DELETE /api/v1/statuses/{statusId}',
-    ]),
+    routes: statusesRoutes,
   },
   {
     name: 'ticket-types',
     entry: 'functions/ticket-types.ts',
     kind: 'http',
     table: 'readWrite',
-    routes: api([
-      'GET /api/v1/ticket-types',
-      'GET /api/v1/ticket-types/default',
-      'POST /api/v1/ticket-types',
-      'GET /api/v1/ticket-types/{typeId}',
-      'PATCH /api/v1/ticket-types/{typeId}',
-      'GET /api/v1/ticket-types/{typeId}/ticket-count',
-      'DELETE /api/v1/ticket-types/{typeId}',
-    ]),
+    routes: ticketTypesRoutes,
   },
   {
     name: 'teams',
     entry: 'functions/teams.ts',
     kind: 'http',
     table: 'readWrite',
-    routes: api([
-      'GET /api/v1/teams',
-      'POST /api/v1/teams',
-      'GET /api/v1/teams/{teamId}',
-      'PATCH /api/v1/teams/{teamId}',
-      'DELETE /api/v1/teams/{teamId}',
-      'POST /api/v1/teams/{teamId}/members',
-      'DELETE /api/v1/teams/{teamId}/members/{userId}',
-    ]),
+    routes: teamsRoutes,
   },
   {
     name: 'customers',
     entry: 'functions/customers.ts',
     kind: 'http',
     table: 'readWrite',
-    routes: api([
-      'GET /api/v1/customers',
-      'POST /api/v1/customers',
-      'GET /api/v1/customers/{customerId}',
-      'PATCH /api/v1/customers/{customerId}',
-      'POST /api/v1/customers/{customerId}/archive',
-      'DELETE /api/v1/customers/{customerId}',
-    ]),
+    routes: customersRoutes,
   },
   {
     name: 'tickets',
     entry: 'functions/tickets.ts',
     kind: 'http',
     table: 'readWrite',
-    routes: api([
-      'GET /api/v1/boards/{boardId}/tickets',
-      'POST /api/v1/boards/{boardId}/tickets',
-      'GET /api/v1/boards/{boardId}/tickets/{ticketId}',
-      'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}',
-      'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}',
-      'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/status',
-      'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/assign',
-      'POST /api/v1/boards/{boardId}/tickets/{ticketId}/move',
-      'POST /api/v1/boards/{boardId}/tickets/{ticketId}/transition',
-      'POST /api/v1/boards/{boardId}/tickets/{ticketId}/approve',
-      'GET /api/v1/boards/{boardId}/tickets/needing-reassignment',
-      'PATCH /api/v1/boards/{boardId}/tickets/reorder',
-      'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/inline',
-      'PUT /api/v1/boards/{boardId}/tickets/{ticketId}/custom-fields',
-      'GET /api/v1/boards/{boardId}/tickets/{ticketId}/completion-check',
-      'GET /api/v1/boards/{boardId}/tickets/{ticketId}/blocker',
-      'GET /api/v1/boards/{boardId}/tickets/{ticketId}/pull-requests',
-      'GET /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets',
-      'POST /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets',
-      'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets/{subticketId}/status',
-      'POST /api/v1/boards/{boardId}/tickets/{ticketId}/convert-to-subticket',
-      'POST /api/v1/boards/{boardId}/tickets/{ticketId}/promote-to-standalone',
-      'GET /api/v1/boards/{boardId}/tickets/{ticketId}/timeline',
-      'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim',
-      'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat',
-      'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim',
-      'GET /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions',
-      'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/accept',
-      'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/reject',
-    ]),
+    routes: ticketsRoutes,
   },
   {
     name: 'comments',
     entry: 'functions/comments.ts',
     kind: 'http',
     table: 'readWrite',
-    routes: api([
-      'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments',
-      'POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments',
-      'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}',
-      'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}',
-      'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}',
-    ]),
+    routes: commentsRoutes,
   },
   {
     name: 'issues',
     entry: 'functions/issues.ts',
     kind: 'http',
     table: 'read',
-    routes: api(['GET /api/v1/issues']),
+    routes: issuesRoutes,
   },
   {
     name: 'notifications',
     entry: 'functions/notifications.ts',
     kind: 'http',
     table: 'readWrite',
-    routes: api(['GET /api/v1/notifications', 'POST /api/v1/notifications/{notificationId}/read']),
+    routes: notificationsRoutes,
   },
   {
     name: 'labels',
     entry: 'functions/labels.ts',
     kind: 'http',
     table: 'readWrite',
-    routes: api([
-      'GET /api/v1/labels',
-      'POST /api/v1/labels',
-      'PATCH /api/v1/labels/{labelId}',
-      'DELETE /api/v1/labels/{labelId}',
-    ]),
+    routes: labelsRoutes,
   },
   {
     name: 'custom-fields',
     entry: 'functions/custom-fields.ts',
     kind: 'http',
     table: 'readWrite',
-    routes: api([
-      'GET /api/v1/custom-fields',
-      'POST /api/v1/custom-fields',
-      'PATCH /api/v1/custom-fields/{customFieldId}',
-      'DELETE /api/v1/custom-fields/{customFieldId}',
-    ]),
+    routes: customFieldsRoutes,
   },
   {
     name: 'agents',
     entry: 'functions/agents.ts',
     kind: 'http',
     table: 'readWrite',
-    routes: api([
-      'GET /api/v1/organizations/{orgId}/agents',
-      'POST /api/v1/organizations/{orgId}/agents',
-      'GET /api/v1/organizations/{orgId}/agents/policies',
-      'PATCH /api/v1/organizations/{orgId}/agents/policies',
-      'GET /api/v1/organizations/{orgId}/agents/overview',
-      'GET /api/v1/organizations/{orgId}/agents/{agentId}',
-      'PATCH /api/v1/organizations/{orgId}/agents/{agentId}',
-      'DELETE /api/v1/organizations/{orgId}/agents/{agentId}',
-      'GET /api/v1/organizations/{orgId}/agents/{agentId}/tokens',
-      'POST /api/v1/organizations/{orgId}/agents/{agentId}/tokens',
-      'DELETE /api/v1/organizations/{orgId}/agents/{agentId}/tokens/{tokenId}',
-    ]),
+    routes: agentRoutes,
   },
   {
     // API Gateway's `$default` route: whatever no other route matches (404, or 405 with Allow).
@@ -287,7 +186,8 @@ export const functionGroups: FunctionDefinition[] = [
     entry: 'functions/fallback.ts',
     kind: 'http',
     table: 'none',
-    routes: api(['$default']),
+    routes: fallbackRoutes,
+    knowsAllRoutes: true,
   },
   {
     name: 'events',
@@ -307,6 +207,12 @@ export const functionGroups: FunctionDefinition[] = [
 
 export const httpGroups = (): HttpGroup[] =>
   functionGroups.filter((group): group is HttpGroup => group.kind === 'http');
+
+/** The API Gateway route keys of one HTTP function. */
+export const routeKeysOf = (group: HttpGroup): string[] => Object.keys(group.routes);
+
+/** Every API Gateway route key of the service, `$default` included. */
+export const allRouteKeys = (): string[] => httpGroups().flatMap(routeKeysOf);
 
 /** Queues, created by the CDK stack and by the local runtime from this one definition. */
 export const queues = {

@@ -2,7 +2,7 @@ import { randomBytes, createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
-import { functionGroups } from '../route-table.js';
+import { allRouteKeys, functionGroups, routeKeysOf } from '../route-table.js';
 import { createApiGateway, type HttpLambda } from './api-gateway.js';
 import { ensureTable, startDynamoDbLocal, type LocalDynamo } from './dynamodb.js';
 import { ensureQueues, startLocalSqs, type LocalSqs } from './sqs.js';
@@ -82,6 +82,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       PLATFORM_ADMIN_TOKEN_SHA256: createHash('sha256').update(platformAdminToken).digest('hex'),
       EXPOSE_ROUND_TRIPS: options.exposeRoundTrips ? 'true' : 'false',
       LOG_REQUESTS: String(options.logRequests ?? process.env.LOG_REQUESTS !== 'false'),
+      // What the stack inlines into the bundles of functions that know all routes (`$default`).
+      ROUTE_KEYS: JSON.stringify(allRouteKeys()),
     });
 
     const routes: { routeKey: string; handler: HttpLambda }[] = [];
@@ -90,7 +92,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     for (const group of functionGroups) {
       const module = (await import(pathToFileURL(resolve(repoRoot, group.entry)).href)) as { handler: unknown };
       if (group.kind === 'http') {
-        for (const routeKey of group.routes) routes.push({ routeKey, handler: module.handler as HttpLambda });
+        for (const routeKey of routeKeysOf(group)) routes.push({ routeKey, handler: module.handler as HttpLambda });
       } else if (group.kind === 'stream') {
         streamConsumer = module.handler as StreamLambda;
       } else {

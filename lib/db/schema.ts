@@ -1,11 +1,17 @@
+import type { EntityConfiguration } from 'electrodb';
 import {
   Organization, OrganizationSlug, User, UserEmail, Credential, PermissionGroup, Board, BoardPrefix,
   Status, TicketType, Team, TeamMember, Customer, DomainEvent, Label, CustomField, Ticket, TicketKey, Comment,
   TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName, RateWindow,
 } from './entities/index.js';
 
-/** Every entity of the single table, by the name the Service exposes it under. */
-export const entities = {
+/**
+ * Every entity of the single table, by the name `db().entities` exposes it under. Each entity
+ * module exports a builder, not an entity: ElectroDB validates and normalizes a model when it
+ * is constructed (milliseconds per entity), so a function builds only the entities it uses,
+ * on first use (lib/db/service.ts), and nothing at import.
+ */
+export const entityBuilders = {
   organization: Organization,
   organizationSlug: OrganizationSlug,
   user: User,
@@ -35,6 +41,16 @@ export const entities = {
   rateWindow: RateWindow,
 };
 
+type Builders = typeof entityBuilders;
+export type EntityName = keyof Builders;
+/** The built entities, by name. */
+export type Entities = { [Name in EntityName]: ReturnType<Builders[Name]> };
+
+/** Builds every entity now (the table definition needs all their indexes). */
+export function buildAllEntities(config?: EntityConfiguration): Entities {
+  return Object.fromEntries(Object.entries(entityBuilders).map(([name, build]) => [name, build(config)])) as Entities;
+}
+
 export interface TableDefinition {
   partitionKey: string;
   sortKey: string;
@@ -49,7 +65,7 @@ export interface TableDefinition {
 export function tableDefinition(): TableDefinition {
   const gsis = new Map<string, { partitionKey: string; sortKey: string }>();
   let primary: { pk: string; sk: string } | undefined;
-  for (const entity of Object.values(entities)) {
+  for (const entity of Object.values(buildAllEntities())) {
     for (const index of Object.values(entity.schema.indexes) as IndexShape[]) {
       if (!index.index) {
         if (primary && (primary.pk !== index.pk.field || primary.sk !== index.sk?.field)) {

@@ -1,12 +1,24 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Service } from 'electrodb';
 import { conflict } from '../core/errors.js';
-import { db, type Db } from './service.js';
+import { documentDb } from './client.js';
+import { db } from './service.js';
+import type { Entities } from './schema.js';
 import { pauseAfterLostRace, RACE_ATTEMPTS } from './races.js';
 
-type WriteFunction = Parameters<Db['transaction']['write']>[0];
-/** The entities as ElectroDB hands them to a transaction builder (each with `.commit()`). */
+type WriteFunction = Parameters<Service<Entities>['transaction']['write']>[0];
+/**
+ * The entities as a transaction builder sees them: the same objects as `db().entities`, typed
+ * the way ElectroDB types a transaction's entities (operations end in `.commit()`, and
+ * `.check()` builds a condition-only item).
+ */
 export type TransactionEntities = Parameters<WriteFunction>[0];
-/** One item as an entity's `.commit()` builds it. */
-type CommittedItem = ReturnType<WriteFunction>[number];
+/** One TransactWriteItems item, as an entity operation's `.commit()` builds it. */
+type CommittedItem =
+  | { Put: Record<string, unknown> }
+  | { Update: Record<string, unknown> }
+  | { Delete: Record<string, unknown> }
+  | { ConditionCheck: Record<string, unknown> };
 
 /**
  * A transaction item that carries the failure its condition means: the guard is built beside
@@ -59,16 +71,11 @@ export class TransactionTooLargeError extends Error {
  */
 export async function transact(build: (entities: TransactionEntities) => TransactionItem[]): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
-    let entries: TransactionItem[] = [];
-    const result = await db()
-      .transaction.write(((entities: TransactionEntities) => {
-        entries = build(entities);
-        if (entries.length > MAX_TRANSACTION_ITEMS) throw new TransactionTooLargeError(entries.length);
-        return entries.map((entry) => (entry instanceof Guarded ? entry.item : entry));
-      }) as WriteFunction)
-      .go();
-    if (!result.canceled) return;
-    const reasons = result.data as unknown as { code: string }[];
+    const entries = build(db().entities as unknown as TransactionEntities);
+    if (entries.length > MAX_TRANSACTION_ITEMS) throw new TransactionTooLargeError(entries.length);
+    if (entries.length === 0) return;
+    const reasons = await transactWrite(entries.map((entry) => (entry instanceof Guarded ? entry.item : entry)));
+    if (!reasons) return;
     const failed = entries[reasons.findIndex((reason) => reason.code === 'ConditionalCheckFailed')];
     if (failed) throw failed instanceof Guarded ? failed.failure() : conflict('The resource changed concurrently; retry');
     const onlyConflicts = reasons.every((reason) => reason.code === 'None' || reason.code === 'TransactionConflict');
@@ -79,6 +86,18 @@ export async function transact(build: (entities: TransactionEntities) => Transac
     throw conflict('The resource changed concurrently; retry', {
       reasons: reasons.map((reason) => reason.code).filter((code) => code !== 'None'),
     });
+  }
+}
+
+/** Sends one TransactWriteItems; a cancelled transaction answers its per-item reasons, a committed one nothing. */
+async function transactWrite(items: CommittedItem[]): Promise<{ code: string }[] | undefined> {
+  try {
+    await documentDb().send(new TransactWriteCommand({ TransactItems: items as never }));
+    return undefined;
+  } catch (error) {
+    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+    if (!reasons) throw error;
+    return reasons.map((reason) => ({ code: reason.Code ?? 'None' }));
   }
 }
 

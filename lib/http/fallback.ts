@@ -1,25 +1,38 @@
 import { AppError } from '../core/errors.js';
 import { open, type Routes } from './router.js';
-import { allowedMethods, compileRoutes, malformedPath, pathSegments } from './route-match.js';
+import { allowedMethods, compileRoutes, malformedPath, pathSegments, type CompiledRoute } from './route-match.js';
 
 /**
  * The `$default` route: every request no route of the route table matches (API Gateway hands
  * them here, and so does the local runtime). A known path asked with another method is 405
  * with `Allow`; anything else 404; both in the error envelope like every other error.
  */
-export function unmatchedRoutes(routeKeys: readonly string[]): Routes {
-  const routes = compileRoutes(routeKeys);
-  return {
-    $default: open({
-      handler: async (_ctx, { request }) => {
-        const segments = pathSegments(request.path);
-        if (!segments) throw malformedPath();
-        const allowed = allowedMethods(routes, segments);
-        if (allowed.length > 0) {
-          throw new AppError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on this path`, { allowed }, { Allow: allowed.join(', ') });
-        }
-        throw new AppError(404, 'NOT_FOUND', 'No such route');
-      },
-    }),
-  };
+export const fallbackRoutes: Routes = {
+  $default: open({
+    handler: async (_ctx, { request }) => {
+      const segments = pathSegments(request.path);
+      if (!segments) throw malformedPath();
+      const allowed = allowedMethods(knownRoutes(), segments);
+      if (allowed.length > 0) {
+        throw new AppError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on this path`, { allowed }, { Allow: allowed.join(', ') });
+      }
+      throw new AppError(404, 'NOT_FOUND', 'No such route');
+    },
+  }),
+};
+
+let compiled: CompiledRoute[] | undefined;
+
+/**
+ * Every route key of the route table, as a JSON array in `ROUTE_KEYS`: inlined into the
+ * bundle at synth time (infra/stack.ts) and set by the local runtime, so this function does
+ * not bundle every domain's routes to learn their keys.
+ */
+function knownRoutes(): CompiledRoute[] {
+  if (!compiled) {
+    const keys = process.env.ROUTE_KEYS;
+    if (!keys) throw new Error('ROUTE_KEYS is not set: the route table did not give this function the route keys');
+    compiled = compileRoutes(JSON.parse(keys) as string[]);
+  }
+  return compiled;
 }

@@ -3,6 +3,7 @@ import type { Actor, DomainContext } from '../db/context.js';
 import type { Clock } from '../core/clock.js';
 import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
+import { transact } from '../db/transact.js';
 import type { CredentialItem, OrganizationItem, UserItem } from '../db/entities/index.js';
 import { groupDirectoryOf, permissionsOfGroups } from '../organizations/group-directory.js';
 import { looksLikeJwt, verifySessionJwt } from './sessions.js';
@@ -96,11 +97,8 @@ async function recordTokenUse(credential: CredentialItem, now: Date): Promise<vo
   const last = credential.lastUsedAt ? Date.parse(credential.lastUsedAt) : 0;
   if (now.getTime() - last < LAST_USED_WRITE_INTERVAL_MS) return;
   const at = now.toISOString();
-  await db()
-    .transaction.write(({ credential: credentials, user }) => [
-      credentials.patch({ lookupKey: credential.lookupKey }).set({ lastUsedAt: at }).commit(),
-      user.patch({ orgId: credential.orgId, userId: credential.userId }).set({ lastSeenAt: at }).commit(),
-    ])
-    .go()
-    .catch((error: unknown) => console.warn(JSON.stringify({ msg: 'recording token use failed', error: String(error) })));
+  await transact(({ credential: credentials, user }) => [
+    credentials.patch({ lookupKey: credential.lookupKey }).set({ lastUsedAt: at }).commit(),
+    user.patch({ orgId: credential.orgId, userId: credential.userId }).set({ lastSeenAt: at }).commit(),
+  ]).catch((error: unknown) => console.warn(JSON.stringify({ msg: 'recording token use failed', error: String(error) })));
 }

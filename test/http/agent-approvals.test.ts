@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, expectValidationError, setPlan, signupOrg, type ApiResponse, type TestOrg } from '../support/api.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
+import { createTicket } from '../support/factories.js';
 
 interface Setup extends BoardSetup {
   agent: { id: string; token: string };
@@ -39,12 +40,6 @@ async function setGated(org: TestOrg, keys: string[]) {
 
 const asAgent = (s: Setup, method: string, path: string, body?: unknown) => api(method, path, { token: s.agent.token, org: s.org.slug, body });
 
-async function newTicket(s: Setup, body: Record<string, unknown> = {}, boardId = s.boardId) {
-  const response = await s.org.call('POST', ticketsOf(boardId), { body: { title: 'Gated work', ...body } });
-  if (response.status !== 201) throw new Error(`create ticket: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.data;
-}
-
 async function statusOf(s: Setup, ticketId: string, boardId = s.boardId): Promise<string> {
   const response = await s.org.call('GET', `${ticketsOf(boardId)}/${ticketId}`);
   expect(response.status).toBe(200);
@@ -72,7 +67,7 @@ describe('the approval gate on every route that moves a ticket (Explainable Stat
   });
 
   it('refuses PATCH …/status into DONE, records a pending suggestion with the reason, and leaves the ticket unchanged', async () => {
-    const ticket = await newTicket(s, { statusId: s.statuses.IN_PROGRESS.id });
+    const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id });
     const response = await asAgent(s, 'PATCH', onTicket(s, ticket.id, '/status'), { statusId: s.statuses.DONE.id, reason: 'Tests pass' });
     expectApprovalRequired(response, s.statuses.DONE.id, 'DONE', 'recorded');
     // auth, ticket ‖ configuration, the ticket's suggestions, one transaction (suggestion + notification)
@@ -113,7 +108,7 @@ describe('the approval gate on every route that moves a ticket (Explainable Stat
       ['PATCH', (id: string) => onTicket(s, id, '/inline'), { statusId: done }],
       ['PATCH', () => `${ticketsOf(s.boardId)}/reorder`, null],
     ] as const) {
-      const ticket = await newTicket(s, { statusId: s.statuses.IN_REVIEW.id });
+      const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_REVIEW.id });
       const response = await asAgent(s, method, path(ticket.id), body ?? { ticketId: ticket.id, position: 5, statusId: done });
       expectApprovalRequired(response, done, 'DONE', 'recorded');
       expect(await statusOf(s, ticket.id)).toBe(s.statuses.IN_REVIEW.id);
@@ -122,7 +117,7 @@ describe('the approval gate on every route that moves a ticket (Explainable Stat
   });
 
   it('refuses POST …/transition after its own checks, storing the reason on the suggestion', async () => {
-    const ticket = await newTicket(s, { statusId: s.statuses.IN_PROGRESS.id });
+    const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id });
     // The board's own checks come first: Explainable Status needs a reason (400, nothing recorded).
     expectValidationError(await asAgent(s, 'POST', onTicket(s, ticket.id, '/transition'), { toStatusId: s.statuses.DONE.id }), 'reason');
     expect((await suggestionsOf(s, ticket.id)).total).toBe(0);
@@ -134,7 +129,7 @@ describe('the approval gate on every route that moves a ticket (Explainable Stat
   });
 
   it('refuses a subticket status change into a gated status', async () => {
-    const parent = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
     const child = (await s.org.call('POST', onTicket(s, parent.id, '/subtickets'), { body: { title: 'Child' } })).body.data;
     const response = await asAgent(s, 'PATCH', onTicket(s, parent.id, `/subtickets/${child.id}/status`), { statusId: s.statuses.DONE.id });
     expectApprovalRequired(response, s.statuses.DONE.id, 'DONE', 'recorded');
@@ -144,7 +139,7 @@ describe('the approval gate on every route that moves a ticket (Explainable Stat
 
   it('refuses POST …/approve when the first ACTIVE status is gated', async () => {
     const org = await setup({ explainable: true, gated: ['IN_PROGRESS', 'DONE'] });
-    const ticket = await newTicket(org);
+    const ticket = await createTicket(org.org, org.boardId);
     const response = await asAgent(org, 'POST', onTicket(org, ticket.id, '/approve'));
     expectApprovalRequired(response, org.statuses.IN_PROGRESS.id, 'IN_PROGRESS', 'recorded');
     expect(await statusOf(org, ticket.id)).toBe(org.statuses.BACKLOG.id);
@@ -158,13 +153,13 @@ describe('the approval gate on every route that moves a ticket (Explainable Stat
     expect((await org.org.call('PUT', `/api/v1/boards/${target.body.id}/statuses`, { body: { statusIds: [org.statuses.IN_REVIEW.id, org.statuses.DONE.id] } })).status).toBe(200);
     await org.org.call('PATCH', `/api/v1/boards/${target.body.id}`, { body: { features: { explainableStatus: true } } });
     await org.org.call('POST', `/api/v1/boards/${target.body.id}/members`, { body: { userId: org.agent.id } });
-    const ticket = await newTicket(org, { statusId: org.statuses.IN_PROGRESS.id });
+    const ticket = await createTicket(org.org, org.boardId, { statusId: org.statuses.IN_PROGRESS.id });
 
     const response = await asAgent(org, 'POST', onTicket(org, ticket.id, '/move'), { targetBoardId: target.body.id });
     expectApprovalRequired(response, org.statuses.IN_REVIEW.id, 'IN_REVIEW', 'none');
     expect(await statusOf(org, ticket.id)).toBe(org.statuses.IN_PROGRESS.id);
     expect((await suggestionsOf(org, ticket.id)).total).toBe(0);
-    const first = await newTicket(org, { statusId: org.statuses.IN_REVIEW.id }, target.body.id);
+    const first = await createTicket(org.org, target.body.id, { title: 'Gated work', statusId: org.statuses.IN_REVIEW.id });
     expect(first.displayId).toBe('TGT-1');
 
     // Once In Review is no longer gated, the agent's move goes through and takes the next number.
@@ -176,7 +171,7 @@ describe('the approval gate on every route that moves a ticket (Explainable Stat
   });
 
   it('records one pending suggestion per target status (a repeated move returns the same id)', async () => {
-    const ticket = await newTicket(s, { statusId: s.statuses.IN_PROGRESS.id });
+    const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id });
     const first = await asAgent(s, 'PATCH', onTicket(s, ticket.id, '/status'), { statusId: s.statuses.DONE.id, reason: 'First' });
     const again = await asAgent(s, 'PATCH', onTicket(s, ticket.id, '/status'), { statusId: s.statuses.DONE.id, reason: 'Second' });
     expectApprovalRequired(again, s.statuses.DONE.id, 'DONE', 'recorded');
@@ -188,7 +183,7 @@ describe('the approval gate on every route that moves a ticket (Explainable Stat
   });
 
   it('lets an agent move into ungated statuses and never gates people', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const moved = await asAgent(s, 'PATCH', onTicket(s, ticket.id, '/status'), { statusId: s.statuses.IN_REVIEW.id, reason: 'Ready' });
     expect(moved.status).toBe(200);
     expect(moved.body.data.status.id).toBe(s.statuses.IN_REVIEW.id);
@@ -202,14 +197,14 @@ describe('the approval gate on every route that moves a ticket (Explainable Stat
     const org = await setup({ explainable: true, gated: ['IN_REVIEW', 'DONE'] });
     const enabled = Object.values(org.statuses).filter((status: any) => status.key !== 'IN_REVIEW').map((status: any) => status.id);
     expect((await org.org.call('PUT', `/api/v1/boards/${org.boardId}/statuses`, { body: { statusIds: enabled } })).status).toBe(200);
-    const ticket = await newTicket(org, { statusId: org.statuses.IN_PROGRESS.id });
+    const ticket = await createTicket(org.org, org.boardId, { statusId: org.statuses.IN_PROGRESS.id });
     const response = await asAgent(org, 'PATCH', onTicket(org, ticket.id, '/status'), { statusId: org.statuses.IN_REVIEW.id });
     expectValidationError(response, 'statusId');
     expect((await suggestionsOf(org, ticket.id)).total).toBe(0);
   });
 
   it('notifies the agent’s owner of the pending suggestion', async () => {
-    const ticket = await newTicket(s, { statusId: s.statuses.IN_PROGRESS.id, title: 'Notify me' });
+    const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id, title: 'Notify me' });
     const response = await asAgent(s, 'PATCH', onTicket(s, ticket.id, '/status'), { statusId: s.statuses.DONE.id });
     const notifications = await api('GET', '/api/v1/notifications', { token: s.owner.token, org: s.org.slug });
     expect(notifications.status).toBe(200);
@@ -229,7 +224,7 @@ describe('the approval gate without Explainable Status', () => {
 
   it('refuses the move outright and records no suggestion on any route', async () => {
     const done = s.statuses.DONE.id;
-    const ticket = await newTicket(s, { statusId: s.statuses.IN_PROGRESS.id });
+    const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id });
     const status = await asAgent(s, 'PATCH', onTicket(s, ticket.id, '/status'), { statusId: done, reason: 'Done' });
     expectApprovalRequired(status, done, 'DONE', 'none');
     expect(status.roundTrips).toBe(3); // auth, ticket ‖ configuration
@@ -254,7 +249,7 @@ describe('the approval gate without Explainable Status', () => {
 
   it('follows the organization policy: with no gated status an agent may finish a ticket', async () => {
     const org = await setup({ explainable: false, gated: [] });
-    const ticket = await newTicket(org, { statusId: org.statuses.IN_PROGRESS.id });
+    const ticket = await createTicket(org.org, org.boardId, { statusId: org.statuses.IN_PROGRESS.id });
     const response = await asAgent(org, 'PATCH', onTicket(org, ticket.id, '/status'), { statusId: org.statuses.DONE.id });
     expect(response.status).toBe(200);
     expect(response.body.data.status.id).toBe(org.statuses.DONE.id);
@@ -268,7 +263,7 @@ describe('listing suggestions (GET …/suggestions)', () => {
   });
 
   it('lists newest first, filters by state, paginates, and costs 4 round trips', async () => {
-    const ticket = await newTicket(s, { statusId: s.statuses.IN_PROGRESS.id });
+    const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id });
     const ids: string[] = [];
     for (const key of ['IN_REVIEW', 'BLOCKED', 'DONE']) {
       ids.push((await asAgent(s, 'PATCH', onTicket(s, ticket.id, '/status'), { statusId: s.statuses[key].id })).body.error.details.suggestionId);
@@ -291,7 +286,7 @@ describe('listing suggestions (GET …/suggestions)', () => {
     const customer = await s.org.call('POST', '/api/v1/customers', { body: { name: 'Client' } });
     expect((await s.org.call('PATCH', `/api/v1/boards/${s.boardId}`, { body: { customerIds: [customer.body.id] } })).status).toBe(200);
     const customerUser = await createMember(s.org, { role: 'CUSTOMER', customerId: customer.body.id });
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     expect((await api('GET', `${ticketsOf(s.boardId)}/${ticket.id}`, { token: customerUser.token, org: s.org.slug })).status).toBe(200);
     const response = await api('GET', suggestionsPath(s, ticket.id), { token: customerUser.token, org: s.org.slug });
     expect(response.status).toBe(403);
@@ -299,14 +294,14 @@ describe('listing suggestions (GET …/suggestions)', () => {
   });
 
   it('validates the query', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     expectValidationError(await s.org.call('GET', `${suggestionsPath(s, ticket.id)}?state=DONE`), 'state');
     expectValidationError(await s.org.call('GET', `${suggestionsPath(s, ticket.id)}?page=0`), 'page');
     expect((await s.org.call('GET', `${suggestionsPath(s, ticket.id)}?other=1`)).status).toBe(400);
   });
 
   it('is 404 for an unknown ticket or board, another board’s ticket, and another organization', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     expect((await s.org.call('GET', suggestionsPath(s, 'tkt_unknown'))).status).toBe(404);
     expect((await s.org.call('GET', `${ticketsOf('brd_unknown')}/${ticket.id}/suggestions`)).status).toBe(404);
     const other = await s.org.call('POST', '/api/v1/boards', { body: { name: 'Elsewhere', prefix: 'ELS' } });
@@ -323,7 +318,7 @@ describe('accepting and rejecting suggestions', () => {
   });
 
   async function pending(reason?: string) {
-    const ticket = await newTicket(s, { statusId: s.statuses.IN_PROGRESS.id });
+    const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id });
     const response = await asAgent(s, 'PATCH', onTicket(s, ticket.id, '/status'), { statusId: s.statuses.DONE.id, ...(reason ? { reason } : {}) });
     expect(response.status).toBe(403);
     return { ticket, suggestionId: response.body.error.details.suggestionId as string };
@@ -383,7 +378,7 @@ describe('accepting and rejecting suggestions', () => {
 
   it('answers with the validation error and writes nothing when the target status is no longer on the board', async () => {
     const org = await setup({ explainable: true, gated: ['IN_REVIEW', 'DONE'] });
-    const ticket = await newTicket(org, { statusId: org.statuses.IN_PROGRESS.id });
+    const ticket = await createTicket(org.org, org.boardId, { statusId: org.statuses.IN_PROGRESS.id });
     const suggestionId = (await asAgent(org, 'PATCH', onTicket(org, ticket.id, '/status'), { statusId: org.statuses.IN_REVIEW.id })).body.error.details.suggestionId;
     const enabled = Object.values(org.statuses).filter((status: any) => status.key !== 'IN_REVIEW').map((status: any) => status.id);
     expect((await org.org.call('PUT', `/api/v1/boards/${org.boardId}/statuses`, { body: { statusIds: enabled } })).status).toBe(200);

@@ -5,6 +5,7 @@ import { runSweep } from '../../lib/sweeper/index.js';
 import type { Clock } from '../../lib/core/clock.js';
 import { utcDay, utcDaysBefore, utcMonthStart } from '../../lib/activity/activity.js';
 import { lapseClaim } from '../support/tickets.js';
+import { createAgent, createTicket } from '../support/factories.js';
 
 const clockAt = (date: Date): Clock => ({ now: () => date });
 
@@ -15,12 +16,9 @@ async function world() {
   const board = (await org.call('POST', '/api/v1/boards', { body: { name: 'Overview board', prefix: 'OVW' } })).body;
   const owner = await createMember(org, { name: 'Olga Owner' });
   const agents = `/api/v1/organizations/${org.orgId}/agents`;
-  const agent = (await org.call('POST', agents, { body: { name: 'Builder', ownerId: owner.id } })).body;
-  await org.call('PATCH', `${agents}/${agent.id}`, { body: { gitIdentity: 'builder-bot' } });
-  await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: agent.id } });
-  const agentToken = (await org.call('POST', `${agents}/${agent.id}/tokens`, { body: { name: 'ci' } })).body.token as string;
+  const { token: agentToken, ...agent } = await createAgent(org, { agent: { name: 'Builder', ownerId: owner.id }, settings: { gitIdentity: 'builder-bot' }, boardIds: [board.id], token: { name: 'ci' } });
   const statuses = Object.fromEntries(((await org.call('GET', '/api/v1/statuses')).body.data as any[]).map((status) => [status.key, status]));
-  const newTicket = async (title = 'Work') => (await org.call('POST', `/api/v1/boards/${board.id}/tickets`, { body: { title } })).body.data;
+  const newTicket = (title = 'Work') => createTicket(org, board.id, { title });
   const asAgent = (method: string, path: string, body: Record<string, unknown> = {}) => api(method, path, { token: agentToken, org: org.slug, body });
   const overview = (token?: string) => org.call('GET', `${agents}/overview`, token ? { token } : {});
   return { org, board, owner, agent, agentToken, statuses, newTicket, asAgent, overview, agents };

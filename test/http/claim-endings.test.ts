@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, setPlan, type ApiResponse } from '../support/api.js';
 import { boardSetup, lapseClaim, type BoardSetup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
+import { createAgent, createTicket } from '../support/factories.js';
 
 /*
  * A finished ticket never holds an agent's slot: entering a FINAL status (by any route) or
@@ -22,20 +23,12 @@ async function proBoard(name: string): Promise<BoardSetup> {
 }
 
 /** An agent (through the agent API) holding at most `maxConcurrentClaims` leases, member of the board. */
-async function boardAgent(s: BoardSetup, maxConcurrentClaims = 1): Promise<Agent> {
-  const agents = `/api/v1/organizations/${s.org.orgId}/agents`;
-  const agent = (await s.org.call('POST', agents, { body: { name: 'Closer' } })).body;
-  expect((await s.org.call('PATCH', `${agents}/${agent.id}`, { body: { maxConcurrentClaims } })).status).toBe(200);
-  const token = (await s.org.call('POST', `${agents}/${agent.id}/tokens`, { body: { name: 'loop' } })).body.token;
-  expect((await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: agent.id } })).status).toBeLessThan(300);
-  return { id: agent.id, token, call: (method, path, body) => api(method, path, { token, org: s.org.slug, body }) };
-}
+const boardAgent = (s: BoardSetup, maxConcurrentClaims = 1): Promise<Agent> =>
+  createAgent(s.org, { agent: { name: 'Closer' }, settings: { maxConcurrentClaims }, boardIds: [s.boardId], token: { name: 'loop' } });
 
-async function newTicket(s: BoardSetup, body: Record<string, unknown> = {}) {
-  const response = await s.org.call('POST', `/api/v1/boards/${s.boardId}/tickets`, { body: { title: 'Work', statusId: s.statuses.IN_PROGRESS.id, ...body } });
-  expect(response.status).toBe(201);
-  return response.body.data as { id: string; displayId: string };
-}
+/** Claimable work: a ticket in IN_PROGRESS (overrides win). */
+const newTicket = (s: BoardSetup, overrides: Record<string, unknown> = {}): Promise<{ id: string; displayId: string }> =>
+  createTicket(s.org, s.boardId, { title: 'Work', statusId: s.statuses.IN_PROGRESS.id, ...overrides });
 
 const ticketPath = (s: BoardSetup, ticketId: string) => `/api/v1/boards/${s.boardId}/tickets/${ticketId}`;
 

@@ -5,15 +5,10 @@ import { dispatchedEventsOf } from '../support/events.js';
 import { db } from '../../lib/db/service.js';
 import { documentDb } from '../../lib/db/client.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { createAgent as createTestAgent, createTicket } from '../support/factories.js';
 
 async function setup(): Promise<Setup> {
   return boardSetup('Claims board', 'CLM');
-}
-
-async function newTicket(s: Setup, body: Record<string, unknown> = {}) {
-  const response = await s.org.call('POST', `/api/v1/boards/${s.boardId}/tickets`, { body: { title: 'Claimable work', ...body } });
-  if (response.status !== 201) throw new Error(`create ticket: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.data;
 }
 
 /** A TEAM_MEMBER who is a direct member of the board (so it can see it). */
@@ -29,17 +24,12 @@ const claimPath = (s: Setup, ticketId: string) => `/api/v1/boards/${s.boardId}/t
 /** An agent (through the agent API, so the organization moves to PRO) with an AGENT token, member of the board. */
 async function createAgent(s: Setup, options: { ownerId?: string; maxConcurrentClaims?: number; clientLabel?: string; denyDelete?: boolean } = {}) {
   await setPlan(s.org.slug, 'PRO');
-  const agents = `/api/v1/organizations/${s.org.orgId}/agents`;
-  const created = await s.org.call('POST', agents, { body: { name: 'Robo Agent', ...(options.ownerId ? { ownerId: options.ownerId } : {}) } });
-  if (created.status !== 201) throw new Error(`create agent: ${created.status} ${JSON.stringify(created.body)}`);
-  const id = created.body.id as string;
-  if (options.maxConcurrentClaims) await s.org.call('PATCH', `${agents}/${id}`, { body: { maxConcurrentClaims: options.maxConcurrentClaims } });
-  await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: id } });
-  const minted = await s.org.call('POST', `${agents}/${id}/tokens`, {
-    body: { name: 'agent token', clientLabel: options.clientLabel ?? null, ...(options.denyDelete === undefined ? {} : { denyDelete: options.denyDelete }) },
+  return createTestAgent(s.org, {
+    agent: { name: 'Robo Agent', ...(options.ownerId ? { ownerId: options.ownerId } : {}) },
+    ...(options.maxConcurrentClaims ? { settings: { maxConcurrentClaims: options.maxConcurrentClaims } } : {}),
+    boardIds: [s.boardId],
+    token: { clientLabel: options.clientLabel ?? null, ...(options.denyDelete === undefined ? {} : { denyDelete: options.denyDelete }) },
   });
-  if (minted.status !== 201) throw new Error(`mint: ${minted.status} ${JSON.stringify(minted.body)}`);
-  return { id, token: minted.body.token as string };
 }
 
 describe('claiming a ticket', () => {
@@ -49,7 +39,7 @@ describe('claiming a ticket', () => {
   });
 
   it('claims a free ticket with the default lease and returns the claim block', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId, { title: 'Claimable work' });
     const before = Date.now();
     const response = await s.org.call('POST', claimPath(s, ticket.id), { body: {} });
     expect(response.status).toBe(201);
@@ -68,8 +58,8 @@ describe('claiming a ticket', () => {
   });
 
   it('clamps the lease to 60..14400 seconds', async () => {
-    const short = await newTicket(s);
-    const long = await newTicket(s);
+    const short = await createTicket(s.org, s.boardId);
+    const long = await createTicket(s.org, s.boardId);
     const a = await s.org.call('POST', claimPath(s, short.id), { body: { leaseSeconds: 5 } });
     const b = await s.org.call('POST', claimPath(s, long.id), { body: { leaseSeconds: 999_999 } });
     const leaseOf = (r: any) => (Date.parse(r.body.claim.claimExpiresAt) - Date.parse(r.body.claim.claimedAt)) / 1000;
@@ -78,7 +68,7 @@ describe('claiming a ticket', () => {
   });
 
   it('extends the lease on a re-claim by the holder without a new claim count', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const first = await s.org.call('POST', claimPath(s, ticket.id), { body: { leaseSeconds: 120 } });
     const again = await s.org.call('POST', claimPath(s, ticket.id), { body: { leaseSeconds: 3600 } });
     expect(again.status).toBe(201);
@@ -89,7 +79,7 @@ describe('claiming a ticket', () => {
   });
 
   it('assigns an unassigned ticket to the claimer with assign=true and emits ticket.claimed and ticket.assigned', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const response = await s.org.call('POST', claimPath(s, ticket.id), { body: { assign: true } });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ assigned: true, ticket: { assigneeId: s.org.adminId } });
@@ -106,21 +96,21 @@ describe('claiming a ticket', () => {
 
   it('never replaces an existing assignee with assign=true', async () => {
     const member = await boardMember(s);
-    const ticket = await newTicket(s, { assigneeId: member.id });
+    const ticket = await createTicket(s.org, s.boardId, { assigneeId: member.id });
     const response = await s.org.call('POST', claimPath(s, ticket.id), { body: { assign: true } });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ assigned: false, ticket: { assigneeId: member.id } });
   });
 
   it('names the claim after the token clientLabel', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const { token } = await createToken(s.org, s.org.adminToken, { clientLabel: 'Claude Code' });
     const response = await api('POST', claimPath(s, ticket.id), { token, org: s.org.slug, body: {} });
     expect(response.body.claim.claimedBy.name).toBe('Claude Code');
   });
 
   it('refuses a ticket someone else holds with 409 TICKET_ALREADY_CLAIMED naming the holder and expiry', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const held = await s.org.call('POST', claimPath(s, ticket.id), { body: {} });
     const member = await boardMember(s, { name: 'Bea Member' });
     const response = await api('POST', claimPath(s, ticket.id), { token: member.token, org: s.org.slug, body: {} });
@@ -130,14 +120,14 @@ describe('claiming a ticket', () => {
   });
 
   it('refuses to claim a ticket in a FINAL status', async () => {
-    const ticket = await newTicket(s, { statusId: s.statuses.DONE.id });
+    const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.DONE.id });
     const response = await s.org.call('POST', claimPath(s, ticket.id), { body: {} });
     expect(response.status).toBe(409);
     expect(response.body.error.code).toBe('CONFLICT');
   });
 
   it('rejects bad input: unknown body fields, a non-numeric lease, a non-boolean assign', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     expectValidationError(await s.org.call('POST', claimPath(s, ticket.id), { body: { leaseSeconds: 'long' } }), 'leaseSeconds');
     expectValidationError(await s.org.call('POST', claimPath(s, ticket.id), { body: { assign: 'yes' } }), 'assign');
     expectValidationError(await s.org.call('POST', claimPath(s, ticket.id), { body: { holder: 'me' } }), 'holder');
@@ -145,25 +135,25 @@ describe('claiming a ticket', () => {
 
   it('answers 404 for an unknown ticket, a deleted ticket and another organization\'s ticket', async () => {
     expect((await s.org.call('POST', claimPath(s, 'tkt_unknown'), { body: {} })).status).toBe(404);
-    const deleted = await newTicket(s);
+    const deleted = await createTicket(s.org, s.boardId);
     await s.org.call('DELETE', `/api/v1/boards/${s.boardId}/tickets/${deleted.id}`);
     expect((await s.org.call('POST', claimPath(s, deleted.id), { body: {} })).status).toBe(404);
     const other = await setup();
-    const foreign = await newTicket(other);
+    const foreign = await createTicket(other.org, other.boardId);
     expect((await s.org.call('POST', `/api/v1/boards/${other.boardId}/tickets/${foreign.id}/claim`, { body: {} })).status).toBe(404);
   });
 
   it('refuses a caller without tickets:edit with 403', async () => {
     const group = await s.org.call('POST', '/api/v1/permission-groups', { body: { name: 'Viewers', color: '#123456', permissions: ['milestones:view'] } });
     const viewer = await boardMember(s, { permissionGroupIds: [group.body.id] });
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const response = await api('POST', claimPath(s, ticket.id), { token: viewer.token, org: s.org.slug, body: {} });
     expect(response.status).toBe(403);
     expect(response.body.error.code).toBe('FORBIDDEN');
   });
 
   it('refuses a read-only token with PAT_READ_ONLY', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const { token } = await createToken(s.org, s.org.adminToken, { readOnly: true });
     const response = await api('POST', claimPath(s, ticket.id), { token, org: s.org.slug, body: {} });
     expect(response.status).toBe(403);
@@ -178,7 +168,7 @@ describe('heartbeats', () => {
   });
 
   it('pushes a held lease to now + extendSeconds and records the heartbeat', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     await s.org.call('POST', claimPath(s, ticket.id), { body: { leaseSeconds: 60 } });
     const before = Date.now();
     const response = await s.org.call('POST', `${claimPath(s, ticket.id)}/heartbeat`, { body: { extendSeconds: 600 } });
@@ -192,11 +182,11 @@ describe('heartbeats', () => {
   });
 
   it('answers 409 CLAIM_NOT_HELD without a claim and after the lease lapsed', async () => {
-    const free = await newTicket(s);
+    const free = await createTicket(s.org, s.boardId);
     const none = await s.org.call('POST', `${claimPath(s, free.id)}/heartbeat`, { body: {} });
     expect(none.status).toBe(409);
     expect(none.body.error.code).toBe('CLAIM_NOT_HELD');
-    const lapsed = await newTicket(s);
+    const lapsed = await createTicket(s.org, s.boardId);
     await s.org.call('POST', claimPath(s, lapsed.id), { body: {} });
     await lapseClaim(lapsed.id);
     const response = await s.org.call('POST', `${claimPath(s, lapsed.id)}/heartbeat`, { body: {} });
@@ -205,7 +195,7 @@ describe('heartbeats', () => {
   });
 
   it('answers 409 TICKET_ALREADY_CLAIMED when someone else holds it', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     await s.org.call('POST', claimPath(s, ticket.id), { body: {} });
     const member = await boardMember(s);
     const response = await api('POST', `${claimPath(s, ticket.id)}/heartbeat`, { token: member.token, org: s.org.slug, body: {} });
@@ -214,7 +204,7 @@ describe('heartbeats', () => {
   });
 
   it('rejects a non-numeric extendSeconds', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     expectValidationError(await s.org.call('POST', `${claimPath(s, ticket.id)}/heartbeat`, { body: { extendSeconds: 'x' } }), 'extendSeconds');
   });
 });
@@ -227,7 +217,7 @@ describe('releasing a claim', () => {
 
   it('releases the holder\'s claim, frees the ticket, records the reason and emits ticket.claim_released', async () => {
     const member = await boardMember(s);
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     await api('POST', claimPath(s, ticket.id), { token: member.token, org: s.org.slug, body: {} });
     const response = await api('DELETE', claimPath(s, ticket.id), { token: member.token, org: s.org.slug, body: { reason: 'Done for today' } });
     expect(response.status).toBe(200);
@@ -247,7 +237,7 @@ describe('releasing a claim', () => {
   it('lets an administrator release another actor\'s claim, but not a plain member', async () => {
     const holder = await boardMember(s);
     const other = await boardMember(s);
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     await api('POST', claimPath(s, ticket.id), { token: holder.token, org: s.org.slug, body: {} });
     const refused = await api('DELETE', claimPath(s, ticket.id), { token: other.token, org: s.org.slug, body: {} });
     expect(refused.status).toBe(403);
@@ -258,7 +248,7 @@ describe('releasing a claim', () => {
   it('lets the holding agent\'s owner release its claim', async () => {
     const owner = await boardMember(s);
     const agent = await createAgent(s, { ownerId: owner.id });
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const claimed = await api('POST', claimPath(s, ticket.id), { token: agent.token, org: s.org.slug, body: {} });
     expect(claimed.body.claim.claimedBy).toMatchObject({ id: agent.id, isAgent: true, agentOwnerId: owner.id });
     const response = await api('DELETE', claimPath(s, ticket.id), { token: owner.token, org: s.org.slug, body: {} });
@@ -267,11 +257,11 @@ describe('releasing a claim', () => {
 
   it('lets a denyDelete token release its own claim but not another actor\'s (PAT_DENY_DELETE)', async () => {
     const { token } = await createToken(s.org, s.org.adminToken, { denyDelete: true });
-    const own = await newTicket(s);
+    const own = await createTicket(s.org, s.boardId);
     await api('POST', claimPath(s, own.id), { token, org: s.org.slug, body: {} });
     expect((await api('DELETE', claimPath(s, own.id), { token, org: s.org.slug, body: {} })).status).toBe(200);
     const member = await boardMember(s);
-    const theirs = await newTicket(s);
+    const theirs = await createTicket(s.org, s.boardId);
     await api('POST', claimPath(s, theirs.id), { token: member.token, org: s.org.slug, body: {} });
     const refused = await api('DELETE', claimPath(s, theirs.id), { token, org: s.org.slug, body: {} });
     expect(refused.status).toBe(403);
@@ -282,7 +272,7 @@ describe('releasing a claim', () => {
   });
 
   it('answers 409 CLAIM_NOT_HELD for a ticket without a live claim and rejects a reason over 500 characters', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const response = await s.org.call('DELETE', claimPath(s, ticket.id), { body: {} });
     expect(response.status).toBe(409);
     expect(response.body.error.code).toBe('CLAIM_NOT_HELD');
@@ -297,7 +287,7 @@ describe('claims under concurrency (DynamoDB Local)', () => {
   });
 
   it('lets exactly one of 10 people claim one ticket at the same time', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const people: { id: string; token: string }[] = [];
     for (let i = 0; i < 10; i++) people.push(await boardMember(s));
     const responses = await Promise.all(people.map((person) => api('POST', claimPath(s, ticket.id), { token: person.token, org: s.org.slug, body: {} })));
@@ -309,7 +299,7 @@ describe('claims under concurrency (DynamoDB Local)', () => {
 
   it('holds an agent with maxConcurrentClaims 2 to exactly 2 of 6 tickets claimed in parallel', async () => {
     const agent = await createAgent(s, { maxConcurrentClaims: 2 });
-    const tickets = await Promise.all(Array.from({ length: 6 }, () => newTicket(s)));
+    const tickets = await Promise.all(Array.from({ length: 6 }, () => createTicket(s.org, s.boardId)));
     const responses = await Promise.all(tickets.map((ticket) => api('POST', claimPath(s, ticket.id), { token: agent.token, org: s.org.slug, body: {} })));
     expect(responses.filter((response) => response.status === 201)).toHaveLength(2);
     const refused = responses.filter((response) => response.status !== 201);
@@ -319,7 +309,7 @@ describe('claims under concurrency (DynamoDB Local)', () => {
 
   it('frees a slot when an agent releases a claim, and reuses a slot whose lease lapsed unswept', async () => {
     const agent = await createAgent(s, { maxConcurrentClaims: 1, denyDelete: true });
-    const [a, b, c] = await Promise.all([newTicket(s), newTicket(s), newTicket(s)]);
+    const [a, b, c] = await Promise.all([createTicket(s.org, s.boardId), createTicket(s.org, s.boardId), createTicket(s.org, s.boardId)]);
     expect((await api('POST', claimPath(s, a.id), { token: agent.token, org: s.org.slug, body: {} })).status).toBe(201);
     const full = await api('POST', claimPath(s, b.id), { token: agent.token, org: s.org.slug, body: {} });
     expect(full.body.error.code).toBe('CLAIM_LIMIT_REACHED');
@@ -340,7 +330,7 @@ describe('claiming over a lapsed lease the sweeper has not cleared', () => {
     const s = await setup();
     const owner = await boardMember(s, { name: 'Olga Owner' });
     const agent = await createAgent(s, { ownerId: owner.id, maxConcurrentClaims: 1 });
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const first = await api('POST', claimPath(s, ticket.id), { token: agent.token, org: s.org.slug, body: { leaseSeconds: 60 } });
     expect(first.status).toBe(201);
     const past = new Date(Date.now() - 1000).toISOString();
@@ -359,7 +349,7 @@ describe('claiming over a lapsed lease the sweeper has not cleared', () => {
     const notifications = await api('GET', '/api/v1/notifications', { token: owner.token, org: s.org.slug });
     expect(notifications.body.data.map((item: any) => item.type)).toEqual(['TICKET_CLAIM_EXPIRED']);
     // The agent's one slot is free again.
-    const other = await newTicket(s);
+    const other = await createTicket(s.org, s.boardId);
     expect((await api('POST', claimPath(s, other.id), { token: agent.token, org: s.org.slug, body: {} })).status).toBe(201);
   });
 });
@@ -373,7 +363,7 @@ describe('the assignee and claim indexes are sparse', () => {
 
   it('writes gsi2 keys only while a ticket is assigned', async () => {
     const s = await setup();
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const keysOf = async () => {
       const { Item } = await documentDb().send(new GetCommand({ TableName: process.env.TABLE_NAME!, Key: db().entities.ticket.get({ ticketId: ticket.id }).params().Key, ConsistentRead: true }));
       return { gsi2pk: Item?.gsi2pk, gsi2sk: Item?.gsi2sk };
@@ -389,7 +379,7 @@ describe('the assignee and claim indexes are sparse', () => {
 
   it('writes gsi3/gsi4 keys only while a ticket is claimed', async () => {
     const s = await setup();
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     expect(await claimIndexKeysOf(ticket.id)).toEqual({ gsi3pk: undefined, gsi3sk: undefined, gsi4pk: undefined, gsi4sk: undefined });
     expect((await s.org.call('POST', claimPath(s, ticket.id), { body: {} })).status).toBe(201);
     const claimed = await claimIndexKeysOf(ticket.id);
@@ -404,7 +394,7 @@ describe('claim filters on GET /api/v1/issues', () => {
   it('reflects live claims in claimedBy=me and claimable, and treats a lapsed lease as claimable', async () => {
     const s = await setup();
     const active = { statusId: s.statuses.IN_PROGRESS.id };
-    const [mine, free, lapsed] = await Promise.all([newTicket(s, active), newTicket(s, active), newTicket(s, active)]);
+    const [mine, free, lapsed] = await Promise.all([createTicket(s.org, s.boardId, active), createTicket(s.org, s.boardId, active), createTicket(s.org, s.boardId, active)]);
     await s.org.call('POST', claimPath(s, mine.id), { body: {} });
     await s.org.call('POST', claimPath(s, lapsed.id), { body: {} });
     await lapseClaim(lapsed.id);

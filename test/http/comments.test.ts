@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
 import { dispatchedEventsOf } from '../support/events.js';
+import { createTicket } from '../support/factories.js';
 
 interface Setup {
   org: TestOrg;
@@ -32,12 +33,6 @@ async function memberWith(s: Setup, permissions: string[]) {
   return member;
 }
 
-async function newTicket(s: Setup): Promise<string> {
-  const response = await s.org.call('POST', `/api/v1/boards/${s.boardId}/tickets`, { body: { title: 'Commented ticket' } });
-  if (response.status !== 201) throw new Error(`create ticket: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.data.id;
-}
-
 const commentsPath = (s: Setup, ticketId: string) => `/api/v1/boards/${s.boardId}/tickets/${ticketId}/comments`;
 
 /** Calls as the given user (or the administrator when no token is given). */
@@ -60,7 +55,7 @@ describe('posting comments', () => {
   });
 
   it('creates a comment with the author, a null parent and timestamps, in one transaction after one read', async () => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
 
     const response = await api('POST', commentsPath(s, ticketId), { token: s.member.token, org: s.org.slug, body: { content: 'Looks good to me' } });
 
@@ -78,7 +73,7 @@ describe('posting comments', () => {
   });
 
   it('counts the comments on the full ticket, and later ticket edits keep the count', async () => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     expect(await commentCountOf(s, ticketId)).toBe(0);
 
     await newComment(s, ticketId);
@@ -90,7 +85,7 @@ describe('posting comments', () => {
   });
 
   it('keeps content as written and accepts exactly 10,000 characters', async () => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     const indented = await newComment(s, ticketId, { content: '    code block\n' });
     const longest = await newComment(s, ticketId, { content: 'x'.repeat(10_000) });
 
@@ -107,7 +102,7 @@ describe('posting comments', () => {
     ['isSecret that is not a boolean', { content: 'x', isSecret: 'yes' }, 'isSecret'],
     ['an unknown field', { content: 'x', mood: 'happy' }, 'mood'],
   ])('rejects %s with 400 naming the field and writes nothing', async (_case, body, field) => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
 
     const response = await s.org.call('POST', commentsPath(s, ticketId), { body });
 
@@ -117,7 +112,7 @@ describe('posting comments', () => {
   });
 
   it('threads replies, including replies to replies', async () => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     const root = await newComment(s, ticketId, { content: 'Question?' });
 
     const reply = await newComment(s, ticketId, { content: 'Answer.', parentId: root.id }, s.member.token);
@@ -134,8 +129,8 @@ describe('posting comments', () => {
   });
 
   it('rejects a parent that is unknown or belongs to another ticket with 400 naming parentId, writing nothing', async () => {
-    const ticketId = await newTicket(s);
-    const otherTicketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
+    const otherTicketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     const elsewhere = await newComment(s, otherTicketId);
 
     const unknown = await s.org.call('POST', commentsPath(s, ticketId), { body: { content: 'x', parentId: 'cmt_unknown' } });
@@ -148,7 +143,7 @@ describe('posting comments', () => {
   });
 
   it('emits comment.created with ids and the secret flag only, never the content', async () => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
 
     const comment = await newComment(s, ticketId, { content: 'Confidential details', isSecret: true }, s.member.token);
 
@@ -169,7 +164,7 @@ describe('posting comments', () => {
 
   it('lets a member without tickets:create but with tickets:edit comment', async () => {
     const editor = await memberWith(s, ['tickets:edit']);
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
 
     const response = await api('POST', commentsPath(s, ticketId), { token: editor.token, org: s.org.slug, body: { content: 'Editor here' } });
 
@@ -178,7 +173,7 @@ describe('posting comments', () => {
 
   it('refuses a member with neither tickets:create nor tickets:edit with 403 and writes nothing', async () => {
     const reader = await memberWith(s, []);
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
 
     const response = await api('POST', commentsPath(s, ticketId), { token: reader.token, org: s.org.slug, body: { content: 'Hello' } });
 
@@ -197,7 +192,7 @@ describe('secret comments', () => {
   beforeAll(async () => {
     s = await setup();
     customerUser = await createMember(s.org, { role: 'CUSTOMER', customerId: s.customerId, name: 'Cora Customer' });
-    ticketId = await newTicket(s);
+    ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     publicComment = await newComment(s, ticketId, { content: 'Visible to all' });
     secretComment = await newComment(s, ticketId, { content: 'Internal only', isSecret: true }, s.member.token);
   });
@@ -307,7 +302,7 @@ describe('listing and reading comments', () => {
   let comments: any[];
   beforeAll(async () => {
     s = await setup();
-    ticketId = await newTicket(s);
+    ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     comments = [];
     for (let index = 0; index < 5; index += 1) comments.push(await newComment(s, ticketId, { content: `Comment ${index}` }));
   });
@@ -351,7 +346,7 @@ describe('listing and reading comments', () => {
   });
 
   it('answers an unknown comment, and a comment read through another ticket, with 404', async () => {
-    const otherTicketId = await newTicket(s);
+    const otherTicketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
 
     const unknown = await s.org.call('GET', `${commentsPath(s, ticketId)}/cmt_unknown`);
     const wrongTicket = await s.org.call('GET', `${commentsPath(s, otherTicketId)}/${comments[0].id}`);
@@ -367,7 +362,7 @@ describe('editing comments', () => {
   });
 
   it('lets the author change the content and moves updatedAt, in three round trips', async () => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     const comment = await newComment(s, ticketId, { content: 'Frist' }, s.member.token);
     await new Promise((resolve) => setTimeout(resolve, 5));
 
@@ -381,7 +376,7 @@ describe('editing comments', () => {
   });
 
   it("lets a holder of tickets:edit change someone else's comment", async () => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     const comment = await newComment(s, ticketId, {}, s.member.token);
 
     const response = await s.org.call('PATCH', `${commentsPath(s, ticketId)}/${comment.id}`, { body: { content: 'Moderated' } });
@@ -392,7 +387,7 @@ describe('editing comments', () => {
 
   it("refuses someone else's comment to a member without tickets:edit with 403, but lets them edit their own", async () => {
     const commenter = await memberWith(s, ['tickets:create']);
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     const others = await newComment(s, ticketId, { content: 'Admin wrote this' });
     const own = await newComment(s, ticketId, { content: 'Mine' }, commenter.token);
 
@@ -411,7 +406,7 @@ describe('editing comments', () => {
     ['missing content', {}, 'content'],
     ['a field that cannot be edited', { content: 'x', isSecret: true }, 'isSecret'],
   ])('rejects %s with 400 naming the field', async (_case, body, field) => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     const comment = await newComment(s, ticketId, { content: 'Unchanged' });
 
     const response = await s.org.call('PATCH', `${commentsPath(s, ticketId)}/${comment.id}`, { body });
@@ -421,7 +416,7 @@ describe('editing comments', () => {
   });
 
   it('answers an unknown comment with 404', async () => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
 
     const response = await s.org.call('PATCH', `${commentsPath(s, ticketId)}/cmt_unknown`, { body: { content: 'x' } });
 
@@ -436,7 +431,7 @@ describe('deleting comments', () => {
   });
 
   it('lets the author delete a comment and lowers the ticket’s commentCount, in three round trips', async () => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     const comment = await newComment(s, ticketId, {}, s.member.token);
     await newComment(s, ticketId);
 
@@ -451,7 +446,7 @@ describe('deleting comments', () => {
 
   it("refuses someone else's comment to a member without tickets:delete with 403, and lets a holder delete it", async () => {
     const commenter = await memberWith(s, ['tickets:create', 'tickets:edit']);
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     const comment = await newComment(s, ticketId, {}, s.member.token);
 
     const refused = await api('DELETE', `${commentsPath(s, ticketId)}/${comment.id}`, { token: commenter.token, org: s.org.slug });
@@ -464,7 +459,7 @@ describe('deleting comments', () => {
   });
 
   it('keeps the replies of a deleted comment', async () => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     const root = await newComment(s, ticketId, { content: 'Root' });
     const reply = await newComment(s, ticketId, { content: 'Reply', parentId: root.id });
 
@@ -476,7 +471,7 @@ describe('deleting comments', () => {
   });
 
   it('answers a second delete of the same comment with 404 and leaves the count alone', async () => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     const comment = await newComment(s, ticketId);
     await s.org.call('DELETE', `${commentsPath(s, ticketId)}/${comment.id}`);
 
@@ -493,7 +488,7 @@ describe('comment access', () => {
   let comment: any;
   beforeAll(async () => {
     s = await setup();
-    ticketId = await newTicket(s);
+    ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     comment = await newComment(s, ticketId);
   });
 
@@ -506,7 +501,7 @@ describe('comment access', () => {
   ];
 
   it('answers every comment route of a deleted ticket with 404', async () => {
-    const doomed = await newTicket(s);
+    const doomed = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     const doomedComment = await newComment(s, doomed);
     await s.org.call('DELETE', `/api/v1/boards/${s.boardId}/tickets/${doomed}`);
 
@@ -518,7 +513,7 @@ describe('comment access', () => {
 
   it("answers every comment route with another organization's board, ticket or comment ids with 404", async () => {
     const other = await setup();
-    const foreignTicket = await newTicket(other);
+    const foreignTicket = (await createTicket(other.org, other.boardId, { title: 'Commented ticket' })).id;
     const foreignComment = await newComment(other, foreignTicket);
 
     const paths = [

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/service.js';
 import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
+import { createTicket } from '../support/factories.js';
 
 const LABEL_FIELDS = ['id', 'name', 'color', 'description', 'createdAt', 'updatedAt'];
 
@@ -219,11 +220,7 @@ describe('labels on tickets', () => {
   let ui: any;
   let docs: any;
   const ticketsPath = () => `/api/v1/boards/${boardId}/tickets`;
-  const newTicket = async (body: Record<string, unknown>) => {
-    const response = await org.call('POST', ticketsPath(), { body: { title: 'Labelled', statusId: inProgress, ...body } });
-    if (response.status !== 201) throw new Error(`create ticket: ${response.status} ${JSON.stringify(response.body)}`);
-    return response.body.data;
-  };
+  const newTicket = (overrides: Record<string, unknown>) => createTicket(org, boardId, { title: 'Labelled', statusId: inProgress, ...overrides });
   let inProgress: string;
 
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { httpGroups } from '../../infra/route-table.js';
+import { httpGroups, routeKeysOf } from '../../infra/route-table.js';
 import { api } from '../support/api.js';
 import { buildOrgFixture, pathFor, writeBodyFor, type OrgFixture } from '../support/fixtures.js';
 
@@ -12,7 +12,7 @@ const NOT_TENANT_SCOPED = new Set([
   'PATCH /api/v1/platform/organizations/{slug}',
 ]);
 
-const tenantRoutes = () => httpGroups().flatMap((group) => group.routes).filter((route) => !NOT_TENANT_SCOPED.has(route));
+const tenantRoutes = () => httpGroups().flatMap(routeKeysOf).filter((route) => !NOT_TENANT_SCOPED.has(route));
 
 describe('tenant isolation across two organizations, every endpoint', () => {
   let victim: OrgFixture;

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, createToken, expectValidationError, setPlan, signupOrg, type ApiResponse, type TestOrg } from '../support/api.js';
 import { db } from '../../lib/db/service.js';
+import { createTicket } from '../support/factories.js';
 
 /*
  * The ticket lists: GET /api/v1/boards/{boardId}/tickets and GET /api/v1/issues (spec §4.1 GET,
@@ -18,10 +19,6 @@ async function post(org: TestOrg, path: string, body: unknown, token?: string): 
 async function statusesOf(org: TestOrg): Promise<Statuses> {
   const statuses = (await org.call('GET', '/api/v1/statuses')).body.data;
   return Object.fromEntries(statuses.map((status: any) => [status.key, status]));
-}
-
-async function newTicket(org: TestOrg, boardId: string, body: Record<string, unknown>): Promise<any> {
-  return (await post(org, `/api/v1/boards/${boardId}/tickets`, body)).data;
 }
 
 async function newLabel(org: TestOrg, name: string): Promise<string> {
@@ -58,7 +55,7 @@ async function buildFilterWorld(): Promise<FilterWorld> {
   const l1 = await newLabel(org, 'frontend');
   const l2 = await newLabel(org, 'backend');
   const unused = await newLabel(org, 'unused');
-  const create = (body: Record<string, unknown>) => newTicket(org, board.id, body);
+  const create = (body: Record<string, unknown>) => createTicket(org, board.id, body);
   const ids: Record<string, string> = {};
   ids.alpha = (await create({
     title: 'Alpha login bug', description: 'Crash on submit', statusId: statuses.IN_PROGRESS!.id, assigneeId: member.id, customerId: c1,
@@ -328,7 +325,7 @@ describe('pagination', () => {
     const statuses = await statusesOf(org);
     boardId = (await post(org, '/api/v1/boards', { name: 'Pages', prefix: 'PG' })).id;
     // Sequential: position (creation time) orders them.
-    for (const title of titles) await newTicket(org, boardId, { title, statusId: statuses.IN_PROGRESS!.id });
+    for (const title of titles) await createTicket(org, boardId, { title, statusId: statuses.IN_PROGRESS!.id });
   });
 
   describe.each(endpoints)('$name', (endpoint) => {
@@ -379,7 +376,7 @@ describe('sort order', () => {
       one: (await post(org, '/api/v1/boards', { name: 'One', prefix: 'ONE' })).id,
       two: (await post(org, '/api/v1/boards', { name: 'Two', prefix: 'TWO' })).id,
     };
-    const make = (board: string, title: string, key: string) => newTicket(org, board, { title, statusId: statuses[key]!.id });
+    const make = (board: string, title: string, key: string) => createTicket(org, board, { title, statusId: statuses[key]!.id });
     await make(boards.one, 'review-1', 'IN_REVIEW');
     await make(boards.two, 'progress-1', 'IN_PROGRESS');
     await make(boards.one, 'blocked-1', 'BLOCKED');
@@ -449,13 +446,13 @@ describe('GET /issues: visibility', () => {
     };
     const active = statuses.IN_PROGRESS!.id;
     ids = {
-      team: (await newTicket(org, boards.team, { title: 'on team board', statusId: active, assigneeId: member.id })).id,
-      other: (await newTicket(org, boards.other, { title: 'on other board', statusId: active })).id,
-      customer: (await newTicket(org, boards.customer, { title: 'on customer board', statusId: active })).id,
+      team: (await createTicket(org, boards.team, { title: 'on team board', statusId: active, assigneeId: member.id })).id,
+      other: (await createTicket(org, boards.other, { title: 'on other board', statusId: active })).id,
+      customer: (await createTicket(org, boards.customer, { title: 'on customer board', statusId: active })).id,
     };
     // The member is assigned a ticket on the other board while a direct member, then removed.
     await org.call('POST', `/api/v1/boards/${boards.other}/members`, { body: { userId: member.id } });
-    ids.formerly = (await newTicket(org, boards.other, { title: 'assigned then hidden', statusId: active, assigneeId: member.id })).id;
+    ids.formerly = (await createTicket(org, boards.other, { title: 'assigned then hidden', statusId: active, assigneeId: member.id })).id;
     expect((await org.call('DELETE', `/api/v1/boards/${boards.other}/members/${member.id}`)).status).toBeLessThan(300);
   });
 
@@ -509,7 +506,7 @@ describe('tenant isolation', () => {
     const other = await signupOrg();
     const otherStatuses = await statusesOf(other);
     const otherBoard = (await post(other, '/api/v1/boards', { name: 'Elsewhere', prefix: 'ELS' })).id;
-    const foreign = await newTicket(other, otherBoard, { title: 'Alpha foreign', statusId: otherStatuses.IN_PROGRESS!.id, assigneeId: other.adminId });
+    const foreign = await createTicket(other, otherBoard, { title: 'Alpha foreign', statusId: otherStatuses.IN_PROGRESS!.id, assigneeId: other.adminId });
 
     const mine = await world.org.call('GET', '/api/v1/issues?search=alpha&includePlanning=true&includeArchived=true');
     expect(mine.body.data.map((ticket: any) => ticket.id)).toEqual([world.ids.alpha]);

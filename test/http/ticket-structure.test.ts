@@ -3,6 +3,7 @@ import { db } from '../../lib/db/service.js';
 import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
 import { boardSetup, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
+import { createTicket } from '../support/factories.js';
 
 async function setup(): Promise<Setup> {
   return boardSetup('Structure board', 'STR');
@@ -10,12 +11,6 @@ async function setup(): Promise<Setup> {
 
 const ticketsPath = (s: Setup, boardId = s.boardId) => `/api/v1/boards/${boardId}/tickets`;
 const ticketPath = (s: Setup, ticketId: string, suffix = '') => `${ticketsPath(s)}/${ticketId}${suffix}`;
-
-async function newTicket(s: Setup, body: Record<string, unknown> = {}, boardId = s.boardId) {
-  const response = await s.org.call('POST', ticketsPath(s, boardId), { body: { title: 'A ticket', ...body } });
-  if (response.status !== 201) throw new Error(`create ticket: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.data;
-}
 
 async function newSubticket(s: Setup, parentId: string, body: Record<string, unknown> = {}) {
   const response = await s.org.call('POST', ticketPath(s, parentId, '/subtickets'), { body: { title: 'A subticket', ...body } });
@@ -59,7 +54,7 @@ describe('custom field values on a ticket', () => {
   const valuesOf = (ticket: any) => Object.fromEntries(ticket.customFieldValues.map((entry: any) => [entry.customFieldId, entry.value]));
 
   it('sets a value of every type and returns the full ticket (read ticket and configuration, one transaction)', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const response = await put(ticket.id, [
       { customFieldId: fields.TEXT.id, value: 'free text' },
       { customFieldId: fields.NUMBER.id, value: ' 42.50 ' },
@@ -84,7 +79,7 @@ describe('custom field values on a ticket', () => {
   });
 
   it('changes only the listed fields, and null clears one', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     await put(ticket.id, [{ customFieldId: fields.TEXT.id, value: 'keep' }, { customFieldId: fields.NUMBER.id, value: '1' }]);
     const response = await put(ticket.id, [{ customFieldId: fields.NUMBER.id, value: null }, { customFieldId: fields.CHECKBOX.id, value: 'false' }]);
     expect(valuesOf(response.body.data)).toEqual({ [fields.TEXT.id]: 'keep', [fields.CHECKBOX.id]: 'false' });
@@ -93,7 +88,7 @@ describe('custom field values on a ticket', () => {
   });
 
   it('accepts an empty list as a no-op write and emits ticket.updated', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const response = await put(ticket.id, []);
     expect(response.status).toBe(200);
     const events = await dispatchedEventsOf(s.org.orgId, ticket.id, 2);
@@ -115,7 +110,7 @@ describe('custom field values on a ticket', () => {
     { type: 'CHECKBOX', value: 'TRUE', label: 'upper-case TRUE' },
     { type: 'TEXT', value: 'x'.repeat(10_001), label: '10,001 characters' },
   ])('rejects a $type value of $label with 400 at values.N.value and writes nothing', async ({ type, value }) => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     await put(ticket.id, [{ customFieldId: fields.TEXT.id, value: 'before' }]);
     const response = await put(ticket.id, [{ customFieldId: fields.TEXT.id, value: 'after' }, { customFieldId: fields[type].id, value }]);
     expectValidationError(response, 'values.1.value');
@@ -123,12 +118,12 @@ describe('custom field values on a ticket', () => {
   });
 
   it('accepts a TEXT value of exactly 10,000 characters', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     expect((await put(ticket.id, [{ customFieldId: fields.TEXT.id, value: 'x'.repeat(10_000) }])).status).toBe(200);
   });
 
   it('rejects unknown, foreign and repeated field ids at values.N.customFieldId', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const other = await signupOrg();
     const foreign = await newField(other, { name: 'Foreign', type: 'TEXT' });
     expectValidationError(await put(ticket.id, [{ customFieldId: 'cf_unknown', value: 'x' }]), 'values.0.customFieldId');
@@ -138,7 +133,7 @@ describe('custom field values on a ticket', () => {
   });
 
   it('refuses to clear a required field but sets it', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     expect((await put(ticket.id, [{ customFieldId: fields.REQUIRED.id, value: 'set' }])).status).toBe(200);
     expectValidationError(await put(ticket.id, [{ customFieldId: fields.REQUIRED.id, value: null }]), 'values.0.value');
   });
@@ -152,13 +147,13 @@ describe('custom field values on a ticket', () => {
     ['values.0.value', { values: [{ customFieldId: 'cf_x', value: 5 }] }],
     ['extra', { values: [], extra: true }],
   ])('rejects a malformed body at %s (case %#)', async (path, body) => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     expectValidationError(await s.org.call('PUT', ticketPath(s, ticket.id, '/custom-fields'), { body }), path);
   });
 
   it('shows no value of a deleted definition and drops it from the ticket on the next PUT', async () => {
     const doomed = await newField(s.org, { name: 'Doomed field', type: 'TEXT' });
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     await put(ticket.id, [{ customFieldId: doomed.id, value: 'soon gone' }, { customFieldId: fields.TEXT.id, value: 'stays' }]);
     await s.org.call('DELETE', `/api/v1/custom-fields/${doomed.id}`);
     expect(valuesOf(await getTicket(s, ticket.id))).toEqual({ [fields.TEXT.id]: 'stays' });
@@ -168,7 +163,7 @@ describe('custom field values on a ticket', () => {
   });
 
   it('needs custom-fields:manage: a member gets 403, a member granted it may set values', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const member = await createMember(s.org);
     await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: member.id } });
     const refused = await put(ticket.id, [{ customFieldId: fields.TEXT.id, value: 'x' }], member.token);
@@ -179,7 +174,7 @@ describe('custom field values on a ticket', () => {
   });
 
   it('answers 404 for an unknown ticket, a ticket of another board and another organization’s ticket', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const otherBoard = await s.org.call('POST', '/api/v1/boards', { body: { name: 'Other' } });
     const other = await signupOrg();
     expect((await put('tkt_unknown', [])).status).toBe(404);
@@ -195,7 +190,7 @@ describe('subtickets', () => {
   });
 
   it('creates a subticket on the parent’s board and records it on the parent in the same write', async () => {
-    const parent = await newTicket(s, { title: 'Parent' });
+    const parent = await createTicket(s.org, s.boardId, { title: 'Parent' });
     const response = await s.org.call('POST', ticketPath(s, parent.id, '/subtickets'), { body: { title: 'Child', description: 'Do it', assigneeId: s.org.adminId } });
     expect(response.status).toBe(201);
     // parent read, board counter, configuration, assignee, transaction
@@ -216,7 +211,7 @@ describe('subtickets', () => {
   });
 
   it('creates a subticket without assignee in five round trips', async () => {
-    const parent = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
     const response = await s.org.call('POST', ticketPath(s, parent.id, '/subtickets'), { body: { title: 'Plain child' } });
     expect(response.status).toBe(201);
     expect(response.roundTrips).toBe(5);
@@ -231,13 +226,13 @@ describe('subtickets', () => {
     ['assigneeId', { title: 'ok', assigneeId: 'usr_unknown' }],
     ['statusId', { title: 'ok', statusId: 'sts_x' }],
   ] as const)('rejects a bad %s with 400 and writes nothing (case %#)', async (field, body) => {
-    const parent = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
     expectValidationError(await s.org.call('POST', ticketPath(s, parent.id, '/subtickets'), { body }), field);
     expect((await getTicket(s, parent.id)).subticketIds).toEqual([]);
   });
 
   it('refuses a subticket of a subticket with 409 PARENT_IS_SUBTICKET', async () => {
-    const parent = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
     const child = await newSubticket(s, parent.id);
     const response = await s.org.call('POST', ticketPath(s, child.id, '/subtickets'), { body: { title: 'Grandchild' } });
     expect(response.status).toBe(409);
@@ -245,7 +240,7 @@ describe('subtickets', () => {
   });
 
   it('refuses the 101st subticket with 409 TOO_MANY_SUBTICKETS', async () => {
-    const parent = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
     for (let index = 0; index < 100; index += 1) await newSubticket(s, parent.id, { title: `Child ${index}` });
     const response = await s.org.call('POST', ticketPath(s, parent.id, '/subtickets'), { body: { title: 'One too many' } });
     expect(response.status).toBe(409);
@@ -254,7 +249,7 @@ describe('subtickets', () => {
   }, 60_000);
 
   it('needs tickets:create', async () => {
-    const parent = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
     const editor = await memberWith(s.org, ['tickets:edit']);
     await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: editor.id } });
     const response = await api('POST', ticketPath(s, parent.id, '/subtickets'), { token: editor.token, org: s.org.slug, body: { title: 'x' } });
@@ -262,7 +257,7 @@ describe('subtickets', () => {
   });
 
   it('lists subtickets in creation order with status, assignee and an aggregation by category', async () => {
-    const parent = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
     const planning = await newSubticket(s, parent.id, { title: 'Planned', assigneeId: s.org.adminId });
     const active = await newSubticket(s, parent.id, { title: 'Active' });
     const done = await newSubticket(s, parent.id, { title: 'Done' });
@@ -283,14 +278,14 @@ describe('subtickets', () => {
   });
 
   it('lists no subtickets of a standalone ticket in three round trips', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const response = await s.org.call('GET', ticketPath(s, ticket.id, '/subtickets'));
     expect(response.roundTrips).toBe(3);
     expect(response.body).toEqual({ data: [], aggregation: { total: 0, completed: 0, inProgress: 0, planning: 0 } });
   });
 
   it('changes a subticket’s status through its parent and emits status_changed', async () => {
-    const parent = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
     const child = await newSubticket(s, parent.id);
     const response = await s.org.call('PATCH', ticketPath(s, parent.id, `/subtickets/${child.id}/status`), { body: { statusId: s.statuses.IN_PROGRESS.id } });
     expect(response.status).toBe(200);
@@ -304,10 +299,10 @@ describe('subtickets', () => {
   });
 
   it('answers 404 for a subticket of another parent, a standalone ticket and an unknown id', async () => {
-    const parent = await newTicket(s);
-    const otherParent = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
+    const otherParent = await createTicket(s.org, s.boardId);
     const foreignChild = await newSubticket(s, otherParent.id);
-    const standalone = await newTicket(s);
+    const standalone = await createTicket(s.org, s.boardId);
     for (const subticketId of [foreignChild.id, standalone.id, 'tkt_unknown']) {
       const response = await s.org.call('PATCH', ticketPath(s, parent.id, `/subtickets/${subticketId}/status`), { body: { statusId: s.statuses.IN_PROGRESS.id } });
       expect(response.status).toBe(404);
@@ -316,7 +311,7 @@ describe('subtickets', () => {
   });
 
   it('rejects a missing or unknown statusId on the subticket status route', async () => {
-    const parent = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
     const child = await newSubticket(s, parent.id);
     expectValidationError(await s.org.call('PATCH', ticketPath(s, parent.id, `/subtickets/${child.id}/status`), { body: {} }), 'statusId');
     expectValidationError(await s.org.call('PATCH', ticketPath(s, parent.id, `/subtickets/${child.id}/status`), { body: { statusId: 'sts_unknown' } }), 'statusId');
@@ -324,7 +319,7 @@ describe('subtickets', () => {
   });
 
   it('needs tickets:edit to change a subticket’s status', async () => {
-    const parent = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
     const child = await newSubticket(s, parent.id);
     const creator = await memberWith(s.org, ['tickets:create']);
     await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: creator.id } });
@@ -333,7 +328,7 @@ describe('subtickets', () => {
   });
 
   it('removes a deleted subticket from its parent in the same transaction', async () => {
-    const parent = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
     const kept = await newSubticket(s, parent.id, { title: 'Kept' });
     const deleted = await newSubticket(s, parent.id, { title: 'Deleted' });
     const response = await s.org.call('DELETE', ticketPath(s, deleted.id));
@@ -355,9 +350,9 @@ describe('converting to a subticket and promoting to standalone', () => {
   const promote = (ticketId: string) => s.org.call('POST', ticketPath(s, ticketId, '/promote-to-standalone'));
 
   it('converts a standalone ticket into a subticket: both tickets change in one transaction, timeline records it', async () => {
-    const parent = await newTicket(s, { title: 'Parent' });
+    const parent = await createTicket(s.org, s.boardId, { title: 'Parent' });
     const existing = await newSubticket(s, parent.id);
-    const ticket = await newTicket(s, { title: 'Becomes child' });
+    const ticket = await createTicket(s.org, s.boardId, { title: 'Becomes child' });
     const response = await convert(ticket.id, { parentTicketId: parent.id });
     expect(response.status).toBe(200);
     // board and both tickets beside the configuration, then one transaction
@@ -375,19 +370,19 @@ describe('converting to a subticket and promoting to standalone', () => {
     ['parentTicketId', { parentTicketId: 7 }],
     ['extra', { parentTicketId: 'tkt_x', extra: 1 }],
   ] as const)('rejects a malformed body at %s (case %#)', async (path, body) => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     expectValidationError(await convert(ticket.id, body), path);
   });
 
   it('rejects as 400 parentTicketId: itself, an unknown ticket, a deleted ticket, another organization’s ticket, a ticket on another board', async () => {
-    const ticket = await newTicket(s);
-    const deleted = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
+    const deleted = await createTicket(s.org, s.boardId);
     await s.org.call('DELETE', ticketPath(s, deleted.id));
     const other = await signupOrg();
     const otherBoard = (await other.call('POST', '/api/v1/boards', { body: { name: 'Foreign' } })).body.id;
     const foreign = (await other.call('POST', `/api/v1/boards/${otherBoard}/tickets`, { body: { title: 'Foreign' } })).body.data;
     const secondBoard = (await s.org.call('POST', '/api/v1/boards', { body: { name: 'Second board' } })).body.id;
-    const elsewhere = await newTicket(s, {}, secondBoard);
+    const elsewhere = await createTicket(s.org, secondBoard);
     for (const parentTicketId of [ticket.id, 'tkt_unknown', deleted.id, foreign.id, elsewhere.id]) {
       expectValidationError(await convert(ticket.id, { parentTicketId }), 'parentTicketId');
     }
@@ -396,9 +391,9 @@ describe('converting to a subticket and promoting to standalone', () => {
   });
 
   it('refuses with 409: a ticket that is already a subticket, one that has subtickets, and a parent that is a subticket', async () => {
-    const parent = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
     const child = await newSubticket(s, parent.id);
-    const standalone = await newTicket(s);
+    const standalone = await createTicket(s.org, s.boardId);
     const already = await convert(child.id, { parentTicketId: standalone.id });
     expect(already.status).toBe(409);
     expect(already.body.error.details).toMatchObject({ reason: 'ALREADY_SUBTICKET' });
@@ -413,7 +408,7 @@ describe('converting to a subticket and promoting to standalone', () => {
   });
 
   it('promotes a subticket to standalone: both tickets change in one transaction, timeline records it', async () => {
-    const parent = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
     const child = await newSubticket(s, parent.id);
     const sibling = await newSubticket(s, parent.id);
     const response = await promote(child.id);
@@ -426,7 +421,7 @@ describe('converting to a subticket and promoting to standalone', () => {
   });
 
   it('refuses to promote a standalone ticket with 409, and rejects a body', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const response = await promote(ticket.id);
     expect(response.status).toBe(409);
     expect(response.body.error.details).toMatchObject({ reason: 'NOT_A_SUBTICKET' });
@@ -434,8 +429,8 @@ describe('converting to a subticket and promoting to standalone', () => {
   });
 
   it('round-trips: convert, promote, convert again', async () => {
-    const parent = await newTicket(s);
-    const ticket = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
+    const ticket = await createTicket(s.org, s.boardId);
     expect((await convert(ticket.id, { parentTicketId: parent.id })).status).toBe(200);
     expect((await promote(ticket.id)).status).toBe(200);
     expect((await convert(ticket.id, { parentTicketId: parent.id })).status).toBe(200);
@@ -443,7 +438,7 @@ describe('converting to a subticket and promoting to standalone', () => {
   });
 
   it('promotes a subticket whose parent was deleted', async () => {
-    const parent = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
     const child = await newSubticket(s, parent.id);
     await s.org.call('DELETE', ticketPath(s, parent.id));
     const response = await promote(child.id);
@@ -452,9 +447,9 @@ describe('converting to a subticket and promoting to standalone', () => {
   });
 
   it('needs tickets:edit for convert and promote', async () => {
-    const parent = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
     const child = await newSubticket(s, parent.id);
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const creator = await memberWith(s.org, ['tickets:create']);
     await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: creator.id } });
     const as = { token: creator.token, org: s.org.slug };
@@ -474,7 +469,7 @@ describe('completion check, blocker info and pull requests', () => {
 
   it('lets a lone ticket complete and reports its requirements (ticket read only)', async () => {
     const customer = await s.org.call('POST', '/api/v1/customers', { body: { name: 'Client' } });
-    const ticket = await newTicket(s, { description: 'Has one', assigneeId: s.org.adminId, customerId: customer.body.id });
+    const ticket = await createTicket(s.org, s.boardId, { description: 'Has one', assigneeId: s.org.adminId, customerId: customer.body.id });
     const response = await s.org.call('GET', ticketPath(s, ticket.id, '/completion-check'));
     expect(response.status).toBe(200);
     expect(response.roundTrips).toBe(2);
@@ -491,7 +486,7 @@ describe('completion check, blocker info and pull requests', () => {
   });
 
   it('refuses completion while a subticket is open (ticket, then its subtickets)', async () => {
-    const parent = await newTicket(s);
+    const parent = await createTicket(s.org, s.boardId);
     const open = await newSubticket(s, parent.id, { title: 'Open one' });
     const done = await newSubticket(s, parent.id, { title: 'Done one' });
     const alsoDone = await newSubticket(s, parent.id, { title: 'Also done' });
@@ -510,7 +505,7 @@ describe('completion check, blocker info and pull requests', () => {
   });
 
   it('refuses completion while blocker info is recorded, and lists the blocker', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     await setBlockerInfo(ticket.id, { reason: 'Waiting on vendor', blockedBy: s.org.adminId });
     const response = await s.org.call('GET', ticketPath(s, ticket.id, '/completion-check'));
     expect(response.body.data).toMatchObject({
@@ -521,7 +516,7 @@ describe('completion check, blocker info and pull requests', () => {
   });
 
   it('reports a ticket that is not blocked (ticket and configuration side by side)', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const response = await s.org.call('GET', ticketPath(s, ticket.id, '/blocker'));
     expect(response.status).toBe(200);
     expect(response.roundTrips).toBe(3);
@@ -529,17 +524,17 @@ describe('completion check, blocker info and pull requests', () => {
   });
 
   it('reports a ticket in the BLOCKED status as blocked even without blocker info', async () => {
-    const ticket = await newTicket(s, { statusId: s.statuses.BLOCKED.id });
+    const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.BLOCKED.id });
     expect((await s.org.call('GET', ticketPath(s, ticket.id, '/blocker'))).body.data).toEqual({ isBlocked: true, reason: null, reasonText: null, blockingTickets: [], blockerCount: 0 });
   });
 
   it('shows the blocking tickets the caller may see, with their status', async () => {
-    const blocker = await newTicket(s, { title: 'Blocking one', statusId: s.statuses.IN_PROGRESS.id });
+    const blocker = await createTicket(s.org, s.boardId, { title: 'Blocking one', statusId: s.statuses.IN_PROGRESS.id });
     const hiddenBoard = (await s.org.call('POST', '/api/v1/boards', { body: { name: 'Hidden board' } })).body.id;
-    const hidden = await newTicket(s, { title: 'On a hidden board' }, hiddenBoard);
-    const deleted = await newTicket(s, { title: 'Deleted blocker' });
+    const hidden = await createTicket(s.org, hiddenBoard, { title: 'On a hidden board' });
+    const deleted = await createTicket(s.org, s.boardId, { title: 'Deleted blocker' });
     await s.org.call('DELETE', ticketPath(s, deleted.id));
-    const ticket = await newTicket(s, { statusId: s.statuses.BLOCKED.id });
+    const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.BLOCKED.id });
     await setBlockerInfo(ticket.id, { reason: 'DEPENDENCY', reasonText: 'Needs the API first', blockingTicketIds: [blocker.id, hidden.id, deleted.id, 'tkt_unknown'] });
 
     const response = await s.org.call('GET', ticketPath(s, ticket.id, '/blocker'));
@@ -558,7 +553,7 @@ describe('completion check, blocker info and pull requests', () => {
   });
 
   it('lists no pull requests yet (ticket read only)', async () => {
-    const ticket = await newTicket(s);
+    const ticket = await createTicket(s.org, s.boardId);
     const response = await s.org.call('GET', ticketPath(s, ticket.id, '/pull-requests'));
     expect(response.status).toBe(200);
     expect(response.roundTrips).toBe(2);
@@ -574,7 +569,7 @@ describe('access to the structure routes', () => {
   beforeAll(async () => {
     s = await setup();
     other = await signupOrg();
-    parent = await newTicket(s);
+    parent = await createTicket(s.org, s.boardId);
     child = await newSubticket(s, parent.id);
   });
 

@@ -3,6 +3,7 @@ import { api, createMember, createToken, expectValidationError, setPlan, signupO
 import { boardSetup, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { db } from '../../lib/db/service.js';
+import { createTicket } from '../support/factories.js';
 
 async function setup(): Promise<Setup> {
   return boardSetup('Workflow board');
@@ -15,12 +16,6 @@ async function newBoard(org: TestOrg, name = 'Board', body: Record<string, unkno
 }
 
 const ticketsOf = (boardId: string) => `/api/v1/boards/${boardId}/tickets`;
-
-async function newTicket(org: TestOrg, boardId: string, body: Record<string, unknown> = {}) {
-  const response = await org.call('POST', ticketsOf(boardId), { body: { title: 'A ticket', ...body } });
-  if (response.status !== 201) throw new Error(`create ticket: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.data;
-}
 
 async function getTicket(org: TestOrg, boardId: string, ticketId: string) {
   return (await org.call('GET', `${ticketsOf(boardId)}/${ticketId}`)).body.data;
@@ -47,7 +42,7 @@ describe('changing a ticket’s status (PATCH …/status)', () => {
   });
 
   it('moves the ticket to the status, stores the reason, and records the change on the timeline and as events', async () => {
-    const ticket = await newTicket(s.org, s.boardId);
+    const ticket = await createTicket(s.org, s.boardId);
 
     const response = await s.org.call('PATCH', `${ticketsOf(s.boardId)}/${ticket.id}/status`, {
       body: { statusId: s.statuses.IN_PROGRESS.id, reason: 'Picked up for the sprint' },
@@ -78,7 +73,7 @@ describe('changing a ticket’s status (PATCH …/status)', () => {
     ['a reason over 500 characters', (st: Setup) => ({ statusId: st.statuses.TODO.id, reason: 'x'.repeat(501) }), 'reason'],
     ['an unknown field', (st: Setup) => ({ statusId: st.statuses.TODO.id, note: 'x' }), 'note'],
   ])('rejects %s with 400 naming the field and writes nothing', async (_name, body, field) => {
-    const ticket = await newTicket(s.org, s.boardId);
+    const ticket = await createTicket(s.org, s.boardId);
     const response = await s.org.call('PATCH', `${ticketsOf(s.boardId)}/${ticket.id}/status`, { body: body(s) });
     expectValidationError(response, field);
     expect((await getTicket(s.org, s.boardId, ticket.id)).updatedAt).toBe(ticket.updatedAt);
@@ -89,7 +84,7 @@ describe('changing a ticket’s status (PATCH …/status)', () => {
     const board = await newBoard(s.org, 'Without review');
     const shown = Object.values(s.statuses).filter((status: any) => status.key !== 'IN_REVIEW').map((status: any) => status.id);
     expect((await s.org.call('PUT', `/api/v1/boards/${board.id}/statuses`, { body: { statusIds: shown } })).status).toBe(200);
-    const ticket = await newTicket(s.org, board.id);
+    const ticket = await createTicket(s.org, board.id);
 
     const response = await s.org.call('PATCH', `${ticketsOf(board.id)}/${ticket.id}/status`, { body: { statusId: s.statuses.IN_REVIEW.id } });
 
@@ -98,7 +93,7 @@ describe('changing a ticket’s status (PATCH …/status)', () => {
   });
 
   it('answers 404 for an unknown ticket, a ticket of another board, and another organization', async () => {
-    const ticket = await newTicket(s.org, s.boardId);
+    const ticket = await createTicket(s.org, s.boardId);
     const otherBoard = await newBoard(s.org, 'Elsewhere');
     const other = await signupOrg();
     const body = { statusId: s.statuses.TODO.id };
@@ -116,7 +111,7 @@ describe('assigning a ticket (PATCH …/assign)', () => {
 
   it('assigns a board member, then unassigns with null; each emits ticket.assigned and an ASSIGNED timeline entry', async () => {
     const member = await boardMember(s.org, s.boardId, 'Grace Assignee');
-    const ticket = await newTicket(s.org, s.boardId);
+    const ticket = await createTicket(s.org, s.boardId);
 
     const assigned = await s.org.call('PATCH', `${ticketsOf(s.boardId)}/${ticket.id}/assign`, { body: { assigneeId: member.id } });
     const unassigned = await s.org.call('PATCH', `${ticketsOf(s.boardId)}/${ticket.id}/assign`, { body: { assigneeId: null } });
@@ -144,14 +139,14 @@ describe('assigning a ticket (PATCH …/assign)', () => {
     ['an unknown user', { assigneeId: 'usr_unknown' }, 'assigneeId'],
     ['a non-string assigneeId', { assigneeId: 42 }, 'assigneeId'],
   ])('rejects %s with 400 naming assigneeId', async (_name, body, field) => {
-    const ticket = await newTicket(s.org, s.boardId);
+    const ticket = await createTicket(s.org, s.boardId);
     expectValidationError(await s.org.call('PATCH', `${ticketsOf(s.boardId)}/${ticket.id}/assign`, { body }), field);
     expect((await getTicket(s.org, s.boardId, ticket.id)).updatedAt).toBe(ticket.updatedAt);
   });
 
   it('rejects a user who cannot see the board with 400 naming assigneeId', async () => {
     const outsider = await createMember(s.org);
-    const ticket = await newTicket(s.org, s.boardId);
+    const ticket = await createTicket(s.org, s.boardId);
     expectValidationError(await s.org.call('PATCH', `${ticketsOf(s.boardId)}/${ticket.id}/assign`, { body: { assigneeId: outsider.id } }), 'assigneeId');
   });
 });
@@ -165,7 +160,7 @@ describe('transitions (POST …/transition)', () => {
   const transition = (boardId: string, ticketId: string, body: unknown) => s.org.call('POST', `${ticketsOf(boardId)}/${ticketId}/transition`, { body });
 
   it('moves the ticket when no rule forbids it, with the reason on the ticket, the timeline and the events', async () => {
-    const ticket = await newTicket(s.org, s.boardId);
+    const ticket = await createTicket(s.org, s.boardId);
 
     const response = await transition(s.boardId, ticket.id, { toStatusId: s.statuses.TODO.id, reason: 'Ready' });
 
@@ -180,7 +175,7 @@ describe('transitions (POST …/transition)', () => {
     const board = await newBoard(s.org, 'Strict flow');
     const rules = [{ fromStatusId: s.statuses.TODO.id, toStatusIds: [s.statuses.IN_PROGRESS.id] }];
     expect((await s.org.call('PUT', `/api/v1/boards/${board.id}/transitions`, { body: { rules } })).status).toBe(200);
-    const ticket = await newTicket(s.org, board.id, { statusId: s.statuses.TODO.id });
+    const ticket = await createTicket(s.org, board.id, { statusId: s.statuses.TODO.id });
 
     const refused = await transition(board.id, ticket.id, { toStatusId: s.statuses.DONE.id });
     const allowed = await transition(board.id, ticket.id, { toStatusId: s.statuses.IN_PROGRESS.id });
@@ -195,7 +190,7 @@ describe('transitions (POST …/transition)', () => {
   it('requires a reason when the board has Explainable Status on', async () => {
     const board = await newBoard(s.org, 'Explained');
     expect((await s.org.call('PATCH', `/api/v1/boards/${board.id}`, { body: { features: { explainableStatus: true } } })).status).toBe(200);
-    const ticket = await newTicket(s.org, board.id);
+    const ticket = await createTicket(s.org, board.id);
 
     const missing = await transition(board.id, ticket.id, { toStatusId: s.statuses.TODO.id });
     const blank = await transition(board.id, ticket.id, { toStatusId: s.statuses.TODO.id, reason: '   ' });
@@ -209,7 +204,7 @@ describe('transitions (POST …/transition)', () => {
 
   it('requires blockerInfo.reason for BLOCKED, stores the blocker info, and clears it when the ticket leaves BLOCKED', async () => {
     const member = await boardMember(s.org, s.boardId, 'Blocker');
-    const ticket = await newTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id });
+    const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id });
 
     const withoutInfo = await transition(s.boardId, ticket.id, { toStatusId: s.statuses.BLOCKED.id });
     const withoutReason = await transition(s.boardId, ticket.id, { toStatusId: s.statuses.BLOCKED.id, blockerInfo: { blockedBy: member.id } });
@@ -232,7 +227,7 @@ describe('transitions (POST …/transition)', () => {
   });
 
   it('clears the blocker info when PATCH …/status takes the ticket out of BLOCKED', async () => {
-    const ticket = await newTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id });
+    const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id });
     await transition(s.boardId, ticket.id, { toStatusId: s.statuses.BLOCKED.id, blockerInfo: { reason: 'Stuck' } });
     const response = await s.org.call('PATCH', `${ticketsOf(s.boardId)}/${ticket.id}/status`, { body: { statusId: s.statuses.DONE.id } });
     expect(response.body.data.blockerInfo).toBeNull();
@@ -245,7 +240,7 @@ describe('transitions (POST …/transition)', () => {
     ['blocker info for a status other than BLOCKED', (st: Setup) => ({ toStatusId: st.statuses.TODO.id, blockerInfo: { reason: 'x' } }), 'blockerInfo'],
     ['an empty blocker reason', (st: Setup) => ({ toStatusId: st.statuses.BLOCKED.id, blockerInfo: { reason: '' } }), 'blockerInfo.reason'],
   ])('rejects %s with 400 naming the field', async (_name, body, field) => {
-    const ticket = await newTicket(s.org, s.boardId);
+    const ticket = await createTicket(s.org, s.boardId);
     expectValidationError(await transition(s.boardId, ticket.id, body(s)), field);
     expect(await timelineOf(ticket.id)).toHaveLength(1);
   });
@@ -254,7 +249,7 @@ describe('transitions (POST …/transition)', () => {
     const board = await newBoard(s.org, 'No blocked column');
     const shown = Object.values(s.statuses).filter((status: any) => status.key !== 'BLOCKED').map((status: any) => status.id);
     await s.org.call('PUT', `/api/v1/boards/${board.id}/statuses`, { body: { statusIds: shown } });
-    const ticket = await newTicket(s.org, board.id);
+    const ticket = await createTicket(s.org, board.id);
     expectValidationError(await transition(board.id, ticket.id, { toStatusId: s.statuses.BLOCKED.id, blockerInfo: { reason: 'x' } }), 'toStatusId');
   });
 });
@@ -268,7 +263,7 @@ describe('approving a planned ticket (POST …/approve)', () => {
   });
 
   it('moves a PLANNING ticket to the board’s first ACTIVE status by order', async () => {
-    const ticket = await newTicket(s.org, s.boardId);
+    const ticket = await createTicket(s.org, s.boardId);
 
     const response = await s.org.call('POST', `${ticketsOf(s.boardId)}/${ticket.id}/approve`);
 
@@ -283,7 +278,7 @@ describe('approving a planned ticket (POST …/approve)', () => {
     const board = await newBoard(s.org, 'Skips first active');
     const shown = Object.values(s.statuses).filter((status: any) => status.id !== activeInOrder[0].id).map((status: any) => status.id);
     await s.org.call('PUT', `/api/v1/boards/${board.id}/statuses`, { body: { statusIds: shown } });
-    const ticket = await newTicket(s.org, board.id, { statusId: s.statuses.TODO.id });
+    const ticket = await createTicket(s.org, board.id, { statusId: s.statuses.TODO.id });
 
     const response = await s.org.call('POST', `${ticketsOf(board.id)}/${ticket.id}/approve`);
 
@@ -291,7 +286,7 @@ describe('approving a planned ticket (POST …/approve)', () => {
   });
 
   it('answers 409 CONFLICT for a ticket that is not in a PLANNING status, and writes nothing', async () => {
-    const ticket = await newTicket(s.org, s.boardId, { statusId: s.statuses.IN_REVIEW.id });
+    const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_REVIEW.id });
     const response = await s.org.call('POST', `${ticketsOf(s.boardId)}/${ticket.id}/approve`);
     expect(response.status).toBe(409);
     expect(response.body.error.code).toBe('CONFLICT');
@@ -308,8 +303,8 @@ describe('reordering (PATCH …/reorder)', () => {
   const reorder = (boardId: string, body: unknown) => s.org.call('PATCH', `${ticketsOf(boardId)}/reorder`, { body });
 
   it('places a ticket at a float position within its column', async () => {
-    const first = await newTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id, title: 'first' });
-    const second = await newTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id, title: 'second' });
+    const first = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id, title: 'first' });
+    const second = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id, title: 'second' });
     const between = first.position - 0.5;
 
     const response = await reorder(s.boardId, { ticketId: second.id, position: between });
@@ -323,7 +318,7 @@ describe('reordering (PATCH …/reorder)', () => {
   });
 
   it('moves a ticket to another column with statusId, recorded as a status change', async () => {
-    const ticket = await newTicket(s.org, s.boardId, { statusId: s.statuses.TODO.id });
+    const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.TODO.id });
     const response = await reorder(s.boardId, { ticketId: ticket.id, position: 1.25, statusId: s.statuses.IN_REVIEW.id });
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ position: 1.25, status: { id: s.statuses.IN_REVIEW.id } });
@@ -337,7 +332,7 @@ describe('reordering (PATCH …/reorder)', () => {
     ['a missing ticketId', () => ({ position: 1 }), 'ticketId'],
     ['an unknown status', (id: string) => ({ ticketId: id, position: 1, statusId: 'sts_unknown' }), 'statusId'],
   ])('rejects %s with 400 naming the field and writes nothing', async (_name, body, field) => {
-    const ticket = await newTicket(s.org, s.boardId);
+    const ticket = await createTicket(s.org, s.boardId);
     expectValidationError(await reorder(s.boardId, body(ticket.id)), field);
     expect((await getTicket(s.org, s.boardId, ticket.id)).position).toBe(ticket.position);
   });
@@ -346,13 +341,13 @@ describe('reordering (PATCH …/reorder)', () => {
     const board = await newBoard(s.org, 'Reorder without review');
     const shown = Object.values(s.statuses).filter((status: any) => status.key !== 'IN_REVIEW').map((status: any) => status.id);
     await s.org.call('PUT', `/api/v1/boards/${board.id}/statuses`, { body: { statusIds: shown } });
-    const ticket = await newTicket(s.org, board.id);
+    const ticket = await createTicket(s.org, board.id);
     expectValidationError(await reorder(board.id, { ticketId: ticket.id, position: 3, statusId: s.statuses.IN_REVIEW.id }), 'statusId');
   });
 
   it('answers 404 for a ticket of another board', async () => {
     const other = await newBoard(s.org, 'Other column board');
-    const ticket = await newTicket(s.org, other.id);
+    const ticket = await createTicket(s.org, other.id);
     expect((await reorder(s.boardId, { ticketId: ticket.id, position: 1 })).status).toBe(404);
   });
 });
@@ -367,7 +362,7 @@ describe('inline editing with optimistic locking (PATCH …/inline)', () => {
 
   it('changes title, description, status, assignee and due date when expectedUpdatedAt matches', async () => {
     const member = await boardMember(s.org, s.boardId, 'Inline Person');
-    const ticket = await newTicket(s.org, s.boardId);
+    const ticket = await createTicket(s.org, s.boardId);
 
     const response = await inline(ticket.id, {
       title: 'Edited inline', description: 'New words', statusId: s.statuses.IN_PROGRESS.id, assigneeId: member.id, dueDate: '2031-03-04', expectedUpdatedAt: ticket.updatedAt,
@@ -384,7 +379,7 @@ describe('inline editing with optimistic locking (PATCH …/inline)', () => {
 
   it('clears the assignee and due date with null, without expectedUpdatedAt', async () => {
     const member = await boardMember(s.org, s.boardId);
-    const ticket = await newTicket(s.org, s.boardId, { assigneeId: member.id, dueDate: '2030-01-01' });
+    const ticket = await createTicket(s.org, s.boardId, { assigneeId: member.id, dueDate: '2030-01-01' });
     const response = await inline(ticket.id, { assigneeId: null, dueDate: null });
     expect(response.status).toBe(200);
     expect(response.roundTrips).toBe(4);
@@ -392,7 +387,7 @@ describe('inline editing with optimistic locking (PATCH …/inline)', () => {
   });
 
   it('answers a stale expectedUpdatedAt with 409 STALE_UPDATE carrying the current updatedAt, and writes nothing', async () => {
-    const ticket = await newTicket(s.org, s.boardId);
+    const ticket = await createTicket(s.org, s.boardId);
     const edited = (await inline(ticket.id, { title: 'Someone else was first' })).body.data;
 
     const response = await inline(ticket.id, { title: 'Mine', expectedUpdatedAt: ticket.updatedAt });
@@ -406,7 +401,7 @@ describe('inline editing with optimistic locking (PATCH …/inline)', () => {
   });
 
   it('lets concurrent inline edits lose only with 409 STALE_UPDATE, never overwriting each other', async () => {
-    const ticket = await newTicket(s.org, s.boardId);
+    const ticket = await createTicket(s.org, s.boardId);
 
     const responses = await Promise.all(Array.from({ length: 6 }, (_, index) => inline(ticket.id, { title: `Edit ${index}` })));
 
@@ -432,7 +427,7 @@ describe('inline editing with optimistic locking (PATCH …/inline)', () => {
     ['a field inline editing does not take', { priority: 'high' }, 'priority'],
     ['nothing to change', { expectedUpdatedAt: '2030-01-01T00:00:00.000Z' }, 'body'],
   ])('rejects %s with 400 naming it', async (_name, body, field) => {
-    const ticket = await newTicket(s.org, s.boardId);
+    const ticket = await createTicket(s.org, s.boardId);
     expectValidationError(await inline(ticket.id, body), field);
     expect((await getTicket(s.org, s.boardId, ticket.id)).updatedAt).toBe(ticket.updatedAt);
   });
@@ -449,8 +444,8 @@ describe('moving a ticket to another board (POST …/move)', () => {
 
   it('gives the ticket the target board’s next number and display id, and keeps the old display id resolving', async () => {
     const target = await newBoard(s.org, 'Target', { prefix: 'DST' });
-    const already = await newTicket(s.org, target.id);
-    const ticket = await newTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id, title: 'Travels' });
+    const already = await createTicket(s.org, target.id);
+    const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id, title: 'Travels' });
 
     const response = await move(s.boardId, ticket.id, target.id);
 
@@ -476,7 +471,7 @@ describe('moving a ticket to another board (POST …/move)', () => {
     const target = await newBoard(s.org, 'No review here');
     const shown = Object.values(s.statuses).filter((status: any) => status.key !== 'IN_REVIEW').map((status: any) => status.id);
     await s.org.call('PUT', `/api/v1/boards/${target.id}/statuses`, { body: { statusIds: shown } });
-    const ticket = await newTicket(s.org, s.boardId, { statusId: s.statuses.IN_REVIEW.id });
+    const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_REVIEW.id });
 
     const response = await move(s.boardId, ticket.id, target.id);
 
@@ -490,7 +485,7 @@ describe('moving a ticket to another board (POST …/move)', () => {
   it('keeps an assignee who cannot see the target board and flags the ticket needsReassignment', async () => {
     const member = await boardMember(s.org, s.boardId, 'Stays Behind');
     const target = await newBoard(s.org, 'Member cannot see');
-    const ticket = await newTicket(s.org, s.boardId, { assigneeId: member.id });
+    const ticket = await createTicket(s.org, s.boardId, { assigneeId: member.id });
 
     const response = await move(s.boardId, ticket.id, target.id);
 
@@ -505,14 +500,14 @@ describe('moving a ticket to another board (POST …/move)', () => {
     const member = await boardMember(s.org, s.boardId);
     const target = await newBoard(s.org, 'Member sees this too');
     await s.org.call('POST', `/api/v1/boards/${target.id}/members`, { body: { userId: member.id } });
-    const ticket = await newTicket(s.org, s.boardId, { assigneeId: member.id });
+    const ticket = await createTicket(s.org, s.boardId, { assigneeId: member.id });
     expect((await move(s.boardId, ticket.id, target.id)).status).toBe(200);
     expect((await getTicket(s.org, target.id, ticket.id)).needsReassignment).toBe(false);
   });
 
   it('refuses to move a subticket or a ticket with subtickets with 409 CONFLICT', async () => {
     const target = await newBoard(s.org, 'Subtickets target');
-    const parent = await newTicket(s.org, s.boardId, { title: 'Parent' });
+    const parent = await createTicket(s.org, s.boardId, { title: 'Parent' });
     const created = await s.org.call('POST', `${ticketsOf(s.boardId)}/${parent.id}/subtickets`, { body: { title: 'Child' } });
     expect(created.status).toBe(201);
     const child = created.body.data;
@@ -530,8 +525,8 @@ describe('moving a ticket to another board (POST …/move)', () => {
   it('answers 404 for a target board the caller cannot see, leaving the target’s counter untouched', async () => {
     const member = await boardMember(s.org, s.boardId);
     const hidden = await newBoard(s.org, 'Hidden target');
-    const before = await newTicket(s.org, hidden.id);
-    const ticket = await newTicket(s.org, s.boardId);
+    const before = await createTicket(s.org, hidden.id);
+    const ticket = await createTicket(s.org, s.boardId);
     const restricted = await createToken(s.org, s.org.adminToken, { allowedBoardIds: [s.boardId] });
 
     const asMember = await move(s.boardId, ticket.id, hidden.id, member.token);
@@ -540,7 +535,7 @@ describe('moving a ticket to another board (POST …/move)', () => {
     const foreign = await move(s.boardId, ticket.id, (await newBoard(await signupOrg(), 'Foreign')).id);
 
     expect([asMember.status, asRestrictedToken.status, unknown.status, foreign.status]).toEqual([404, 404, 404, 404]);
-    const after = await newTicket(s.org, hidden.id);
+    const after = await createTicket(s.org, hidden.id);
     expect(Number(after.displayId.split('-')[1])).toBe(Number(before.displayId.split('-')[1]) + 1);
     expect((await getTicket(s.org, s.boardId, ticket.id)).boardId).toBe(s.boardId);
   });
@@ -548,7 +543,7 @@ describe('moving a ticket to another board (POST …/move)', () => {
   it('rejects an archived target, the ticket’s own board and a missing target with 400 naming targetBoardId', async () => {
     const archived = await newBoard(s.org, 'Archived target');
     await s.org.call('POST', `/api/v1/boards/${archived.id}/archive`);
-    const ticket = await newTicket(s.org, s.boardId);
+    const ticket = await createTicket(s.org, s.boardId);
     expectValidationError(await move(s.boardId, ticket.id, archived.id), 'targetBoardId');
     expectValidationError(await move(s.boardId, ticket.id, s.boardId), 'targetBoardId');
     expectValidationError(await move(s.boardId, ticket.id, undefined), 'targetBoardId');
@@ -568,12 +563,12 @@ describe('tickets needing reassignment', () => {
     const elsewhere = await newBoard(s.org, 'Members stay');
     const member = await boardMember(s.org, board.id, 'Leaver');
     await s.org.call('POST', `/api/v1/boards/${elsewhere.id}/members`, { body: { userId: member.id } });
-    const first = await newTicket(s.org, board.id, { assigneeId: member.id });
-    const planned = await newTicket(s.org, board.id, { assigneeId: member.id, statusId: s.statuses.BACKLOG.id });
-    const deleted = await newTicket(s.org, board.id, { assigneeId: member.id });
+    const first = await createTicket(s.org, board.id, { assigneeId: member.id });
+    const planned = await createTicket(s.org, board.id, { assigneeId: member.id, statusId: s.statuses.BACKLOG.id });
+    const deleted = await createTicket(s.org, board.id, { assigneeId: member.id });
     await s.org.call('DELETE', `${ticketsOf(board.id)}/${deleted.id}`);
-    const unrelated = await newTicket(s.org, board.id);
-    const otherBoard = await newTicket(s.org, elsewhere.id, { assigneeId: member.id });
+    const unrelated = await createTicket(s.org, board.id);
+    const otherBoard = await createTicket(s.org, elsewhere.id, { assigneeId: member.id });
 
     const removed = await s.org.call('DELETE', `/api/v1/boards/${board.id}/members/${member.id}`);
 
@@ -600,7 +595,7 @@ describe('tickets needing reassignment', () => {
     const member = await createMember(s.org, { name: 'Team Person' });
     const team = await s.org.call('POST', '/api/v1/teams', { body: { name: 'Leaving team', memberIds: [member.id] } });
     await s.org.call('POST', `/api/v1/boards/${board.id}/teams`, { body: { teamId: team.body.id } });
-    const tickets = [await newTicket(s.org, board.id, { assigneeId: member.id }), await newTicket(s.org, board.id, { assigneeId: member.id })];
+    const tickets = [await createTicket(s.org, board.id, { assigneeId: member.id }), await createTicket(s.org, board.id, { assigneeId: member.id })];
 
     const removed = await s.org.call('DELETE', `/api/v1/boards/${board.id}/teams/${team.body.id}`);
 
@@ -620,7 +615,7 @@ describe('tickets needing reassignment', () => {
     const team = await s.org.call('POST', '/api/v1/teams', { body: { name: 'Redundant team', memberIds: [member.id] } });
     await s.org.call('POST', `/api/v1/boards/${board.id}/teams`, { body: { teamId: team.body.id } });
     await s.org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: member.id } });
-    const ticket = await newTicket(s.org, board.id, { assigneeId: member.id });
+    const ticket = await createTicket(s.org, board.id, { assigneeId: member.id });
 
     const removed = await s.org.call('DELETE', `/api/v1/boards/${board.id}/teams/${team.body.id}`);
 
@@ -632,7 +627,7 @@ describe('tickets needing reassignment', () => {
   it('pages the list (limit clamped to 100) and rejects unknown query parameters', async () => {
     const board = await newBoard(s.org, 'Paged flags');
     const member = await boardMember(s.org, board.id);
-    for (let index = 0; index < 3; index++) await newTicket(s.org, board.id, { assigneeId: member.id, statusId: s.statuses.TODO.id });
+    for (let index = 0; index < 3; index++) await createTicket(s.org, board.id, { assigneeId: member.id, statusId: s.statuses.TODO.id });
     await s.org.call('DELETE', `/api/v1/boards/${board.id}/members/${member.id}`);
 
     const page2 = await s.org.call('GET', `${ticketsOf(board.id)}/needing-reassignment?page=2&limit=2`);
@@ -665,15 +660,15 @@ describe('deleting a ticket type with a replacement', () => {
     const second = await newBoard(s.org, 'Second');
     const doomedBoard = await newBoard(s.org, 'Doomed');
     const tickets = [
-      await newTicket(s.org, s.boardId, { typeId: bug.id }),
-      await newTicket(s.org, s.boardId, { typeId: bug.id, statusId: s.statuses.DONE.id }),
-      await newTicket(s.org, second.id, { typeId: bug.id, statusId: s.statuses.IN_PROGRESS.id }),
+      await createTicket(s.org, s.boardId, { typeId: bug.id }),
+      await createTicket(s.org, s.boardId, { typeId: bug.id, statusId: s.statuses.DONE.id }),
+      await createTicket(s.org, second.id, { typeId: bug.id, statusId: s.statuses.IN_PROGRESS.id }),
     ];
-    const onDeletedBoard = await newTicket(s.org, doomedBoard.id, { typeId: bug.id });
+    const onDeletedBoard = await createTicket(s.org, doomedBoard.id, { typeId: bug.id });
     await s.org.call('DELETE', `/api/v1/boards/${doomedBoard.id}`);
-    const deletedTicket = await newTicket(s.org, s.boardId, { typeId: bug.id });
+    const deletedTicket = await createTicket(s.org, s.boardId, { typeId: bug.id });
     await s.org.call('DELETE', `${ticketsOf(s.boardId)}/${deletedTicket.id}`);
-    const untouched = await newTicket(s.org, s.boardId);
+    const untouched = await createTicket(s.org, s.boardId);
     const countBefore = (await s.org.call('GET', `/api/v1/ticket-types/${fallback.id}/ticket-count`)).body.data.count;
     expect((await s.org.call('GET', `/api/v1/ticket-types/${bug.id}/ticket-count`)).body.data.count).toBe(4);
 
@@ -703,7 +698,7 @@ describe('permissions and token restrictions on the workflow routes', () => {
   let updatedAt: string;
   beforeAll(async () => {
     s = await setup();
-    const ticket = await newTicket(s.org, s.boardId);
+    const ticket = await createTicket(s.org, s.boardId);
     ticketId = ticket.id;
     updatedAt = ticket.updatedAt;
     targetBoardId = (await newBoard(s.org, 'Permission target')).id;

@@ -2,18 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
 import { boardSetup, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
+import { createTicket } from '../support/factories.js';
 
 async function setup(): Promise<Setup> {
   return boardSetup('Tickets board', 'TIX');
 }
 
 const ticketsPath = (s: Setup) => `/api/v1/boards/${s.boardId}/tickets`;
-
-async function newTicket(s: Setup, body: Record<string, unknown> = {}) {
-  const response = await s.org.call('POST', ticketsPath(s), { body: { title: 'A ticket', ...body } });
-  if (response.status !== 201) throw new Error(`create ticket: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.data;
-}
 
 describe('creating tickets', () => {
   let s: Setup;
@@ -36,14 +31,14 @@ describe('creating tickets', () => {
       labels: [],
       claim: null,
     });
-    const second = await newTicket(s, { title: 'Second' });
+    const second = await createTicket(s.org, s.boardId, { title: 'Second' });
     expect(Number(second.displayId.split('-')[1])).toBe(Number(ticket.displayId.split('-')[1]) + 1);
   });
 
   it('sets every field of spec §2.2 on create', async () => {
     const member = await createMember(s.org);
     await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: member.id } });
-    const ticket = await newTicket(s, {
+    const ticket = await createTicket(s.org, s.boardId, {
       title: 'Full',
       description: 'Details',
       statusId: s.statuses.IN_PROGRESS.id,
@@ -101,7 +96,7 @@ describe('creating tickets', () => {
   });
 
   it('emits ticket.created with ids only, through the outbox and the stream consumer', async () => {
-    const ticket = await newTicket(s, { description: 'secret plans' });
+    const ticket = await createTicket(s.org, s.boardId, { description: 'secret plans' });
     const events = await dispatchedEventsOf(s.org.orgId, ticket.id, 1);
     expect(events.map((event) => event.type)).toEqual(['ticket.created']);
     expect(events[0]!.data).toEqual({ ticketId: ticket.id, boardId: s.boardId, projectId: s.boardId, organizationId: s.org.orgId });
@@ -116,7 +111,7 @@ describe('reading, updating and deleting tickets', () => {
   });
 
   it('returns the full ticket wrapped in data', async () => {
-    const created = await newTicket(s, { title: 'Readable' });
+    const created = await createTicket(s.org, s.boardId, { title: 'Readable' });
     const response = await s.org.call('GET', `${ticketsPath(s)}/${created.id}`);
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ id: created.id, title: 'Readable', commentCount: 0, attachmentCount: 0, claim: null, customFieldValues: [] });
@@ -125,7 +120,7 @@ describe('reading, updating and deleting tickets', () => {
   it('patches fields, clears nullable ones, and emits updated, status_changed and assigned events', async () => {
     const member = await createMember(s.org);
     await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: member.id } });
-    const created = await newTicket(s, { title: 'Patch me', dueDate: '2031-05-05' });
+    const created = await createTicket(s.org, s.boardId, { title: 'Patch me', dueDate: '2031-05-05' });
     const response = await s.org.call('PATCH', `${ticketsPath(s)}/${created.id}`, {
       body: { title: 'Patched', statusId: s.statuses.IN_PROGRESS.id, statusChangeReason: 'Started work', assigneeId: member.id, dueDate: null, timeSpent: 1.5 },
     });
@@ -140,7 +135,7 @@ describe('reading, updating and deleting tickets', () => {
   });
 
   it('soft-deletes a ticket: 404 afterwards, gone from lists, ticket.deleted emitted', async () => {
-    const created = await newTicket(s, { title: 'Doomed', statusId: s.statuses.TODO.id });
+    const created = await createTicket(s.org, s.boardId, { title: 'Doomed', statusId: s.statuses.TODO.id });
     expect((await s.org.call('DELETE', `${ticketsPath(s)}/${created.id}`)).status).toBe(204);
     expect((await s.org.call('GET', `${ticketsPath(s)}/${created.id}`)).status).toBe(404);
     expect((await s.org.call('PATCH', `${ticketsPath(s)}/${created.id}`, { body: { title: 'x' } })).status).toBe(404);
@@ -150,13 +145,13 @@ describe('reading, updating and deleting tickets', () => {
   });
 
   it('keeps tickets of one board out of another board’s path', async () => {
-    const created = await newTicket(s);
+    const created = await createTicket(s.org, s.boardId);
     const other = await s.org.call('POST', '/api/v1/boards', { body: { name: 'Other board' } });
     expect((await s.org.call('GET', `/api/v1/boards/${other.body.id}/tickets/${created.id}`)).status).toBe(404);
   });
 
   it('refuses a readOnly token and a member without tickets:delete', async () => {
-    const created = await newTicket(s);
+    const created = await createTicket(s.org, s.boardId);
     const { token } = await createToken(s.org, s.org.adminToken, { readOnly: true });
     expect((await api('PATCH', `${ticketsPath(s)}/${created.id}`, { token, org: s.org.slug, body: { title: 'x' } })).status).toBe(403);
     expect((await api('GET', `${ticketsPath(s)}/${created.id}`, { token, org: s.org.slug })).status).toBe(200);
@@ -170,10 +165,10 @@ describe('listing a board’s tickets', () => {
   });
 
   it('hides PLANNING tickets unless includePlanning, and done or archived ones unless includeArchived', async () => {
-    const backlog = await newTicket(s, { title: 'backlog' });
-    const active = await newTicket(s, { title: 'active', statusId: s.statuses.IN_PROGRESS.id });
-    const done = await newTicket(s, { title: 'done', statusId: s.statuses.DONE.id });
-    const archived = await newTicket(s, { title: 'archived', statusId: s.statuses.IN_PROGRESS.id, isArchived: true });
+    const backlog = await createTicket(s.org, s.boardId, { title: 'backlog' });
+    const active = await createTicket(s.org, s.boardId, { title: 'active', statusId: s.statuses.IN_PROGRESS.id });
+    const done = await createTicket(s.org, s.boardId, { title: 'done', statusId: s.statuses.DONE.id });
+    const archived = await createTicket(s.org, s.boardId, { title: 'archived', statusId: s.statuses.IN_PROGRESS.id, isArchived: true });
     const ids = async (query: string) => (await s.org.call('GET', `${ticketsPath(s)}${query}`)).body.data.map((ticket: any) => ticket.id);
     expect(await ids('')).toEqual([active.id]);
     expect((await ids('?includePlanning=true')).sort()).toEqual([backlog.id, active.id].sort());
@@ -185,7 +180,7 @@ describe('a status that changes category', () => {
   it('moves its tickets with it: a status turned PLANNING leaves the default list', async () => {
     const s = await setup();
     const status = await s.org.call('POST', '/api/v1/statuses', { body: { name: 'Triage', color: '#123456', category: 'ACTIVE' } });
-    const ticket = await newTicket(s, { title: 'In triage', statusId: status.body.id });
+    const ticket = await createTicket(s.org, s.boardId, { title: 'In triage', statusId: status.body.id });
     const ids = async (query: string) => (await s.org.call('GET', `${ticketsPath(s)}${query}`)).body.data.map((t: any) => t.id);
     expect(await ids('')).toEqual([ticket.id]);
     expect((await s.org.call('PATCH', `/api/v1/statuses/${status.body.id}`, { body: { category: 'PLANNING' } })).status).toBe(200);

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
+import { createTicket } from '../support/factories.js';
 
 interface Setup {
   org: TestOrg;
@@ -17,12 +18,6 @@ async function setup(): Promise<Setup> {
 const ticketPath = (s: Setup, ticketId: string) => `/api/v1/boards/${s.boardId}/tickets/${ticketId}`;
 const timelinePath = (s: Setup, ticketId: string) => `${ticketPath(s, ticketId)}/timeline`;
 
-async function newTicket(s: Setup): Promise<string> {
-  const response = await s.org.call('POST', `/api/v1/boards/${s.boardId}/tickets`, { body: { title: 'Tracked ticket' } });
-  if (response.status !== 201) throw new Error(`create ticket: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.data.id;
-}
-
 async function patchTicket(s: Setup, ticketId: string, body: Record<string, unknown>) {
   const response = await s.org.call('PATCH', ticketPath(s, ticketId), { body });
   if (response.status !== 200) throw new Error(`patch ticket: ${response.status} ${JSON.stringify(response.body)}`);
@@ -35,7 +30,7 @@ describe('the ticket timeline', () => {
   });
 
   it('shows creation, a status change with its reason and an assignment, oldest first, with the actor', async () => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Tracked ticket' })).id;
     await patchTicket(s, ticketId, { statusId: s.statuses.IN_PROGRESS.id, statusChangeReason: 'Picked up for the sprint' });
     await patchTicket(s, ticketId, { assigneeId: s.org.adminId });
 
@@ -76,7 +71,7 @@ describe('the ticket timeline', () => {
   });
 
   it('records a status change without a reason with a null reason', async () => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Tracked ticket' })).id;
     await patchTicket(s, ticketId, { statusId: s.statuses.TODO.id });
 
     const response = await s.org.call('GET', timelinePath(s, ticketId));
@@ -85,7 +80,7 @@ describe('the ticket timeline', () => {
   });
 
   it('reads the ticket, its timeline and the status names in parallel: four round trips in all', async () => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Tracked ticket' })).id;
 
     const response = await s.org.call('GET', timelinePath(s, ticketId));
 
@@ -94,7 +89,7 @@ describe('the ticket timeline', () => {
   });
 
   it('pages through the timeline and clamps the limit to 200', async () => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Tracked ticket' })).id;
     await patchTicket(s, ticketId, { statusId: s.statuses.TODO.id });
     await patchTicket(s, ticketId, { statusId: s.statuses.IN_PROGRESS.id });
     const all = (await s.org.call('GET', timelinePath(s, ticketId))).body.data;
@@ -111,7 +106,7 @@ describe('the ticket timeline', () => {
     ['limit=abc', 'limit'],
     ['kind=CREATED', 'kind'],
   ])('rejects the query %s with 400 naming the parameter', async (query, field) => {
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Tracked ticket' })).id;
 
     expectValidationError(await s.org.call('GET', `${timelinePath(s, ticketId)}?${query}`), field);
   });
@@ -119,7 +114,7 @@ describe('the ticket timeline', () => {
   it('shows the timeline to a member who can see the board', async () => {
     const member = await createMember(s.org);
     await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: member.id } });
-    const ticketId = await newTicket(s);
+    const ticketId = (await createTicket(s.org, s.boardId, { title: 'Tracked ticket' })).id;
 
     const response = await api('GET', timelinePath(s, ticketId), { token: member.token, org: s.org.slug });
 
@@ -133,11 +128,11 @@ describe('timeline access', () => {
   let ticketId: string;
   beforeAll(async () => {
     s = await setup();
-    ticketId = await newTicket(s);
+    ticketId = (await createTicket(s.org, s.boardId, { title: 'Tracked ticket' })).id;
   });
 
   it('answers an unknown ticket and a deleted ticket with 404', async () => {
-    const doomed = await newTicket(s);
+    const doomed = (await createTicket(s.org, s.boardId, { title: 'Tracked ticket' })).id;
     await s.org.call('DELETE', ticketPath(s, doomed));
 
     const unknown = await s.org.call('GET', timelinePath(s, 'tkt_unknown'));
@@ -148,7 +143,7 @@ describe('timeline access', () => {
 
   it("answers another organization's board or ticket with 404", async () => {
     const other = await setup();
-    const foreignTicket = await newTicket(other);
+    const foreignTicket = (await createTicket(other.org, other.boardId, { title: 'Tracked ticket' })).id;
 
     const theirPath = await s.org.call('GET', timelinePath(other, foreignTicket));
     const ourBoard = await s.org.call('GET', timelinePath(s, foreignTicket));

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { httpGroups } from '../../infra/route-table.js';
+import { httpGroups, routeKeysOf } from '../../infra/route-table.js';
 import { api, createToken } from '../support/api.js';
 import { buildOrgFixture, pathFor, writeBodyFor, type OrgFixture } from '../support/fixtures.js';
 
@@ -7,7 +7,7 @@ import { buildOrgFixture, pathFor, writeBodyFor, type OrgFixture } from '../supp
  * Spec §5.3 on every ticket route (the tickets, comments and issues groups of the route
  * table): readOnly, denyDelete and allowedBoardIds, for agent tokens and personal tokens.
  */
-const ticketRoutes = () => httpGroups().filter((group) => ['tickets', 'comments', 'issues'].includes(group.name)).flatMap((group) => group.routes);
+const ticketRoutes = () => httpGroups().filter((group) => ['tickets', 'comments', 'issues'].includes(group.name)).flatMap(routeKeysOf);
 const CLAIM_RELEASE = 'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim';
 
 let fixture: OrgFixture;

@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/core/clock.js';
 import { runSweep } from '../../lib/sweeper/index.js';
 import { expireClaim } from '../../lib/tickets/claim-expiry.js';
 import type { TicketItem } from '../../lib/db/entities/index.js';
+import { createAgent, createTicket } from '../support/factories.js';
 
 const clockAt = (date: Date): Clock => ({ now: () => date });
 
@@ -16,12 +17,8 @@ async function world() {
   const owner = await createMember(org, { name: 'Olga Owner' });
   await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: owner.id } });
   // The agent through the agent API: owned by Olga, at most one claim at a time.
-  const agents = `/api/v1/organizations/${org.orgId}/agents`;
-  const agentId = (await org.call('POST', agents, { body: { name: 'Sweepy', ownerId: owner.id } })).body.id as string;
-  await org.call('PATCH', `${agents}/${agentId}`, { body: { maxConcurrentClaims: 1 } });
-  await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: agentId } });
-  const agentToken = (await org.call('POST', `${agents}/${agentId}/tokens`, { body: { name: 'agent' } })).body.token as string;
-  const newTicket = async (body: Record<string, unknown> = {}) => (await org.call('POST', `/api/v1/boards/${board.id}/tickets`, { body: { title: 'Sweep me', ...body } })).body.data;
+  const { id: agentId, token: agentToken } = await createAgent(org, { agent: { name: 'Sweepy', ownerId: owner.id }, settings: { maxConcurrentClaims: 1 }, boardIds: [board.id], token: { name: 'agent' } });
+  const newTicket = (overrides: Record<string, unknown> = {}) => createTicket(org, board.id, { title: 'Sweep me', ...overrides });
   const claim = (ticketId: string, leaseSeconds: number) =>
     api('POST', `/api/v1/boards/${board.id}/tickets/${ticketId}/claim`, { token: agentToken, org: org.slug, body: { leaseSeconds } });
   return { org, board, owner, agentId, agentToken, newTicket, claim };

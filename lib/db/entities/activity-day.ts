@@ -1,4 +1,4 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 /**
  * `subjectId` prefix of the organization-wide items of a day (agents use their user id). The
@@ -20,7 +20,8 @@ export const isOrgSubject = (subjectId: string): boolean => subjectId === ORG_SU
  * status), minutes booked by agents and people (time tracking); agent — claimsExpired (a lease
  * that lapsed), reports by outcome (MCP `tickets_report`), approvedMinutes (time tracking).
  */
-export const ActivityDay = new Entity({
+export const ActivityDay = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'activityDay', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -43,6 +44,6 @@ export const ActivityDay = new Entity({
   indexes: {
     byOrg: { pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['day', 'subjectId'] } },
   },
-});
-export type ActivityDayItem = EntityItem<typeof ActivityDay>;
+}, config);
+export type ActivityDayItem = EntityItem<ReturnType<typeof ActivityDay>>;
 export type ActivityCounter = Exclude<keyof ActivityDayItem, 'orgId' | 'day' | 'subjectId' | 'ttl'>;

@@ -1,4 +1,4 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 /**
  * A board carries everything its access check needs (assigned teams, direct members,
@@ -8,7 +8,8 @@ import { Entity, type EntityItem } from 'electrodb';
  * no second read. List-valued attributes are changed by read-modify-write guarded by
  * `updatedAt` (optimistic locking).
  */
-export const Board = new Entity({
+export const Board = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'board', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -40,11 +41,12 @@ export const Board = new Entity({
   indexes: {
     byOrg: { pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['boardId'] } },
   },
-});
-export type BoardItem = EntityItem<typeof Board>;
+}, config);
+export type BoardItem = EntityItem<ReturnType<typeof Board>>;
 
 /** Uniqueness of a board prefix within an organization (prefixes are upper-case). */
-export const BoardPrefix = new Entity({
+export const BoardPrefix = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'boardPrefix', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -54,4 +56,4 @@ export const BoardPrefix = new Entity({
   indexes: {
     byPrefix: { pk: { field: 'pk', composite: ['orgId', 'prefix'] }, sk: { field: 'sk', composite: [] } },
   },
-});
+}, config);

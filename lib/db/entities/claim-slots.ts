@@ -1,4 +1,4 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 /**
  * An agent's claim counter: `held` is the number of tickets whose claim names the agent
@@ -6,7 +6,8 @@ import { Entity, type EntityItem } from 'electrodb';
  * transaction as the ticket (ADD 1 guarded by `held < max`, ADD -1 on release and expiry), so
  * the per-agent concurrent-claim maximum holds exactly under concurrent requests.
  */
-export const ClaimSlots = new Entity({
+export const ClaimSlots = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'claimSlots', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -16,5 +17,5 @@ export const ClaimSlots = new Entity({
   indexes: {
     byAgent: { pk: { field: 'pk', composite: ['orgId', 'agentId'] }, sk: { field: 'sk', composite: [] } },
   },
-});
-export type ClaimSlotsItem = EntityItem<typeof ClaimSlots>;
+}, config);
+export type ClaimSlotsItem = EntityItem<ReturnType<typeof ClaimSlots>>;

@@ -1,4 +1,4 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 /** Shards per (board, status): a ticket write adds its delta to one of them, picked at random. */
 export const COLUMN_COUNT_SHARDS = 4;
@@ -13,7 +13,8 @@ export const COLUMN_COUNT_SHARDS = 4;
  * reads a board's counts in one Query (`loadColumnCounts` sums the shards) to compute its
  * exact `total` and to skip whole columns before the requested page.
  */
-export const ColumnCount = new Entity({
+export const ColumnCount = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'columnCount', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -30,5 +31,5 @@ export const ColumnCount = new Entity({
   indexes: {
     byBoard: { pk: { field: 'pk', composite: ['orgId', 'boardId'] }, sk: { field: 'sk', composite: ['statusId', 'shard'] } },
   },
-});
-export type ColumnCountItem = EntityItem<typeof ColumnCount>;
+}, config);
+export type ColumnCountItem = EntityItem<ReturnType<typeof ColumnCount>>;

@@ -1,7 +1,8 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 /** Comments of a ticket, oldest first (ULID sort keys); `parentId` threads replies. */
-export const Comment = new Entity({
+export const Comment = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'comment', version: '1', service: 'wm' },
   attributes: {
     ticketId: { type: 'string', required: true },
@@ -19,5 +20,5 @@ export const Comment = new Entity({
   indexes: {
     byTicket: { pk: { field: 'pk', composite: ['ticketId'] }, sk: { field: 'sk', composite: ['commentId'] } },
   },
-});
-export type CommentItem = EntityItem<typeof Comment>;
+}, config);
+export type CommentItem = EntityItem<ReturnType<typeof Comment>>;

@@ -1,4 +1,4 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 export const CREDENTIAL_KINDS = ['SESSION', 'PERSONAL', 'AGENT'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
@@ -8,7 +8,8 @@ export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
  * or the SHA-256 of a personal/agent token. Plain tokens are never stored.
  * `byOwner` lists a user's (or agent's) credentials of one kind, newest first.
  */
-export const Credential = new Entity({
+export const Credential = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'credential', version: '1', service: 'wm' },
   attributes: {
     lookupKey: { type: 'string', required: true },
@@ -37,5 +38,5 @@ export const Credential = new Entity({
       sk: { field: 'gsi1sk', composite: ['createdAt'] },
     },
   },
-});
-export type CredentialItem = EntityItem<typeof Credential>;
+}, config);
+export type CredentialItem = EntityItem<ReturnType<typeof Credential>>;

@@ -1,10 +1,11 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 export const CUSTOM_FIELD_TYPES = ['TEXT', 'NUMBER', 'DATE', 'URL', 'SELECT', 'CHECKBOX'] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 
 /** Definition of an organization-wide custom field; ticket values live on the ticket. */
-export const CustomField = new Entity({
+export const CustomField = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'customField', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -22,5 +23,5 @@ export const CustomField = new Entity({
   indexes: {
     byOrg: { collection: 'orgConfig', pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['fieldId'] } },
   },
-});
-export type CustomFieldItem = EntityItem<typeof CustomField>;
+}, config);
+export type CustomFieldItem = EntityItem<ReturnType<typeof CustomField>>;

@@ -1,6 +1,7 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
-export const Customer = new Entity({
+export const Customer = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'customer', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -17,5 +18,5 @@ export const Customer = new Entity({
   indexes: {
     byOrg: { pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['customerId'] } },
   },
-});
-export type CustomerItem = EntityItem<typeof Customer>;
+}, config);
+export type CustomerItem = EntityItem<ReturnType<typeof Customer>>;

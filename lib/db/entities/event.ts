@@ -1,4 +1,4 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 /**
  * Outbox record of a domain event. Written in the same transaction as the change that
@@ -6,7 +6,8 @@ import { Entity, type EntityItem } from 'electrodb';
  * Partitioned by event id so a busy organization's events never share one partition; the
  * bySubject index lists one ticket's (or other subject's) events.
  */
-export const DomainEvent = new Entity({
+export const DomainEvent = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'event', version: '1', service: 'wm' },
   attributes: {
     eventId: { type: 'string', required: true },
@@ -25,5 +26,5 @@ export const DomainEvent = new Entity({
     /** A subject's events in order (spread by subject, so no organization shares one key). */
     bySubject: { index: 'gsi1', pk: { field: 'gsi1pk', composite: ['orgId', 'subjectId'] }, sk: { field: 'gsi1sk', composite: ['eventId'] } },
   },
-});
-export type DomainEventItem = EntityItem<typeof DomainEvent>;
+}, config);
+export type DomainEventItem = EntityItem<ReturnType<typeof DomainEvent>>;

@@ -1,6 +1,7 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
-export const Label = new Entity({
+export const Label = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'label', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -14,5 +15,5 @@ export const Label = new Entity({
   indexes: {
     byOrg: { collection: 'orgConfig', pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['labelId'] } },
   },
-});
-export type LabelItem = EntityItem<typeof Label>;
+}, config);
+export type LabelItem = EntityItem<ReturnType<typeof Label>>;

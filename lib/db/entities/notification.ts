@@ -1,9 +1,10 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 export const NOTIFICATION_TYPES = ['TICKET_CLAIM_EXPIRED', 'AGENT_SUGGESTION_PENDING'] as const;
 
 /** A user's in-app notification, newest first by ULID; TTL removes it after 90 days. */
-export const Notification = new Entity({
+export const Notification = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'notification', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -18,5 +19,5 @@ export const Notification = new Entity({
   indexes: {
     byUser: { pk: { field: 'pk', composite: ['orgId', 'userId'] }, sk: { field: 'sk', composite: ['notificationId'] } },
   },
-});
-export type NotificationItem = EntityItem<typeof Notification>;
+}, config);
+export type NotificationItem = EntityItem<ReturnType<typeof Notification>>;

@@ -1,4 +1,4 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 export const PLANS = ['FREE', 'PRO', 'ENTERPRISE'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -10,7 +10,8 @@ export type Plan = (typeof PLANS)[number];
  * same transaction as the group itself, so resolving a caller's permissions, or checking
  * the groups a user is put in, costs no extra round trip.
  */
-export const Organization = new Entity({
+export const Organization = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'organization', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -35,11 +36,12 @@ export const Organization = new Entity({
   indexes: {
     byId: { pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: [] } },
   },
-});
-export type OrganizationItem = EntityItem<typeof Organization>;
+}, config);
+export type OrganizationItem = EntityItem<ReturnType<typeof Organization>>;
 
 /** Uniqueness of the subdomain slug, and slug → organization lookup. */
-export const OrganizationSlug = new Entity({
+export const OrganizationSlug = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'orgSlug', version: '1', service: 'wm' },
   attributes: {
     slug: { type: 'string', required: true },
@@ -48,4 +50,4 @@ export const OrganizationSlug = new Entity({
   indexes: {
     bySlug: { pk: { field: 'pk', composite: ['slug'] }, sk: { field: 'sk', composite: [] } },
   },
-});
+}, config);

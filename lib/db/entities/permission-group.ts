@@ -1,8 +1,9 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 export const GROUP_TYPES = ['INTERNAL', 'CUSTOMER'] as const;
 
-export const PermissionGroup = new Entity({
+export const PermissionGroup = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'permissionGroup', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -20,5 +21,5 @@ export const PermissionGroup = new Entity({
   indexes: {
     byOrg: { pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['groupId'] } },
   },
-});
-export type PermissionGroupItem = EntityItem<typeof PermissionGroup>;
+}, config);
+export type PermissionGroupItem = EntityItem<ReturnType<typeof PermissionGroup>>;

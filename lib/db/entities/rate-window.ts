@@ -1,10 +1,11 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 /**
  * A fixed-window counter of one rate limit (e.g. token mints of one agent per hour):
  * incremented with a conditional ADD, removed by TTL after its window.
  */
-export const RateWindow = new Entity({
+export const RateWindow = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'rateWindow', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -16,5 +17,5 @@ export const RateWindow = new Entity({
   indexes: {
     byKey: { pk: { field: 'pk', composite: ['orgId', 'key'] }, sk: { field: 'sk', composite: ['windowStart'] } },
   },
-});
-export type RateWindowItem = EntityItem<typeof RateWindow>;
+}, config);
+export type RateWindowItem = EntityItem<ReturnType<typeof RateWindow>>;

@@ -1,9 +1,10 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 export const STATUS_CATEGORIES = ['PLANNING', 'ACTIVE', 'FINAL'] as const;
 export type StatusCategory = (typeof STATUS_CATEGORIES)[number];
 
-export const Status = new Entity({
+export const Status = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'status', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -24,5 +25,5 @@ export const Status = new Entity({
     // In the `orgConfig` collection: one Query returns the statuses, types, labels and custom fields.
     byOrg: { collection: 'orgConfig', pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['statusId'] } },
   },
-});
-export type StatusItem = EntityItem<typeof Status>;
+}, config);
+export type StatusItem = EntityItem<ReturnType<typeof Status>>;

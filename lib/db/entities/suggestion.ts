@@ -1,4 +1,4 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 export const SUGGESTION_STATES = ['PENDING', 'ACCEPTED', 'REJECTED'] as const;
 export type SuggestionState = (typeof SUGGESTION_STATES)[number];
@@ -8,7 +8,8 @@ export type SuggestionState = (typeof SUGGESTION_STATES)[number];
  * a human to accept or reject it. Partitioned by ticket like comments; ULID sort keys, so a
  * Query returns them oldest first.
  */
-export const Suggestion = new Entity({
+export const Suggestion = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'suggestion', version: '1', service: 'wm' },
   attributes: {
     ticketId: { type: 'string', required: true },
@@ -31,5 +32,5 @@ export const Suggestion = new Entity({
   indexes: {
     byTicket: { pk: { field: 'pk', composite: ['ticketId'] }, sk: { field: 'sk', composite: ['suggestionId'] } },
   },
-});
-export type SuggestionItem = EntityItem<typeof Suggestion>;
+}, config);
+export type SuggestionItem = EntityItem<ReturnType<typeof Suggestion>>;

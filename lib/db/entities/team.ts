@@ -1,6 +1,7 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
-export const Team = new Entity({
+export const Team = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'team', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -15,11 +16,12 @@ export const Team = new Entity({
   indexes: {
     byOrg: { pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['teamId'] } },
   },
-});
-export type TeamItem = EntityItem<typeof Team>;
+}, config);
+export type TeamItem = EntityItem<ReturnType<typeof Team>>;
 
 /** Membership of a user in a team. The user's `teamIds` set is updated in the same transaction. */
-export const TeamMember = new Entity({
+export const TeamMember = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'teamMember', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -30,5 +32,5 @@ export const TeamMember = new Entity({
   indexes: {
     byTeam: { pk: { field: 'pk', composite: ['orgId', 'teamId'] }, sk: { field: 'sk', composite: ['userId'] } },
   },
-});
-export type TeamMemberItem = EntityItem<typeof TeamMember>;
+}, config);
+export type TeamMemberItem = EntityItem<ReturnType<typeof TeamMember>>;

@@ -1,6 +1,7 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
-export const TicketType = new Entity({
+export const TicketType = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'ticketType', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -20,5 +21,5 @@ export const TicketType = new Entity({
     // In the `orgConfig` collection: one Query returns the statuses, types, labels and custom fields.
     byOrg: { collection: 'orgConfig', pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['typeId'] } },
   },
-});
-export type TicketTypeItem = EntityItem<typeof TicketType>;
+}, config);
+export type TicketTypeItem = EntityItem<ReturnType<typeof TicketType>>;

@@ -1,4 +1,4 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 import { STATUS_CATEGORIES } from './status.js';
 
 export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
@@ -62,7 +62,8 @@ const isClaimed = (item: { claimedById?: string; claimExpiresAt?: string }): boo
  */
 const CLAIM_SOURCES = ['claimedById', 'claimExpiresAt', 'ticketId'];
 
-export const Ticket = new Entity({
+export const Ticket = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'ticket', version: '1', service: 'wm' },
   attributes: {
     ticketId: { type: 'string', required: true },
@@ -180,11 +181,12 @@ export const Ticket = new Entity({
       sk: { field: 'gsi5sk', composite: ['claimExpiresAtKey', 'ticketId'] },
     },
   },
-});
-export type TicketItem = EntityItem<typeof Ticket>;
+}, config);
+export type TicketItem = EntityItem<ReturnType<typeof Ticket>>;
 
 /** `displayId` → ticket (unique per organization; kept after a move, so old keys still resolve). */
-export const TicketKey = new Entity({
+export const TicketKey = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'ticketKey', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -194,4 +196,4 @@ export const TicketKey = new Entity({
   indexes: {
     byDisplayId: { pk: { field: 'pk', composite: ['orgId', 'displayId'] }, sk: { field: 'sk', composite: [] } },
   },
-});
+}, config);

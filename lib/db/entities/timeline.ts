@@ -1,4 +1,4 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 export const TIMELINE_KINDS = [
   'CREATED', 'STATUS_CHANGED', 'ASSIGNED', 'MOVED', 'CONVERTED_TO_SUBTICKET', 'PROMOTED_TO_STANDALONE',
@@ -9,7 +9,8 @@ export const TIMELINE_KINDS = [
  * The ticket's timeline (Explainable Status): written in the same transaction as the change
  * it records, oldest first by ULID.
  */
-export const TimelineEntry = new Entity({
+export const TimelineEntry = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'timelineEntry', version: '1', service: 'wm' },
   attributes: {
     ticketId: { type: 'string', required: true },
@@ -25,5 +26,5 @@ export const TimelineEntry = new Entity({
   indexes: {
     byTicket: { pk: { field: 'pk', composite: ['ticketId'] }, sk: { field: 'sk', composite: ['entryId'] } },
   },
-});
-export type TimelineEntryItem = EntityItem<typeof TimelineEntry>;
+}, config);
+export type TimelineEntryItem = EntityItem<ReturnType<typeof TimelineEntry>>;

@@ -1,4 +1,4 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 export const UNIQUE_NAME_SCOPES = ['status', 'statusKey', 'ticketType', 'label', 'customField'] as const;
 export type UniqueNameScope = (typeof UNIQUE_NAME_SCOPES)[number];
@@ -9,7 +9,8 @@ export type UniqueNameScope = (typeof UNIQUE_NAME_SCOPES)[number];
  * the transaction that renames or deletes it. Two concurrent writes of the same name cannot
  * both commit, which the organization's Query alone could not ensure.
  */
-export const UniqueName = new Entity({
+export const UniqueName = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'uniqueName', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -22,5 +23,5 @@ export const UniqueName = new Entity({
   indexes: {
     byName: { pk: { field: 'pk', composite: ['orgId', 'scope'] }, sk: { field: 'sk', composite: ['name'] } },
   },
-});
-export type UniqueNameItem = EntityItem<typeof UniqueName>;
+}, config);
+export type UniqueNameItem = EntityItem<ReturnType<typeof UniqueName>>;

@@ -1,4 +1,4 @@
-import { Entity, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 export const ROLES = ['ADMIN', 'TEAM_MEMBER', 'CUSTOMER'] as const;
 export type Role = (typeof ROLES)[number];
@@ -7,7 +7,8 @@ export type Role = (typeof ROLES)[number];
  * People and agents of an organization. `teamIds` is denormalized from TeamMember (written
  * in the same transaction) so board access is decided from the user item alone.
  */
-export const User = new Entity({
+export const User = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'user', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -42,11 +43,12 @@ export const User = new Entity({
       sk: { field: 'sk', composite: ['userId'] },
     },
   },
-});
-export type UserItem = EntityItem<typeof User>;
+}, config);
+export type UserItem = EntityItem<ReturnType<typeof User>>;
 
 /** Uniqueness of an e-mail within an organization, and e-mail → user lookup for login. */
-export const UserEmail = new Entity({
+export const UserEmail = (config?: EntityConfiguration) =>
+  new Entity({
   model: { entity: 'userEmail', version: '1', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
@@ -56,4 +58,4 @@ export const UserEmail = new Entity({
   indexes: {
     byEmail: { pk: { field: 'pk', composite: ['orgId', 'email'] }, sk: { field: 'sk', composite: [] } },
   },
-});
+}, config);

@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bundlingOf, BUNDLING } from '../../infra/stack.js';
+import { httpGroups } from '../../infra/route-table.js';
+
+/**
+ * The `$default` function learns the route keys from its bundle (esbuild `define`), not from
+ * its environment or by bundling every domain. Bundled here the way the stack bundles it, then
+ * invoked with no ROUTE_KEYS in the environment.
+ */
+describe('the $default function bundle', () => {
+  const outdir = mkdtempSync(path.join(tmpdir(), 'fallback-bundle-'));
+  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+  it('answers 405 with Allow for a known path and 404 for an unknown one, from the keys inlined at synth', async () => {
+    const group = httpGroups().find((candidate) => candidate.knowsAllRoutes)!;
+    const bundling = bundlingOf(group);
+    expect(bundling).not.toBe(BUNDLING);
+    const outfile = path.join(outdir, 'index.mjs');
+    const result = await build({
+      entryPoints: [path.resolve(group.entry)],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      mainFields: BUNDLING.mainFields,
+      banner: { js: BUNDLING.banner ?? '' },
+      define: bundling.define,
+      metafile: true,
+      logLevel: 'error',
+    });
+    // Only the router and the fallback itself: no domain's routes are bundled to learn their keys.
+    const domains = Object.keys(result.metafile.inputs).filter((input) => /^lib\/(tickets|boards|agents|users)\//.test(input));
+    expect(domains).toEqual([]);
+
+    const saved = process.env.ROUTE_KEYS;
+    delete process.env.ROUTE_KEYS;
+    try {
+      const { handler } = (await import(pathToFileURL(outfile).href)) as { handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string }> };
+      const event = (method: string, rawPath: string) => ({
+        version: '2.0',
+        routeKey: '$default',
+        rawPath,
+        rawQueryString: '',
+        headers: { host: 'acme.localhost' },
+        requestContext: { http: { method, path: rawPath, sourceIp: '127.0.0.1' }, requestId: 'test', timeEpoch: Date.now() },
+        isBase64Encoded: false,
+      });
+      const notAllowed = await handler(event('DELETE', '/api/v1/boards'), {});
+      expect(notAllowed.statusCode).toBe(405);
+      expect(notAllowed.headers?.allow ?? notAllowed.headers?.Allow).toBe('GET, POST');
+      const unknown = await handler(event('GET', '/api/v1/nothing-here'), {});
+      expect(unknown.statusCode).toBe(404);
+    } finally {
+      if (saved !== undefined) process.env.ROUTE_KEYS = saved;
+    }
+  });
+});
