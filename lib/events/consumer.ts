@@ -17,6 +17,8 @@ export interface StreamRecordLike {
 export interface DispatchedEvent {
   eventId: string;
   orgId: string;
+  /** What the event is about (a ticket id, or the organization id). */
+  subjectId: string;
   type: string;
   occurredAt: string;
   data: Record<string, unknown>;
@@ -38,6 +40,7 @@ export function eventFromRecord(record: StreamRecordLike): DispatchedEvent | und
   return {
     eventId: image.eventId,
     orgId: image.orgId,
+    subjectId: image.subjectId,
     type: image.type,
     occurredAt: image.occurredAt,
     data: image.data ?? {},
@@ -66,12 +69,12 @@ export async function consumeStreamRecords(
     }
     if (!event) continue;
     try {
-      if (!(await claimForDispatch(event.eventId, clock))) continue;
+      if (!(await claimForDispatch(event, clock))) continue;
       await dispatch(event);
       result.dispatched.push(event);
     } catch (error) {
       console.error(JSON.stringify({ msg: 'event dispatch failed', eventId: event.eventId, type: event.type, error: String(error) }));
-      await releaseDispatchClaim(event.eventId).catch(() => undefined);
+      await releaseDispatchClaim(event).catch(() => undefined);
       result.batchItemFailures.push({ itemIdentifier: record.dynamodb?.SequenceNumber ?? record.eventID ?? event.eventId });
       // Later records of the same shard must not overtake a failed one.
       break;
@@ -80,10 +83,13 @@ export async function consumeStreamRecords(
   return result;
 }
 
-async function claimForDispatch(eventId: string, clock: Clock): Promise<boolean> {
+/** The outbox record's key. */
+const keyOf = ({ orgId, subjectId, eventId }: DispatchedEvent) => ({ orgId, subjectId, eventId });
+
+async function claimForDispatch(event: DispatchedEvent, clock: Clock): Promise<boolean> {
   try {
     await db()
-      .entities.event.patch({ eventId })
+      .entities.event.patch(keyOf(event))
       .set({ dispatchedAt: clock.now().toISOString() })
       .where((attr, op) => op.notExists(attr.dispatchedAt))
       .go({ response: 'none' });
@@ -94,6 +100,6 @@ async function claimForDispatch(eventId: string, clock: Clock): Promise<boolean>
   }
 }
 
-async function releaseDispatchClaim(eventId: string): Promise<void> {
-  await db().entities.event.patch({ eventId }).remove(['dispatchedAt']).go({ response: 'none' });
+async function releaseDispatchClaim(event: DispatchedEvent): Promise<void> {
+  await db().entities.event.patch(keyOf(event)).remove(['dispatchedAt']).go({ response: 'none' });
 }

@@ -8,14 +8,22 @@ import { systemClock } from '../../lib/core/clock.js';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { signupOrg } from '../support/api.js';
 
-async function waitForDispatch(eventId: string, timeoutMs = 10_000) {
+/** The outbox record's key (its subject's partition, then its id). */
+interface EventKey {
+  orgId: string;
+  subjectId: string;
+  eventId: string;
+}
+const keyOf = ({ orgId, subjectId, eventId }: EventKey): EventKey => ({ orgId, subjectId, eventId });
+
+async function waitForDispatch(key: EventKey, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const item = (await db().entities.event.get({ eventId }).go()).data;
+    const item = (await db().entities.event.get(keyOf(key)).go()).data;
     if (item?.dispatchedAt) return item;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`event ${eventId} was not dispatched in time`);
+  throw new Error(`event ${key.eventId} was not dispatched in time`);
 }
 
 describe('event write path', () => {
@@ -27,7 +35,7 @@ describe('event write path', () => {
       e.organization.patch({ orgId: org.orgId }).set({ name: 'Renamed', updatedAt: at }).commit(),
       ...eventPuts(e, [record]),
     ]);
-    const dispatched = await waitForDispatch(record.eventId);
+    const dispatched = await waitForDispatch(record);
     expect(dispatched).toMatchObject({ type: 'organization.renamed', orgId: org.orgId, data: { organizationId: org.orgId } });
     expect((await db().entities.organization.get({ orgId: org.orgId }).go()).data?.name).toBe('Renamed');
   });
@@ -50,7 +58,7 @@ describe('event write path', () => {
         ],
       ),
     ).rejects.toMatchObject({ status: 409 });
-    expect((await db().entities.event.get({ eventId: record.eventId }).go()).data).toBeNull();
+    expect((await db().entities.event.get(keyOf(record)).go()).data).toBeNull();
     expect((await db().entities.organization.get({ orgId: org.orgId }).go()).data?.name).not.toBe('Never');
   });
 
@@ -59,7 +67,7 @@ describe('event write path', () => {
     const org = await signupOrg();
     const record = newEventRecord(org.orgId, systemClock, { type, data: { n: 1 } });
     await db().entities.event.create(record).go();
-    await waitForDispatch(record.eventId);
+    await waitForDispatch(record);
     const streamRecord: StreamRecordLike = {
       eventName: 'INSERT',
       dynamodb: { NewImage: marshall({ ...record, __edb_e__: 'event', __edb_v__: '1' }) as never, SequenceNumber: '42' },
@@ -77,7 +85,7 @@ describe('event write path', () => {
 
   it('dispatches exactly once when the same record arrives twice', async () => {
     const { record, streamRecord } = await storedAndDispatched('test.once');
-    await db().entities.event.patch({ eventId: record.eventId }).remove(['dispatchedAt']).go();
+    await db().entities.event.patch(keyOf(record)).remove(['dispatchedAt']).go();
     const seen: DispatchedEvent[] = [];
     await consumeStreamRecords([streamRecord, streamRecord], async (event) => void seen.push(event), systemClock);
     expect(seen.map((event) => event.eventId)).toEqual([record.eventId]);
@@ -85,7 +93,7 @@ describe('event write path', () => {
 
   it('reports a failed dispatch as a batch item failure and lets the retry dispatch it', async () => {
     const { record, streamRecord } = await storedAndDispatched('test.retry');
-    await db().entities.event.patch({ eventId: record.eventId }).remove(['dispatchedAt']).go();
+    await db().entities.event.patch(keyOf(record)).remove(['dispatchedAt']).go();
     let attempts = 0;
     const flaky = async () => {
       attempts += 1;
@@ -93,7 +101,7 @@ describe('event write path', () => {
     };
     const first = await consumeStreamRecords([streamRecord], flaky, systemClock);
     expect(first.batchItemFailures).toEqual([{ itemIdentifier: '42' }]);
-    expect((await db().entities.event.get({ eventId: record.eventId }).go()).data?.dispatchedAt).toBeUndefined();
+    expect((await db().entities.event.get(keyOf(record)).go()).data?.dispatchedAt).toBeUndefined();
     const second = await consumeStreamRecords([streamRecord], flaky, systemClock);
     expect(second.batchItemFailures).toEqual([]);
     expect(second.dispatched.map((event) => event.eventId)).toEqual([record.eventId]);

@@ -2,18 +2,20 @@ import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 /**
  * Outbox record of a domain event. Written in the same transaction as the change that
- * causes it; the stream consumer picks up its INSERT and hands it to the dispatcher.
- * Partitioned by event id so a busy organization's events never share one partition; the
- * bySubject index lists one ticket's (or other subject's) events.
+ * causes it; the stream consumer picks up its INSERT (the whole item is in the stream
+ * image) and hands it to the dispatcher. Keyed by subject (a ticket, or the organization for
+ * organization-wide events), so one subject's events read in order with one Query and a busy
+ * organization's ticket events spread over as many partitions as it has tickets. No index:
+ * nothing reads events across subjects.
  */
 export const DomainEvent = (config?: EntityConfiguration) =>
   new Entity({
-  model: { entity: 'event', version: '1', service: 'wm' },
+  model: { entity: 'event', version: '2', service: 'wm' },
   attributes: {
     eventId: { type: 'string', required: true },
     orgId: { type: 'string', required: true },
     type: { type: 'string', required: true },
-    /** What the event is about (a ticket id, or the organization id): the key of bySubject. */
+    /** What the event is about (a ticket id, or the organization id): the partition of its outbox record. */
     subjectId: { type: 'string', required: true },
     occurredAt: { type: 'string', required: true },
     data: { type: 'any', required: true },
@@ -22,9 +24,7 @@ export const DomainEvent = (config?: EntityConfiguration) =>
     ttl: { type: 'number', required: true },
   },
   indexes: {
-    byId: { pk: { field: 'pk', composite: ['eventId'] }, sk: { field: 'sk', composite: [] } },
-    /** A subject's events in order (spread by subject, so no organization shares one key). */
-    bySubject: { index: 'gsi1', pk: { field: 'gsi1pk', composite: ['orgId', 'subjectId'] }, sk: { field: 'gsi1sk', composite: ['eventId'] } },
+    bySubject: { pk: { field: 'pk', composite: ['orgId', 'subjectId'] }, sk: { field: 'sk', composite: ['eventId'] } },
   },
 }, config);
 export type DomainEventItem = EntityItem<ReturnType<typeof DomainEvent>>;
