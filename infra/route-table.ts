@@ -25,6 +25,7 @@ import { labelsRoutes } from '../lib/labels/http.js';
 import { customFieldsRoutes } from '../lib/custom-fields/http.js';
 import { agentRoutes } from '../lib/agents/http.js';
 import { fallbackRoutes } from '../lib/http/fallback.js';
+import { docsRoutes, REFERENCE_RENDERER } from '../lib/docs/http.js';
 
 export type TableAccess = 'none' | 'read' | 'readWrite';
 
@@ -40,12 +41,18 @@ export interface HttpGroup {
   /** Needs the platform operator token hash in its environment. */
   platform?: boolean;
   /**
-   * Needs every route key of the table (the `$default` function tells 405 from 404 with
-   * them). Inlined into its bundle as `process.env.ROUTE_KEYS` at synth time (the list is
-   * larger than Lambda's environment allows); the local runtime sets the variable.
+   * Values derived from the whole route table that this function reads as `process.env.<NAME>`
+   * (infra/embeds.ts): inlined into its bundle at synth time, because they are too large for
+   * Lambda's environment (4 KB) and the function must not bundle every domain to compute them;
+   * the local runtime sets the variables.
    */
-  knowsAllRoutes?: boolean;
+  embeds?: readonly EmbeddedValue[];
+  /** Files of npm packages copied beside the bundle (`package/path`), read at run time. */
+  assets?: readonly string[];
 }
+
+/** ROUTE_KEYS: every route key (JSON array). OPENAPI_DOCUMENT: the OpenAPI document (JSON). */
+export type EmbeddedValue = 'ROUTE_KEYS' | 'OPENAPI_DOCUMENT';
 
 export interface StreamConsumer {
   name: string;
@@ -181,13 +188,23 @@ export const functionGroups: FunctionDefinition[] = [
     routes: agentRoutes,
   },
   {
+    // The API reference: `GET /` (an index), the OpenAPI document and the docs page with its renderer.
+    name: 'docs',
+    entry: 'functions/docs.ts',
+    kind: 'http',
+    table: 'none',
+    routes: docsRoutes,
+    embeds: ['OPENAPI_DOCUMENT'],
+    assets: [REFERENCE_RENDERER],
+  },
+  {
     // API Gateway's `$default` route: whatever no other route matches (404, or 405 with Allow).
     name: 'fallback',
     entry: 'functions/fallback.ts',
     kind: 'http',
     table: 'none',
     routes: fallbackRoutes,
-    knowsAllRoutes: true,
+    embeds: ['ROUTE_KEYS'],
   },
   {
     name: 'events',

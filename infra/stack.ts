@@ -23,7 +23,8 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../lib/db/schema.js';
-import { allRouteKeys, functionGroups, queues, routeKeysOf, type FunctionDefinition, type HttpGroup } from './route-table.js';
+import { functionGroups, queues, routeKeysOf, type FunctionDefinition, type HttpGroup } from './route-table.js';
+import { embeddedValues } from './embeds.js';
 
 /** Entry paths in the route table are relative to the repository root (the parent of infra/). */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -235,10 +236,27 @@ function createJwtSecret(scope: Construct): secretsmanager.Secret {
   });
 }
 
-/** BUNDLING, plus every route key inlined as `process.env.ROUTE_KEYS` for a function that knows all routes. */
+/**
+ * BUNDLING, plus what the function embeds (infra/embeds.ts) inlined as `process.env.<NAME>`
+ * and the package files it reads copied beside the bundle.
+ */
 export function bundlingOf(group: FunctionDefinition): BundlingOptions {
-  if (group.kind !== 'http' || !group.knowsAllRoutes) return BUNDLING;
-  return { ...BUNDLING, define: { 'process.env.ROUTE_KEYS': JSON.stringify(JSON.stringify(allRouteKeys())) } };
+  if (group.kind !== 'http' || (!group.embeds?.length && !group.assets?.length)) return BUNDLING;
+  const define = Object.fromEntries(Object.entries(embeddedValues(group)).map(([name, value]) => [`process.env.${name}`, JSON.stringify(value)]));
+  const assets = (group.assets ?? []).map((asset) => path.join(repoRoot, 'node_modules', asset));
+  return {
+    ...BUNDLING,
+    ...(Object.keys(define).length ? { define } : {}),
+    ...(assets.length
+      ? {
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: (_inputDir: string, outputDir: string) => assets.map((asset) => `cp "${asset}" "${outputDir}/${path.basename(asset)}"`),
+          },
+        }
+      : {}),
+  };
 }
 
 function createFunction(

@@ -17,8 +17,10 @@ async function main(): Promise<void> {
 Work-management service is running.
 
   Base URL:                ${base}   (organizations: <slug>.${env.BASE_DOMAIN ?? 'localhost'} or header X-Organization: <slug>)
+  API reference:           ${base}/docs   (OpenAPI document: ${base}/api/v1/openapi.json)
   Health:                  ${base}/healthz
   Platform operator token: ${runtime.platformAdminToken}
+                           (export PLATFORM_TOKEN=${runtime.platformAdminToken})
   DynamoDB Local:          ${runtime.dynamoEndpoint}${env.DATA_DIR ? ` (data in ${env.DATA_DIR})` : ' (in memory)'}
   Local SQS:               ${runtime.sqsEndpoint}
 

@@ -2,7 +2,8 @@ import { randomBytes, createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
-import { allRouteKeys, functionGroups, routeKeysOf } from '../route-table.js';
+import { functionGroups, routeKeysOf } from '../route-table.js';
+import { allEmbeddedValues } from '../embeds.js';
 import { createApiGateway, type HttpLambda } from './api-gateway.js';
 import { ensureTable, startDynamoDbLocal, type LocalDynamo } from './dynamodb.js';
 import { ensureQueues, startLocalSqs, type LocalSqs } from './sqs.js';
@@ -21,6 +22,8 @@ export interface LocalRuntimeOptions {
   sweeperIntervalSeconds?: number;
   /** Adds `x-db-round-trips` to every response (tests hold endpoints to their budget with it). */
   exposeRoundTrips?: boolean;
+  /** Checks every response against its route's documented responses; a mismatch becomes a 500 (tests). */
+  validateResponses?: boolean;
   /** Per-request and per-event log lines; unset follows `LOG_REQUESTS` (on unless `false`). */
   logRequests?: boolean;
   /** Source IP from `X-Forwarded-For` (tests only; see createApiGateway). */
@@ -81,9 +84,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       JWT_SECRET: process.env.JWT_SECRET ?? randomBytes(48).toString('base64url'),
       PLATFORM_ADMIN_TOKEN_SHA256: createHash('sha256').update(platformAdminToken).digest('hex'),
       EXPOSE_ROUND_TRIPS: options.exposeRoundTrips ? 'true' : 'false',
+      VALIDATE_RESPONSES: options.validateResponses ? 'true' : 'false',
       LOG_REQUESTS: String(options.logRequests ?? process.env.LOG_REQUESTS !== 'false'),
-      // What the stack inlines into the bundles of functions that know all routes (`$default`).
-      ROUTE_KEYS: JSON.stringify(allRouteKeys()),
+      // What the stack inlines into the bundles of the functions that embed them (route keys, the OpenAPI document).
+      ...allEmbeddedValues(),
     });
 
     const routes: { routeKey: string; handler: HttpLambda }[] = [];

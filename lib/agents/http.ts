@@ -17,6 +17,7 @@ export const agentRoutes: Routes = {
     handler: (ctx, { params }) => listAgents(ctx),
   }),
   'POST /api/v1/organizations/{orgId}/agents': authenticated({
+    errors: { 403: ['PLAN_FEATURE_REQUIRED', 'AGENT_LIMIT_REACHED'] },
     status: 201,
     params: orgParams,
     body: z.strictObject({
@@ -71,6 +72,7 @@ export const agentRoutes: Routes = {
     handler: (ctx, { params }) => listAgentTokens(ctx, params.agentId),
   }),
   'POST /api/v1/organizations/{orgId}/agents/{agentId}/tokens': authenticated({
+    errors: { 403: ['PLAN_FEATURE_REQUIRED'], 429: ['RATE_LIMITED'] },
     status: 201,
     params: agentParams,
     body: tokenRestrictionsBody,

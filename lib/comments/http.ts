@@ -3,6 +3,7 @@ import { authenticated, type Routes } from '../http/router.js';
 import { idParam, pageQuery } from '../http/validation.js';
 import { acceptDisplayIds } from '../tickets/http-refs.js';
 import { createComment, deleteComment, getComment, listComments, updateComment } from './comments.js';
+import { commentResult } from './responses.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 const commentParams = ticketParams.extend({ commentId: idParam });
@@ -16,12 +17,14 @@ const content = z
 /** Routes of the `comments` group (spec §4.8); the ticket may be named by its display id. */
 export const commentsRoutes: Routes = acceptDisplayIds({
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments': authenticated({
+    result: commentResult,
     envelope: 'page',
     params: ticketParams,
     query: z.strictObject(pageQuery(20, 100)),
     handler: (ctx, { params, query }) => listComments(ctx, params.boardId, params.ticketId, query),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments': authenticated({
+    result: commentResult,
     envelope: 'data',
     status: 201,
     params: ticketParams,
@@ -29,11 +32,13 @@ export const commentsRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, body }) => createComment(ctx, params.boardId, params.ticketId, body),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': authenticated({
+    result: commentResult,
     envelope: 'data',
     params: commentParams,
     handler: (ctx, { params }) => getComment(ctx, params.boardId, params.ticketId, params.commentId),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': authenticated({
+    result: commentResult,
     envelope: 'data',
     params: commentParams,
     body: z.strictObject({ content }),

@@ -3,6 +3,7 @@ import { authenticated, type Routes } from '../http/router.js';
 import { idParam, optionalText, requiredText } from '../http/validation.js';
 import { CUSTOM_FIELD_TYPES } from '../db/entities/index.js';
 import { MAX_OPTIONS_PER_FIELD, createCustomField, deleteCustomField, listCustomFields, updateCustomField } from './custom-fields.js';
+import { customFieldResult } from './responses.js';
 
 const fieldParams = z.object({ customFieldId: idParam });
 const fieldName = requiredText(100);
@@ -13,8 +14,10 @@ const order = z.number().int().min(0).max(10_000);
 /** Routes of the `custom-fields` group: the organization's custom field definitions. */
 export const customFieldsRoutes: Routes = {
   'GET /api/v1/custom-fields': authenticated({
+    result: z.array(customFieldResult),
     envelope: 'data', handler: (ctx) => listCustomFields(ctx) }),
   'POST /api/v1/custom-fields': authenticated({
+    result: customFieldResult,
     status: 201,
     body: z.strictObject({
       name: fieldName,
@@ -27,6 +30,7 @@ export const customFieldsRoutes: Routes = {
     handler: (ctx, { body }) => createCustomField(ctx, body),
   }),
   'PATCH /api/v1/custom-fields/{customFieldId}': authenticated({
+    result: customFieldResult,
     params: fieldParams,
     body: z.strictObject({
       name: fieldName.optional(),

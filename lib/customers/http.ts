@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { idParam, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
 import { archiveCustomer, createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from './customers.js';
+import { customerResult } from './responses.js';
 
 const customerPath = z.object({ customerId: idParam });
 
@@ -11,6 +12,7 @@ const phone = z.string().trim().min(1, 'Must not be empty').max(50, 'At most 50 
 /** Routes of the `customers` group (spec §4.9). */
 export const customersRoutes: Routes = {
   'GET /api/v1/customers': authenticated({
+    result: customerResult,
     envelope: 'page',
     query: z.strictObject({
       ...pageQuery(20, 100),
@@ -20,20 +22,24 @@ export const customersRoutes: Routes = {
     handler: (ctx, { query }) => listCustomers(ctx, query),
   }),
   'POST /api/v1/customers': authenticated({
+    result: customerResult,
     status: 201,
     body: z.strictObject({ name: requiredText(200), email: email.nullable().optional(), phone: phone.nullable().optional() }),
     handler: (ctx, { body }) => createCustomer(ctx, body),
   }),
   'GET /api/v1/customers/{customerId}': authenticated({
+    result: customerResult,
     params: customerPath,
     handler: (ctx, { params }) => getCustomer(ctx, params.customerId),
   }),
   'PATCH /api/v1/customers/{customerId}': authenticated({
+    result: customerResult,
     params: customerPath,
     body: z.strictObject({ name: requiredText(200).optional(), email: email.nullable().optional(), phone: phone.nullable().optional() }),
     handler: (ctx, { params, body }) => updateCustomer(ctx, params.customerId, body),
   }),
   'POST /api/v1/customers/{customerId}/archive': authenticated({
+    result: customerResult,
     params: customerPath,
     handler: (ctx, { params }) => archiveCustomer(ctx, params.customerId),
   }),

@@ -1,8 +1,11 @@
+import * as z from 'zod';
 import { open, type Routes } from '../http/router.js';
 import { db } from '../db/service.js';
 
 export const healthRoutes: Routes = {
   'GET /healthz': open({
+    summary: 'Liveness: the function runs and the table answers',
+    result: z.strictObject({ status: z.literal('ok') }),
     handler: async () => {
       // One read proves the table is reachable; the key is never written.
       await db().entities.organizationSlug.get({ slug: '__health__' }).go();

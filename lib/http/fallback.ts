@@ -9,6 +9,7 @@ import { allowedMethods, compileRoutes, malformedPath, pathSegments, type Compil
  */
 export const fallbackRoutes: Routes = {
   $default: open({
+    errors: { 404: ['NOT_FOUND'], 405: ['METHOD_NOT_ALLOWED'] },
     handler: async (_ctx, { request }) => {
       const segments = pathSegments(request.path);
       if (!segments) throw malformedPath();

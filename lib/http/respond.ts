@@ -4,6 +4,8 @@ export interface HttpResponse {
   statusCode: number;
   headers: Record<string, string>;
   body?: string;
+  /** The body is base64 of bytes (e.g. a gzip-compressed asset). */
+  isBase64Encoded?: boolean;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };

@@ -13,6 +13,7 @@ import { organizationSlugOf } from './organization-slug.js';
 import { parseInput } from './validation.js';
 import { malformedPath, pathSegments } from './route-match.js';
 import { pageEnvelope } from './pagination.js';
+import { nonConformance } from './conformance.js';
 import type { Page } from '../core/pages.js';
 
 /** Largest accepted request body. The biggest field of the spec (a wiki page) is 500,000 characters. */
@@ -47,6 +48,27 @@ interface Schemas<P, Q, B> {
    * of a domain Page. Unset: the result is the body.
    */
   envelope?: 'data' | 'page';
+  /**
+   * What the handler returns (for `envelope: 'page'`, one item of the page): the documented
+   * success body, checked against every response in test runs. Every route but a 204 has one.
+   */
+  result?: z.ZodType;
+  /** Error codes this route answers beyond those every route of its kind can (lib/http/responses.ts), by status. */
+  errors?: Partial<Record<number, readonly string[]>>;
+  /** One line for the reference (OpenAPI `summary`). */
+  summary?: string;
+  /**
+   * The route answers a document of this media type instead of JSON (the docs page and its
+   * script): the handler returns a `RawBody`.
+   */
+  raw?: { contentType: string };
+}
+
+/** What the handler of a `raw` route returns. */
+export interface RawBody {
+  body: string;
+  isBase64Encoded?: boolean;
+  headers?: Record<string, string>;
 }
 
 export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown> extends Schemas<P, Q, B> {
@@ -116,6 +138,25 @@ function requestTrace(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpRespons
   };
 }
 
+/**
+ * Middleware, active only when VALIDATE_RESPONSES=true (test runs): every response must be one
+ * the route documents (lib/http/responses.ts): its success body, or a documented error status
+ * and code in the error envelope. A response that is not becomes a 500 `RESPONSE_MISMATCH`
+ * naming the difference, which fails the test that caused it.
+ */
+function responseConformance(routes: Routes): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResponse> {
+  const check = (request: HttpRequest) => {
+    if (process.env.VALIDATE_RESPONSES !== 'true' || !request.response) return;
+    const route = routes[request.event.routeKey];
+    if (!route) return;
+    const problem = nonConformance(request.event.routeKey, route, request.response);
+    if (!problem) return;
+    console.error(JSON.stringify({ msg: 'response does not match the reference', route: request.event.routeKey, status: request.response.statusCode, problem }));
+    request.response = errorResponse(new AppError(500, 'INTERNAL_ERROR', 'The response does not match the API reference', { mismatch: problem, status: request.response.statusCode, body: request.response.body?.slice(0, 2000) }), traceOf(request).requestId);
+  };
+  return { after: check, onError: check };
+}
+
 /** Middleware: the one place where an error becomes a response (the envelope; 500 for anything unexpected). */
 function errorEnvelope(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResponse> {
   return {
@@ -135,6 +176,7 @@ export function createHttpHandler(routes: Routes, options: HttpHandlerOptions = 
   const clock = options.clock ?? systemClock;
   return middy<APIGatewayProxyEventV2, HttpResponse>()
     .use(requestTrace())
+    .use(responseConformance(routes))
     .use(errorEnvelope())
     .handler((event, context) => {
       const trace = traces.get(context as object)!;
@@ -181,6 +223,10 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
   if (route.auth === 'credential' && orgId !== undefined && orgId !== (ctx as DomainContext).org.orgId) throw notFound('Organization');
   const result = await route.handler(ctx as never, inputs as never);
   if (route.status === 204) return jsonResponse(204, undefined);
+  if (route.raw) {
+    const raw = result as RawBody;
+    return { statusCode: route.status ?? 200, headers: { 'content-type': route.raw.contentType, ...raw.headers }, body: raw.body, isBase64Encoded: raw.isBase64Encoded ?? false };
+  }
   const body = route.envelope === 'data' ? { data: result } : route.envelope === 'page' ? pageEnvelope(result as Page<unknown>) : result;
   return jsonResponse(route.status ?? 200, body);
 }

@@ -39,3 +39,14 @@ export const requiredText = (max: number) => z.string().trim().min(1, 'Must not 
 export const optionalText = (max: number) => z.string().max(max, `At most ${max} characters`);
 
 export const idParam = z.string().min(1).max(64);
+
+/*
+ * Building blocks of response schemas (what the service sends; no transforms): each documents
+ * a field the way clients meet it and is checked against every response in test runs.
+ */
+
+/** An ISO 8601 UTC timestamp as the service writes it (`2026-11-22T10:00:00.000Z`). */
+export const timestamp = z.iso.datetime();
+
+/** An id of the service (prefixed, e.g. `brd_…`, `tkt_…`). */
+export const anId = z.string().min(1);

@@ -3,6 +3,13 @@ import { authenticated, open, type Routes } from '../http/router.js';
 import { requiredText } from '../http/validation.js';
 import { signup } from './signup.js';
 import { changePassword, login, logout } from './login.js';
+import { organizationBrief, userResult } from '../users/responses.js';
+
+/** A new session: the bearer token and how long it lives. */
+const session = {
+  token: z.string().meta({ description: 'Session token (a JWT); send it as `Authorization: Bearer …`' }),
+  expiresIn: z.number().int().meta({ description: 'Seconds until the session expires' }),
+};
 
 const email = z.string().trim().toLowerCase().pipe(z.email('Must be an e-mail address')).pipe(z.string().max(254));
 const password = z.string().min(8, 'At least 8 characters').max(256, 'At most 256 characters');
@@ -14,10 +21,14 @@ const slug = z
 export const authRoutes: Routes = {
   'POST /api/v1/auth/signup': open({
     status: 201,
+    result: z.strictObject({ organization: organizationBrief, user: userResult, ...session }).meta({ id: 'SignupResult' }),
+    errors: { 409: ['CONFLICT'], 403: ['FORBIDDEN'] },
     body: z.strictObject({ organizationName: requiredText(100), slug, name: requiredText(100), email, password }),
     handler: (ctx, { body }) => signup(ctx, body),
   }),
   'POST /api/v1/auth/login': open({
+    result: z.strictObject({ ...session, user: userResult }).meta({ id: 'Session' }),
+    errors: { 401: ['INVALID_CREDENTIALS'], 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
     body: z.strictObject({ email, password: z.string().min(1).max(256) }),
     handler: (ctx, { body, request }) => login(ctx, request.orgSlug, body, request.sourceIp),
   }),
@@ -26,6 +37,8 @@ export const authRoutes: Routes = {
     handler: (ctx) => logout(ctx),
   }),
   'POST /api/v1/auth/password': authenticated({
+    result: z.strictObject(session),
+    errors: { 409: ['CONFLICT'] },
     body: z.strictObject({ currentPassword: z.string().min(1).max(256), newPassword: password }),
     handler: (ctx, { body }) => changePassword(ctx, body),
   }),

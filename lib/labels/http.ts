@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { hexColor, idParam, optionalText, requiredText } from '../http/validation.js';
 import { createLabel, deleteLabel, listLabels, updateLabel } from './labels.js';
+import { labelResult } from './responses.js';
 
 const labelParams = z.object({ labelId: idParam });
 const labelName = requiredText(50);
@@ -10,13 +11,16 @@ const description = optionalText(500);
 /** Routes of the `labels` group: the organization's label definitions. */
 export const labelsRoutes: Routes = {
   'GET /api/v1/labels': authenticated({
+    result: z.array(labelResult),
     envelope: 'data', handler: (ctx) => listLabels(ctx) }),
   'POST /api/v1/labels': authenticated({
+    result: labelResult,
     status: 201,
     body: z.strictObject({ name: labelName, color: hexColor, description: description.default('') }),
     handler: (ctx, { body }) => createLabel(ctx, body),
   }),
   'PATCH /api/v1/labels/{labelId}': authenticated({
+    result: labelResult,
     params: labelParams,
     body: z.strictObject({ name: labelName.optional(), color: hexColor.optional(), description: description.optional() }),
     handler: (ctx, { params, body }) => updateLabel(ctx, params.labelId, body),

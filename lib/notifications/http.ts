@@ -2,10 +2,12 @@ import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { idParam, pageQuery } from '../http/validation.js';
 import { listNotifications, markNotificationRead } from './notifications.js';
+import { notificationResult } from './responses.js';
 
 /** Routes of the `notifications` group (DESIGN.md §4 "Notifications"). */
 export const notificationsRoutes: Routes = {
   'GET /api/v1/notifications': authenticated({
+    result: notificationResult,
     envelope: 'page',
     query: z.strictObject(pageQuery(20, 100)),
     handler: (ctx, { query }) => listNotifications(ctx, query),

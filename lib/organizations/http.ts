@@ -4,13 +4,15 @@ import { hexColor, idParam, requiredText } from '../http/validation.js';
 import { GROUP_TYPES, PLANS } from '../db/entities/index.js';
 import { getOrganization, setPlan, updateOrganization } from './organization.js';
 import { createGroup, deleteGroup, getGroup, listGroups, updateGroup } from './permission-groups.js';
+import { organizationResult, permissionGroupResult } from './responses.js';
 
 const groupParams = z.object({ groupId: idParam });
 
 /** Routes of the `organization` group: settings, permission groups and the platform operator's plan endpoint. */
 export const organizationRoutes: Routes = {
-  'GET /api/v1/organization': authenticated({ handler: async (ctx) => getOrganization(ctx) }),
+  'GET /api/v1/organization': authenticated({ result: organizationResult, handler: async (ctx) => getOrganization(ctx) }),
   'PATCH /api/v1/organization': authenticated({
+    result: organizationResult,
     body: z.strictObject({
       name: requiredText(100).optional(),
       settings: z
@@ -24,9 +26,12 @@ export const organizationRoutes: Routes = {
     handler: (ctx, { body }) => updateOrganization(ctx, body),
   }),
   'GET /api/v1/permission-groups': authenticated({
-    envelope: 'data', handler: (ctx) => listGroups(ctx) }),
+    envelope: 'data',
+    result: z.array(permissionGroupResult), handler: (ctx) => listGroups(ctx) }),
   'POST /api/v1/permission-groups': authenticated({
     status: 201,
+    result: permissionGroupResult,
+    errors: { 409: ['CONFLICT'] },
     body: z.strictObject({
       name: requiredText(100),
       color: hexColor,
@@ -36,10 +41,13 @@ export const organizationRoutes: Routes = {
     handler: (ctx, { body }) => createGroup(ctx, body),
   }),
   'GET /api/v1/permission-groups/{groupId}': authenticated({
+    result: permissionGroupResult,
     params: groupParams,
     handler: (ctx, { params }) => getGroup(ctx, params.groupId),
   }),
   'PATCH /api/v1/permission-groups/{groupId}': authenticated({
+    result: permissionGroupResult,
+    errors: { 409: ['CONFLICT'] },
     params: groupParams,
     body: z.strictObject({
       name: requiredText(100).optional(),
@@ -49,11 +57,13 @@ export const organizationRoutes: Routes = {
     handler: (ctx, { params, body }) => updateGroup(ctx, params.groupId, body),
   }),
   'DELETE /api/v1/permission-groups/{groupId}': authenticated({
+    errors: { 409: ['CONFLICT'] },
     status: 204,
     params: groupParams,
     handler: (ctx, { params }) => deleteGroup(ctx, params.groupId),
   }),
   'PATCH /api/v1/platform/organizations/{slug}': platform({
+    result: organizationResult,
     params: z.object({ slug: z.string().min(1).max(40) }),
     body: z.strictObject({ plan: z.enum(PLANS) }),
     handler: (ctx, { params, body }) => setPlan(ctx, params.slug, body.plan),

@@ -6,6 +6,7 @@ import {
   MAX_STATUSES_PER_ORGANIZATION, createStatus, deleteStatus, getStatus, listStatuses, reorderStatuses, updateStatus,
 } from './statuses.js';
 import { recategorizeTickets } from '../tickets/recategorize.js';
+import { statusResult } from './responses.js';
 
 const statusParams = z.object({ statusId: idParam });
 const statusName = requiredText(50);
@@ -14,8 +15,10 @@ const order = z.number().int().min(0);
 /** Routes of the `statuses` group (spec §4.5). */
 export const statusesRoutes: Routes = {
   'GET /api/v1/statuses': authenticated({
+    result: z.array(statusResult),
     envelope: 'data', handler: (ctx) => listStatuses(ctx) }),
   'POST /api/v1/statuses': authenticated({
+    result: statusResult,
     status: 201,
     body: z.strictObject({
       name: statusName,
@@ -30,15 +33,18 @@ export const statusesRoutes: Routes = {
     handler: (ctx, { body }) => createStatus(ctx, body),
   }),
   'POST /api/v1/statuses/reorder': authenticated({
+    result: z.array(statusResult),
     envelope: 'data',
     body: z.strictObject({ statusIds: z.array(idParam).min(1).max(MAX_STATUSES_PER_ORGANIZATION) }),
     handler: (ctx, { body }) => reorderStatuses(ctx, body.statusIds),
   }),
   'GET /api/v1/statuses/{statusId}': authenticated({
+    result: statusResult,
     params: statusParams,
     handler: (ctx, { params }) => getStatus(ctx, params.statusId),
   }),
   'PATCH /api/v1/statuses/{statusId}': authenticated({
+    result: statusResult,
     params: statusParams,
     body: z.strictObject({
       name: statusName.optional(),

@@ -2,17 +2,21 @@ import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { hexColor, idParam, pageQuery, requiredText } from '../http/validation.js';
 import { MAX_MEMBERS_ON_CREATE, addTeamMember, createTeam, deleteTeam, getTeam, listTeams, removeTeamMember, updateTeam } from './teams.js';
+import { teamResult, teamWithMembersResult } from './responses.js';
 
 const teamPath = z.object({ teamId: idParam });
 
 /** Routes of the `teams` group (spec §4.7). */
 export const teamsRoutes: Routes = {
   'GET /api/v1/teams': authenticated({
+    result: teamResult,
     envelope: 'page',
     query: z.strictObject({ ...pageQuery(20, 100), search: z.string().max(100, 'At most 100 characters').optional() }),
     handler: (ctx, { query }) => listTeams(ctx, query),
   }),
   'POST /api/v1/teams': authenticated({
+    result: teamResult,
+    errors: { 403: ['PLAN_FEATURE_REQUIRED'] },
     status: 201,
     body: z.strictObject({
       name: requiredText(100),
@@ -22,20 +26,26 @@ export const teamsRoutes: Routes = {
     handler: (ctx, { body }) => createTeam(ctx, body),
   }),
   'GET /api/v1/teams/{teamId}': authenticated({
+    result: teamWithMembersResult,
     params: teamPath,
     handler: (ctx, { params }) => getTeam(ctx, params.teamId),
   }),
   'PATCH /api/v1/teams/{teamId}': authenticated({
+    result: teamResult,
+    errors: { 403: ['PLAN_FEATURE_REQUIRED'] },
     params: teamPath,
     body: z.strictObject({ name: requiredText(100).optional(), color: hexColor.optional() }),
     handler: (ctx, { params, body }) => updateTeam(ctx, params.teamId, body),
   }),
   'DELETE /api/v1/teams/{teamId}': authenticated({
+    errors: { 403: ['PLAN_FEATURE_REQUIRED'] },
     status: 204,
     params: teamPath,
     handler: (ctx, { params }) => deleteTeam(ctx, params.teamId),
   }),
   'POST /api/v1/teams/{teamId}/members': authenticated({
+    result: teamWithMembersResult,
+    errors: { 403: ['PLAN_FEATURE_REQUIRED'] },
     // 200: the response is the updated team, not a new resource.
     params: teamPath,
     body: z.strictObject({ userId: idParam }),

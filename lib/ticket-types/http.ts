@@ -5,6 +5,7 @@ import {
   MAX_TYPE_ORDER, createTicketType, deleteTicketType, getDefaultTicketType, getTicketType, getTicketTypeCount,
   listTicketTypes, updateTicketType,
 } from './ticket-types.js';
+import { ticketTypeResult } from './responses.js';
 
 const typeParams = z.object({ typeId: idParam });
 const typeName = requiredText(50);
@@ -14,9 +15,11 @@ const order = z.number().int().min(0).max(MAX_TYPE_ORDER);
 /** Routes of the `ticket-types` group (spec §4.6). */
 export const ticketTypesRoutes: Routes = {
   'GET /api/v1/ticket-types': authenticated({
+    result: z.array(ticketTypeResult),
     envelope: 'data', handler: (ctx) => listTicketTypes(ctx) }),
-  'GET /api/v1/ticket-types/default': authenticated({ handler: (ctx) => getDefaultTicketType(ctx) }),
+  'GET /api/v1/ticket-types/default': authenticated({ result: ticketTypeResult, handler: (ctx) => getDefaultTicketType(ctx) }),
   'POST /api/v1/ticket-types': authenticated({
+    result: ticketTypeResult,
     status: 201,
     body: z.strictObject({
       name: typeName,
@@ -29,10 +32,12 @@ export const ticketTypesRoutes: Routes = {
     handler: (ctx, { body }) => createTicketType(ctx, body),
   }),
   'GET /api/v1/ticket-types/{typeId}': authenticated({
+    result: ticketTypeResult,
     params: typeParams,
     handler: (ctx, { params }) => getTicketType(ctx, params.typeId),
   }),
   'PATCH /api/v1/ticket-types/{typeId}': authenticated({
+    result: ticketTypeResult,
     params: typeParams,
     body: z.strictObject({
       name: typeName.optional(),
@@ -44,6 +49,7 @@ export const ticketTypesRoutes: Routes = {
     handler: (ctx, { params, body }) => updateTicketType(ctx, params.typeId, body),
   }),
   'GET /api/v1/ticket-types/{typeId}/ticket-count': authenticated({
+    result: z.strictObject({ count: z.number().int().min(0) }),
     envelope: 'data',
     params: typeParams,
     handler: (ctx, { params }) => getTicketTypeCount(ctx, params.typeId),

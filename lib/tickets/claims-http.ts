@@ -11,17 +11,20 @@ const seconds = z.number().finite();
 /** Claim routes of the `tickets` group (spec §4.2). */
 export const claimsRoutes: Routes = {
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim': authenticated({
+    errors: { 403: ['CLAIM_LIMIT_REACHED'], 409: ['TICKET_ALREADY_CLAIMED'] },
     status: 201,
     params: ticketParams,
     body: z.strictObject({ leaseSeconds: seconds.optional(), assign: z.boolean().optional() }),
     handler: (ctx, { params, body }) => claimTicket(ctx, params.boardId, params.ticketId, body),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat': authenticated({
+    errors: { 409: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'] },
     params: ticketParams,
     body: z.strictObject({ extendSeconds: seconds.optional() }),
     handler: (ctx, { params, body }) => heartbeatClaim(ctx, params.boardId, params.ticketId, body),
   }),
   'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim': authenticated({
+    errors: { 409: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'] },
     denyDeleteCheckedByDomain: true,
     params: ticketParams,
     body: z.strictObject({ reason: reason.optional() }),

@@ -31,6 +31,7 @@ export const ticketsRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, query }) => listBoardTickets(ctx, params.boardId, toFilters(query)),
   }),
   'POST /api/v1/boards/{boardId}/tickets': authenticated({
+    errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     status: 201,
     params: boardParams,
@@ -43,6 +44,7 @@ export const ticketsRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params }) => getTicket(ctx, params.boardId, params.ticketId),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
+    errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     params: ticketParams,
     body: patchTicketBody,

@@ -42,6 +42,7 @@ export const structureRoutes: Routes = {
     handler: (ctx, { params }) => listSubtickets(ctx, params.boardId, params.ticketId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets': authenticated({
+    errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     status: 201,
     params: ticketParams,
@@ -49,6 +50,7 @@ export const structureRoutes: Routes = {
     handler: (ctx, { params, body }) => createSubticket(ctx, params.boardId, params.ticketId, body),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets/{subticketId}/status': authenticated({
+    errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     params: subticketParams,
     body: z.strictObject({ statusId: idParam }),

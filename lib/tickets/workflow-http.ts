@@ -25,6 +25,7 @@ const inlineBody = z
 /** Workflow routes of the `tickets` group (spec §4.1): status, assign, move, transition, approve, reassignment, reorder, inline edit. */
 export const workflowRoutes: Routes = {
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/status': authenticated({
+    errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     params: ticketParams,
     body: z.strictObject({ statusId: idParam, reason: reason.optional() }),
@@ -37,12 +38,14 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, body }) => assignTicket(ctx, params.boardId, params.ticketId, body.assigneeId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/move': authenticated({
+    errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     params: ticketParams,
     body: z.strictObject({ targetBoardId: idParam }),
     handler: (ctx, { params, body }) => moveTicket(ctx, params.boardId, params.ticketId, body.targetBoardId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/transition': authenticated({
+    errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     params: ticketParams,
     body: z.strictObject({
@@ -53,6 +56,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, body }) => transitionTicket(ctx, params.boardId, params.ticketId, body),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/approve': authenticated({
+    errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => approveTicket(ctx, params.boardId, params.ticketId),
@@ -64,6 +68,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, query }) => listTicketsNeedingReassignment(ctx, params.boardId, query),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/reorder': authenticated({
+    errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     params: boardParams,
     body: z.strictObject({
@@ -78,6 +83,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, body }) => reorderTicket(ctx, params.boardId, body),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/inline': authenticated({
+    errors: { 403: ['AGENT_APPROVAL_REQUIRED'], 409: ['STALE_UPDATE'] },
     envelope: 'data',
     params: ticketParams,
     body: inlineBody,

@@ -6,6 +6,7 @@ import { createPersonalToken, listPersonalTokens, revokePersonalToken } from '..
 import { requireSession } from '../identity/require-session.js';
 import { assertBoardsExist } from '../boards/index.js';
 import { createUser, getMe, getUser, listUsers, updateUser } from './users.js';
+import { createdTokenResult, meResult, tokenResult, userResult } from './responses.js';
 
 const email = z.string().trim().toLowerCase().pipe(z.email('Must be an e-mail address')).pipe(z.string().max(254));
 
@@ -21,14 +22,17 @@ export const tokenRestrictionsBody = z.strictObject({
 
 /** Routes of the `users` group. */
 export const userRoutes: Routes = {
-  'GET /api/v1/users/me': authenticated({ handler: (ctx) => getMe(ctx) }),
+  'GET /api/v1/users/me': authenticated({ result: meResult, handler: (ctx) => getMe(ctx) }),
   'GET /api/v1/users': authenticated({
     envelope: 'page',
+    result: userResult,
     query: z.strictObject({ ...pageQuery(20, 100), search: z.string().max(200).optional(), includeAgents: queryBoolean.optional() }),
     handler: (ctx, { query }) => listUsers(ctx, query),
   }),
   'POST /api/v1/users': authenticated({
     status: 201,
+    result: userResult,
+    errors: { 409: ['CONFLICT'] },
     body: z.strictObject({
       name: requiredText(100),
       email,
@@ -40,10 +44,12 @@ export const userRoutes: Routes = {
     handler: (ctx, { body }) => createUser(ctx, body),
   }),
   'GET /api/v1/users/{userId}': authenticated({
+    result: userResult,
     params: z.object({ userId: idParam }),
     handler: (ctx, { params }) => getUser(ctx, params.userId),
   }),
   'PATCH /api/v1/users/{userId}': authenticated({
+    result: userResult,
     params: z.object({ userId: idParam }),
     body: z.strictObject({
       name: requiredText(100).optional(),
@@ -54,6 +60,7 @@ export const userRoutes: Routes = {
     handler: (ctx, { params, body }) => updateUser(ctx, params.userId, body),
   }),
   'GET /api/v1/users/me/tokens': authenticated({
+    result: z.strictObject({ tokens: z.array(tokenResult) }),
     handler: async (ctx) => {
       requireSession(ctx);
       return listPersonalTokens(ctx);
@@ -61,6 +68,7 @@ export const userRoutes: Routes = {
   }),
   'POST /api/v1/users/me/tokens': authenticated({
     status: 201,
+    result: createdTokenResult,
     body: tokenRestrictionsBody,
     handler: async (ctx, { body }) => {
       requireSession(ctx);

@@ -17,7 +17,7 @@ describe('the $default function bundle', () => {
   afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
   it('answers 405 with Allow for a known path and 404 for an unknown one, from the keys inlined at synth', async () => {
-    const group = httpGroups().find((candidate) => candidate.knowsAllRoutes)!;
+    const group = httpGroups().find((candidate) => candidate.embeds?.includes('ROUTE_KEYS'))!;
     const bundling = bundlingOf(group);
     expect(bundling).not.toBe(BUNDLING);
     const outfile = path.join(outdir, 'index.mjs');

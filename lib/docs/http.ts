@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as z from 'zod';
+import { open, type RawBody, type RequestInfo, type Routes } from '../http/router.js';
+
+/** The docs page's renderer (Redoc's standalone build), served by this service: no CDN. */
+export const REFERENCE_RENDERER = 'redoc/bundles/redoc.standalone.js';
+const RENDERER_FILE = path.basename(REFERENCE_RENDERER);
+
+/**
+ * Routes of the `docs` group: the reference of the API, readable without a credential.
+ * The OpenAPI document is generated from the route maps (lib/docs/openapi.ts) when the stack
+ * is synthesized and inlined into this function as `OPENAPI_DOCUMENT` (the local runtime sets
+ * it), so this function bundles no domain code.
+ */
+export const docsRoutes: Routes = {
+  'GET /': open({
+    summary: 'Index: where the reference, the OpenAPI document and the health check are',
+    result: z
+      .strictObject({ name: z.string(), version: z.string(), docs: z.string(), openapi: z.string(), health: z.string() })
+      .meta({ id: 'Index' }),
+    handler: async (_ctx, { request }) => {
+      const origin = originOf(request);
+      return { name: 'Work-management API', version: openApi().info.version, docs: `${origin}/docs`, openapi: `${origin}/api/v1/openapi.json`, health: `${origin}/healthz` };
+    },
+  }),
+  'GET /api/v1/openapi.json': open({
+    summary: 'This document (OpenAPI 3.1), with the server this request reached',
+    result: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) }),
+    handler: async (_ctx, { request }) => ({ ...openApi(), servers: [{ url: originOf(request), description: 'The organization this request reached' }] }),
+  }),
+  'GET /docs': open({
+    summary: 'The API reference as a web page',
+    raw: { contentType: 'text/html; charset=utf-8' },
+    handler: async (): Promise<RawBody> => ({ body: DOCS_PAGE, headers: { 'cache-control': 'no-cache' } }),
+  }),
+  [`GET /docs/${RENDERER_FILE}`]: open({
+    summary: "The docs page's renderer script",
+    raw: { contentType: 'application/javascript; charset=utf-8' },
+    handler: async (_ctx, { request }): Promise<RawBody> => rendererScript(/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')),
+  }),
+};
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Work-management API reference</title>
+  <style>body { margin: 0; }</style>
+</head>
+<body>
+  <div id="reference"></div>
+  <script src="/docs/${RENDERER_FILE}"></script>
+  <script>Redoc.init('/api/v1/openapi.json', { hideDownloadButton: false, expandResponses: '200,201' }, document.getElementById('reference'));</script>
+</body>
+</html>
+`;
+
+let document: { info: { version: string } } | undefined;
+
+function openApi(): { info: { version: string } } {
+  if (!document) {
+    const embedded = process.env.OPENAPI_DOCUMENT;
+    if (!embedded) throw new Error('OPENAPI_DOCUMENT is not set: the route table did not give this function the document');
+    document = JSON.parse(embedded) as { info: { version: string } };
+  }
+  return document;
+}
+
+/** The origin the client reached (scheme, host and port as it sent them). */
+function originOf(request: RequestInfo): string {
+  const host = request.headers['x-forwarded-host'] ?? request.headers.host ?? 'localhost';
+  const proto = request.headers['x-forwarded-proto'] ?? (/^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host) ? 'http' : 'https');
+  return `${proto}://${host}`;
+}
+
+let script: { plain: string; gzipped: string } | undefined;
+
+/** The renderer: beside the bundle when deployed (copied at synth), from node_modules when run from source. */
+function rendererScript(gzip: boolean): RawBody {
+  if (!script) {
+    const deployed = process.env.LAMBDA_TASK_ROOT ? path.join(process.env.LAMBDA_TASK_ROOT, RENDERER_FILE) : undefined;
+    const file = deployed ?? createRequire(import.meta.url).resolve(REFERENCE_RENDERER);
+    const bytes = readFileSync(file);
+    script = { plain: bytes.toString('utf8'), gzipped: gzipSync(bytes).toString('base64') };
+  }
+  const caching = { 'cache-control': 'public, max-age=3600', vary: 'accept-encoding' };
+  return gzip ? { body: script.gzipped, isBase64Encoded: true, headers: { ...caching, 'content-encoding': 'gzip' } } : { body: script.plain, headers: caching };
+}

@@ -1,0 +1,94 @@
+import * as z from 'zod';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+import type { Route, Routes } from '../http/router.js';
+import { errorBody, errorDescription, errorResponses, successBody, successStatus } from '../http/responses.js';
+
+/** One function's routes, as the route table names them (the group name becomes the tag). */
+export interface RouteGroup {
+  name: string;
+  routes: Routes;
+}
+
+export type DocumentInfo = Parameters<typeof createDocument>[0]['info'];
+
+/**
+ * The OpenAPI 3.1 document of the service, generated from the route maps and nothing else:
+ * each route's key gives the path and method, its zod schemas the parameters, body and
+ * success response, its kind and declared errors the error responses (lib/http/responses.ts).
+ */
+export function openApiDocument(groups: readonly RouteGroup[], info: DocumentInfo): ReturnType<typeof createDocument> {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const group of groups) {
+    for (const [routeKey, route] of Object.entries(group.routes)) {
+      const match = /^([A-Z]+) (\/\S*)$/.exec(routeKey);
+      if (!match) continue; // `$default` is not an operation
+      const [, method, path] = match as unknown as [string, string, string];
+      const item = (paths[path] ??= {}) as Record<string, ZodOpenApiOperationObject>;
+      item[method.toLowerCase()] = operation(routeKey, route, group.name, method, path);
+    }
+  }
+  return createDocument(
+    {
+      openapi: '3.1.0',
+      info,
+      tags: groups.filter((group) => Object.keys(group.routes).some((key) => key.includes(' /'))).map((group) => ({ name: group.name })),
+      paths,
+      components: {
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A session token (from sign-up or login), a personal access token (`wmp_…`) or an agent token (`wma_…`). The organization is the subdomain (`<slug>.<base domain>`), or the `X-Organization` header on a host without one (e.g. localhost).',
+          },
+          platformOperator: { type: 'http', scheme: 'bearer', description: "The platform operator's token (deployment setting), for `/api/v1/platform/…` only" },
+        },
+      },
+    },
+  );
+}
+
+function operation(routeKey: string, route: Route, tag: string, method: string, path: string): ZodOpenApiOperationObject {
+  const responses: Record<string, ZodOpenApiResponsesObject[keyof ZodOpenApiResponsesObject]> = {};
+  const body = successBody(route);
+  const status = successStatus(route);
+  responses[String(status)] = route.raw
+    ? { description: 'OK', content: { [route.raw.contentType]: { schema: z.string() } } }
+    : body
+      ? { description: status === 201 ? 'Created' : 'OK', content: { 'application/json': { schema: body } } }
+      : { description: status === 204 ? 'Done; no body' : 'OK' };
+  for (const [errorStatus, codes] of errorResponses(routeKey, route)) {
+    responses[String(errorStatus)] = {
+      description: `${errorDescription(errorStatus)}. Codes: ${[...codes].map((code) => `\`${code}\``).join(', ')}`,
+      content: { 'application/json': { schema: errorBody } },
+    };
+  }
+  const requestParams: NonNullable<ZodOpenApiOperationObject['requestParams']> = {};
+  if (route.params) requestParams.path = route.params as z.ZodObject;
+  if (route.query) requestParams.query = route.query as z.ZodObject;
+  return {
+    operationId: operationIdOf(method, path),
+    summary: route.summary ?? routeKey,
+    tags: [tag],
+    ...(route.auth === 'credential' ? { security: [{ bearer: [] }] } : route.auth === 'platform' ? { security: [{ platformOperator: [] }] } : { security: [] }),
+    ...(route.params || route.query ? { requestParams } : {}),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+    responses: responses as ZodOpenApiResponsesObject,
+  };
+}
+
+/**
+ * A stable, unique operation id from method and path: literal segments in camel case, each
+ * parameter as `By<Name>`: `POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim` →
+ * `postBoardsByBoardIdTicketsByTicketIdClaim`.
+ */
+export function operationIdOf(method: string, path: string): string {
+  const words = path
+    .replace(/^\/api\/v1\//, '/')
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => (segment.startsWith('{') ? `By${capitalize(segment.slice(1, -1))}` : segment.split(/[-.]/).map(capitalize).join('')));
+  return method.toLowerCase() + words.join('');
+}
+
+const capitalize = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
