@@ -6,6 +6,8 @@ import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from './a
 import { listAgentTokens, mintAgentToken, revokeAgentToken } from './tokens.js';
 import { getAgentPolicies, updateAgentPolicies } from './policies.js';
 import { getAgentsOverview } from './overview.js';
+import { agentPoliciesResult, agentResult, agentsOverviewResult } from './responses.js';
+import { createdTokenResult, tokenResult } from '../users/responses.js';
 
 const orgParams = z.object({ orgId: idParam });
 const agentParams = z.object({ orgId: idParam, agentId: idParam });
@@ -13,10 +15,12 @@ const agentParams = z.object({ orgId: idParam, agentId: idParam });
 /** Routes of the `agents` group (spec §4.14). `{orgId}` is checked by the router (the caller's organization, else 404). */
 export const agentRoutes: Routes = {
   'GET /api/v1/organizations/{orgId}/agents': authenticated({
+    result: z.array(agentResult),
     params: orgParams,
     handler: (ctx, { params }) => listAgents(ctx),
   }),
   'POST /api/v1/organizations/{orgId}/agents': authenticated({
+    result: agentResult,
     errors: { 403: ['PLAN_FEATURE_REQUIRED', 'AGENT_LIMIT_REACHED'] },
     status: 201,
     params: orgParams,
@@ -29,10 +33,12 @@ export const agentRoutes: Routes = {
     handler: (ctx, { params, body }) => createAgent(ctx, body),
   }),
   'GET /api/v1/organizations/{orgId}/agents/policies': authenticated({
+    result: agentPoliciesResult,
     params: orgParams,
     handler: (ctx, { params }) => getAgentPolicies(ctx),
   }),
   'PATCH /api/v1/organizations/{orgId}/agents/policies': authenticated({
+    result: agentPoliciesResult,
     params: orgParams,
     body: z.strictObject({
       statusTransitionsRequireApproval: z.array(z.string().min(1).max(100)).max(100).optional(),
@@ -41,14 +47,17 @@ export const agentRoutes: Routes = {
     handler: (ctx, { params, body }) => updateAgentPolicies(ctx, body),
   }),
   'GET /api/v1/organizations/{orgId}/agents/overview': authenticated({
+    result: agentsOverviewResult,
     params: orgParams,
     handler: (ctx, { params }) => getAgentsOverview(ctx),
   }),
   'GET /api/v1/organizations/{orgId}/agents/{agentId}': authenticated({
+    result: agentResult,
     params: agentParams,
     handler: (ctx, { params }) => getAgent(ctx, params.agentId),
   }),
   'PATCH /api/v1/organizations/{orgId}/agents/{agentId}': authenticated({
+    result: agentResult,
     params: agentParams,
     body: z.strictObject({
       name: requiredText(100).optional(),
@@ -68,10 +77,12 @@ export const agentRoutes: Routes = {
     handler: (ctx, { params }) => deleteAgent(ctx, params.agentId),
   }),
   'GET /api/v1/organizations/{orgId}/agents/{agentId}/tokens': authenticated({
+    result: z.strictObject({ tokens: z.array(tokenResult) }),
     params: agentParams,
     handler: (ctx, { params }) => listAgentTokens(ctx, params.agentId),
   }),
   'POST /api/v1/organizations/{orgId}/agents/{agentId}/tokens': authenticated({
+    result: createdTokenResult,
     errors: { 403: ['PLAN_FEATURE_REQUIRED'], 429: ['RATE_LIMITED'] },
     status: 201,
     params: agentParams,

@@ -6,6 +6,7 @@ import { addBoardMember, assignTeamToBoard, removeBoardMember, removeTeamFromBoa
 import { flagTicketsOfAssignees } from '../tickets/bulk.js';
 import { getBoardStatuses, getTransitionRules, setBoardStatuses, setTransitionRules } from './workflow.js';
 import { PREFIX_PATTERN } from './prefix.js';
+import { boardResult, boardStatusResult, transitionRulesResult } from './responses.js';
 
 /** Board descriptions have no limit in the spec; this keeps items far below DynamoDB's 400 KB. */
 const MAX_DESCRIPTION = 10_000;
@@ -24,6 +25,7 @@ const boardFields = {
 /** Routes of the `boards` group (spec §4.4, DESIGN.md §4 "Board access" and "Board features"). */
 export const boardsRoutes: Routes = {
   'GET /api/v1/boards': authenticated({
+    result: boardResult,
     envelope: 'page',
     query: z.strictObject({
       ...pageQuery(20, 100),
@@ -34,6 +36,7 @@ export const boardsRoutes: Routes = {
     handler: (ctx, { query }) => listBoards(ctx, query),
   }),
   'POST /api/v1/boards': authenticated({
+    result: boardResult,
     status: 201,
     body: z.strictObject({
       name: boardFields.name,
@@ -45,10 +48,12 @@ export const boardsRoutes: Routes = {
     handler: (ctx, { body }) => createBoard(ctx, body),
   }),
   'GET /api/v1/boards/{boardId}': authenticated({
+    result: boardResult,
     params: boardParams,
     handler: (ctx, { params }) => getBoard(ctx, params.boardId),
   }),
   'PATCH /api/v1/boards/{boardId}': authenticated({
+    result: boardResult,
     params: boardParams,
     body: z.strictObject({
       name: boardFields.name.optional(),
@@ -65,23 +70,28 @@ export const boardsRoutes: Routes = {
     handler: (ctx, { params }) => deleteBoard(ctx, params.boardId),
   }),
   'POST /api/v1/boards/{boardId}/archive': authenticated({
+    result: boardResult,
     params: boardParams,
     handler: (ctx, { params }) => setBoardArchived(ctx, params.boardId, true),
   }),
   'POST /api/v1/boards/{boardId}/unarchive': authenticated({
+    result: boardResult,
     params: boardParams,
     handler: (ctx, { params }) => setBoardArchived(ctx, params.boardId, false),
   }),
   'POST /api/v1/boards/{boardId}/teams': authenticated({
+    result: boardResult,
     params: boardParams,
     body: z.strictObject({ teamId: idParam }),
     handler: (ctx, { params, body }) => assignTeamToBoard(ctx, params.boardId, body.teamId),
   }),
   'DELETE /api/v1/boards/{boardId}/teams/{teamId}': authenticated({
+    result: z.strictObject({ flaggedTicketCount: z.number().int().min(0).meta({ description: 'Tickets whose assignee lost access and now need reassignment' }) }),
     params: z.object({ boardId: idParam, teamId: idParam }),
     handler: (ctx, { params }) => removeTeamFromBoard(ctx, params.boardId, params.teamId, flagTicketsOfAssignees),
   }),
   'POST /api/v1/boards/{boardId}/members': authenticated({
+    result: boardResult,
     params: boardParams,
     body: z.strictObject({ userId: idParam }),
     handler: (ctx, { params, body }) => addBoardMember(ctx, params.boardId, body.userId),
@@ -92,21 +102,25 @@ export const boardsRoutes: Routes = {
     handler: (ctx, { params }) => removeBoardMember(ctx, params.boardId, params.userId, flagTicketsOfAssignees),
   }),
   'GET /api/v1/boards/{boardId}/statuses': authenticated({
+    result: z.array(boardStatusResult),
     envelope: 'data',
     params: boardParams,
     handler: (ctx, { params }) => getBoardStatuses(ctx, params.boardId),
   }),
   'PUT /api/v1/boards/{boardId}/statuses': authenticated({
+    result: z.array(boardStatusResult),
     envelope: 'data',
     params: boardParams,
     body: z.strictObject({ statusIds: z.array(idParam).min(1, 'At least one status').max(MAX_STATUS_IDS) }),
     handler: (ctx, { params, body }) => setBoardStatuses(ctx, params.boardId, body.statusIds),
   }),
   'GET /api/v1/boards/{boardId}/transitions': authenticated({
+    result: transitionRulesResult,
     params: boardParams,
     handler: (ctx, { params }) => getTransitionRules(ctx, params.boardId),
   }),
   'PUT /api/v1/boards/{boardId}/transitions': authenticated({
+    result: transitionRulesResult,
     params: boardParams,
     body: z.strictObject({
       rules: z
