@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { openApiDocument } from '../lib/docs/openapi.js';
+import { openApiDocument } from '../lib/http/openapi.js';
 import { allRouteKeys, httpGroups, type EmbeddedValue, type HttpGroup } from './route-table.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };

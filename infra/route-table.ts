@@ -41,10 +41,10 @@ export interface HttpGroup {
   /** Needs the platform operator token hash in its environment. */
   platform?: boolean;
   /**
-   * Values derived from the whole route table that this function reads as `process.env.<NAME>`
-   * (infra/embeds.ts): inlined into its bundle at synth time, because they are too large for
-   * Lambda's environment (4 KB) and the function must not bundle every domain to compute them;
-   * the local runtime sets the variables.
+   * Values derived from the whole route table that this function needs (infra/embeds.ts,
+   * lib/core/embedded.ts): inlined into its bundle at synth time, because they are too large
+   * for Lambda's environment (4 KB) and the function must not bundle every domain to compute
+   * them; the local runtime provides them in-process.
    */
   embeds?: readonly EmbeddedValue[];
   /** Files of npm packages copied beside the bundle (`package/path`), read at run time. */

@@ -4,6 +4,7 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { functionGroups, routeKeysOf } from '../route-table.js';
 import { allEmbeddedValues } from '../embeds.js';
+import { provideEmbedded } from '../../lib/core/embedded.js';
 import { createApiGateway, type HttpLambda } from './api-gateway.js';
 import { ensureTable, startDynamoDbLocal, type LocalDynamo } from './dynamodb.js';
 import { ensureQueues, startLocalSqs, type LocalSqs } from './sqs.js';
@@ -86,9 +87,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       EXPOSE_ROUND_TRIPS: options.exposeRoundTrips ? 'true' : 'false',
       VALIDATE_RESPONSES: options.validateResponses ? 'true' : 'false',
       LOG_REQUESTS: String(options.logRequests ?? process.env.LOG_REQUESTS !== 'false'),
-      // What the stack inlines into the bundles of the functions that embed them (route keys, the OpenAPI document).
-      ...allEmbeddedValues(),
     });
+    // What the stack inlines into the bundles of the functions that embed them (route keys, the OpenAPI document).
+    provideEmbedded(allEmbeddedValues());
 
     const routes: { routeKey: string; handler: HttpLambda }[] = [];
     const scheduled: { name: string; everyMinutes: number; handler: () => Promise<unknown> }[] = [];

@@ -6,8 +6,8 @@ import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from './a
 import { listAgentTokens, mintAgentToken, revokeAgentToken } from './tokens.js';
 import { getAgentPolicies, updateAgentPolicies } from './policies.js';
 import { getAgentsOverview } from './overview.js';
-import { agentPoliciesResult, agentResult, agentsOverviewResult } from './responses.js';
-import { createdTokenResult, tokenResult } from '../users/responses.js';
+import { agentPoliciesResult, agentResult, agentsOverviewResult } from './http-responses.js';
+import { createdTokenResult, tokenResult } from '../users/http-responses.js';
 
 const orgParams = z.object({ orgId: idParam });
 const agentParams = z.object({ orgId: idParam, agentId: idParam });

@@ -6,7 +6,7 @@ import { addBoardMember, assignTeamToBoard, removeBoardMember, removeTeamFromBoa
 import { flagTicketsOfAssignees } from '../tickets/bulk.js';
 import { getBoardStatuses, getTransitionRules, setBoardStatuses, setTransitionRules } from './workflow.js';
 import { PREFIX_PATTERN } from './prefix.js';
-import { boardResult, boardStatusResult, transitionRulesResult } from './responses.js';
+import { boardResult, boardStatusResult, transitionRulesResult } from './http-responses.js';
 
 /** Board descriptions have no limit in the spec; this keeps items far below DynamoDB's 400 KB. */
 const MAX_DESCRIPTION = 10_000;

@@ -3,7 +3,7 @@ import { authenticated, type Routes } from '../http/router.js';
 import { idParam, pageQuery } from '../http/validation.js';
 import { acceptDisplayIds } from '../tickets/http-refs.js';
 import { createComment, deleteComment, getComment, listComments, updateComment } from './comments.js';
-import { commentResult } from './responses.js';
+import { commentResult } from './http-responses.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 const commentParams = ticketParams.extend({ commentId: idParam });

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { idParam, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
 import { archiveCustomer, createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from './customers.js';
-import { customerResult } from './responses.js';
+import { customerResult } from './http-responses.js';
 
 const customerPath = z.object({ customerId: idParam });
 

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as z from 'zod';
+import { embedded } from '../core/embedded.js';
 import { open, type RawBody, type RequestInfo, type Routes } from '../http/router.js';
 
 /** The docs page's renderer (Redoc's standalone build), served by this service: no CDN. */
@@ -12,8 +13,8 @@ const RENDERER_FILE = path.basename(REFERENCE_RENDERER);
 /**
  * Routes of the `docs` group: the reference of the API, readable without a credential.
  * The OpenAPI document is generated from the route maps (lib/docs/openapi.ts) when the stack
- * is synthesized and inlined into this function as `OPENAPI_DOCUMENT` (the local runtime sets
- * it), so this function bundles no domain code.
+ * is synthesized and inlined into this function (lib/core/embedded.ts), so this function
+ * bundles no domain code.
  */
 export const docsRoutes: Routes = {
   'GET /': open({
@@ -34,7 +35,7 @@ export const docsRoutes: Routes = {
   'GET /docs': open({
     summary: 'The API reference as a web page',
     raw: { contentType: 'text/html; charset=utf-8' },
-    handler: async (): Promise<RawBody> => ({ body: DOCS_PAGE, headers: { 'cache-control': 'no-cache' } }),
+    handler: async (): Promise<RawBody> => ({ body: DOCS_PAGE, headers: { 'cache-control': 'no-cache', 'content-security-policy': DOCS_PAGE_POLICY } }),
   }),
   [`GET /docs/${RENDERER_FILE}`]: open({
     summary: "The docs page's renderer script",
@@ -59,14 +60,25 @@ const DOCS_PAGE = `<!doctype html>
 </html>
 `;
 
+/**
+ * The page loads only from this service: the renderer, the document, the renderer's inline
+ * styles and its search worker. (Redoc's credit link would fetch a logo from a CDN; the policy
+ * keeps the browser from asking.)
+ */
+const DOCS_PAGE_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "worker-src 'self' blob:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 let document: { info: { version: string } } | undefined;
 
 function openApi(): { info: { version: string } } {
-  if (!document) {
-    const embedded = process.env.OPENAPI_DOCUMENT;
-    if (!embedded) throw new Error('OPENAPI_DOCUMENT is not set: the route table did not give this function the document');
-    document = JSON.parse(embedded) as { info: { version: string } };
-  }
+  document ??= JSON.parse(embedded('OPENAPI_DOCUMENT', process.env.OPENAPI_DOCUMENT)) as { info: { version: string } };
   return document;
 }
 

@@ -1,4 +1,5 @@
 import { AppError } from '../core/errors.js';
+import { embedded } from '../core/embedded.js';
 import { open, type Routes } from './router.js';
 import { allowedMethods, compileRoutes, malformedPath, pathSegments, type CompiledRoute } from './route-match.js';
 
@@ -24,16 +25,8 @@ export const fallbackRoutes: Routes = {
 
 let compiled: CompiledRoute[] | undefined;
 
-/**
- * Every route key of the route table, as a JSON array in `ROUTE_KEYS`: inlined into the
- * bundle at synth time (infra/stack.ts) and set by the local runtime, so this function does
- * not bundle every domain's routes to learn their keys.
- */
+/** Every route key of the route table (embedded at synth: lib/core/embedded.ts), compiled once. */
 function knownRoutes(): CompiledRoute[] {
-  if (!compiled) {
-    const keys = process.env.ROUTE_KEYS;
-    if (!keys) throw new Error('ROUTE_KEYS is not set: the route table did not give this function the route keys');
-    compiled = compileRoutes(JSON.parse(keys) as string[]);
-  }
+  compiled ??= compileRoutes(JSON.parse(embedded('ROUTE_KEYS', process.env.ROUTE_KEYS)) as string[]);
   return compiled;
 }

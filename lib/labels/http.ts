@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { hexColor, idParam, optionalText, requiredText } from '../http/validation.js';
 import { createLabel, deleteLabel, listLabels, updateLabel } from './labels.js';
-import { labelResult } from './responses.js';
+import { labelResult } from './http-responses.js';
 
 const labelParams = z.object({ labelId: idParam });
 const labelName = requiredText(50);

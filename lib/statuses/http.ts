@@ -6,7 +6,7 @@ import {
   MAX_STATUSES_PER_ORGANIZATION, createStatus, deleteStatus, getStatus, listStatuses, reorderStatuses, updateStatus,
 } from './statuses.js';
 import { recategorizeTickets } from '../tickets/recategorize.js';
-import { statusResult } from './responses.js';
+import { statusResult } from './http-responses.js';
 
 const statusParams = z.object({ statusId: idParam });
 const statusName = requiredText(50);

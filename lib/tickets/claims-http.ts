@@ -3,6 +3,7 @@ import { authenticated, type Routes } from '../http/router.js';
 import { idParam } from '../http/validation.js';
 import { claimTicket, heartbeatClaim, releaseClaim } from './claims.js';
 import { reason } from './http-schemas.js';
+import { claimOutcomeResult, claimResult } from './http-responses.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 /** Lease lengths are clamped by the domain (spec §4.2), so any finite number is accepted here. */
@@ -11,6 +12,7 @@ const seconds = z.number().finite();
 /** Claim routes of the `tickets` group (spec §4.2). */
 export const claimsRoutes: Routes = {
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim': authenticated({
+    result: claimOutcomeResult,
     errors: { 403: ['CLAIM_LIMIT_REACHED'], 409: ['TICKET_ALREADY_CLAIMED'] },
     status: 201,
     params: ticketParams,
@@ -18,12 +20,14 @@ export const claimsRoutes: Routes = {
     handler: (ctx, { params, body }) => claimTicket(ctx, params.boardId, params.ticketId, body),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat': authenticated({
+    result: claimResult,
     errors: { 409: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'] },
     params: ticketParams,
     body: z.strictObject({ extendSeconds: seconds.optional() }),
     handler: (ctx, { params, body }) => heartbeatClaim(ctx, params.boardId, params.ticketId, body),
   }),
   'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim': authenticated({
+    result: z.strictObject({ released: z.literal(true) }),
     errors: { 409: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'] },
     denyDeleteCheckedByDomain: true,
     params: ticketParams,

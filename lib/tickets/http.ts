@@ -10,6 +10,7 @@ import { timelineRoutes } from './timeline-http.js';
 import { claimsRoutes } from './claims-http.js';
 import { suggestionsRoutes } from './suggestions-http.js';
 import { acceptDisplayIds } from './http-refs.js';
+import { fullTicketResult, ticketResult } from './http-responses.js';
 
 const boardParams = z.object({ boardId: idParam });
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
@@ -25,12 +26,14 @@ export const ticketsRoutes: Routes = acceptDisplayIds({
   ...claimsRoutes,
   ...suggestionsRoutes,
   'GET /api/v1/boards/{boardId}/tickets': authenticated({
+    result: ticketResult,
     envelope: 'page',
     params: boardParams,
     query: z.strictObject(listFilterQuery),
     handler: (ctx, { params, query }) => listBoardTickets(ctx, params.boardId, toFilters(query)),
   }),
   'POST /api/v1/boards/{boardId}/tickets': authenticated({
+    result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     status: 201,
@@ -39,11 +42,13 @@ export const ticketsRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, body }) => createBoardTicket(ctx, params.boardId, body),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
+    result: fullTicketResult,
     envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => getTicket(ctx, params.boardId, params.ticketId),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
+    result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     params: ticketParams,

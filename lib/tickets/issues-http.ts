@@ -3,6 +3,7 @@ import { authenticated, type Routes } from '../http/router.js';
 import { idParam, queryBoolean } from '../http/validation.js';
 import { listIssues } from './list.js';
 import { listFilterQuery, toFilters } from './http-schemas.js';
+import { ticketResult } from './http-responses.js';
 
 const boardIdList = z
   .string()
@@ -21,6 +22,7 @@ const issuesQuery = z.strictObject({
 
 export const issuesRoutes: Routes = {
   'GET /api/v1/issues': authenticated({
+    result: ticketResult,
     envelope: 'page',
     query: issuesQuery,
     handler: (ctx, { query }) =>

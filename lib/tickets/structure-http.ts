@@ -5,6 +5,7 @@ import { getBlockerInfo, getCompletionCheck, listTicketPullRequests } from './ch
 import { MAX_TEXT_VALUE_LENGTH, MAX_VALUES_PER_REQUEST, setCustomFieldValues } from './custom-field-values.js';
 import { description, title } from './http-schemas.js';
 import { convertToSubticket, createSubticket, listSubtickets, promoteToStandalone, updateSubticketStatus } from './subtickets.js';
+import { blockerResult, completionCheckResult, fullTicketResult, subticketsResult } from './http-responses.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 const subticketParams = ticketParams.extend({ subticketId: idParam });
@@ -17,31 +18,37 @@ const customFieldValue = z.strictObject({
 /** Ticket structure (spec §4.1): custom field values, completion and blocker checks, pull requests, subtickets. */
 export const structureRoutes: Routes = {
   'PUT /api/v1/boards/{boardId}/tickets/{ticketId}/custom-fields': authenticated({
+    result: fullTicketResult,
     envelope: 'data',
     params: ticketParams,
     body: z.strictObject({ values: z.array(customFieldValue).max(MAX_VALUES_PER_REQUEST, `At most ${MAX_VALUES_PER_REQUEST} values`) }),
     handler: (ctx, { params, body }) => setCustomFieldValues(ctx, params.boardId, params.ticketId, body.values),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/completion-check': authenticated({
+    result: completionCheckResult,
     envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => getCompletionCheck(ctx, params.boardId, params.ticketId),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/blocker': authenticated({
+    result: blockerResult,
     envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => getBlockerInfo(ctx, params.boardId, params.ticketId),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/pull-requests': authenticated({
+    result: z.array(z.never()).meta({ description: 'Pull requests are not linked yet: always empty' }),
     envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => listTicketPullRequests(ctx, params.boardId, params.ticketId),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets': authenticated({
+    result: subticketsResult,
     params: ticketParams,
     handler: (ctx, { params }) => listSubtickets(ctx, params.boardId, params.ticketId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets': authenticated({
+    result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     status: 201,
@@ -50,6 +57,7 @@ export const structureRoutes: Routes = {
     handler: (ctx, { params, body }) => createSubticket(ctx, params.boardId, params.ticketId, body),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets/{subticketId}/status': authenticated({
+    result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     params: subticketParams,
@@ -57,12 +65,14 @@ export const structureRoutes: Routes = {
     handler: (ctx, { params, body }) => updateSubticketStatus(ctx, params.boardId, params.ticketId, params.subticketId, body.statusId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/convert-to-subticket': authenticated({
+    result: fullTicketResult,
     envelope: 'data',
     params: ticketParams,
     body: z.strictObject({ parentTicketId: idParam }),
     handler: (ctx, { params, body }) => convertToSubticket(ctx, params.boardId, params.ticketId, body.parentTicketId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/promote-to-standalone': authenticated({
+    result: fullTicketResult,
     envelope: 'data',
     params: ticketParams,
     body: z.strictObject({}),

@@ -4,6 +4,7 @@ import { idParam, pageQuery } from '../http/validation.js';
 import { SUGGESTION_STATES } from '../db/entities/index.js';
 import { reason } from './http-schemas.js';
 import { acceptSuggestion, listSuggestions, rejectSuggestion } from './suggestions.js';
+import { suggestionResult } from './http-responses.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 const suggestionParams = z.object({ boardId: idParam, ticketId: idParam, suggestionId: idParam });
@@ -12,18 +13,21 @@ const decisionBody = z.strictObject({ reason: reason.optional() });
 /** Suggestion routes of the `tickets` group (DESIGN.md §4 "Workflow": agent moves awaiting approval). */
 export const suggestionsRoutes: Routes = {
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions': authenticated({
+    result: suggestionResult,
     envelope: 'page',
     params: ticketParams,
     query: z.strictObject({ ...pageQuery(50, 100), state: z.enum(SUGGESTION_STATES).optional() }),
     handler: (ctx, { params, query }) => listSuggestions(ctx, params.boardId, params.ticketId, query),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/accept': authenticated({
+    result: suggestionResult,
     envelope: 'data',
     params: suggestionParams,
     body: decisionBody,
     handler: (ctx, { params, body }) => acceptSuggestion(ctx, params.boardId, params.ticketId, params.suggestionId, body),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/reject': authenticated({
+    result: suggestionResult,
     envelope: 'data',
     params: suggestionParams,
     body: decisionBody,

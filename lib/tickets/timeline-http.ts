@@ -2,10 +2,12 @@ import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { idParam, pageQuery } from '../http/validation.js';
 import { listTimeline } from './timeline.js';
+import { timelineEntryResult } from './http-responses.js';
 
 /** The ticket timeline (Explainable Status, spec §4.1). */
 export const timelineRoutes: Routes = {
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/timeline': authenticated({
+    result: timelineEntryResult,
     envelope: 'page',
     params: z.object({ boardId: idParam, ticketId: idParam }),
     query: z.strictObject(pageQuery(50, 200)),

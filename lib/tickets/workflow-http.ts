@@ -7,6 +7,7 @@ import {
   reorderTicket, transitionTicket,
 } from './workflow.js';
 import { MAX_POSITION } from '../db/entities/index.js';
+import { fullTicketResult, movedTicketResult, ticketResult } from './http-responses.js';
 
 const boardParams = z.object({ boardId: idParam });
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
@@ -25,6 +26,7 @@ const inlineBody = z
 /** Workflow routes of the `tickets` group (spec §4.1): status, assign, move, transition, approve, reassignment, reorder, inline edit. */
 export const workflowRoutes: Routes = {
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/status': authenticated({
+    result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     params: ticketParams,
@@ -32,12 +34,14 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, body }) => changeTicketStatus(ctx, params.boardId, params.ticketId, body),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/assign': authenticated({
+    result: fullTicketResult,
     envelope: 'data',
     params: ticketParams,
     body: z.strictObject({ assigneeId: idParam.nullable() }),
     handler: (ctx, { params, body }) => assignTicket(ctx, params.boardId, params.ticketId, body.assigneeId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/move': authenticated({
+    result: movedTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     params: ticketParams,
@@ -45,6 +49,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, body }) => moveTicket(ctx, params.boardId, params.ticketId, body.targetBoardId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/transition': authenticated({
+    result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     params: ticketParams,
@@ -56,18 +61,21 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, body }) => transitionTicket(ctx, params.boardId, params.ticketId, body),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/approve': authenticated({
+    result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => approveTicket(ctx, params.boardId, params.ticketId),
   }),
   'GET /api/v1/boards/{boardId}/tickets/needing-reassignment': authenticated({
+    result: ticketResult,
     envelope: 'page',
     params: boardParams,
     query: z.strictObject(pageQuery(20, 100)),
     handler: (ctx, { params, query }) => listTicketsNeedingReassignment(ctx, params.boardId, query),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/reorder': authenticated({
+    result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
     params: boardParams,
@@ -83,6 +91,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, body }) => reorderTicket(ctx, params.boardId, body),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/inline': authenticated({
+    result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'], 409: ['STALE_UPDATE'] },
     envelope: 'data',
     params: ticketParams,

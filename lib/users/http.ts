@@ -6,7 +6,7 @@ import { createPersonalToken, listPersonalTokens, revokePersonalToken } from '..
 import { requireSession } from '../identity/require-session.js';
 import { assertBoardsExist } from '../boards/index.js';
 import { createUser, getMe, getUser, listUsers, updateUser } from './users.js';
-import { createdTokenResult, meResult, tokenResult, userResult } from './responses.js';
+import { createdTokenResult, meResult, tokenResult, userResult } from './http-responses.js';
 
 const email = z.string().trim().toLowerCase().pipe(z.email('Must be an e-mail address')).pipe(z.string().max(254));
 

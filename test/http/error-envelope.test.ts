@@ -33,7 +33,7 @@ describe('every error has the documented envelope', () => {
 
   it('answers an unknown route with 404 NOT_FOUND', async () => {
     expectEnvelope(await raw('GET', '/api/v1/no-such-thing'), 404, 'NOT_FOUND');
-    expectEnvelope(await raw('GET', '/'), 404, 'NOT_FOUND');
+    expectEnvelope(await raw('GET', '/favicon.ico'), 404, 'NOT_FOUND');
     expectEnvelope(await raw('POST', '/api/v1/boards/brd_1/tickets/tkt_1/nonsense', { headers: auth }), 404, 'NOT_FOUND');
   });
 

@@ -31,10 +31,22 @@ async function post(org: OrgFixture, path: string, body: unknown): Promise<any> 
 
 const suffix = () => Math.random().toString(36).slice(2, 8);
 
+/** A route that answers a document rather than JSON, with its status and round trips. */
+async function rawGet(path: string): Promise<ApiResponse> {
+  const response = await fetch(new URL(path, inject('baseUrl')));
+  await response.arrayBuffer();
+  return { status: response.status, body: undefined, headers: response.headers, roundTrips: Number(response.headers.get("x-db-round-trips") ?? NaN) };
+}
+
 const probes: Record<string, Probe> = {
   'GET /healthz': { budget: 1, run: () => api('GET', '/healthz') },
   // Unmatched requests are answered from the route table alone.
   $default: { budget: 0, status: 404, run: () => api('GET', '/api/v1/no-such-thing') },
+  // The reference is built at synth (or by the local runtime): serving it reads nothing.
+  'GET /': { budget: 0, run: () => api('GET', '/') },
+  'GET /api/v1/openapi.json': { budget: 0, run: () => api('GET', '/api/v1/openapi.json') },
+  'GET /docs': { budget: 0, run: () => rawGet('/docs') },
+  'GET /docs/redoc.standalone.js': { budget: 0, run: () => rawGet('/docs/redoc.standalone.js') },
   'POST /api/v1/auth/signup': {
     budget: 1,
     run: () => api('POST', '/api/v1/auth/signup', { body: { organizationName: 'Budget', slug: uniqueSlug('budget'), name: 'B', email: 'b@budget.test', password: 'budget password 1' } }),

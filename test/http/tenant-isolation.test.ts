@@ -10,6 +10,11 @@ const NOT_TENANT_SCOPED = new Set([
   'POST /api/v1/auth/signup',
   'POST /api/v1/auth/login',
   'PATCH /api/v1/platform/organizations/{slug}',
+  // The API reference: the same for everyone, no credential needed.
+  'GET /',
+  'GET /api/v1/openapi.json',
+  'GET /docs',
+  'GET /docs/redoc.standalone.js',
 ]);
 
 const tenantRoutes = () => httpGroups().flatMap(routeKeysOf).filter((route) => !NOT_TENANT_SCOPED.has(route));

@@ -37,6 +37,16 @@ const openClaim = z.union([
     .meta({ description: 'A claim on a board the caller cannot see' }),
 ]);
 
+/** Runs reported by outcome (`ticket.reported`), and their total. */
+const reported = z.strictObject({
+  total: z.number().int(),
+  done: z.number().int(),
+  blocked: z.number().int(),
+  needsReview: z.number().int(),
+  partial: z.number().int(),
+  unknown: z.number().int(),
+});
+
 const share = z.number().min(0).max(1).nullable().meta({ description: 'Fraction (0–1); null when there is nothing to divide' });
 
 /** What the organization's agents did: totals of this month and a row per agent. */
@@ -66,8 +76,8 @@ export const agentsOverviewResult = z
         gitIdentity: z.string().nullable(),
         openClaims: z.array(openClaim),
         claimsExpiredLast7Days: z.number().int(),
-        reportedLast7Days: z.number().int(),
-        reportedLast30Days: z.number().int(),
+        reportedLast7Days: reported,
+        reportedLast30Days: reported,
         pendingTime: z.strictObject({ count: z.number().int(), minutes: z.number() }),
         approvedMinutesThisMonth: z.number(),
         pullRequests: z.strictObject({ total: z.number().int(), requiresHumanReview: z.number().int() }),

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { anId, timestamp } from '../http/validation.js';
-import { statusResult } from '../statuses/responses.js';
+import { statusResult } from '../statuses/http-responses.js';
 
 /** A board with its team assignments, features, direct members and customers. */
 export const boardResult = z

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
-import type { Route, Routes } from '../http/router.js';
-import { errorBody, errorDescription, errorResponses, successBody, successStatus } from '../http/responses.js';
+import type { Route, Routes } from './router.js';
+import { errorBody, errorDescription, errorResponses, successBody, successStatus } from './responses.js';
 
 /** One function's routes, as the route table names them (the group name becomes the tag). */
 export interface RouteGroup {
