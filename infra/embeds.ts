@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { openApiDocument } from '../lib/http/openapi.js';
 import { allRouteKeys, httpGroups, type EmbeddedValue, type HttpGroup } from './route-table.js';
 
@@ -25,4 +27,13 @@ export function embeddedValues(group: HttpGroup): Record<string, string> {
 /** Every embedded value of every function: the local runtime sets them all in its one process. */
 export function allEmbeddedValues(): Record<string, string> {
   return Object.assign({}, ...httpGroups().map(embeddedValues)) as Record<string, string>;
+}
+
+/** Writes a function's embedded values as `<NAME>.json` files into a fresh directory (synth); answers their paths. */
+export function writeEmbeddedFiles(group: HttpGroup, dir = mkdtempSync(path.join(tmpdir(), 'embedded-'))): string[] {
+  return Object.entries(embeddedValues(group)).map(([name, value]) => {
+    const file = path.join(dir, `${name}.json`);
+    writeFileSync(file, value);
+    return file;
+  });
 }

@@ -24,7 +24,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../lib/db/schema.js';
 import { functionGroups, queues, routeKeysOf, type FunctionDefinition, type HttpGroup } from './route-table.js';
-import { embeddedValues } from './embeds.js';
+import { writeEmbeddedFiles } from './embeds.js';
 
 /** Entry paths in the route table are relative to the repository root (the parent of infra/). */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -237,25 +237,19 @@ function createJwtSecret(scope: Construct): secretsmanager.Secret {
 }
 
 /**
- * BUNDLING, plus what the function embeds (infra/embeds.ts) inlined as `process.env.<NAME>`
- * and the package files it reads copied beside the bundle.
+ * BUNDLING, plus the files the function reads beside its bundle: its embedded values
+ * (infra/embeds.ts, written at synth) and the package files it serves.
  */
 export function bundlingOf(group: FunctionDefinition): BundlingOptions {
   if (group.kind !== 'http' || (!group.embeds?.length && !group.assets?.length)) return BUNDLING;
-  const define = Object.fromEntries(Object.entries(embeddedValues(group)).map(([name, value]) => [`process.env.${name}`, JSON.stringify(value)]));
-  const assets = (group.assets ?? []).map((asset) => path.join(repoRoot, 'node_modules', asset));
+  const files = [...writeEmbeddedFiles(group), ...(group.assets ?? []).map((asset) => path.join(repoRoot, 'node_modules', asset))];
   return {
     ...BUNDLING,
-    ...(Object.keys(define).length ? { define } : {}),
-    ...(assets.length
-      ? {
-          commandHooks: {
-            beforeBundling: () => [],
-            beforeInstall: () => [],
-            afterBundling: (_inputDir: string, outputDir: string) => assets.map((asset) => `cp "${asset}" "${outputDir}/${path.basename(asset)}"`),
-          },
-        }
-      : {}),
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (_inputDir: string, outputDir: string) => files.map((file) => `cp "${file}" "${outputDir}/${path.basename(file)}"`),
+    },
   };
 }
 

@@ -78,7 +78,7 @@ const DOCS_PAGE_POLICY = [
 let document: { info: { version: string } } | undefined;
 
 function openApi(): { info: { version: string } } {
-  document ??= JSON.parse(embedded('OPENAPI_DOCUMENT', process.env.OPENAPI_DOCUMENT)) as { info: { version: string } };
+  document ??= JSON.parse(embedded('OPENAPI_DOCUMENT')) as { info: { version: string } };
   return document;
 }
 

@@ -27,6 +27,6 @@ let compiled: CompiledRoute[] | undefined;
 
 /** Every route key of the route table (embedded at synth: lib/core/embedded.ts), compiled once. */
 function knownRoutes(): CompiledRoute[] {
-  compiled ??= compileRoutes(JSON.parse(embedded('ROUTE_KEYS', process.env.ROUTE_KEYS)) as string[]);
+  compiled ??= compileRoutes(JSON.parse(embedded('ROUTE_KEYS')) as string[]);
   return compiled;
 }

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,18 +9,19 @@ import { bundlingOf, BUNDLING } from '../../infra/stack.js';
 import { httpGroups } from '../../infra/route-table.js';
 
 /**
- * The `$default` function learns the route keys from its bundle (esbuild `define`), not from
- * its environment or by bundling every domain. Bundled here the way the stack bundles it, then
- * invoked with no ROUTE_KEYS in the environment.
+ * The `$default` function learns the route keys from a file the stack puts beside its bundle
+ * at synth, not by bundling every domain. Bundled here the way the stack bundles it (the same
+ * esbuild settings and the same after-bundling commands), then invoked as Lambda would
+ * (LAMBDA_TASK_ROOT is the bundle's directory).
  */
 describe('the $default function bundle', () => {
   const outdir = mkdtempSync(path.join(tmpdir(), 'fallback-bundle-'));
   afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-  it('answers 405 with Allow for a known path and 404 for an unknown one, from the keys inlined at synth', async () => {
+  it('answers 405 with Allow for a known path and 404 for an unknown one, from the keys written beside the bundle at synth', async () => {
     const group = httpGroups().find((candidate) => candidate.embeds?.includes('ROUTE_KEYS'))!;
     const bundling = bundlingOf(group);
-    expect(bundling).not.toBe(BUNDLING);
+    expect(bundling.commandHooks).toBeDefined();
     const outfile = path.join(outdir, 'index.mjs');
     const result = await build({
       entryPoints: [path.resolve(group.entry)],
@@ -30,7 +32,6 @@ describe('the $default function bundle', () => {
       target: 'node20',
       mainFields: BUNDLING.mainFields,
       banner: { js: BUNDLING.banner ?? '' },
-      define: bundling.define,
       metafile: true,
       logLevel: 'error',
     });
@@ -38,8 +39,10 @@ describe('the $default function bundle', () => {
     const domains = Object.keys(result.metafile.inputs).filter((input) => /^lib\/(tickets|boards|agents|users)\//.test(input));
     expect(domains).toEqual([]);
 
-    const saved = process.env.ROUTE_KEYS;
-    delete process.env.ROUTE_KEYS;
+    for (const command of bundling.commandHooks!.afterBundling(path.resolve('.'), outdir)) execSync(command);
+    expect(readdirSync(outdir).sort()).toEqual(['ROUTE_KEYS.json', 'index.mjs']);
+    const saved = process.env.LAMBDA_TASK_ROOT;
+    process.env.LAMBDA_TASK_ROOT = outdir;
     try {
       const { handler } = (await import(pathToFileURL(outfile).href)) as { handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string }> };
       const event = (method: string, rawPath: string) => ({
@@ -57,7 +60,8 @@ describe('the $default function bundle', () => {
       const unknown = await handler(event('GET', '/api/v1/nothing-here'), {});
       expect(unknown.statusCode).toBe(404);
     } finally {
-      if (saved !== undefined) process.env.ROUTE_KEYS = saved;
+      if (saved === undefined) delete process.env.LAMBDA_TASK_ROOT;
+      else process.env.LAMBDA_TASK_ROOT = saved;
     }
   });
 });
