@@ -15,11 +15,13 @@ const agentParams = z.object({ orgId: idParam, agentId: idParam });
 /** Routes of the `agents` group (spec §4.14). `{orgId}` is checked by the router (the caller's organization, else 404). */
 export const agentRoutes: Routes = {
   'GET /api/v1/organizations/{orgId}/agents': authenticated({
+    summary: 'List agents',
     result: z.array(agentResult),
     params: orgParams,
     handler: (ctx, { params }) => listAgents(ctx),
   }),
   'POST /api/v1/organizations/{orgId}/agents': authenticated({
+    summary: 'Create an agent',
     result: agentResult,
     errors: { 403: ['PLAN_FEATURE_REQUIRED', 'AGENT_LIMIT_REACHED'] },
     status: 201,
@@ -33,11 +35,13 @@ export const agentRoutes: Routes = {
     handler: (ctx, { params, body }) => createAgent(ctx, body),
   }),
   'GET /api/v1/organizations/{orgId}/agents/policies': authenticated({
+    summary: 'Get the agent policies',
     result: agentPoliciesResult,
     params: orgParams,
     handler: (ctx, { params }) => getAgentPolicies(ctx),
   }),
   'PATCH /api/v1/organizations/{orgId}/agents/policies': authenticated({
+    summary: 'Update the agent policies',
     result: agentPoliciesResult,
     params: orgParams,
     body: z.strictObject({
@@ -47,16 +51,19 @@ export const agentRoutes: Routes = {
     handler: (ctx, { params, body }) => updateAgentPolicies(ctx, body),
   }),
   'GET /api/v1/organizations/{orgId}/agents/overview': authenticated({
+    summary: 'What the agents did: claims, reports, closures',
     result: agentsOverviewResult,
     params: orgParams,
     handler: (ctx, { params }) => getAgentsOverview(ctx),
   }),
   'GET /api/v1/organizations/{orgId}/agents/{agentId}': authenticated({
+    summary: 'Get an agent',
     result: agentResult,
     params: agentParams,
     handler: (ctx, { params }) => getAgent(ctx, params.agentId),
   }),
   'PATCH /api/v1/organizations/{orgId}/agents/{agentId}': authenticated({
+    summary: 'Update an agent',
     result: agentResult,
     params: agentParams,
     body: z.strictObject({
@@ -72,16 +79,19 @@ export const agentRoutes: Routes = {
     handler: (ctx, { params, body }) => updateAgent(ctx, params.agentId, body),
   }),
   'DELETE /api/v1/organizations/{orgId}/agents/{agentId}': authenticated({
+    summary: 'Delete an agent',
     status: 204,
     params: agentParams,
     handler: (ctx, { params }) => deleteAgent(ctx, params.agentId),
   }),
   'GET /api/v1/organizations/{orgId}/agents/{agentId}/tokens': authenticated({
+    summary: 'List an agent\'s tokens',
     result: z.strictObject({ tokens: z.array(tokenResult) }),
     params: agentParams,
     handler: (ctx, { params }) => listAgentTokens(ctx, params.agentId),
   }),
   'POST /api/v1/organizations/{orgId}/agents/{agentId}/tokens': authenticated({
+    summary: 'Mint a token for an agent',
     result: createdTokenResult,
     errors: { 403: ['PLAN_FEATURE_REQUIRED'], 429: ['RATE_LIMITED'] },
     status: 201,
@@ -90,6 +100,7 @@ export const agentRoutes: Routes = {
     handler: (ctx, { params, body }) => mintAgentToken(ctx, params.agentId, body),
   }),
   'DELETE /api/v1/organizations/{orgId}/agents/{agentId}/tokens/{tokenId}': authenticated({
+    summary: 'Revoke an agent\'s token',
     status: 204,
     params: z.object({ orgId: idParam, agentId: idParam, tokenId: idParam }),
     handler: (ctx, { params }) => revokeAgentToken(ctx, params.agentId, params.tokenId),

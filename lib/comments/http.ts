@@ -17,6 +17,7 @@ const content = z
 /** Routes of the `comments` group (spec §4.8); the ticket may be named by its display id. */
 export const commentsRoutes: Routes = acceptDisplayIds({
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments': authenticated({
+    summary: 'List a ticket\'s comments',
     result: commentResult,
     envelope: 'page',
     params: ticketParams,
@@ -24,6 +25,7 @@ export const commentsRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, query }) => listComments(ctx, params.boardId, params.ticketId, query),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments': authenticated({
+    summary: 'Comment on a ticket',
     result: commentResult,
     envelope: 'data',
     status: 201,
@@ -32,12 +34,14 @@ export const commentsRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, body }) => createComment(ctx, params.boardId, params.ticketId, body),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': authenticated({
+    summary: 'Get a comment',
     result: commentResult,
     envelope: 'data',
     params: commentParams,
     handler: (ctx, { params }) => getComment(ctx, params.boardId, params.ticketId, params.commentId),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': authenticated({
+    summary: 'Edit a comment',
     result: commentResult,
     envelope: 'data',
     params: commentParams,
@@ -45,6 +49,7 @@ export const commentsRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, body }) => updateComment(ctx, params.boardId, params.ticketId, params.commentId, body),
   }),
   'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': authenticated({
+    summary: 'Delete a comment',
     status: 204,
     params: commentParams,
     handler: (ctx, { params }) => deleteComment(ctx, params.boardId, params.ticketId, params.commentId),

@@ -14,9 +14,11 @@ const order = z.number().int().min(0).max(10_000);
 /** Routes of the `custom-fields` group: the organization's custom field definitions. */
 export const customFieldsRoutes: Routes = {
   'GET /api/v1/custom-fields': authenticated({
+    summary: 'List custom fields',
     result: z.array(customFieldResult),
     envelope: 'data', handler: (ctx) => listCustomFields(ctx) }),
   'POST /api/v1/custom-fields': authenticated({
+    summary: 'Create a custom field',
     result: customFieldResult,
     status: 201,
     body: z.strictObject({
@@ -30,6 +32,7 @@ export const customFieldsRoutes: Routes = {
     handler: (ctx, { body }) => createCustomField(ctx, body),
   }),
   'PATCH /api/v1/custom-fields/{customFieldId}': authenticated({
+    summary: 'Update a custom field',
     result: customFieldResult,
     params: fieldParams,
     body: z.strictObject({
@@ -42,6 +45,7 @@ export const customFieldsRoutes: Routes = {
     handler: (ctx, { params, body }) => updateCustomField(ctx, params.customFieldId, body),
   }),
   'DELETE /api/v1/custom-fields/{customFieldId}': authenticated({
+    summary: 'Delete a custom field',
     status: 204,
     params: fieldParams,
     handler: (ctx, { params }) => deleteCustomField(ctx, params.customFieldId),

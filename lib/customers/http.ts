@@ -12,6 +12,7 @@ const phone = z.string().trim().min(1, 'Must not be empty').max(50, 'At most 50 
 /** Routes of the `customers` group (spec §4.9). */
 export const customersRoutes: Routes = {
   'GET /api/v1/customers': authenticated({
+    summary: 'List customers',
     result: customerResult,
     envelope: 'page',
     query: z.strictObject({
@@ -22,28 +23,33 @@ export const customersRoutes: Routes = {
     handler: (ctx, { query }) => listCustomers(ctx, query),
   }),
   'POST /api/v1/customers': authenticated({
+    summary: 'Create a customer',
     result: customerResult,
     status: 201,
     body: z.strictObject({ name: requiredText(200), email: email.nullable().optional(), phone: phone.nullable().optional() }),
     handler: (ctx, { body }) => createCustomer(ctx, body),
   }),
   'GET /api/v1/customers/{customerId}': authenticated({
+    summary: 'Get a customer',
     result: customerResult,
     params: customerPath,
     handler: (ctx, { params }) => getCustomer(ctx, params.customerId),
   }),
   'PATCH /api/v1/customers/{customerId}': authenticated({
+    summary: 'Update a customer',
     result: customerResult,
     params: customerPath,
     body: z.strictObject({ name: requiredText(200).optional(), email: email.nullable().optional(), phone: phone.nullable().optional() }),
     handler: (ctx, { params, body }) => updateCustomer(ctx, params.customerId, body),
   }),
   'POST /api/v1/customers/{customerId}/archive': authenticated({
+    summary: 'Archive a customer',
     result: customerResult,
     params: customerPath,
     handler: (ctx, { params }) => archiveCustomer(ctx, params.customerId),
   }),
   'DELETE /api/v1/customers/{customerId}': authenticated({
+    summary: 'Delete a customer',
     status: 204,
     params: customerPath,
     handler: (ctx, { params }) => deleteCustomer(ctx, params.customerId),

@@ -20,6 +20,7 @@ const slug = z
 /** Routes of the `auth` group (DESIGN.md §4, "Bootstrap and users"). */
 export const authRoutes: Routes = {
   'POST /api/v1/auth/signup': open({
+    summary: 'Sign up: create an organization and its administrator',
     status: 201,
     result: z.strictObject({ organization: organizationBrief, user: userResult, ...session }).meta({ id: 'SignupResult' }),
     errors: { 409: ['CONFLICT'], 403: ['FORBIDDEN'] },
@@ -27,16 +28,19 @@ export const authRoutes: Routes = {
     handler: (ctx, { body }) => signup(ctx, body),
   }),
   'POST /api/v1/auth/login': open({
+    summary: 'Sign in with e-mail and password',
     result: z.strictObject({ ...session, user: userResult }).meta({ id: 'Session' }),
     errors: { 401: ['INVALID_CREDENTIALS'], 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
     body: z.strictObject({ email, password: z.string().min(1).max(256) }),
     handler: (ctx, { body, request }) => login(ctx, request.orgSlug, body, request.sourceIp),
   }),
   'POST /api/v1/auth/logout': authenticated({
+    summary: 'Sign out (ends this session)',
     status: 204,
     handler: (ctx) => logout(ctx),
   }),
   'POST /api/v1/auth/password': authenticated({
+    summary: 'Change your password (ends your other sessions)',
     result: z.strictObject(session),
     errors: { 409: ['CONFLICT'] },
     body: z.strictObject({ currentPassword: z.string().min(1).max(256), newPassword: password }),

@@ -7,12 +7,14 @@ import { notificationResult } from './http-responses.js';
 /** Routes of the `notifications` group (DESIGN.md §4 "Notifications"). */
 export const notificationsRoutes: Routes = {
   'GET /api/v1/notifications': authenticated({
+    summary: 'List your notifications',
     result: notificationResult,
     envelope: 'page',
     query: z.strictObject(pageQuery(20, 100)),
     handler: (ctx, { query }) => listNotifications(ctx, query),
   }),
   'POST /api/v1/notifications/{notificationId}/read': authenticated({
+    summary: 'Mark a notification read',
     status: 204,
     params: z.object({ notificationId: idParam }),
     handler: (ctx, { params }) => markNotificationRead(ctx, params.notificationId),

@@ -10,8 +10,9 @@ const groupParams = z.object({ groupId: idParam });
 
 /** Routes of the `organization` group: settings, permission groups and the platform operator's plan endpoint. */
 export const organizationRoutes: Routes = {
-  'GET /api/v1/organization': authenticated({ result: organizationResult, handler: async (ctx) => getOrganization(ctx) }),
+  'GET /api/v1/organization': authenticated({ summary: 'Get the organization', result: organizationResult, handler: async (ctx) => getOrganization(ctx) }),
   'PATCH /api/v1/organization': authenticated({
+    summary: 'Update the organization\'s name and settings',
     result: organizationResult,
     body: z.strictObject({
       name: requiredText(100).optional(),
@@ -26,9 +27,11 @@ export const organizationRoutes: Routes = {
     handler: (ctx, { body }) => updateOrganization(ctx, body),
   }),
   'GET /api/v1/permission-groups': authenticated({
+    summary: 'List permission groups',
     envelope: 'data',
     result: z.array(permissionGroupResult), handler: (ctx) => listGroups(ctx) }),
   'POST /api/v1/permission-groups': authenticated({
+    summary: 'Create a permission group',
     status: 201,
     result: permissionGroupResult,
     errors: { 409: ['CONFLICT'] },
@@ -41,11 +44,13 @@ export const organizationRoutes: Routes = {
     handler: (ctx, { body }) => createGroup(ctx, body),
   }),
   'GET /api/v1/permission-groups/{groupId}': authenticated({
+    summary: 'Get a permission group',
     result: permissionGroupResult,
     params: groupParams,
     handler: (ctx, { params }) => getGroup(ctx, params.groupId),
   }),
   'PATCH /api/v1/permission-groups/{groupId}': authenticated({
+    summary: 'Update a permission group',
     result: permissionGroupResult,
     errors: { 409: ['CONFLICT'] },
     params: groupParams,
@@ -57,12 +62,14 @@ export const organizationRoutes: Routes = {
     handler: (ctx, { params, body }) => updateGroup(ctx, params.groupId, body),
   }),
   'DELETE /api/v1/permission-groups/{groupId}': authenticated({
+    summary: 'Delete a permission group',
     errors: { 409: ['CONFLICT'] },
     status: 204,
     params: groupParams,
     handler: (ctx, { params }) => deleteGroup(ctx, params.groupId),
   }),
   'PATCH /api/v1/platform/organizations/{slug}': platform({
+    summary: 'Set an organization\'s plan (platform operator)',
     result: organizationResult,
     params: z.object({ slug: z.string().min(1).max(40) }),
     body: z.strictObject({ plan: z.enum(PLANS) }),

@@ -15,9 +15,11 @@ const order = z.number().int().min(0);
 /** Routes of the `statuses` group (spec §4.5). */
 export const statusesRoutes: Routes = {
   'GET /api/v1/statuses': authenticated({
+    summary: 'List statuses',
     result: z.array(statusResult),
     envelope: 'data', handler: (ctx) => listStatuses(ctx) }),
   'POST /api/v1/statuses': authenticated({
+    summary: 'Create a status',
     result: statusResult,
     status: 201,
     body: z.strictObject({
@@ -33,17 +35,20 @@ export const statusesRoutes: Routes = {
     handler: (ctx, { body }) => createStatus(ctx, body),
   }),
   'POST /api/v1/statuses/reorder': authenticated({
+    summary: 'Reorder statuses',
     result: z.array(statusResult),
     envelope: 'data',
     body: z.strictObject({ statusIds: z.array(idParam).min(1).max(MAX_STATUSES_PER_ORGANIZATION) }),
     handler: (ctx, { body }) => reorderStatuses(ctx, body.statusIds),
   }),
   'GET /api/v1/statuses/{statusId}': authenticated({
+    summary: 'Get a status',
     result: statusResult,
     params: statusParams,
     handler: (ctx, { params }) => getStatus(ctx, params.statusId),
   }),
   'PATCH /api/v1/statuses/{statusId}': authenticated({
+    summary: 'Update a status',
     result: statusResult,
     params: statusParams,
     body: z.strictObject({
@@ -56,6 +61,7 @@ export const statusesRoutes: Routes = {
     handler: (ctx, { params, body }) => updateStatus(ctx, params.statusId, body, recategorizeTickets),
   }),
   'DELETE /api/v1/statuses/{statusId}': authenticated({
+    summary: 'Delete a status',
     status: 204,
     params: statusParams,
     handler: (ctx, { params }) => deleteStatus(ctx, params.statusId),

@@ -9,12 +9,14 @@ const teamPath = z.object({ teamId: idParam });
 /** Routes of the `teams` group (spec §4.7). */
 export const teamsRoutes: Routes = {
   'GET /api/v1/teams': authenticated({
+    summary: 'List teams',
     result: teamResult,
     envelope: 'page',
     query: z.strictObject({ ...pageQuery(20, 100), search: z.string().max(100, 'At most 100 characters').optional() }),
     handler: (ctx, { query }) => listTeams(ctx, query),
   }),
   'POST /api/v1/teams': authenticated({
+    summary: 'Create a team',
     result: teamResult,
     errors: { 403: ['PLAN_FEATURE_REQUIRED'] },
     status: 201,
@@ -26,11 +28,13 @@ export const teamsRoutes: Routes = {
     handler: (ctx, { body }) => createTeam(ctx, body),
   }),
   'GET /api/v1/teams/{teamId}': authenticated({
+    summary: 'Get a team with its members',
     result: teamWithMembersResult,
     params: teamPath,
     handler: (ctx, { params }) => getTeam(ctx, params.teamId),
   }),
   'PATCH /api/v1/teams/{teamId}': authenticated({
+    summary: 'Update a team',
     result: teamResult,
     errors: { 403: ['PLAN_FEATURE_REQUIRED'] },
     params: teamPath,
@@ -38,12 +42,14 @@ export const teamsRoutes: Routes = {
     handler: (ctx, { params, body }) => updateTeam(ctx, params.teamId, body),
   }),
   'DELETE /api/v1/teams/{teamId}': authenticated({
+    summary: 'Delete a team',
     errors: { 403: ['PLAN_FEATURE_REQUIRED'] },
     status: 204,
     params: teamPath,
     handler: (ctx, { params }) => deleteTeam(ctx, params.teamId),
   }),
   'POST /api/v1/teams/{teamId}/members': authenticated({
+    summary: 'Add a member to a team',
     result: teamWithMembersResult,
     errors: { 403: ['PLAN_FEATURE_REQUIRED'] },
     // 200: the response is the updated team, not a new resource.
@@ -52,6 +58,7 @@ export const teamsRoutes: Routes = {
     handler: (ctx, { params, body }) => addTeamMember(ctx, params.teamId, body.userId),
   }),
   'DELETE /api/v1/teams/{teamId}/members/{userId}': authenticated({
+    summary: 'Remove a member from a team',
     status: 204,
     params: z.object({ teamId: idParam, userId: idParam }),
     handler: (ctx, { params }) => removeTeamMember(ctx, params.teamId, params.userId),

@@ -15,10 +15,12 @@ const order = z.number().int().min(0).max(MAX_TYPE_ORDER);
 /** Routes of the `ticket-types` group (spec §4.6). */
 export const ticketTypesRoutes: Routes = {
   'GET /api/v1/ticket-types': authenticated({
+    summary: 'List ticket types',
     result: z.array(ticketTypeResult),
     envelope: 'data', handler: (ctx) => listTicketTypes(ctx) }),
-  'GET /api/v1/ticket-types/default': authenticated({ result: ticketTypeResult, handler: (ctx) => getDefaultTicketType(ctx) }),
+  'GET /api/v1/ticket-types/default': authenticated({ summary: 'Get the default ticket type', result: ticketTypeResult, handler: (ctx) => getDefaultTicketType(ctx) }),
   'POST /api/v1/ticket-types': authenticated({
+    summary: 'Create a ticket type',
     result: ticketTypeResult,
     status: 201,
     body: z.strictObject({
@@ -32,11 +34,13 @@ export const ticketTypesRoutes: Routes = {
     handler: (ctx, { body }) => createTicketType(ctx, body),
   }),
   'GET /api/v1/ticket-types/{typeId}': authenticated({
+    summary: 'Get a ticket type',
     result: ticketTypeResult,
     params: typeParams,
     handler: (ctx, { params }) => getTicketType(ctx, params.typeId),
   }),
   'PATCH /api/v1/ticket-types/{typeId}': authenticated({
+    summary: 'Update a ticket type',
     result: ticketTypeResult,
     params: typeParams,
     body: z.strictObject({
@@ -49,12 +53,14 @@ export const ticketTypesRoutes: Routes = {
     handler: (ctx, { params, body }) => updateTicketType(ctx, params.typeId, body),
   }),
   'GET /api/v1/ticket-types/{typeId}/ticket-count': authenticated({
+    summary: 'Count the tickets of a type',
     result: z.strictObject({ count: z.number().int().min(0) }),
     envelope: 'data',
     params: typeParams,
     handler: (ctx, { params }) => getTicketTypeCount(ctx, params.typeId),
   }),
   'DELETE /api/v1/ticket-types/{typeId}': authenticated({
+    summary: 'Delete a ticket type',
     status: 204,
     params: typeParams,
     query: z.strictObject({ replacementTypeId: idParam.optional() }),

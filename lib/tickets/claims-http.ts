@@ -12,6 +12,7 @@ const seconds = z.number().finite();
 /** Claim routes of the `tickets` group (spec §4.2). */
 export const claimsRoutes: Routes = {
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim': authenticated({
+    summary: 'Claim a ticket (exclusive, expiring lease)',
     result: claimOutcomeResult,
     errors: { 403: ['CLAIM_LIMIT_REACHED'], 409: ['TICKET_ALREADY_CLAIMED'] },
     status: 201,
@@ -20,6 +21,7 @@ export const claimsRoutes: Routes = {
     handler: (ctx, { params, body }) => claimTicket(ctx, params.boardId, params.ticketId, body),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat': authenticated({
+    summary: 'Renew your claim on a ticket',
     result: claimResult,
     errors: { 409: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'] },
     params: ticketParams,
@@ -27,6 +29,7 @@ export const claimsRoutes: Routes = {
     handler: (ctx, { params, body }) => heartbeatClaim(ctx, params.boardId, params.ticketId, body),
   }),
   'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim': authenticated({
+    summary: 'Release a claim',
     result: z.strictObject({ released: z.literal(true) }),
     errors: { 409: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'] },
     denyDeleteCheckedByDomain: true,

@@ -26,6 +26,7 @@ export const ticketsRoutes: Routes = acceptDisplayIds({
   ...claimsRoutes,
   ...suggestionsRoutes,
   'GET /api/v1/boards/{boardId}/tickets': authenticated({
+    summary: 'List a board\'s tickets',
     result: ticketResult,
     envelope: 'page',
     params: boardParams,
@@ -33,6 +34,7 @@ export const ticketsRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, query }) => listBoardTickets(ctx, params.boardId, toFilters(query)),
   }),
   'POST /api/v1/boards/{boardId}/tickets': authenticated({
+    summary: 'Create a ticket',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
@@ -42,12 +44,14 @@ export const ticketsRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, body }) => createBoardTicket(ctx, params.boardId, body),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
+    summary: 'Get a ticket',
     result: fullTicketResult,
     envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => getTicket(ctx, params.boardId, params.ticketId),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
+    summary: 'Update a ticket',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
@@ -56,6 +60,7 @@ export const ticketsRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, body }) => patchTicket(ctx, params.boardId, params.ticketId, body),
   }),
   'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
+    summary: 'Delete a ticket',
     status: 204,
     params: ticketParams,
     handler: (ctx, { params }) => deleteTicket(ctx, params.boardId, params.ticketId),

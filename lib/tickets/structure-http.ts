@@ -18,6 +18,7 @@ const customFieldValue = z.strictObject({
 /** Ticket structure (spec §4.1): custom field values, completion and blocker checks, pull requests, subtickets. */
 export const structureRoutes: Routes = {
   'PUT /api/v1/boards/{boardId}/tickets/{ticketId}/custom-fields': authenticated({
+    summary: 'Set a ticket\'s custom field values',
     result: fullTicketResult,
     envelope: 'data',
     params: ticketParams,
@@ -25,29 +26,34 @@ export const structureRoutes: Routes = {
     handler: (ctx, { params, body }) => setCustomFieldValues(ctx, params.boardId, params.ticketId, body.values),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/completion-check': authenticated({
+    summary: 'Check whether a ticket may be completed',
     result: completionCheckResult,
     envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => getCompletionCheck(ctx, params.boardId, params.ticketId),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/blocker': authenticated({
+    summary: 'Get what blocks a ticket',
     result: blockerResult,
     envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => getBlockerInfo(ctx, params.boardId, params.ticketId),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/pull-requests': authenticated({
+    summary: 'List a ticket\'s pull requests',
     result: z.array(z.never()).meta({ description: 'Pull requests are not linked yet: always empty' }),
     envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => listTicketPullRequests(ctx, params.boardId, params.ticketId),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets': authenticated({
+    summary: 'List a ticket\'s subtickets',
     result: subticketsResult,
     params: ticketParams,
     handler: (ctx, { params }) => listSubtickets(ctx, params.boardId, params.ticketId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets': authenticated({
+    summary: 'Create a subticket',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
@@ -57,6 +63,7 @@ export const structureRoutes: Routes = {
     handler: (ctx, { params, body }) => createSubticket(ctx, params.boardId, params.ticketId, body),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets/{subticketId}/status': authenticated({
+    summary: 'Change a subticket\'s status',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
@@ -65,6 +72,7 @@ export const structureRoutes: Routes = {
     handler: (ctx, { params, body }) => updateSubticketStatus(ctx, params.boardId, params.ticketId, params.subticketId, body.statusId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/convert-to-subticket': authenticated({
+    summary: 'Make a ticket a subticket of another',
     result: fullTicketResult,
     envelope: 'data',
     params: ticketParams,
@@ -72,6 +80,7 @@ export const structureRoutes: Routes = {
     handler: (ctx, { params, body }) => convertToSubticket(ctx, params.boardId, params.ticketId, body.parentTicketId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/promote-to-standalone': authenticated({
+    summary: 'Make a subticket a standalone ticket',
     result: fullTicketResult,
     envelope: 'data',
     params: ticketParams,

@@ -13,6 +13,7 @@ const decisionBody = z.strictObject({ reason: reason.optional() });
 /** Suggestion routes of the `tickets` group (DESIGN.md §4 "Workflow": agent moves awaiting approval). */
 export const suggestionsRoutes: Routes = {
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions': authenticated({
+    summary: 'List an agent\'s suggested moves of a ticket',
     result: suggestionResult,
     envelope: 'page',
     params: ticketParams,
@@ -20,6 +21,7 @@ export const suggestionsRoutes: Routes = {
     handler: (ctx, { params, query }) => listSuggestions(ctx, params.boardId, params.ticketId, query),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/accept': authenticated({
+    summary: 'Accept a suggested move',
     result: suggestionResult,
     envelope: 'data',
     params: suggestionParams,
@@ -27,6 +29,7 @@ export const suggestionsRoutes: Routes = {
     handler: (ctx, { params, body }) => acceptSuggestion(ctx, params.boardId, params.ticketId, params.suggestionId, body),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/reject': authenticated({
+    summary: 'Reject a suggested move',
     result: suggestionResult,
     envelope: 'data',
     params: suggestionParams,

@@ -26,6 +26,7 @@ const inlineBody = z
 /** Workflow routes of the `tickets` group (spec §4.1): status, assign, move, transition, approve, reassignment, reorder, inline edit. */
 export const workflowRoutes: Routes = {
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/status': authenticated({
+    summary: 'Change a ticket\'s status',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
@@ -34,6 +35,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, body }) => changeTicketStatus(ctx, params.boardId, params.ticketId, body),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/assign': authenticated({
+    summary: 'Assign a ticket',
     result: fullTicketResult,
     envelope: 'data',
     params: ticketParams,
@@ -41,6 +43,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, body }) => assignTicket(ctx, params.boardId, params.ticketId, body.assigneeId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/move': authenticated({
+    summary: 'Move a ticket to another board',
     result: movedTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
@@ -49,6 +52,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, body }) => moveTicket(ctx, params.boardId, params.ticketId, body.targetBoardId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/transition': authenticated({
+    summary: 'Move a ticket to a status, with a reason',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
@@ -61,6 +65,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, body }) => transitionTicket(ctx, params.boardId, params.ticketId, body),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/approve': authenticated({
+    summary: 'Approve a planned ticket into the active workflow',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
@@ -68,6 +73,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params }) => approveTicket(ctx, params.boardId, params.ticketId),
   }),
   'GET /api/v1/boards/{boardId}/tickets/needing-reassignment': authenticated({
+    summary: 'List tickets whose assignee lost access',
     result: ticketResult,
     envelope: 'page',
     params: boardParams,
@@ -75,6 +81,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, query }) => listTicketsNeedingReassignment(ctx, params.boardId, query),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/reorder': authenticated({
+    summary: 'Reorder a ticket within or across columns',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
     envelope: 'data',
@@ -91,6 +98,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, body }) => reorderTicket(ctx, params.boardId, body),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/inline': authenticated({
+    summary: 'Edit one field of a ticket (guarded by updatedAt)',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'], 409: ['STALE_UPDATE'] },
     envelope: 'data',

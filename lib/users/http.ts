@@ -22,14 +22,16 @@ export const tokenRestrictionsBody = z.strictObject({
 
 /** Routes of the `users` group. */
 export const userRoutes: Routes = {
-  'GET /api/v1/users/me': authenticated({ result: meResult, handler: (ctx) => getMe(ctx) }),
+  'GET /api/v1/users/me': authenticated({ summary: 'Who am I: your user, permissions and organization', result: meResult, handler: (ctx) => getMe(ctx) }),
   'GET /api/v1/users': authenticated({
+    summary: 'List users',
     envelope: 'page',
     result: userResult,
     query: z.strictObject({ ...pageQuery(20, 100), search: z.string().max(200).optional(), includeAgents: queryBoolean.optional() }),
     handler: (ctx, { query }) => listUsers(ctx, query),
   }),
   'POST /api/v1/users': authenticated({
+    summary: 'Create a user',
     status: 201,
     result: userResult,
     errors: { 409: ['CONFLICT'] },
@@ -44,11 +46,13 @@ export const userRoutes: Routes = {
     handler: (ctx, { body }) => createUser(ctx, body),
   }),
   'GET /api/v1/users/{userId}': authenticated({
+    summary: 'Get a user',
     result: userResult,
     params: z.object({ userId: idParam }),
     handler: (ctx, { params }) => getUser(ctx, params.userId),
   }),
   'PATCH /api/v1/users/{userId}': authenticated({
+    summary: 'Update a user',
     result: userResult,
     params: z.object({ userId: idParam }),
     body: z.strictObject({
@@ -60,6 +64,7 @@ export const userRoutes: Routes = {
     handler: (ctx, { params, body }) => updateUser(ctx, params.userId, body),
   }),
   'GET /api/v1/users/me/tokens': authenticated({
+    summary: 'List your personal access tokens',
     result: z.strictObject({ tokens: z.array(tokenResult) }),
     handler: async (ctx) => {
       requireSession(ctx);
@@ -67,6 +72,7 @@ export const userRoutes: Routes = {
     },
   }),
   'POST /api/v1/users/me/tokens': authenticated({
+    summary: 'Create a personal access token',
     status: 201,
     result: createdTokenResult,
     body: tokenRestrictionsBody,
@@ -77,6 +83,7 @@ export const userRoutes: Routes = {
     },
   }),
   'DELETE /api/v1/users/me/tokens/{tokenId}': authenticated({
+    summary: 'Revoke a personal access token',
     status: 204,
     params: z.object({ tokenId: idParam }),
     handler: async (ctx, { params }) => {

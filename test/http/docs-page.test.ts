@@ -42,6 +42,7 @@ describe('the /docs page in a browser', () => {
     await page.waitForFunction("document.body.innerText.includes('/api/v1/boards/{boardId}/tickets/{ticketId}/claim')", { timeout: 60_000 });
     const text = (await page.evaluate('document.body.innerText')) as string;
     for (const tag of ['tickets', 'boards', 'agents', 'docs']) expect(text).toContain(tag);
+    expect(text).toContain('Claim a ticket (exclusive, expiring lease)');
     expect(text).toContain('Work-management API');
     const screenshot = path.join(dir, 'docs.png');
     await page.screenshot({ path: screenshot, fullPage: false });
