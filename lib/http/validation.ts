@@ -36,6 +36,22 @@ export const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Must be a hex col
 /** Trimmed, non-empty string of at most `max` characters. */
 export const requiredText = (max: number) => z.string().trim().min(1, 'Must not be empty').max(max, `At most ${max} characters`);
 
+/** An e-mail address, trimmed and lower-cased, at most 254 characters. */
+export const emailAddress = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email('Must be an e-mail address'))
+  .pipe(z.string().max(254))
+  .meta({ override: { type: 'string', format: 'email', maxLength: 254 } });
+
+/** A query parameter holding a comma-separated list (`a,b,c`), read as its non-empty items. */
+export const commaSeparated = z
+  .string()
+  .max(4000)
+  .meta({ description: 'Comma-separated list' })
+  .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean));
+
 export const optionalText = (max: number) => z.string().max(max, `At most ${max} characters`);
 
 export const idParam = z.string().min(1).max(64);

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { authenticated, open, type Routes } from '../http/router.js';
-import { requiredText } from '../http/validation.js';
+import { requiredText, emailAddress } from '../http/validation.js';
 import { signup } from './signup.js';
 import { changePassword, login, logout } from './login.js';
 import { organizationBrief, userResult } from '../users/http-responses.js';
@@ -11,7 +11,7 @@ const session = {
   expiresIn: z.number().int().meta({ description: 'Seconds until the session expires' }),
 };
 
-const email = z.string().trim().toLowerCase().pipe(z.email('Must be an e-mail address')).pipe(z.string().max(254));
+const email = emailAddress;
 const password = z.string().min(8, 'At least 8 characters').max(256, 'At most 256 characters');
 const slug = z
   .string()

@@ -7,7 +7,8 @@ import { claimOutcomeResult, claimResult } from './http-responses.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 /** Lease lengths are clamped by the domain (spec §4.2), so any finite number is accepted here. */
-const seconds = z.number().finite();
+/** A lease length: clamped to 60–14,400 seconds (out-of-range values are not refused). */
+const seconds = z.number().finite().meta({ description: 'Seconds; clamped to 60–14,400', default: 1800 });
 
 /** Claim routes of the `tickets` group (spec §4.2). */
 export const claimsRoutes: Routes = {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { IMPACT_LEVELS, PRIORITIES, RESOLUTION_TYPES } from '../db/entities/index.js';
-import { idParam, pageQuery, queryBoolean } from '../http/validation.js';
+import { idParam, pageQuery, queryBoolean, commaSeparated } from '../http/validation.js';
 
 /** ISO 8601 timestamp or date (`YYYY-MM-DD`), stored as a UTC timestamp with milliseconds. */
 export const timestamp = z
@@ -45,19 +45,16 @@ export const patchTicketBody = settable.extend({
   statusChangeReason: reason.optional(),
 });
 
-const commaList = z
-  .string()
-  .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean));
 
 /** Query parameters of the ticket lists (spec §4.1 GET and §4.3). */
 export const listFilterQuery = {
   ...pageQuery(20, 100),
-  statusId: commaList.optional(),
+  statusId: commaSeparated.optional(),
   assigneeId: idParam.optional(),
   customerId: idParam.optional(),
   needsReassignment: queryBoolean.optional(),
-  typeId: commaList.optional(),
-  labelId: commaList.optional(),
+  typeId: commaSeparated.optional(),
+  labelId: commaSeparated.optional(),
   search: z.string().max(200).optional(),
   includePlanning: queryBoolean.optional(),
   includeArchived: queryBoolean.optional(),
@@ -65,7 +62,7 @@ export const listFilterQuery = {
   noDueDate: queryBoolean.optional(),
   dueBefore: timestamp.optional(),
   dueAfter: timestamp.optional(),
-  impactLevel: commaList.pipe(z.array(z.enum(IMPACT_LEVELS))).optional(),
+  impactLevel: commaSeparated.pipe(z.array(z.enum(IMPACT_LEVELS))).optional(),
   externalReference: z.string().max(200).optional(),
 };
 

@@ -1,14 +1,11 @@
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
-import { idParam, queryBoolean } from '../http/validation.js';
+import { commaSeparated, idParam, queryBoolean } from '../http/validation.js';
 import { listIssues } from './list.js';
 import { listFilterQuery, toFilters } from './http-schemas.js';
 import { ticketResult } from './http-responses.js';
 
-const boardIdList = z
-  .string()
-  .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
-  .pipe(z.array(idParam).min(1, 'At least one board id').max(100, 'At most 100 boards'));
+const boardIdList = commaSeparated.pipe(z.array(idParam).min(1, 'At least one board id').max(100, 'At most 100 boards'));
 
 /** GET /api/v1/issues (spec §4.3): the board list's filters plus the cross-board ones. */
 const issuesQuery = z.strictObject({

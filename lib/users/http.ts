@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
-import { idParam, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
+import { idParam, pageQuery, queryBoolean, requiredText, emailAddress } from '../http/validation.js';
 import { ROLES } from '../db/entities/index.js';
 import { createPersonalToken, listPersonalTokens, revokePersonalToken } from '../identity/personal-tokens.js';
 import { requireSession } from '../identity/require-session.js';
@@ -8,7 +8,7 @@ import { assertBoardsExist } from '../boards/index.js';
 import { createUser, getMe, getUser, listUsers, updateUser } from './users.js';
 import { createdTokenResult, meResult, tokenResult, userResult } from './http-responses.js';
 
-const email = z.string().trim().toLowerCase().pipe(z.email('Must be an e-mail address')).pipe(z.string().max(254));
+const email = emailAddress;
 
 /** Restriction fields shared by personal and agent tokens (spec §4.14, §5.3). */
 export const tokenRestrictionsBody = z.strictObject({
