@@ -24,6 +24,7 @@ import { notificationsRoutes } from '../lib/notifications/http.js';
 import { labelsRoutes } from '../lib/labels/http.js';
 import { customFieldsRoutes } from '../lib/custom-fields/http.js';
 import { agentRoutes } from '../lib/agents/http.js';
+import { webhooksRoutes } from '../lib/webhooks/http.js';
 import { fallbackRoutes } from '../lib/http/fallback.js';
 import { docsRoutes, REFERENCE_RENDERER } from '../lib/docs/http.js';
 
@@ -186,6 +187,13 @@ export const functionGroups: FunctionDefinition[] = [
     kind: 'http',
     table: 'readWrite',
     routes: agentRoutes,
+  },
+  {
+    name: 'webhooks',
+    entry: 'functions/webhooks.ts',
+    kind: 'http',
+    table: 'read',
+    routes: webhooksRoutes,
   },
   {
     // The API reference: `GET /` (an index), the OpenAPI document and the docs page with its renderer.

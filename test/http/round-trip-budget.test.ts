@@ -40,6 +40,8 @@ async function rawGet(path: string): Promise<ApiResponse> {
 
 const probes: Record<string, Probe> = {
   'GET /healthz': { budget: 1, run: () => api('GET', '/healthz') },
+  // The catalogue is a constant: authentication only.
+  'GET /api/v1/webhook-endpoints/events': { budget: 1, run: (org) => org.call('GET', '/api/v1/webhook-endpoints/events') },
   // Unmatched requests are answered from the route table alone.
   $default: { budget: 0, status: 404, run: () => api('GET', '/api/v1/no-such-thing') },
   // The reference is built at synth (or by the local runtime): serving it reads nothing.

@@ -1,0 +1,25 @@
+/**
+ * The events an endpoint can subscribe to (spec §6.2), each with when it fires. This list is
+ * the catalogue (`GET /api/v1/webhook-endpoints/events`) and the vocabulary endpoint
+ * subscriptions are validated against. `ping` is not subscribable: it is sent on request.
+ */
+export const EVENT_CATALOGUE = {
+  'ticket.created': 'A ticket was created',
+  'ticket.updated': 'A ticket was updated',
+  'ticket.deleted': 'A ticket was deleted',
+  'ticket.status_changed': "A ticket's status changed",
+  'ticket.assigned': 'A ticket was assigned or reassigned (the wake-up signal for an agent that does not poll)',
+  'ticket.claimed': 'An agent or a person took a lease on a ticket',
+  'ticket.claim_released': 'A lease was handed back',
+  'ticket.claim_expired': 'A lease ran out unreleased',
+  'ticket.reported': 'An agent reported a run',
+  'comment.created': 'A comment was added',
+  'pr.opened': 'A pull request appeared for the first time',
+  'pr.status_changed': "A pull request's state, pipeline status or review status changed",
+  'pr.merged': 'A pull request was merged',
+  'pipeline.updated': 'A CI/CD run was ingested or changed status',
+} as const;
+
+export type EventType = keyof typeof EVENT_CATALOGUE;
+
+export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as [EventType, ...EventType[]];
