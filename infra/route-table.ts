@@ -41,6 +41,8 @@ export interface HttpGroup {
   sendsToWebhookQueue?: boolean;
   /** Needs the platform operator token hash in its environment. */
   platform?: boolean;
+  /** Seals or opens webhook signing secrets: gets WEBHOOK_SECRET_KEY. */
+  sealsWebhookSecrets?: boolean;
   /**
    * Values derived from the whole route table that this function needs (infra/embeds.ts,
    * lib/core/embedded.ts): inlined into its bundle at synth time, because they are too large
@@ -192,7 +194,8 @@ export const functionGroups: FunctionDefinition[] = [
     name: 'webhooks',
     entry: 'functions/webhooks.ts',
     kind: 'http',
-    table: 'read',
+    table: 'readWrite',
+    sealsWebhookSecrets: true,
     routes: webhooksRoutes,
   },
   {

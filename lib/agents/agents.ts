@@ -10,6 +10,7 @@ import { requireFeature } from '../organizations/plans.js';
 import { groupDirectoryOf, permissionsOfGroups, systemGroupId } from '../organizations/group-directory.js';
 import { requireSession } from '../identity/require-session.js';
 import { listAccessTokens } from '../identity/personal-tokens.js';
+import { counterDown, counterUp } from '../organizations/counters.js';
 
 export const MAX_LIVE_AGENTS = 25;
 
@@ -124,34 +125,6 @@ function assertValidOwner(owner: UserItem | undefined): asserts owner is UserIte
 const agentLimitReached = () =>
   forbidden(`An organization holds at most ${MAX_LIVE_AGENTS} agents`, 'AGENT_LIMIT_REACHED', { limit: MAX_LIVE_AGENTS });
 
-/**
- * The organization's live-agent counter, one up, guarded by the limit. An organization whose
- * counter was never written (created before it existed) starts it from the agents just
- * counted, guarded by the counter's absence; either way two concurrent creates cannot both
- * pass the limit.
- */
-function liveAgentCountUp(e: TransactionEntities, orgId: string, countedWhenAbsent: number | undefined) {
-  if (countedWhenAbsent !== undefined) {
-    // Another create started the counter meanwhile: this one starts over from it.
-    return guarded(
-      e.organization
-        .patch({ orgId })
-        .set({ liveAgentCount: countedWhenAbsent + 1 })
-        .where((attr, op) => op.notExists(attr.liveAgentCount))
-        .commit(),
-      agentNotCreated,
-    );
-  }
-  return guarded(
-    e.organization
-      .patch({ orgId })
-      .add({ liveAgentCount: 1 })
-      .where((attr, op) => op.lt(attr.liveAgentCount, MAX_LIVE_AGENTS))
-      .commit(),
-    agentLimitReached,
-  );
-}
-
 const agentChanged = () => conflict('The agent changed concurrently; retry');
 const agentNotCreated = () => conflict('The agent could not be created; retry');
 const ownerRequirement = () => invalidField('ownerId', 'Must be an active member of the organization (not an agent or customer)');
@@ -212,7 +185,7 @@ export async function createAgent(ctx: DomainContext, input: CreateAgentInput) {
         .commit(),
       ownerRequirement,
     ),
-    liveAgentCountUp(e, ctx.org.orgId, ctx.org.liveAgentCount === undefined ? liveAgents : undefined),
+    counterUp(e, ctx.org.orgId, 'liveAgentCount', MAX_LIVE_AGENTS, ctx.org.liveAgentCount === undefined ? liveAgents : undefined, agentLimitReached),
     ...(groupId
       ? [guarded(e.permissionGroup.check({ orgId: ctx.org.orgId, groupId }).where((attr, op) => op.exists(attr.groupId)).commit(), () => invalidField('permissionGroupId', 'Unknown permission group'))]
       : []),
@@ -291,7 +264,7 @@ export async function deleteAgent(ctx: DomainContext, agentId: string): Promise<
         .commit(),
       agentChanged,
     ),
-    ...(countsAgents ? [e.organization.patch({ orgId: ctx.org.orgId }).add({ liveAgentCount: -1 }).commit()] : []),
+    ...(countsAgents ? [counterDown(e, ctx.org.orgId, 'liveAgentCount')] : []),
     ...first.map((token) => e.credential.delete({ lookupKey: token.lookupKey }).commit()),
   ]);
   for (const chunk of rest) await transact((e) => chunk.map((token) => e.credential.delete({ lookupKey: token.lookupKey }).commit()));

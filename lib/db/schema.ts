@@ -2,7 +2,7 @@ import type { EntityConfiguration } from 'electrodb';
 import {
   Organization, OrganizationSlug, User, UserEmail, Credential, PermissionGroup, Board, BoardPrefix,
   Status, TicketType, Team, TeamMember, Customer, DomainEvent, Label, CustomField, Ticket, TicketKey, Comment,
-  TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName, RateWindow,
+  TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName, RateWindow, WebhookEndpoint,
 } from './entities/index.js';
 
 /**
@@ -39,6 +39,7 @@ export const entityBuilders = {
   suggestion: Suggestion,
   uniqueName: UniqueName,
   rateWindow: RateWindow,
+  webhookEndpoint: WebhookEndpoint,
 };
 
 type Builders = typeof entityBuilders;

@@ -59,6 +59,7 @@ export async function signup(ctx: AnonymousContext, input: SignupInput) {
     defaultTimeFactor: 1,
     defaultMaxConcurrentClaims: 3,
     liveAgentCount: 0,
+    webhookEndpointCount: 0,
     groupDirectory: Object.fromEntries(groups.map((group) => [group.groupId, directoryEntryOf(group)])),
     createdAt: at,
     updatedAt: at,

@@ -1,8 +1,16 @@
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
+import { idParam, requiredText } from '../http/validation.js';
 import { EVENT_CATALOGUE, EVENT_TYPES } from './events.js';
+import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, updateEndpoint } from './endpoints.js';
+import { createdEndpointResult, endpointResult } from './http-responses.js';
 
-/** Routes of the `webhooks` group (spec §4.15). */
+const endpointParams = z.object({ endpointId: idParam });
+const url = z.string().max(2000, 'At most 2,000 characters').meta({ description: 'HTTPS URL of a public address' });
+const events = z.array(z.enum(EVENT_TYPES)).min(1, 'At least one event').max(EVENT_TYPES.length);
+const PLAN = { 403: ['PLAN_FEATURE_REQUIRED'] } as const;
+
+/** Routes of the `webhooks` group (spec §4.15; Pro plan and up, except the catalogue). */
 export const webhooksRoutes: Routes = {
   'GET /api/v1/webhook-endpoints/events': authenticated({
     summary: 'List the event types an endpoint can subscribe to',
@@ -12,5 +20,41 @@ export const webhooksRoutes: Routes = {
         .join('; ')}.`,
     }),
     handler: async () => [...EVENT_TYPES],
+  }),
+  'GET /api/v1/webhook-endpoints': authenticated({
+    summary: 'List webhook endpoints',
+    result: z.array(endpointResult),
+    errors: PLAN,
+    handler: (ctx) => listEndpoints(ctx),
+  }),
+  'POST /api/v1/webhook-endpoints': authenticated({
+    summary: 'Create a webhook endpoint (its secret is returned once)',
+    status: 201,
+    result: createdEndpointResult,
+    errors: PLAN,
+    body: z.strictObject({ name: requiredText(100), url, events }),
+    handler: (ctx, { body }) => createEndpoint(ctx, body),
+  }),
+  'GET /api/v1/webhook-endpoints/{endpointId}': authenticated({
+    summary: 'Get a webhook endpoint',
+    result: endpointResult,
+    errors: PLAN,
+    params: endpointParams,
+    handler: (ctx, { params }) => getEndpoint(ctx, params.endpointId),
+  }),
+  'PATCH /api/v1/webhook-endpoints/{endpointId}': authenticated({
+    summary: 'Update a webhook endpoint',
+    result: endpointResult,
+    errors: PLAN,
+    params: endpointParams,
+    body: z.strictObject({ name: requiredText(100).optional(), url: url.optional(), events: events.optional(), isActive: z.boolean().optional() }),
+    handler: (ctx, { params, body }) => updateEndpoint(ctx, params.endpointId, body),
+  }),
+  'DELETE /api/v1/webhook-endpoints/{endpointId}': authenticated({
+    summary: 'Delete a webhook endpoint',
+    status: 204,
+    errors: PLAN,
+    params: endpointParams,
+    handler: (ctx, { params }) => deleteEndpoint(ctx, params.endpointId),
   }),
 };

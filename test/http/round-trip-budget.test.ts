@@ -393,6 +393,18 @@ function ticketProbes(): Record<string, Probe> {
     'POST /api/v1/labels': { budget: 3, run: (org) => org.call('POST', '/api/v1/labels', { body: { name: `Budget ${suffix()}`, color: '#000000' } }) },
     'PATCH /api/v1/labels/{labelId}': { budget: 3, run: call('PATCH /api/v1/labels/{labelId}', { color: '#445566' }) },
     // auth; the label (its name); one transaction (delete + name guard).
+    'GET /api/v1/webhook-endpoints': { budget: 2, run: (org) => org.call('GET', '/api/v1/webhook-endpoints') },
+    'POST /api/v1/webhook-endpoints': {
+      budget: 2,
+      run: (org) => org.call('POST', '/api/v1/webhook-endpoints', { body: { name: `Probe ${suffix()}`, url: 'https://hooks.example.com/budget', events: ['ticket.created'] } }),
+    },
+    'GET /api/v1/webhook-endpoints/{endpointId}': { budget: 2, run: (org) => org.call('GET', `/api/v1/webhook-endpoints/${org.endpointId}`) },
+    'PATCH /api/v1/webhook-endpoints/{endpointId}': { budget: 3, run: (org) => org.call('PATCH', `/api/v1/webhook-endpoints/${org.endpointId}`, { body: { name: `Renamed ${suffix()}` } }) },
+    'DELETE /api/v1/webhook-endpoints/{endpointId}': {
+      budget: 3,
+      run: async (org) =>
+        org.call('DELETE', `/api/v1/webhook-endpoints/${(await post(org, '/api/v1/webhook-endpoints', { name: `Doomed ${suffix()}`, url: 'https://hooks.example.com/doomed', events: ['ticket.created'] })).id}`),
+    },
     'DELETE /api/v1/labels/{labelId}': {
       budget: 3,
       run: async (org) => org.call('DELETE', `/api/v1/labels/${(await post(org, '/api/v1/labels', { name: `Doomed ${suffix()}`, color: '#000000' })).id}`),

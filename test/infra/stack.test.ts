@@ -125,6 +125,15 @@ describe('WorkManagementStack with a custom domain', () => {
     }
   });
 
+  it('gives the webhook secret key only to the functions that seal webhook secrets, as a dynamic reference', () => {
+    for (const group of functionGroups) {
+      const [, fn] = functionOf(template, group.name);
+      const key = fn.Properties.Environment.Variables.WEBHOOK_SECRET_KEY;
+      if (group.kind === 'http' && group.sealsWebhookSecrets) expect(JSON.stringify(key)).toContain('{{resolve:secretsmanager:');
+      else expect(key, group.name).toBeUndefined();
+    }
+  });
+
   it('sizes HTTP functions for requests and background functions for batch work', () => {
     for (const group of functionGroups) {
       const [, fn] = functionOf(template, group.name);

@@ -25,6 +25,7 @@ export interface OrgFixture extends TestOrg {
   agentTokenId: string;
   /** A PENDING suggestion (agent → DONE) on the fixture ticket. */
   suggestionId: string;
+  endpointId: string;
 }
 
 async function created(org: TestOrg, path: string, body: unknown): Promise<any> {
@@ -55,6 +56,7 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
   const agent = await created(org, `/api/v1/organizations/${org.orgId}/agents`, { name: 'Fixture agent' });
   const agentToken = await created(org, `/api/v1/organizations/${org.orgId}/agents/${agent.id}/tokens`, { name: 'Fixture agent token' });
   const suggestionId = await pendingSuggestion(org, board.id, ticket.id, agent.id, agentToken.token);
+  const webhookEndpoint = await created(org, '/api/v1/webhook-endpoints', { name: 'Fixture endpoint', url: 'https://hooks.example.com/fixture', events: ['ticket.created'] });
   return {
     ...org,
     boardId: board.id,
@@ -75,6 +77,7 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
     agentId: agent.id,
     agentTokenId: agentToken.id,
     suggestionId,
+    endpointId: webhookEndpoint.id,
   };
 }
 
@@ -118,6 +121,7 @@ export function pathFor(routeKey: string, fixture: OrgFixture): { method: string
     // No notification exists in a fresh fixture: an id that resolves nowhere is enough for the sweeps.
     notificationId: 'ntf_01J00000000000000000000000',
     suggestionId: fixture.suggestionId,
+    endpointId: fixture.endpointId,
   };
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const id = ids[name];
@@ -177,6 +181,8 @@ export function writeBodyFor(routeKey: string, own: OrgFixture): unknown {
     'POST /api/v1/organizations/{orgId}/agents/{agentId}/tokens': { name: 'probe' },
     'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim': {},
     'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat': {},
+    'POST /api/v1/webhook-endpoints': { name: 'Probe endpoint', url: 'https://hooks.example.com/probe', events: ['ticket.created'] },
+    'PATCH /api/v1/webhook-endpoints/{endpointId}': { name: 'Hijacked' },
   };
   return bodies[routeKey];
 }

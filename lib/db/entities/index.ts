@@ -20,3 +20,4 @@ export { Notification, NOTIFICATION_TYPES, type NotificationItem } from './notif
 export { Suggestion, SUGGESTION_STATES, type SuggestionState, type SuggestionItem } from './suggestion.js';
 export { UniqueName, UNIQUE_NAME_SCOPES, type UniqueNameScope, type UniqueNameItem } from './unique-name.js';
 export { RateWindow, type RateWindowItem } from './rate-window.js';
+export { WebhookEndpoint, MAX_WEBHOOK_ENDPOINTS, type WebhookEndpointItem } from './webhook-endpoint.js';

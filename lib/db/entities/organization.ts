@@ -30,6 +30,8 @@ export const Organization = (config?: EntityConfiguration) =>
      * guarded by the 25-agent limit, so the limit holds under concurrent creates.
      */
     liveAgentCount: { type: 'number' },
+    /** Webhook endpoints of the organization (absent: count them; at most MAX_WEBHOOK_ENDPOINTS). */
+    webhookEndpointCount: { type: 'number' },
     createdAt: { type: 'string', required: true, readOnly: true },
     updatedAt: { type: 'string', required: true },
   },

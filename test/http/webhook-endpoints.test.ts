@@ -1,0 +1,129 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, createMember, expectValidationError, setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { db } from '../../lib/db/service.js';
+
+/*
+ * Webhook endpoints (spec §4.15, §2.20): Pro plan and up, webhooks:view / webhooks:manage, at
+ * most 20 per organization, HTTPS URLs of public addresses only, the secret shown once and
+ * stored sealed.
+ */
+const PATH = '/api/v1/webhook-endpoints';
+const valid = (overrides: Record<string, unknown> = {}) => ({ name: 'CI hooks', url: 'https://hooks.example.com/work', events: ['ticket.created', 'ticket.claimed'], ...overrides });
+
+async function proOrg(): Promise<TestOrg> {
+  const org = await signupOrg();
+  await setPlan(org.slug, 'PRO');
+  return org;
+}
+
+describe('webhook endpoints', () => {
+  let org: TestOrg;
+  beforeAll(async () => {
+    org = await proOrg();
+  });
+
+  it('creates an endpoint and shows its secret once, never again; the table holds it sealed', async () => {
+    const created = await org.call('POST', PATH, { body: valid() });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^wh_/),
+      name: 'CI hooks',
+      url: 'https://hooks.example.com/work',
+      events: ['ticket.created', 'ticket.claimed'],
+      isActive: true,
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    const { secret, ...shown } = created.body;
+    expect((await org.call('GET', `${PATH}/${created.body.id}`)).body).toEqual(shown);
+    expect((await org.call('GET', PATH)).body).toContainEqual(shown);
+
+    const stored = (await db().entities.webhookEndpoint.get({ orgId: org.orgId, endpointId: created.body.id }).go()).data!;
+    expect(JSON.stringify(stored)).not.toContain(secret);
+    expect(JSON.stringify(stored)).not.toContain(secret.slice(6));
+    expect(Buffer.from(stored.sealedSecret, 'base64').length).toBe(12 + secret.length + 16);
+  });
+
+  it('updates name, url, events and isActive', async () => {
+    const { id } = (await org.call('POST', PATH, { body: valid({ name: 'Before' }) })).body;
+    const patched = await org.call('PATCH', `${PATH}/${id}`, { body: { name: 'After', url: 'https://other.example.org/in', events: ['comment.created'], isActive: false } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ id, name: 'After', url: 'https://other.example.org/in', events: ['comment.created'], isActive: false });
+    expect((await org.call('GET', `${PATH}/${id}`)).body).toEqual(patched.body);
+  });
+
+  it.each([
+    ['http://hooks.example.com/work', 'https'],
+    ['https://127.0.0.1/hook', 'private'],
+    ['https://169.254.169.254/latest/meta-data', 'private'],
+    ['https://[::ffff:10.0.0.1]/hook', 'private'],
+    ['https://localhost/hook', 'this machine'],
+    ['not a url', 'absolute'],
+  ])('refuses the URL %s with 400 naming url, and creates nothing', async (url, reason) => {
+    const before = (await org.call('GET', PATH)).body.length;
+    const response = await org.call('POST', PATH, { body: valid({ url }) });
+    expectValidationError(response, 'url');
+    expect(response.body.error.details.issues[0].message.toLowerCase()).toContain(reason);
+    expect((await org.call('GET', PATH)).body).toHaveLength(before);
+  });
+
+  it('refuses unknown events, no events, a long name and unknown fields with 400', async () => {
+    expectValidationError(await org.call('POST', PATH, { body: valid({ events: ['ticket.created', 'ticket.exploded'] }) }), 'events.1');
+    expectValidationError(await org.call('POST', PATH, { body: valid({ events: [] }) }), 'events');
+    expectValidationError(await org.call('POST', PATH, { body: valid({ name: 'x'.repeat(101) }) }), 'name');
+    expectValidationError(await org.call('POST', PATH, { body: valid({ secret: 'whsec_mine' }) }), 'secret');
+  });
+
+  it('refuses a private URL on update and changes nothing', async () => {
+    const { id, url } = (await org.call('POST', PATH, { body: valid() })).body;
+    expectValidationError(await org.call('PATCH', `${PATH}/${id}`, { body: { url: 'https://10.0.0.5/hook' } }), 'url');
+    expect((await org.call('GET', `${PATH}/${id}`)).body.url).toBe(url);
+  });
+
+  it('deletes an endpoint; then it is gone, and another organization never sees it', async () => {
+    const { id } = (await org.call('POST', PATH, { body: valid() })).body;
+    const other = await proOrg();
+    expect((await other.call('GET', `${PATH}/${id}`)).status).toBe(404);
+    expect((await other.call('DELETE', `${PATH}/${id}`)).status).toBe(404);
+    expect((await org.call('DELETE', `${PATH}/${id}`)).status).toBe(204);
+    expect((await org.call('GET', `${PATH}/${id}`)).status).toBe(404);
+    expect((await org.call('DELETE', `${PATH}/${id}`)).status).toBe(404);
+  });
+
+  it('lets a member view endpoints but not manage them', async () => {
+    const member = await createMember(org);
+    const as = (method: string, path: string, body?: unknown) => api(method, path, { token: member.token, org: org.slug, body });
+    expect((await as('GET', PATH)).status).toBe(200);
+    const refused = await as('POST', PATH, valid());
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('FORBIDDEN');
+  });
+
+  it('is a Pro feature: a FREE organization gets 403 PLAN_FEATURE_REQUIRED', async () => {
+    const free = await signupOrg();
+    for (const [method, body] of [['GET', undefined], ['POST', valid()]] as const) {
+      const response = await free.call(method, PATH, body ? { body } : {});
+      expect(response.status).toBe(403);
+      expect(response.body.error.code).toBe('PLAN_FEATURE_REQUIRED');
+    }
+  });
+});
+
+describe('the limit of 20 endpoints', () => {
+  it('holds under concurrent creates: 409 beyond it, and a delete frees a place', async () => {
+    const org = await proOrg();
+    for (let index = 0; index < 17; index += 1) expect((await org.call('POST', PATH, { body: valid({ name: `Hook ${index}` }) })).status).toBe(201);
+    const racing = await Promise.all(Array.from({ length: 6 }, (_, index) => org.call('POST', PATH, { body: valid({ name: `Racer ${index}` }) })));
+    expect(racing.filter((response) => response.status === 201)).toHaveLength(3);
+    for (const refused of racing.filter((response) => response.status !== 201)) {
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.details).toMatchObject({ limit: 20 });
+    }
+    const all = (await org.call('GET', PATH)).body;
+    expect(all).toHaveLength(20);
+    expect((await org.call('DELETE', `${PATH}/${all[0].id}`)).status).toBe(204);
+    expect((await org.call('POST', PATH, { body: valid({ name: 'Back in' }) })).status).toBe(201);
+    expect((await org.call('POST', PATH, { body: valid({ name: 'One too many' }) })).status).toBe(409);
+  }, 60_000);
+});
