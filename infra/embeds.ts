@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { openApiDocument } from '../lib/http/openapi.js';
@@ -29,8 +29,12 @@ export function allEmbeddedValues(): Record<string, string> {
   return Object.assign({}, ...httpGroups().map(embeddedValues)) as Record<string, string>;
 }
 
-/** Writes a function's embedded values as `<NAME>.json` files into a fresh directory (synth); answers their paths. */
-export function writeEmbeddedFiles(group: HttpGroup, dir = mkdtempSync(path.join(tmpdir(), 'embedded-'))): string[] {
+/**
+ * Writes a function's embedded values as `<NAME>.json` files (synth; one directory per function,
+ * rewritten on every synth, so repeated synths leave nothing behind); answers their paths.
+ */
+export function writeEmbeddedFiles(group: HttpGroup, dir = path.join(tmpdir(), 'work-management-embedded', group.name)): string[] {
+  mkdirSync(dir, { recursive: true });
   return Object.entries(embeddedValues(group)).map(([name, value]) => {
     const file = path.join(dir, `${name}.json`);
     writeFileSync(file, value);

@@ -1,8 +1,8 @@
-import { forbidden, invalidField, notFound, conflict, type ErrorCode } from '../core/errors.js';
+import { forbidden, invalidField, notFound, conflict } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
-import { guarded, inTransactionChunks, transact, type TransactionEntities } from '../db/transact.js';
+import { guarded, inTransactionChunks, transact } from '../db/transact.js';
 import { batchGetMixed } from '../db/batch.js';
 import type { PermissionGroupItem, UserItem } from '../db/entities/index.js';
 import { hasPermission, requireHeldPermissions, requirePermission } from '../organizations/permissions.js';

@@ -18,7 +18,7 @@ export const agentRoutes: Routes = {
     summary: 'List agents',
     result: z.array(agentResult),
     params: orgParams,
-    handler: (ctx, { params }) => listAgents(ctx),
+    handler: (ctx) => listAgents(ctx),
   }),
   'POST /api/v1/organizations/{orgId}/agents': authenticated({
     summary: 'Create an agent',
@@ -32,13 +32,13 @@ export const agentRoutes: Routes = {
       ownerId: idParam.optional(),
       permissionGroupId: idParam.optional(),
     }),
-    handler: (ctx, { params, body }) => createAgent(ctx, body),
+    handler: (ctx, { body }) => createAgent(ctx, body),
   }),
   'GET /api/v1/organizations/{orgId}/agents/policies': authenticated({
     summary: 'Get the agent policies',
     result: agentPoliciesResult,
     params: orgParams,
-    handler: (ctx, { params }) => getAgentPolicies(ctx),
+    handler: (ctx) => getAgentPolicies(ctx),
   }),
   'PATCH /api/v1/organizations/{orgId}/agents/policies': authenticated({
     summary: 'Update the agent policies',
@@ -48,13 +48,13 @@ export const agentRoutes: Routes = {
       statusTransitionsRequireApproval: z.array(z.string().min(1).max(100)).max(100).optional(),
       prsRequireHumanReview: z.boolean().optional(),
     }),
-    handler: (ctx, { params, body }) => updateAgentPolicies(ctx, body),
+    handler: (ctx, { body }) => updateAgentPolicies(ctx, body),
   }),
   'GET /api/v1/organizations/{orgId}/agents/overview': authenticated({
     summary: 'What the agents did: claims, reports, closures',
     result: agentsOverviewResult,
     params: orgParams,
-    handler: (ctx, { params }) => getAgentsOverview(ctx),
+    handler: (ctx) => getAgentsOverview(ctx),
   }),
   'GET /api/v1/organizations/{orgId}/agents/{agentId}': authenticated({
     summary: 'Get an agent',

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, createToken, expectValidationError, setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { api, createMember, createToken, expectValidationError, setPlan } from '../support/api.js';
 import { boardSetup, lapseClaim, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { db } from '../../lib/db/service.js';
