@@ -65,6 +65,18 @@ export interface StreamConsumer {
   sendsToWebhookQueue?: boolean;
 }
 
+export interface QueueConsumer {
+  name: string;
+  entry: string;
+  kind: 'queue';
+  /** The queue of `queues` whose messages invoke the function. */
+  queue: keyof typeof queues;
+  /** Messages per invocation (SQS event source batch size). */
+  batchSize: number;
+  table: TableAccess;
+  sealsWebhookSecrets?: boolean;
+}
+
 export interface ScheduledFunction {
   name: string;
   entry: string;
@@ -74,7 +86,7 @@ export interface ScheduledFunction {
   table: TableAccess;
 }
 
-export type FunctionDefinition = HttpGroup | StreamConsumer | ScheduledFunction;
+export type FunctionDefinition = HttpGroup | StreamConsumer | QueueConsumer | ScheduledFunction;
 
 export const functionGroups: FunctionDefinition[] = [
   {
@@ -196,6 +208,8 @@ export const functionGroups: FunctionDefinition[] = [
     kind: 'http',
     table: 'readWrite',
     sealsWebhookSecrets: true,
+    // Ping and redeliver queue a delivery.
+    sendsToWebhookQueue: true,
     routes: webhooksRoutes,
   },
   {
@@ -225,6 +239,17 @@ export const functionGroups: FunctionDefinition[] = [
     sendsToWebhookQueue: true,
   },
   {
+    // One attempt per message: signs and POSTs a delivery, records it, hides the message for
+    // the pause before a retry, or parks it in the dead-letter queue after the last attempt.
+    name: 'webhook-delivery',
+    entry: 'functions/webhook-delivery.ts',
+    kind: 'queue',
+    queue: 'webhook',
+    batchSize: 10,
+    table: 'readWrite',
+    sealsWebhookSecrets: true,
+  },
+  {
     name: 'sweeper',
     entry: 'functions/sweeper.ts',
     kind: 'schedule',
@@ -246,9 +271,14 @@ export const allRouteKeys = (): string[] => httpGroups().flatMap(routeKeysOf);
 export const queues = {
   webhook: {
     name: 'webhook-deliveries',
-    /** Longer than the delivery Lambda's timeout (10 s HTTP timeout plus overhead). */
+    /** Longer than the delivery function's timeout (30 s: a 10 s request plus the writes around it). */
     visibilityTimeoutSeconds: 60,
-    maxReceiveCount: 8,
+    /**
+     * A safety net only: the worker itself parks a delivery in the dead-letter queue after its
+     * last attempt. Each retry is one more receive of the same message, so this stays above
+     * the most attempts a schedule may have (MAX_WEBHOOK_RETRIES + 1) with room for crashes.
+     */
+    maxReceiveCount: 16,
     deadLetter: { name: 'webhook-deliveries-dlq', retentionDays: 14 },
   },
 } as const;

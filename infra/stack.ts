@@ -16,7 +16,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -47,6 +47,8 @@ const SIZING: Record<FunctionDefinition['kind'], { memorySize: number; timeout: 
   // API Gateway gives up after 29 s; a request that needs more than 10 s is a bug.
   http: { memorySize: 512, timeout: Duration.seconds(10) },
   stream: { memorySize: 256, timeout: Duration.seconds(60) },
+  // A webhook attempt waits at most 10 s for the receiver; the queue's visibility timeout (60 s) stays above this.
+  queue: { memorySize: 256, timeout: Duration.seconds(30) },
   schedule: { memorySize: 256, timeout: Duration.seconds(60) },
 };
 
@@ -78,7 +80,7 @@ export class WorkManagementStack extends Stack {
     super(scope, id, props);
 
     this.table = createTable(this);
-    const { queue: webhookQueue } = createWebhookQueue(this);
+    const { queue: webhookQueue, deadLetterQueue: webhookDeadLetters } = createWebhookQueue(this);
     this.webhookQueue = webhookQueue;
     const jwtSecret = createJwtSecret(this);
     const webhookSecretKey = createWebhookSecretKey(this);
@@ -106,7 +108,8 @@ export class WorkManagementStack extends Stack {
         ...(props.webhookRetryDelaysSeconds
           ? { WEBHOOK_RETRY_DELAYS_SECONDS: props.webhookRetryDelaysSeconds }
           : {}),
-        ...(sendsToWebhookQueue(group) ? { WEBHOOK_QUEUE_URL: webhookQueue.queueUrl } : {}),
+        ...(sendsToWebhookQueue(group) || group.kind === 'queue' ? { WEBHOOK_QUEUE_URL: webhookQueue.queueUrl } : {}),
+        ...(group.kind === 'queue' ? { WEBHOOK_DLQ_URL: webhookDeadLetters.queueUrl } : {}),
         // The key that seals webhook secrets goes only to the functions that seal or open them.
         ...(sealsWebhookSecrets(group) ? { WEBHOOK_SECRET_KEY: webhookSecretKey.secretValue.unsafeUnwrap() } : {}),
         // The operator token hash is given only to the functions that serve platform routes.
@@ -122,6 +125,12 @@ export class WorkManagementStack extends Stack {
         case 'stream':
           streamFailures ??= createStreamFailureQueue(this);
           subscribeToTableStream(this.table, fn, streamFailures);
+          break;
+        case 'queue':
+          // The worker hides a message for the pause before its retry and reports it as a
+          // batch item failure; it parks a delivery in the dead-letter queue after its last attempt.
+          fn.addEventSource(new SqsEventSource(webhookQueue, { batchSize: group.batchSize, reportBatchItemFailures: true }));
+          webhookDeadLetters.grantSendMessages(fn);
           break;
         case 'schedule':
           scheduleEvery(this, group.name, group.everyMinutes, fn);
@@ -362,7 +371,7 @@ function sendsToWebhookQueue(group: FunctionDefinition): boolean {
 }
 
 function sealsWebhookSecrets(group: FunctionDefinition): boolean {
-  return group.kind === 'http' && group.sealsWebhookSecrets === true;
+  return (group.kind === 'http' || group.kind === 'queue') && group.sealsWebhookSecrets === true;
 }
 
 function isPlatform(group: FunctionDefinition): boolean {

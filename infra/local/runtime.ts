@@ -5,10 +5,12 @@ import type { Server } from 'node:http';
 import { functionGroups, routeKeysOf } from '../route-table.js';
 import { allEmbeddedValues } from '../embeds.js';
 import { provideEmbedded } from '../../lib/core/embedded.js';
+import { resetConfig } from '../../lib/core/config.js';
 import { createApiGateway, type HttpLambda } from './api-gateway.js';
 import { ensureTable, startDynamoDbLocal, type LocalDynamo } from './dynamodb.js';
 import { ensureQueues, startLocalSqs, type LocalSqs } from './sqs.js';
 import { startStreamPoller, type StreamLambda, type StreamPoller } from './stream-poller.js';
+import { startQueuePoller, type QueueLambda } from './queue-poller.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
@@ -29,6 +31,10 @@ export interface LocalRuntimeOptions {
   logRequests?: boolean;
   /** Source IP from `X-Forwarded-For` (tests only; see createApiGateway). */
   trustForwardedFor?: boolean;
+  /** Admits http://127.0.0.1 and http://localhost webhook URLs; unset follows `WEBHOOK_ALLOW_LOOPBACK`. */
+  webhookAllowLoopback?: boolean;
+  /** The webhook retry schedule (seconds); unset follows `WEBHOOK_RETRY_DELAYS_SECONDS`. */
+  webhookRetryDelaysSeconds?: number[];
 }
 
 export interface LocalRuntime {
@@ -39,6 +45,7 @@ export interface LocalRuntime {
   sqsEndpoint: string;
   tableName: string;
   webhookQueueUrl: string;
+  webhookDeadLetterQueueUrl: string;
   /** Waits until the stream consumer has seen every change written so far. */
   drainStream(): Promise<void>;
   /** Runs the scheduled functions now (what the 1-minute schedule does). */
@@ -72,7 +79,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
     const tableName = options.tableName ?? 'work-management';
     await ensureTable(dynamoEndpoint, tableName);
-    const { webhookQueueUrl } = await ensureQueues(sqsEndpoint);
+    const { webhookQueueUrl, webhookDlqUrl } = await ensureQueues(sqsEndpoint);
 
     const platformAdminToken = options.platformAdminToken ?? `wmo_${randomBytes(24).toString('base64url')}`;
     Object.assign(process.env, {
@@ -80,6 +87,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       DYNAMODB_ENDPOINT: dynamoEndpoint,
       SQS_ENDPOINT: sqsEndpoint,
       WEBHOOK_QUEUE_URL: webhookQueueUrl,
+      WEBHOOK_DLQ_URL: webhookDlqUrl,
+      WEBHOOK_ALLOW_LOOPBACK: String(options.webhookAllowLoopback ?? process.env.WEBHOOK_ALLOW_LOOPBACK === 'true'),
+      ...(options.webhookRetryDelaysSeconds ? { WEBHOOK_RETRY_DELAYS_SECONDS: options.webhookRetryDelaysSeconds.join(',') } : {}),
       AWS_REGION: process.env.AWS_REGION ?? 'local',
       BASE_DOMAIN: options.baseDomain ?? process.env.BASE_DOMAIN ?? 'localhost',
       JWT_SECRET: process.env.JWT_SECRET ?? randomBytes(48).toString('base64url'),
@@ -89,18 +99,23 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       VALIDATE_RESPONSES: options.validateResponses ? 'true' : 'false',
       LOG_REQUESTS: String(options.logRequests ?? process.env.LOG_REQUESTS !== 'false'),
     });
+    resetConfig();
     // What the stack inlines into the bundles of the functions that embed them (route keys, the OpenAPI document).
     provideEmbedded(allEmbeddedValues());
 
     const routes: { routeKey: string; handler: HttpLambda }[] = [];
     const scheduled: { name: string; everyMinutes: number; handler: () => Promise<unknown> }[] = [];
     let streamConsumer: StreamLambda | undefined;
+    const queueConsumers: { queueUrl: string; batchSize: number; handler: QueueLambda }[] = [];
+    const queueUrls = { webhook: webhookQueueUrl };
     for (const group of functionGroups) {
       const module = (await import(pathToFileURL(resolve(repoRoot, group.entry)).href)) as { handler: unknown };
       if (group.kind === 'http') {
         for (const routeKey of routeKeysOf(group)) routes.push({ routeKey, handler: module.handler as HttpLambda });
       } else if (group.kind === 'stream') {
         streamConsumer = module.handler as StreamLambda;
+      } else if (group.kind === 'queue') {
+        queueConsumers.push({ queueUrl: queueUrls[group.queue], batchSize: group.batchSize, handler: module.handler as QueueLambda });
       } else {
         scheduled.push({ name: group.name, everyMinutes: group.everyMinutes, handler: module.handler as () => Promise<unknown> });
       }
@@ -110,6 +125,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     if (streamConsumer) {
       poller = await startStreamPoller(dynamoEndpoint, tableName, streamConsumer);
       stoppers.push(() => poller!.stop());
+    }
+
+    for (const consumer of queueConsumers) {
+      const queuePoller = startQueuePoller(sqsEndpoint, consumer.queueUrl, consumer.handler, consumer.batchSize);
+      stoppers.push(() => queuePoller.stop());
     }
 
     const runSchedule = async () => {
@@ -138,6 +158,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       sqsEndpoint,
       tableName,
       webhookQueueUrl,
+      webhookDeadLetterQueueUrl: webhookDlqUrl,
       drainStream: async () => {
         if (poller) {
           await poller.drain();

@@ -13,6 +13,12 @@ export interface Config {
   signupEnabled: boolean;
   sessionTtlSeconds: number;
   webhookQueueUrl: string | undefined;
+  /** Where a delivery goes after its last failed attempt. */
+  webhookDeadLetterQueueUrl: string | undefined;
+  /** Local SQS (the local runtime); unset when deployed. */
+  sqsEndpoint: string | undefined;
+  /** Pauses before the 2nd, 3rd, … attempt of a delivery (WEBHOOK_RETRY_DELAYS_SECONDS). */
+  webhookRetryDelaysSeconds: number[];
   /** Admits http://127.0.0.1:<port> and http://localhost:<port> webhook URLs (local development and tests only). */
   webhookAllowLoopback: boolean;
 }
@@ -32,6 +38,9 @@ export function config(): Config {
     signupEnabled: env.SIGNUP_ENABLED !== 'false',
     sessionTtlSeconds: Number(env.SESSION_TTL_SECONDS ?? 12 * 3600),
     webhookQueueUrl: env.WEBHOOK_QUEUE_URL || undefined,
+    webhookDeadLetterQueueUrl: env.WEBHOOK_DLQ_URL || undefined,
+    sqsEndpoint: env.SQS_ENDPOINT || undefined,
+    webhookRetryDelaysSeconds: retryDelays(env.WEBHOOK_RETRY_DELAYS_SECONDS),
     webhookAllowLoopback: env.WEBHOOK_ALLOW_LOOPBACK === 'true',
   };
   return cached;
@@ -40,6 +49,25 @@ export function config(): Config {
 /** Tests and the local runtime change the environment between runs. */
 export function resetConfig(): void {
   cached = undefined;
+}
+
+/** The default schedule: 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 12 h (8 attempts over about 33 hours). */
+export const DEFAULT_WEBHOOK_RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 21600, 43200, 43200];
+/** SQS holds a message out of sight for at most 12 hours, the longest pause between two attempts. */
+export const MAX_WEBHOOK_RETRY_DELAY_SECONDS = 43200;
+/** Retries a schedule may have: the queue's redrive count stays above the attempts (infra/route-table.ts). */
+export const MAX_WEBHOOK_RETRIES = 10;
+
+function retryDelays(raw: string | undefined): number[] {
+  if (!raw?.trim()) return DEFAULT_WEBHOOK_RETRY_DELAYS_SECONDS;
+  const delays = raw.split(',').map((part) => Number(part.trim()));
+  const valid = delays.every((delay) => Number.isInteger(delay) && delay >= 0 && delay <= MAX_WEBHOOK_RETRY_DELAY_SECONDS);
+  if (!valid || delays.length > MAX_WEBHOOK_RETRIES) {
+    throw new Error(
+      `WEBHOOK_RETRY_DELAYS_SECONDS must be at most ${MAX_WEBHOOK_RETRIES} whole numbers of seconds from 0 to ${MAX_WEBHOOK_RETRY_DELAY_SECONDS}, comma-separated`,
+    );
+  }
+  return delays;
 }
 
 function required(name: string): string {

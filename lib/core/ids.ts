@@ -6,7 +6,8 @@ const nextUlid = monotonicFactory();
 /** Id prefixes of the spec (§2.1) plus the ones this service adds. */
 export type IdPrefix =
   | 'org' | 'usr' | 'brd' | 'sts' | 'typ' | 'team' | 'cst' | 'grp' | 'tok' | 'ses'
-  | 'tkt' | 'cmt' | 'lbl' | 'cf' | 'evt' | 'tle' | 'ms' | 'rel' | 'ws' | 'wh' | 'dlv' | 'tmr' | 'te' | 'ntf' | 'sug';
+  | 'tkt' | 'cmt' | 'lbl' | 'cf' | 'evt' | 'tle' | 'ms' | 'rel' | 'ws' | 'wh' | 'dlv' | 'tmr' | 'te' | 'ntf' | 'sug'
+  | 'pr' | 'pl';
 
 /** `<prefix>_<ULID>`: sortable by creation time, opaque to clients. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${nextUlid()}`;

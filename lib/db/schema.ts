@@ -3,6 +3,7 @@ import {
   Organization, OrganizationSlug, User, UserEmail, Credential, PermissionGroup, Board, BoardPrefix,
   Status, TicketType, Team, TeamMember, Customer, DomainEvent, Label, CustomField, Ticket, TicketKey, Comment,
   TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName, RateWindow, WebhookEndpoint,
+  WebhookDelivery, WebhookAttempt, Integration, PullRequest, Pipeline, InboundDelivery,
 } from './entities/index.js';
 
 /**
@@ -40,6 +41,12 @@ export const entityBuilders = {
   uniqueName: UniqueName,
   rateWindow: RateWindow,
   webhookEndpoint: WebhookEndpoint,
+  webhookDelivery: WebhookDelivery,
+  webhookAttempt: WebhookAttempt,
+  integration: Integration,
+  pullRequest: PullRequest,
+  pipeline: Pipeline,
+  inboundDelivery: InboundDelivery,
 };
 
 type Builders = typeof entityBuilders;

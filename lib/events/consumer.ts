@@ -24,7 +24,7 @@ export interface DispatchedEvent {
   data: Record<string, unknown>;
 }
 
-export type Dispatcher = (event: DispatchedEvent) => Promise<void>;
+export type Dispatcher = (event: DispatchedEvent, clock: Clock) => Promise<void>;
 
 export interface BatchResult {
   batchItemFailures: { itemIdentifier: string }[];
@@ -70,7 +70,7 @@ export async function consumeStreamRecords(
     if (!event) continue;
     try {
       if (!(await claimForDispatch(event, clock))) continue;
-      await dispatch(event);
+      await dispatch(event, clock);
       result.dispatched.push(event);
     } catch (error) {
       console.error(JSON.stringify({ msg: 'event dispatch failed', eventId: event.eventId, type: event.type, error: String(error) }));

@@ -1,12 +1,15 @@
+import type { Clock } from '../core/clock.js';
+import { fanOutEvent } from '../webhooks/deliveries.js';
 import type { DispatchedEvent } from './consumer.js';
 
 /**
- * Hands an event on to its subscribers. Webhook fan-out (SQS → delivery Lambda) arrives with
- * the webhooks issue; until then the dispatcher records each event in the structured log,
- * and the outbox record itself carries `dispatchedAt`.
+ * Hands an event on to its subscribers: the organization's webhook endpoints (one SQS message
+ * per subscribed endpoint, lib/webhooks/deliveries.ts). Throws when the hand-over fails, so the
+ * stream consumer reports the record and it is replayed; a replay queues nothing twice.
  */
-export async function dispatchEvent(event: DispatchedEvent): Promise<void> {
+export async function dispatchEvent(event: DispatchedEvent, clock: Clock): Promise<void> {
+  const queued = await fanOutEvent(event, clock);
   // The same switch as request logs (LOG_REQUESTS=false keeps test output readable).
   if (process.env.LOG_REQUESTS === 'false') return;
-  console.log(JSON.stringify({ msg: 'event dispatched', eventId: event.eventId, type: event.type, orgId: event.orgId }));
+  console.log(JSON.stringify({ msg: 'event dispatched', eventId: event.eventId, type: event.type, orgId: event.orgId, deliveries: queued }));
 }

@@ -8,6 +8,8 @@ const EVENT_RETENTION_SECONDS = 7 * 24 * 3600;
 export interface EventInput {
   type: string;
   data: Record<string, unknown>;
+  /** The outbox partition: the ticket of a ticket event unless given (a pull request, a pipeline). */
+  subjectId?: string;
 }
 
 export interface EventRecord extends EventInput {
@@ -23,7 +25,7 @@ export function newEventRecord(orgId: string, clock: Clock, input: EventInput): 
   return {
     eventId: newId('evt'),
     orgId,
-    subjectId: String(input.data.ticketId ?? input.data.subjectId ?? orgId),
+    subjectId: String(input.subjectId ?? input.data.ticketId ?? input.data.subjectId ?? orgId),
     type: input.type,
     occurredAt: now.toISOString(),
     data: input.data,

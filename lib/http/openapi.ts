@@ -69,6 +69,7 @@ function operation(routeKey: string, route: Route, tag: string, method: string, 
   return {
     operationId: operationIdOf(method, path),
     summary: route.summary ?? routeKey,
+    ...(route.description ? { description: route.description } : {}),
     tags: [tag],
     ...(route.auth === 'credential' ? { security: [{ bearer: [] }] } : route.auth === 'platform' ? { security: [{ platformOperator: [] }] } : { security: [] }),
     ...(route.params || route.query ? { requestParams } : {}),

@@ -57,6 +57,8 @@ interface Schemas<P, Q, B> {
   errors?: Partial<Record<number, readonly string[]>>;
   /** One line for the reference (OpenAPI `summary`). */
   summary?: string;
+  /** More about the operation, when the summary is not enough (OpenAPI `description`). */
+  description?: string;
   /**
    * The route answers a document of this media type instead of JSON (the docs page and its
    * script): the handler returns a `RawBody`.

@@ -13,8 +13,10 @@ const PLAN_FEATURES: Record<Plan, readonly Feature[]> = {
 
 export const featuresOf = (plan: Plan): Feature[] => [...PLAN_FEATURES[plan]];
 
+export const planIncludes = (plan: Plan, feature: Feature): boolean => PLAN_FEATURES[plan].includes(feature);
+
 export function requireFeature(ctx: DomainContext, feature: Feature): void {
-  if (!PLAN_FEATURES[ctx.org.plan].includes(feature)) {
+  if (!planIncludes(ctx.org.plan, feature)) {
     throw forbidden(`Your plan does not include ${feature}`, 'PLAN_FEATURE_REQUIRED', { feature, plan: ctx.org.plan });
   }
 }

@@ -1,5 +1,4 @@
-import { addSeconds, epochSeconds } from '../core/clock.js';
-import { newId } from '../core/ids.js';
+import { notificationPut } from '../notifications/records.js';
 import type { TicketItem } from '../db/entities/index.js';
 import type { TransactionEntities, TransactionItem } from '../db/transact.js';
 import type { EventInput } from '../events/outbox.js';
@@ -14,9 +13,6 @@ import { releaseSlot } from './claim-slots.js';
  * the ticket entering a FINAL status or being deleted) or expired (lapsed, then swept or taken
  * over). The ticket write path (tickets/write.ts) and the claim routes share these functions.
  */
-
-/** Notifications live 90 days (TTL housekeeping). */
-const NOTIFICATION_RETENTION_SECONDS = 90 * 24 * 3600;
 
 /** The claim attributes of a ticket (removed together when a claim ends). */
 export const CLAIM_ATTRIBUTES = [
@@ -68,23 +64,20 @@ export function lapsedClaimEffects(ticket: TicketItem, now: Date, options: { kee
   const holder = ticket.claimedById!;
   const isAgent = ticket.claimedByIsAgent === true;
   const recipients = [...new Set([ticket.assigneeId, isAgent ? ticket.claimAgentOwnerId : undefined].filter((id): id is string => !!id))];
-  const createdAt = now.toISOString();
-  const ttl = epochSeconds(addSeconds(now, NOTIFICATION_RETENTION_SECONDS));
   return {
     related: (e: TransactionEntities) => [
       ...(isAgent && !options.keepSlot ? [releaseSlot(e, ticket.orgId, holder)] : []),
       ...recipients.map((userId) =>
-        e.notification
-          .create({
+        notificationPut(
+          e,
+          {
             orgId: ticket.orgId,
             userId,
-            notificationId: newId('ntf'),
             type: 'TICKET_CLAIM_EXPIRED',
             data: { ticketId: ticket.ticketId, boardId: ticket.boardId, displayId: ticket.displayId, title: ticket.title },
-            createdAt,
-            ttl,
-          })
-          .commit(),
+          },
+          now,
+        ),
       ),
       ...(isAgent ? [activityDelta(e, ticket.orgId, holder, now, { claimsExpired: 1 })] : []),
     ],

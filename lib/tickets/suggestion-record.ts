@@ -1,12 +1,9 @@
 import type { DomainContext } from '../db/context.js';
-import { addSeconds, epochSeconds } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { transact } from '../db/transact.js';
 import type { BoardItem, SuggestionItem, TicketItem } from '../db/entities/index.js';
-
-/** Notifications live 90 days (TTL housekeeping), like the claim-expiry ones. */
-const NOTIFICATION_RETENTION_SECONDS = 90 * 24 * 3600;
+import { notificationPut } from '../notifications/records.js';
 
 export interface SuggestionInput {
   board: BoardItem;
@@ -58,17 +55,16 @@ export async function recordSuggestion(ctx: DomainContext, input: SuggestionInpu
       .commit(),
     ...(ownerId
       ? [
-          e.notification
-            .create({
+          notificationPut(
+            e,
+            {
               orgId: ctx.org.orgId,
               userId: ownerId,
-              notificationId: newId('ntf'),
               type: 'AGENT_SUGGESTION_PENDING',
               data: { ticketId: ticket.ticketId, boardId: board.boardId, displayId: ticket.displayId, title: ticket.title, suggestionId, toStatusId },
-              createdAt,
-              ttl: epochSeconds(addSeconds(now, NOTIFICATION_RETENTION_SECONDS)),
-            })
-            .commit(),
+            },
+            now,
+          ),
         ]
       : []),
   ]);

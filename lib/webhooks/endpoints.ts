@@ -26,7 +26,7 @@ export function presentEndpoint(endpoint: WebhookEndpointItem) {
   };
 }
 
-function enter(ctx: DomainContext, permission: 'webhooks:view' | 'webhooks:manage'): void {
+export function enterWebhooks(ctx: DomainContext, permission: 'webhooks:view' | 'webhooks:manage'): void {
   requireFeature(ctx, 'WEBHOOKS');
   requirePermission(ctx, permission);
 }
@@ -42,19 +42,19 @@ async function loadEndpoints(orgId: string): Promise<WebhookEndpointItem[]> {
   return data.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.endpointId.localeCompare(b.endpointId));
 }
 
-async function loadEndpoint(ctx: DomainContext, endpointId: string): Promise<WebhookEndpointItem> {
+export async function loadEndpoint(ctx: DomainContext, endpointId: string): Promise<WebhookEndpointItem> {
   const endpoint = (await db().entities.webhookEndpoint.get({ orgId: ctx.org.orgId, endpointId }).go()).data;
   if (!endpoint) throw notFound('Webhook endpoint');
   return endpoint;
 }
 
 export async function listEndpoints(ctx: DomainContext) {
-  enter(ctx, 'webhooks:view');
+  enterWebhooks(ctx, 'webhooks:view');
   return (await loadEndpoints(ctx.org.orgId)).map(presentEndpoint);
 }
 
 export async function getEndpoint(ctx: DomainContext, endpointId: string) {
-  enter(ctx, 'webhooks:view');
+  enterWebhooks(ctx, 'webhooks:view');
   return presentEndpoint(await loadEndpoint(ctx, endpointId));
 }
 
@@ -72,7 +72,7 @@ const limitReached = () =>
  * organization's endpoint counter rises in the same transaction, guarded by the limit of 20.
  */
 export async function createEndpoint(ctx: DomainContext, input: EndpointInput) {
-  enter(ctx, 'webhooks:manage');
+  enterWebhooks(ctx, 'webhooks:manage');
   assertDeliverable(input.url);
   const counted = ctx.org.webhookEndpointCount === undefined ? (await loadEndpoints(ctx.org.orgId)).length : undefined;
   if ((counted ?? ctx.org.webhookEndpointCount ?? 0) >= MAX_WEBHOOK_ENDPOINTS) throw limitReached();
@@ -97,7 +97,7 @@ export async function createEndpoint(ctx: DomainContext, input: EndpointInput) {
 }
 
 export async function updateEndpoint(ctx: DomainContext, endpointId: string, input: Partial<EndpointInput> & { isActive?: boolean }) {
-  enter(ctx, 'webhooks:manage');
+  enterWebhooks(ctx, 'webhooks:manage');
   if (input.url !== undefined) assertDeliverable(input.url);
   const endpoint = await loadEndpoint(ctx, endpointId);
   const changes = {
@@ -119,7 +119,7 @@ export async function updateEndpoint(ctx: DomainContext, endpointId: string, inp
 
 /** Deletes an endpoint; the organization's counter falls in the same transaction. */
 export async function deleteEndpoint(ctx: DomainContext, endpointId: string): Promise<void> {
-  enter(ctx, 'webhooks:manage');
+  enterWebhooks(ctx, 'webhooks:manage');
   const endpoint = await loadEndpoint(ctx, endpointId);
   const counts = ctx.org.webhookEndpointCount !== undefined;
   await transact((e) => [

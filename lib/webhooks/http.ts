@@ -3,9 +3,11 @@ import { authenticated, type Routes } from '../http/router.js';
 import { idParam, requiredText } from '../http/validation.js';
 import { EVENT_CATALOGUE, EVENT_TYPES } from './events.js';
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, updateEndpoint } from './endpoints.js';
-import { createdEndpointResult, endpointResult } from './http-responses.js';
+import { listDeliveries, MAX_DELIVERIES_PAGE, pingEndpoint, redeliver } from './deliveries.js';
+import { createdEndpointResult, deliveryResult, endpointResult } from './http-responses.js';
 
 const endpointParams = z.object({ endpointId: idParam });
+const deliveryParams = z.object({ endpointId: idParam, deliveryId: idParam });
 const url = z.string().max(2000, 'At most 2,000 characters').meta({ description: 'HTTPS URL of a public address' });
 const events = z.array(z.enum(EVENT_TYPES)).min(1, 'At least one event').max(EVENT_TYPES.length);
 const PLAN = { 403: ['PLAN_FEATURE_REQUIRED'] } as const;
@@ -56,5 +58,31 @@ export const webhooksRoutes: Routes = {
     errors: PLAN,
     params: endpointParams,
     handler: (ctx, { params }) => deleteEndpoint(ctx, params.endpointId),
+  }),
+  'POST /api/v1/webhook-endpoints/{endpointId}/ping': authenticated({
+    summary: 'Send a test ping to a webhook endpoint',
+    description:
+      'Queues one delivery of event `ping` with `data: {endpointId}`, signed like any other; it is sent even to an inactive endpoint, is tried once, and shows in the endpoint\'s deliveries.',
+    status: 204,
+    errors: PLAN,
+    params: endpointParams,
+    handler: (ctx, { params }) => pingEndpoint(ctx, params.endpointId),
+  }),
+  'GET /api/v1/webhook-endpoints/{endpointId}/deliveries': authenticated({
+    summary: "List an endpoint's delivery attempts, newest first",
+    description: 'Each attempt of each delivery is one entry; the automatic retries of a delivery share its `id`. Kept 30 days.',
+    result: z.array(deliveryResult),
+    errors: PLAN,
+    params: endpointParams,
+    query: z.strictObject({ limit: z.coerce.number().int().min(1).max(MAX_DELIVERIES_PAGE).default(50) }),
+    handler: (ctx, { params, query }) => listDeliveries(ctx, params.endpointId, query.limit),
+  }),
+  'POST /api/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/redeliver': authenticated({
+    summary: 'Send a delivery again',
+    description: 'Queues the same envelope (same event id) as a new delivery with a new id, tried once, even to an inactive endpoint.',
+    status: 204,
+    errors: PLAN,
+    params: deliveryParams,
+    handler: (ctx, { params }) => redeliver(ctx, params.endpointId, params.deliveryId),
   }),
 };

@@ -405,6 +405,15 @@ function ticketProbes(): Record<string, Probe> {
       run: async (org) =>
         org.call('DELETE', `/api/v1/webhook-endpoints/${(await post(org, '/api/v1/webhook-endpoints', { name: `Doomed ${suffix()}`, url: 'https://hooks.example.com/doomed', events: ['ticket.created'] })).id}`),
     },
+    // auth; the endpoint; the ping's delivery record (then one SQS message).
+    'POST /api/v1/webhook-endpoints/{endpointId}/ping': { budget: 3, run: (org) => org.call('POST', `/api/v1/webhook-endpoints/${org.endpointId}/ping`) },
+    // auth; the endpoint and its attempts (one Query), in parallel.
+    'GET /api/v1/webhook-endpoints/{endpointId}/deliveries': { budget: 3, run: (org) => org.call('GET', `/api/v1/webhook-endpoints/${org.endpointId}/deliveries`) },
+    // auth; the endpoint and the delivery, in parallel; the new delivery's record.
+    'POST /api/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/redeliver': {
+      budget: 4,
+      run: (org) => org.call('POST', `/api/v1/webhook-endpoints/${org.endpointId}/deliveries/${org.deliveryId}/redeliver`),
+    },
     'DELETE /api/v1/labels/{labelId}': {
       budget: 3,
       run: async (org) => org.call('DELETE', `/api/v1/labels/${(await post(org, '/api/v1/labels', { name: `Doomed ${suffix()}`, color: '#000000' })).id}`),

@@ -129,7 +129,7 @@ describe('WorkManagementStack with a custom domain', () => {
     for (const group of functionGroups) {
       const [, fn] = functionOf(template, group.name);
       const key = fn.Properties.Environment.Variables.WEBHOOK_SECRET_KEY;
-      if (group.kind === 'http' && group.sealsWebhookSecrets) expect(JSON.stringify(key)).toContain('{{resolve:secretsmanager:');
+      if ((group.kind === 'http' || group.kind === 'queue') && group.sealsWebhookSecrets) expect(JSON.stringify(key)).toContain('{{resolve:secretsmanager:');
       else expect(key, group.name).toBeUndefined();
     }
   });
@@ -138,7 +138,7 @@ describe('WorkManagementStack with a custom domain', () => {
     for (const group of functionGroups) {
       const [, fn] = functionOf(template, group.name);
       expect(fn.Properties.MemorySize).toBe(group.kind === 'http' ? 512 : 256);
-      expect(fn.Properties.Timeout).toBe(group.kind === 'http' ? 10 : 60);
+      expect(fn.Properties.Timeout).toBe({ http: 10, queue: 30, stream: 60, schedule: 60 }[group.kind]);
     }
   });
 
@@ -173,7 +173,8 @@ describe('WorkManagementStack with a custom domain', () => {
 
   it('feeds the table stream to each stream consumer with bisecting retries and a failure queue', () => {
     const consumers = functionGroups.filter((group) => group.kind === 'stream');
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', consumers.length);
+    const queueConsumers = functionGroups.filter((group) => group.kind === 'queue');
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', consumers.length + queueConsumers.length);
     for (const group of consumers) {
       const [functionId] = functionOf(template, group.name);
       template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
@@ -238,12 +239,31 @@ describe('WorkManagementStack with a custom domain', () => {
     expect(actions.some((action) => action.startsWith('dynamodb:'))).toBe(false);
   });
 
-  it('gives the webhook queue URL only to groups that send to the webhook queue', () => {
+  it('gives the webhook queue URL only to groups that send to the webhook queue or consume it', () => {
     for (const group of functionGroups) {
       const [, fn] = functionOf(template, group.name);
-      const sends = 'sendsToWebhookQueue' in group && group.sendsToWebhookQueue === true;
-      expect('WEBHOOK_QUEUE_URL' in fn.Properties.Environment.Variables).toBe(sends);
+      const sends = ('sendsToWebhookQueue' in group && group.sendsToWebhookQueue === true) || group.kind === 'queue';
+      expect('WEBHOOK_QUEUE_URL' in fn.Properties.Environment.Variables, group.name).toBe(sends);
+      expect('WEBHOOK_DLQ_URL' in fn.Properties.Environment.Variables, group.name).toBe(group.kind === 'queue');
     }
+  });
+
+  it('triggers the webhook delivery function from the webhook queue with partial batch responses, and lets it park messages in the dead-letter queue', () => {
+    const [functionId, fn] = functionOf(template, 'webhook-delivery');
+    const queuesById = template.findResources('AWS::SQS::Queue') as Record<string, Resource>;
+    const [queueId] = Object.entries(queuesById).find(([, queue]) => queue.Properties.RedrivePolicy)!;
+    const dlqId = queuesById[queueId]!.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0];
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionId },
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    // The queue hides a message at least as long as the function may run.
+    expect(queuesById[queueId]!.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(fn.Properties.Timeout);
+    expect(fn.Properties.Environment.Variables.WEBHOOK_DLQ_URL).toEqual({ Ref: dlqId });
+    const actions = policyActionsOf(template, fn);
+    for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:SendMessage']) expect(actions).toContain(action);
   });
 
   it('gives PLATFORM_ADMIN_TOKEN_SHA256 only to groups with platform: true', () => {

@@ -18,6 +18,19 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+let runtimeOverride: { baseUrl: string; platformAdminToken: string } | undefined;
+
+/**
+ * Sends this test file's requests to a runtime of its own (started with settings the shared
+ * one must not have, such as loopback webhook URLs and a short retry schedule).
+ */
+export function useRuntime(runtime: { baseUrl: string; platformAdminToken: string }): void {
+  runtimeOverride = runtime;
+}
+
+const baseUrl = () => runtimeOverride?.baseUrl ?? inject('baseUrl');
+const platformToken = () => runtimeOverride?.platformAdminToken ?? inject('platformAdminToken');
+
 /** One real HTTP request to the local runtime. */
 export async function api<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
@@ -28,7 +41,7 @@ export async function api<T = any>(method: string, path: string, options: Reques
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
-  const response = await send(method, new URL(path, inject('baseUrl')), headers, body);
+  const response = await send(method, new URL(path, baseUrl()), headers, body);
   return {
     status: response.status,
     body: response.text ? JSON.parse(response.text) : undefined,
@@ -86,7 +99,7 @@ export async function signupOrg(overrides: Partial<{ slug: string; name: string;
 
 /** Sets an organization's plan as the platform operator. */
 export async function setPlan(slug: string, plan: 'FREE' | 'PRO' | 'ENTERPRISE'): Promise<void> {
-  const response = await api('PATCH', `/api/v1/platform/organizations/${slug}`, { token: inject('platformAdminToken'), body: { plan } });
+  const response = await api('PATCH', `/api/v1/platform/organizations/${slug}`, { token: platformToken(), body: { plan } });
   if (response.status !== 200) throw new Error(`setPlan failed: ${response.status} ${JSON.stringify(response.body)}`);
 }
 

@@ -1,3 +1,4 @@
+import { db } from '../../lib/db/service.js';
 import { api, createMember, createToken, setPlan, signupOrg, type TestOrg } from './api.js';
 
 /** An organization (PRO) holding one of every resource this service has so far. */
@@ -26,6 +27,8 @@ export interface OrgFixture extends TestOrg {
   /** A PENDING suggestion (agent → DONE) on the fixture ticket. */
   suggestionId: string;
   endpointId: string;
+  /** A delivery of the endpoint (its ping). */
+  deliveryId: string;
 }
 
 async function created(org: TestOrg, path: string, body: unknown): Promise<any> {
@@ -57,6 +60,7 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
   const agentToken = await created(org, `/api/v1/organizations/${org.orgId}/agents/${agent.id}/tokens`, { name: 'Fixture agent token' });
   const suggestionId = await pendingSuggestion(org, board.id, ticket.id, agent.id, agentToken.token);
   const webhookEndpoint = await created(org, '/api/v1/webhook-endpoints', { name: 'Fixture endpoint', url: 'https://hooks.example.com/fixture', events: ['ticket.created'] });
+  const deliveryId = await pingDelivery(org, webhookEndpoint.id);
   return {
     ...org,
     boardId: board.id,
@@ -78,7 +82,17 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
     agentTokenId: agentToken.id,
     suggestionId,
     endpointId: webhookEndpoint.id,
+    deliveryId,
   };
+}
+
+/** The endpoint's ping delivery: its record is written before the ping answers 204. */
+async function pingDelivery(org: TestOrg, endpointId: string): Promise<string> {
+  const ping = await org.call('POST', `/api/v1/webhook-endpoints/${endpointId}/ping`);
+  if (ping.status !== 204) throw new Error(`fixture ping: ${ping.status} ${JSON.stringify(ping.body)}`);
+  const { data } = await db().entities.webhookDelivery.query.byEndpoint({ orgId: org.orgId, endpointId }).go();
+  if (!data[0]) throw new Error('fixture ping: no delivery recorded');
+  return data[0].deliveryId;
 }
 
 /**
@@ -122,6 +136,7 @@ export function pathFor(routeKey: string, fixture: OrgFixture): { method: string
     notificationId: 'ntf_01J00000000000000000000000',
     suggestionId: fixture.suggestionId,
     endpointId: fixture.endpointId,
+    deliveryId: fixture.deliveryId,
   };
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const id = ids[name];

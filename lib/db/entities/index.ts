@@ -21,3 +21,8 @@ export { Suggestion, SUGGESTION_STATES, type SuggestionState, type SuggestionIte
 export { UniqueName, UNIQUE_NAME_SCOPES, type UniqueNameScope, type UniqueNameItem } from './unique-name.js';
 export { RateWindow, type RateWindowItem } from './rate-window.js';
 export { WebhookEndpoint, MAX_WEBHOOK_ENDPOINTS, type WebhookEndpointItem } from './webhook-endpoint.js';
+export { WebhookDelivery, WebhookAttempt, DELIVERY_STATES, type DeliveryState, type WebhookDeliveryItem, type WebhookAttemptItem } from './webhook-delivery.js';
+export {
+  Integration, PullRequest, Pipeline, InboundDelivery, GIT_PROVIDERS, PR_STATES, PIPELINE_STATUSES, REVIEW_STATUSES,
+  type GitProvider, type PrState, type PipelineStatus, type ReviewStatus, type IntegrationItem, type PullRequestItem, type PipelineItem,
+} from './integration.js';

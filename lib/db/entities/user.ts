@@ -32,6 +32,9 @@ export const User = (config?: EntityConfiguration) =>
     weeklyHoursCap: { type: 'number' },
     maxConcurrentClaims: { type: 'number' },
     gitIdentity: { type: 'string' },
+    /** Agents only: pull requests recognised as theirs, and how many of those were flagged for human review (agents overview). */
+    pullRequestCount: { type: 'number' },
+    humanReviewPullRequestCount: { type: 'number' },
     /** Soft-deleted agents keep their record (history) but can never authenticate again. */
     isDeleted: { type: 'boolean' },
     createdAt: { type: 'string', required: true, readOnly: true },

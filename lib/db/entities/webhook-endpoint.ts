@@ -17,6 +17,8 @@ export const WebhookEndpoint = (config?: EntityConfiguration) =>
     isActive: { type: 'boolean', required: true, default: true },
     /** The secret, sealed: base64 of IV ‖ ciphertext ‖ tag. */
     sealedSecret: { type: 'string', required: true },
+    /** When the first of an unbroken run of failed attempts was made; cleared by a success. */
+    failingSince: { type: 'string' },
     createdAt: { type: 'string', required: true, readOnly: true },
     updatedAt: { type: 'string', required: true },
   },
