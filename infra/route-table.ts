@@ -25,6 +25,7 @@ import { labelsRoutes } from '../lib/labels/http.js';
 import { customFieldsRoutes } from '../lib/custom-fields/http.js';
 import { agentRoutes } from '../lib/agents/http.js';
 import { webhooksRoutes } from '../lib/webhooks/http.js';
+import { integrationsRoutes } from '../lib/integrations/http.js';
 import { fallbackRoutes } from '../lib/http/fallback.js';
 import { docsRoutes, REFERENCE_RENDERER } from '../lib/docs/http.js';
 
@@ -211,6 +212,15 @@ export const functionGroups: FunctionDefinition[] = [
     // Ping and redeliver queue a delivery.
     sendsToWebhookQueue: true,
     routes: webhooksRoutes,
+  },
+  {
+    // Git provider connections, and the providers' inbound hooks (pull requests, pipelines).
+    name: 'integrations',
+    entry: 'functions/integrations.ts',
+    kind: 'http',
+    table: 'readWrite',
+    sealsWebhookSecrets: true,
+    routes: integrationsRoutes,
   },
   {
     // The API reference: `GET /` (an index), the OpenAPI document and the docs page with its renderer.

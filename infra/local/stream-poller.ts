@@ -52,7 +52,18 @@ export async function startStreamPoller(endpoint: string, tableName: string, con
     let sawRecords = false;
     for (const [shardId, iterator] of iterators) {
       if (!iterator) continue;
-      const page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: BATCH_SIZE }));
+      let page;
+      try {
+        page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: BATCH_SIZE }));
+      } catch (error) {
+        const name = (error as { name?: string }).name;
+        if (name !== 'TrimmedDataAccessException' && name !== 'ExpiredIteratorException') throw error;
+        // DynamoDB Local under load may trim or expire an iterator: start the shard again from its
+        // oldest record. Records seen before come again; the consumer's dispatch claim drops them.
+        const fresh = await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }));
+        iterators.set(shardId, fresh.ShardIterator);
+        continue;
+      }
       const records = page.Records ?? [];
       if (records.length === 0) {
         iterators.set(shardId, page.NextShardIterator);

@@ -99,7 +99,7 @@ export async function getAgentsOverview(ctx: DomainContext) {
       reportedLast30Days: reportedIn(last30),
       pendingTime: { count: 0, minutes: 0 },
       approvedMinutesThisMonth: sum(own.filter((item) => item.day >= monthStart), 'approvedMinutes'),
-      pullRequests: { total: 0, requiresHumanReview: 0 },
+      pullRequests: { total: agent.pullRequestCount ?? 0, requiresHumanReview: agent.humanReviewPullRequestCount ?? 0 },
     };
   });
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as z from 'zod';
 import { embedded } from '../core/embedded.js';
-import { open, type RawBody, type RequestInfo, type Routes } from '../http/router.js';
+import { open, originOf, type RawBody, type Routes } from '../http/router.js';
 
 /** The docs page's renderer (Redoc's standalone build), served by this service: no CDN. */
 export const REFERENCE_RENDERER = 'redoc/bundles/redoc.standalone.js';
@@ -80,13 +80,6 @@ let document: { info: { version: string } } | undefined;
 function openApi(): { info: { version: string } } {
   document ??= JSON.parse(embedded('OPENAPI_DOCUMENT')) as { info: { version: string } };
   return document;
-}
-
-/** The origin the client reached (scheme, host and port as it sent them). */
-function originOf(request: RequestInfo): string {
-  const host = request.headers['x-forwarded-host'] ?? request.headers.host ?? 'localhost';
-  const proto = request.headers['x-forwarded-proto'] ?? (/^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host) ? 'http' : 'https');
-  return `${proto}://${host}`;
 }
 
 let script: { plain: string; gzipped: string } | undefined;

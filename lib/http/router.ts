@@ -27,6 +27,15 @@ export interface RequestInfo {
   requestId: string;
   sourceIp: string;
   orgSlug: string | null;
+  /** The raw request body (UTF-8), for routes that verify a signature over its exact bytes. */
+  bodyText: string;
+}
+
+/** The origin the client reached (scheme, host and port as it sent them). */
+export function originOf(request: RequestInfo): string {
+  const host = request.headers['x-forwarded-host'] ?? request.headers.host ?? 'localhost';
+  const proto = request.headers['x-forwarded-proto'] ?? (/^((?:[a-z0-9-]+\.)*localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i.test(host) ? 'http' : 'https');
+  return `${proto}://${host}`;
 }
 
 interface Inputs<P, Q, B> {
@@ -202,6 +211,7 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
     requestId,
     sourceIp: event.requestContext.http.sourceIp,
     orgSlug: organizationSlugOf(headers),
+    bodyText: bodyText ?? '',
   };
 
   let ctx: DomainContext | AnonymousContext;

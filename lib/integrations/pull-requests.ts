@@ -261,6 +261,6 @@ export function presentPullRequest(pr: PullRequestItem) {
 
 /** The pull requests linked to a ticket, oldest first (one Query on gsi1). */
 export async function pullRequestsOfTicket(orgId: string, ticketId: string): Promise<PullRequestItem[]> {
-  const { data } = await db().entities.pullRequest.query.byTicket({ orgId, ticketId }).go({ pages: 'all' });
+  const { data } = await db().entities.pullRequest.query.byTicket({ orgId, ticketKey: ticketId }).go({ pages: 'all' });
   return data;
 }

@@ -1,3 +1,4 @@
+import { presentPullRequest, pullRequestsOfTicket } from '../integrations/pull-requests.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
@@ -89,7 +90,6 @@ export async function getBlockerInfo(ctx: DomainContext, boardId: string, ticket
 
 /** GET .../pull-requests: the ticket's linked pull requests. */
 export async function listTicketPullRequests(ctx: DomainContext, boardId: string, ticketId: string) {
-  await loadTicketOnBoard(ctx, boardId, ticketId);
-  // Pull requests are not ingested yet (a later issue), so no ticket has any: the list is empty.
-  return [] as unknown[];
+  const { ticket } = await loadTicketOnBoard(ctx, boardId, ticketId);
+  return (await pullRequestsOfTicket(ctx.org.orgId, ticket.ticketId)).map(presentPullRequest);
 }

@@ -1,3 +1,4 @@
+import { pullRequestResult } from '../integrations/http-responses.js';
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { idParam } from '../http/validation.js';
@@ -41,7 +42,7 @@ export const structureRoutes: Routes = {
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/pull-requests': authenticated({
     summary: 'List a ticket\'s pull requests',
-    result: z.array(z.never()).meta({ description: 'Pull requests are not linked yet: always empty' }),
+    result: z.array(pullRequestResult).meta({ description: 'Pull requests whose branch name or title names the ticket, oldest first' }),
     envelope: 'data',
     params: ticketParams,
     handler: (ctx, { params }) => listTicketPullRequests(ctx, params.boardId, params.ticketId),

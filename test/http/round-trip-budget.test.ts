@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { httpGroups, routeKeysOf } from '../../infra/route-table.js';
 import { api, createMember, createToken, uniqueSlug, type ApiResponse } from '../support/api.js';
@@ -336,7 +337,8 @@ function ticketProbes(): Record<string, Probe> {
     },
     [`GET ${t}/{ticketId}/completion-check`]: { budget: 3, run: call(`GET ${t}/{ticketId}/completion-check`) },
     [`GET ${t}/{ticketId}/blocker`]: { budget: 3, run: call(`GET ${t}/{ticketId}/blocker`) },
-    [`GET ${t}/{ticketId}/pull-requests`]: { budget: 2, run: call(`GET ${t}/{ticketId}/pull-requests`) },
+    // auth; the ticket; its pull requests (one Query on gsi1).
+    [`GET ${t}/{ticketId}/pull-requests`]: { budget: 3, run: call(`GET ${t}/{ticketId}/pull-requests`) },
     [`GET ${t}/{ticketId}/subtickets`]: { budget: 4, run: call(`GET ${t}/{ticketId}/subtickets`) },
     // The parent is read first, then the create path (counter ∥ configuration, transaction).
     [`POST ${t}/{ticketId}/subtickets`]: { budget: 5, run: call(`POST ${t}/{ticketId}/subtickets`, { title: 'Budget subticket' }) },
@@ -413,6 +415,59 @@ function ticketProbes(): Record<string, Probe> {
     'POST /api/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/redeliver': {
       budget: 4,
       run: (org) => org.call('POST', `/api/v1/webhook-endpoints/${org.endpointId}/deliveries/${org.deliveryId}/redeliver`),
+    },
+    // auth; the integration.
+    'GET /api/v1/integrations/{provider}': {
+      budget: 2,
+      run: async (org) => {
+        await org.call('PUT', '/api/v1/integrations/gitlab');
+        return org.call('GET', '/api/v1/integrations/gitlab');
+      },
+    },
+    // auth; the integration (its createdAt); the put.
+    'PUT /api/v1/integrations/{provider}': { budget: 3, run: (org) => org.call('PUT', '/api/v1/integrations/github') },
+    'DELETE /api/v1/integrations/{provider}': {
+      budget: 2,
+      run: async (org) => {
+        await org.call('PUT', '/api/v1/integrations/gitlab');
+        return org.call('DELETE', '/api/v1/integrations/gitlab');
+      },
+    },
+    // A new pull request linked by its branch: the slug; the organization and the integration;
+    // the delivery id's claim; the pull request; the ticket key, then the ticket, beside the
+    // agents' git identities; one transaction (the record and pr.opened).
+    'POST /api/v1/integrations/github/events': {
+      budget: 9,
+      run: async (org) => {
+        const secret = (await org.call('PUT', '/api/v1/integrations/github')).body.secret as string;
+        const ticket = (await org.call('GET', `/api/v1/boards/${org.boardId}/tickets/${org.ticketId}`)).body.data;
+        const body = JSON.stringify({
+          pull_request: { number: Math.floor(Math.random() * 1e9), title: 'Budget', html_url: 'https://github.com/a/b/pull/1', state: 'open', head: { ref: `${ticket.displayId}-budget` }, user: { login: 'someone' } },
+          repository: { full_name: 'a/b' },
+        });
+        return api('POST', '/api/v1/integrations/github/events', {
+          org: org.slug,
+          rawBody: body,
+          headers: { 'x-github-event': 'pull_request', 'x-github-delivery': suffix(), 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` },
+        });
+      },
+    },
+    'POST /api/v1/integrations/gitlab/events': {
+      budget: 9,
+      run: async (org) => {
+        const token = (await org.call('PUT', '/api/v1/integrations/gitlab')).body.secret as string;
+        const ticket = (await org.call('GET', `/api/v1/boards/${org.boardId}/tickets/${org.ticketId}`)).body.data;
+        const body = JSON.stringify({
+          user: { username: 'someone' },
+          project: { path_with_namespace: 'a/b' },
+          object_attributes: { iid: Math.floor(Math.random() * 1e9), title: 'Budget', url: 'https://gitlab.com/a/b/-/merge_requests/1', state: 'opened', source_branch: `${ticket.displayId}-budget` },
+        });
+        return api('POST', '/api/v1/integrations/gitlab/events', {
+          org: org.slug,
+          rawBody: body,
+          headers: { 'x-gitlab-event': 'Merge Request Hook', 'x-gitlab-event-uuid': suffix(), 'x-gitlab-token': token },
+        });
+      },
     },
     'DELETE /api/v1/labels/{labelId}': {
       budget: 3,

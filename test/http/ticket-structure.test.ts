@@ -552,11 +552,11 @@ describe('completion check, blocker info and pull requests', () => {
     expect(asMember.body.data.blockerCount).toBe(1);
   });
 
-  it('lists no pull requests yet (ticket read only)', async () => {
+  it('lists no pull requests for a ticket no branch or title names (the ticket, then one Query)', async () => {
     const ticket = await createTicket(s.org, s.boardId);
     const response = await s.org.call('GET', ticketPath(s, ticket.id, '/pull-requests'));
     expect(response.status).toBe(200);
-    expect(response.roundTrips).toBe(2);
+    expect(response.roundTrips).toBe(3);
     expect(response.body).toEqual({ data: [] });
   });
 });

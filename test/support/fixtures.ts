@@ -137,6 +137,7 @@ export function pathFor(routeKey: string, fixture: OrgFixture): { method: string
     suggestionId: fixture.suggestionId,
     endpointId: fixture.endpointId,
     deliveryId: fixture.deliveryId,
+    provider: 'github',
   };
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const id = ids[name];

@@ -1,4 +1,5 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+import { NO_KEY } from './ticket.js';
 
 export const GIT_PROVIDERS = ['github', 'gitlab'] as const;
 export type GitProvider = (typeof GIT_PROVIDERS)[number];
@@ -54,6 +55,8 @@ export const PullRequest = (config?: EntityConfiguration) =>
     reviewStatus: { type: REVIEW_STATUSES },
     authorName: { type: 'string', required: true },
     ticketId: { type: 'string' },
+    /** Index key of byTicket: the ticket id, or NO_KEY while no ticket is linked (derived). */
+    ticketKey: { type: 'string', watch: ['ticketId'], set: (_value?: string, item?: any) => item?.ticketId ?? NO_KEY },
     boardId: { type: 'string' },
     /** The agent whose gitIdentity matched the author. */
     agentId: { type: 'string' },
@@ -70,8 +73,8 @@ export const PullRequest = (config?: EntityConfiguration) =>
     },
     byTicket: {
       index: 'gsi1',
-      condition: (attr) => typeof attr.ticketId === 'string',
-      pk: { field: 'gsi1pk', composite: ['orgId', 'ticketId'] },
+      condition: (attr) => attr.ticketKey !== undefined && attr.ticketKey !== NO_KEY,
+      pk: { field: 'gsi1pk', composite: ['orgId', 'ticketKey'] },
       sk: { field: 'gsi1sk', composite: ['createdAt', 'prId'] },
     },
   },
