@@ -1,10 +1,10 @@
 import type { Clock } from '../core/clock.js';
-import { fanOutEvent } from '../webhooks/deliveries.js';
+import { fanOutEvent } from '../webhooks/fanout.js';
 import type { DispatchedEvent } from './consumer.js';
 
 /**
  * Hands an event on to its subscribers: the organization's webhook endpoints (one SQS message
- * per subscribed endpoint, lib/webhooks/deliveries.ts). Throws when the hand-over fails, so the
+ * per subscribed endpoint, lib/webhooks/fanout.ts). Throws when the hand-over fails, so the
  * stream consumer reports the record and it is replayed; a replay queues nothing twice.
  */
 export async function dispatchEvent(event: DispatchedEvent, clock: Clock): Promise<void> {

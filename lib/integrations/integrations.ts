@@ -56,15 +56,17 @@ export async function putIntegration(ctx: DomainContext, provider: GitProvider, 
   requirePermission(ctx, 'webhooks:manage');
   const secret = randomSecret(32);
   const now = ctx.clock.now().toISOString();
-  const existing = await loadIntegration(ctx.org.orgId, provider);
-  const integration: IntegrationItem = {
-    orgId: ctx.org.orgId,
-    provider,
-    ...(provider === 'github' ? { sealedSecret: seal(secret, webhookSecretKey()) } : { secretSha256: sha256Hex(secret) }),
-    createdAt: existing?.createdAt ?? now,
-    updatedAt: now,
-  };
-  await db().entities.integration.put(integration).go({ response: 'none' });
+  // One write: a first connection sets createdAt, a replacement keeps it.
+  const { data } = await db()
+    .entities.integration.upsert({
+      orgId: ctx.org.orgId,
+      provider,
+      ...(provider === 'github' ? { sealedSecret: seal(secret, webhookSecretKey()) } : { secretSha256: sha256Hex(secret) }),
+      updatedAt: now,
+    })
+    .ifNotExists({ createdAt: now })
+    .go({ response: 'all_new' });
+  const integration = data as IntegrationItem;
   return { ...present(integration, origin), secret };
 }
 

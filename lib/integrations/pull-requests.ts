@@ -229,14 +229,31 @@ export async function recordPipeline(org: OrganizationItem, facts: PipelineFacts
     ]);
     return pipeline;
   });
-  for (const pr of prs) {
-    await recordPullRequest(
-      org,
-      { provider: pr.provider, repoFullName: pr.repoFullName, number: pr.number, title: pr.title, url: pr.url, branchName: pr.branchName, state: pr.state, authorName: pr.authorName, pipelineStatus: facts.status },
-      clock,
-    );
-  }
+  for (const pr of prs) await setPipelineStatus(org, pr, facts.status, clock);
   return recorded;
+}
+
+/** What the stored pull request says, as hook facts. */
+const factsOf = (pr: PullRequestItem): PullRequestFacts => ({
+  provider: pr.provider,
+  repoFullName: pr.repoFullName,
+  number: pr.number,
+  title: pr.title,
+  url: pr.url,
+  branchName: pr.branchName,
+  state: pr.state,
+  authorName: pr.authorName,
+});
+
+/** A run's status becomes its pull request's pipeline status: the record just read first, read again only after a lost race. */
+async function setPipelineStatus(org: OrganizationItem, pr: PullRequestItem, status: PipelineStatus, clock: Clock): Promise<void> {
+  await retryLostRaces(async (attempt) => {
+    const current =
+      attempt === 1
+        ? pr
+        : (await db().entities.pullRequest.get({ orgId: pr.orgId, provider: pr.provider, repoFullName: pr.repoFullName, number: pr.number }).go({ consistent: true })).data;
+    if (current) await updatePullRequest(org, current, { ...factsOf(current), pipelineStatus: status }, clock);
+  });
 }
 
 /** A pull request as the API shows it (spec §2.18). */

@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.js';
-import { attemptDelivery } from './deliveries.js';
+import { attemptDelivery } from './attempts.js';
 import { postponeMessage, sendToDeadLetter, type DeliveryMessage } from './queue.js';
 
 /** The subset of an SQS record (Lambda event shape) the worker reads. */

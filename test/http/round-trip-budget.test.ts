@@ -424,8 +424,8 @@ function ticketProbes(): Record<string, Probe> {
         return org.call('GET', '/api/v1/integrations/gitlab');
       },
     },
-    // auth; the integration (its createdAt); the put.
-    'PUT /api/v1/integrations/{provider}': { budget: 3, run: (org) => org.call('PUT', '/api/v1/integrations/github') },
+    // auth; one upsert (createdAt kept on a replacement).
+    'PUT /api/v1/integrations/{provider}': { budget: 2, run: (org) => org.call('PUT', '/api/v1/integrations/github') },
     'DELETE /api/v1/integrations/{provider}': {
       budget: 2,
       run: async (org) => {

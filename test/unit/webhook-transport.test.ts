@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../lib/core/config.js';
-import { retryDelay } from '../../lib/webhooks/deliveries.js';
+import { retryDelay } from '../../lib/webhooks/attempts.js';
 import { parseRetryAfter, postWebhook } from '../../lib/webhooks/transport.js';
 import { Receiver } from '../support/receiver.js';
 

@@ -1,0 +1,65 @@
+import type { Clock } from '../core/clock.js';
+import { config } from '../core/config.js';
+import { db } from '../db/service.js';
+import { isConditionFailure } from '../db/transact.js';
+import { planIncludes } from '../organizations/plans.js';
+import { automaticDeliveryId, deliveryRecord, envelope, messageOf } from './delivery-records.js';
+import { enqueueDeliveries, type DeliveryMessage } from './queue.js';
+
+export interface FannedOutEvent {
+  eventId: string;
+  orgId: string;
+  type: string;
+  occurredAt: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Hands one event to every active endpoint of its organization subscribed to it: one Query for
+ * the endpoints (at most 20), one conditional write per endpoint, one SQS message per new
+ * delivery. Replays are harmless: a delivery that already exists is not queued again, unless
+ * no worker has taken it yet (its message may have been lost); a second message for it is
+ * dropped by the worker, which lets only the first message that takes a delivery make its
+ * attempts. Returns how many deliveries were queued.
+ */
+export async function fanOutEvent(event: FannedOutEvent, clock: Clock): Promise<number> {
+  const { data: endpoints } = await db().entities.webhookEndpoint.query.byOrg({ orgId: event.orgId }).go({ pages: 'all' });
+  const subscribed = endpoints.filter((endpoint) => endpoint.isActive && endpoint.events.includes(event.type));
+  if (subscribed.length === 0) return 0;
+  // An organization that left the Pro plan keeps its endpoints but receives nothing.
+  const org = (await db().entities.organization.get({ orgId: event.orgId }).go()).data;
+  if (!org || !planIncludes(org.plan, 'WEBHOOKS')) return 0;
+
+  const now = clock.now();
+  const body = envelope(event.eventId, event.type, event.occurredAt, event.orgId, event.data);
+  const maxAttempts = config().webhookRetryDelaysSeconds.length + 1;
+  const queued = await Promise.all(
+    subscribed.map(async (endpoint) => {
+      const delivery = deliveryRecord(
+        {
+          orgId: event.orgId,
+          endpointId: endpoint.endpointId,
+          deliveryId: automaticDeliveryId(event.eventId, endpoint.endpointId),
+          eventId: event.eventId,
+          eventType: event.type,
+          body,
+          maxAttempts,
+          manual: false,
+        },
+        now,
+      );
+      try {
+        await db().entities.webhookDelivery.create(delivery).go({ response: 'none' });
+        return messageOf(delivery);
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const existing = (await db().entities.webhookDelivery.get(messageOf(delivery)).go()).data;
+        const untaken = existing && existing.state === 'pending' && existing.attemptsMade === 0 && !existing.messageId;
+        return untaken ? messageOf(delivery) : undefined;
+      }
+    }),
+  );
+  const messages = queued.filter((message): message is DeliveryMessage => message !== undefined);
+  await enqueueDeliveries(messages);
+  return messages.length;
+}
