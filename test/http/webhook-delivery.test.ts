@@ -9,8 +9,8 @@ import { attemptDelivery } from '../../lib/webhooks/attempts.js';
 import { automaticDeliveryId } from '../../lib/webhooks/delivery-records.js';
 import { fanOutEvent } from '../../lib/webhooks/fanout.js';
 import { setPlan, useRuntime } from '../support/api.js';
-import { boardSetup, type BoardSetup } from '../support/tickets.js';
-import { createTicket } from '../support/factories.js';
+import { boardSetup, lapseClaim, type BoardSetup } from '../support/tickets.js';
+import { createAgent, createTicket } from '../support/factories.js';
 import { Receiver, type ReceivedRequest } from '../support/receiver.js';
 
 /*
@@ -236,6 +236,54 @@ describe('webhook delivery', () => {
     expect(ping.status).toBe(204);
     const [attempt] = await waitUntil(() => deliveriesOf(hook.id), (list) => list.length === 1);
     expect(attempt).toMatchObject({ success: false, statusCode: 0, error: 'refused to connect to the non-public address 169.254.169.254' });
+  });
+});
+
+describe('event payloads', () => {
+  const BASE = ['ticketId', 'boardId', 'projectId', 'organizationId'];
+  /** Spec §6.2: the data fields of each ticket and comment event, exactly. */
+  const FIELDS: Record<string, string[]> = {
+    'ticket.created': BASE,
+    'ticket.updated': [...BASE, 'actorId'],
+    'ticket.deleted': BASE,
+    'ticket.status_changed': [...BASE, 'oldStatusId', 'newStatusId', 'actorId'],
+    'ticket.assigned': [...BASE, 'oldAssigneeId', 'newAssigneeId'],
+    'ticket.claimed': [...BASE, 'claimedById', 'claimExpiresAt', 'claimCount'],
+    'ticket.claim_released': [...BASE, 'releasedById', 'previousClaimedById', 'reason'],
+    'ticket.claim_expired': [...BASE, 'previousClaimedById', 'claimExpiresAt'],
+    'comment.created': [...BASE, 'commentId', 'authorId', 'isSecret'],
+  };
+
+  it('delivers every ticket and comment event with exactly its §6.2 data fields, ids only', async () => {
+    const hook = await endpoint('/all', Object.keys(FIELDS));
+    const agent = await createAgent(setup.org, { boardIds: [setup.boardId] });
+    const ticket = await createTicket(setup.org, setup.boardId, { title: 'Every event', description: 'private description' });
+    const path = `/api/v1/boards/${setup.boardId}/tickets/${ticket.id}`;
+    const inProgress = setup.statuses.IN_PROGRESS ?? Object.values(setup.statuses).find((status: any) => status.id !== ticket.status?.id);
+    expect((await setup.org.call('PATCH', path, { body: { statusId: inProgress.id, assigneeId: setup.org.adminId } })).status).toBe(200);
+    expect((await setup.org.call('POST', `${path}/comments`, { body: { content: 'private comment text' } })).status).toBe(201);
+    expect((await agent.call('POST', `${path}/claim`, {})).status).toBe(201);
+    expect((await agent.call('DELETE', `${path}/claim`, { reason: 'Handing back' })).status).toBe(200);
+    expect((await agent.call('POST', `${path}/claim`, {})).status).toBe(201);
+    await lapseClaim(ticket.id);
+    await runtime.runSchedule();
+    expect((await setup.org.call('DELETE', path)).status).toBe(204);
+
+    const expected = ['ticket.created', 'ticket.updated', 'ticket.status_changed', 'ticket.assigned', 'comment.created', 'ticket.claimed', 'ticket.claim_released', 'ticket.claim_expired', 'ticket.deleted'];
+    const requests = await waitUntil(
+      async () => receiver.on('/all'),
+      (received) => expected.every((type) => received.some((request) => JSON.parse(request.body).event === type)),
+    );
+    for (const request of requests) {
+      const envelope = verifyWithIndependentTools(request, hook.secret);
+      expect(Object.keys(envelope.data).sort(), envelope.event).toEqual([...FIELDS[envelope.event]!].sort());
+      expect(envelope.data).toMatchObject({ ticketId: ticket.id, boardId: setup.boardId, projectId: setup.boardId, organizationId: setup.org.orgId });
+      expect(request.body).not.toContain('private description');
+      expect(request.body).not.toContain('private comment text');
+    }
+    expect(new Set(requests.map((request) => JSON.parse(request.body).event))).toEqual(new Set(expected));
+    const comment = requests.map((request) => JSON.parse(request.body)).find((body) => body.event === 'comment.created');
+    expect(comment.data).toMatchObject({ authorId: setup.org.adminId, isSecret: false, commentId: expect.stringMatching(/^cmt_/) });
   });
 });
 
