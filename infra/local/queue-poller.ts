@@ -18,13 +18,16 @@ export interface QueuePoller {
   stop(): Promise<void>;
 }
 
+/** Batches in flight at once: Lambda's SQS event source starts with five concurrent pollers. */
+const CONCURRENT_BATCHES = 5;
+
 /**
- * Plays the SQS → Lambda event source mapping: long-polls the queue, invokes the consumer with
- * Lambda-shaped records, and deletes the messages it did not report as failures (a reported
- * or thrown failure leaves the message to reappear when its visibility timeout ends, as the
- * consumer may have set it).
+ * Plays the SQS → Lambda event source mapping: long-polls the queue with several pollers at once,
+ * invokes the consumer with Lambda-shaped records, and deletes the messages it did not report as
+ * failures (a reported or thrown failure leaves the message to reappear when its visibility
+ * timeout ends, as the consumer may have set it).
  */
-export function startQueuePoller(endpoint: string, queueUrl: string, consumer: QueueLambda, batchSize: number): QueuePoller {
+export function startQueuePoller(endpoint: string, queueUrl: string, consumer: QueueLambda, batchSize: number, concurrency = CONCURRENT_BATCHES): QueuePoller {
   const client = localSqsClient(endpoint);
   const abort = new AbortController();
   let stopped = false;
@@ -54,7 +57,7 @@ export function startQueuePoller(endpoint: string, queueUrl: string, consumer: Q
     );
   }
 
-  const loop = (async () => {
+  const poller = async () => {
     while (!stopped) {
       try {
         await pollOnce();
@@ -64,7 +67,8 @@ export function startQueuePoller(endpoint: string, queueUrl: string, consumer: Q
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     }
-  })();
+  };
+  const loop = Promise.all(Array.from({ length: concurrency }, poller));
 
   function recordOf(message: Message): SqsRecordShape {
     return {

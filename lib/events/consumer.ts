@@ -24,7 +24,8 @@ export interface DispatchedEvent {
   data: Record<string, unknown>;
 }
 
-export type Dispatcher = (event: DispatchedEvent, clock: Clock) => Promise<void>;
+/** `batch` lives for one call of the consumer: what a dispatcher may read once per batch rather than per event. */
+export type Dispatcher = (event: DispatchedEvent, clock: Clock, batch: Map<string, any>) => Promise<void>;
 
 export interface BatchResult {
   batchItemFailures: { itemIdentifier: string }[];
@@ -47,40 +48,60 @@ export function eventFromRecord(record: StreamRecordLike): DispatchedEvent | und
   };
 }
 
+/** Events of one batch handed over at once: fan-outs are independent and each is idempotent. */
+const CONCURRENT_DISPATCHES = 8;
+
 /**
- * Processes stream records one by one and reports partial batch failures, so one bad record
- * never replays the whole batch. Delivery is at-least-once: `markDispatched` is a conditional
- * write that lets exactly one consumer run hand an event to the dispatcher.
+ * Hands a batch's events to the dispatcher, several at once, and reports partial batch failure
+ * as Lambda checkpoints it: the earliest failed record, from which the rest of the shard is
+ * replayed. Later records that succeeded come again in that replay and are dropped there, since
+ * delivery is at-least-once and `markDispatched` is a conditional write that lets exactly one
+ * consumer run hand an event to the dispatcher. (Receivers never relied on order: retries
+ * reorder deliveries anyway.)
  */
 export async function consumeStreamRecords(
   records: StreamRecordLike[],
   dispatch: Dispatcher,
   clock: Clock,
 ): Promise<BatchResult> {
-  const result: BatchResult = { batchItemFailures: [], dispatched: [] };
-  for (const record of records) {
-    let event: DispatchedEvent | undefined;
+  const batch = new Map<string, any>();
+  const events: { index: number; record: StreamRecordLike; event: DispatchedEvent }[] = [];
+  records.forEach((record, index) => {
     try {
-      event = eventFromRecord(record);
+      const event = eventFromRecord(record);
+      if (event) events.push({ index, record, event });
     } catch (error) {
       // A record that cannot be read never will be: retrying it would only block the shard.
       console.error(JSON.stringify({ msg: 'unreadable stream record skipped', eventID: record.eventID, error: String(error) }));
-      continue;
     }
-    if (!event) continue;
-    try {
-      if (!(await claimForDispatch(event, clock))) continue;
-      await dispatch(event, clock);
-      result.dispatched.push(event);
-    } catch (error) {
-      console.error(JSON.stringify({ msg: 'event dispatch failed', eventId: event.eventId, type: event.type, error: String(error) }));
-      await releaseDispatchClaim(event).catch(() => undefined);
-      result.batchItemFailures.push({ itemIdentifier: record.dynamodb?.SequenceNumber ?? record.eventID ?? event.eventId });
-      // Later records of the same shard must not overtake a failed one.
-      break;
+  });
+
+  const dispatched: { index: number; event: DispatchedEvent }[] = [];
+  const failed: { index: number; record: StreamRecordLike; event: DispatchedEvent }[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < events.length) {
+      const entry = events[next++]!;
+      try {
+        if (!(await claimForDispatch(entry.event, clock))) continue;
+        await dispatch(entry.event, clock, batch);
+        dispatched.push({ index: entry.index, event: entry.event });
+      } catch (error) {
+        console.error(JSON.stringify({ msg: 'event dispatch failed', eventId: entry.event.eventId, type: entry.event.type, error: String(error) }));
+        await releaseDispatchClaim(entry.event).catch(() => undefined);
+        failed.push(entry);
+      }
     }
-  }
-  return result;
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENT_DISPATCHES, events.length) }, worker));
+
+  const earliest = failed.sort((a, b) => a.index - b.index)[0];
+  return {
+    batchItemFailures: earliest
+      ? [{ itemIdentifier: earliest.record.dynamodb?.SequenceNumber ?? earliest.record.eventID ?? earliest.event.eventId }]
+      : [],
+    dispatched: dispatched.sort((a, b) => a.index - b.index).map((entry) => entry.event),
+  };
 }
 
 /** The outbox record's key. */

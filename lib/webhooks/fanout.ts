@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { config } from '../core/config.js';
+import type { WebhookEndpointItem } from '../db/entities/index.js';
 import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
 import { planIncludes } from '../organizations/plans.js';
@@ -15,20 +16,34 @@ export interface FannedOutEvent {
 }
 
 /**
+ * What one stream batch has read of each organization: its endpoints that may receive events
+ * (active, on a plan with webhooks). A batch holds the changes of a moment, so reading them once
+ * per batch decides as reading them per event would, for half the round trips per event.
+ */
+export type BatchMemo = Map<string, Promise<WebhookEndpointItem[]>>;
+
+/** The organization's active endpoints; none when it has left the Pro plan (it keeps its endpoints but receives nothing). */
+async function receiversOf(orgId: string): Promise<WebhookEndpointItem[]> {
+  const { data: endpoints } = await db().entities.webhookEndpoint.query.byOrg({ orgId }).go({ pages: 'all' });
+  const active = endpoints.filter((endpoint) => endpoint.isActive);
+  if (active.length === 0) return [];
+  const org = (await db().entities.organization.get({ orgId }).go()).data;
+  return org && planIncludes(org.plan, 'WEBHOOKS') ? active : [];
+}
+
+/**
  * Hands one event to every active endpoint of its organization subscribed to it: one Query for
- * the endpoints (at most 20), one conditional write per endpoint, one SQS message per new
+ * the endpoints (at most 20; once per stream batch), one conditional write per endpoint, one SQS message per new
  * delivery. Replays are harmless: a delivery that already exists is not queued again, unless
  * no worker has taken it yet (its message may have been lost); a second message for it is
  * dropped by the worker, which lets only the first message that takes a delivery make its
  * attempts. Returns how many deliveries were queued.
  */
-export async function fanOutEvent(event: FannedOutEvent, clock: Clock): Promise<number> {
-  const { data: endpoints } = await db().entities.webhookEndpoint.query.byOrg({ orgId: event.orgId }).go({ pages: 'all' });
-  const subscribed = endpoints.filter((endpoint) => endpoint.isActive && endpoint.events.includes(event.type));
+export async function fanOutEvent(event: FannedOutEvent, clock: Clock, batch: BatchMemo = new Map()): Promise<number> {
+  const receivers = batch.get(event.orgId) ?? receiversOf(event.orgId);
+  batch.set(event.orgId, receivers);
+  const subscribed = (await receivers).filter((endpoint) => endpoint.events.includes(event.type));
   if (subscribed.length === 0) return 0;
-  // An organization that left the Pro plan keeps its endpoints but receives nothing.
-  const org = (await db().entities.organization.get({ orgId: event.orgId }).go()).data;
-  if (!org || !planIncludes(org.plan, 'WEBHOOKS')) return 0;
 
   const now = clock.now();
   const body = envelope(event.eventId, event.type, event.occurredAt, event.orgId, event.data);

@@ -143,6 +143,16 @@ describe('webhook delivery', () => {
     expect(stored.isActive).toBe(true);
   });
 
+  it('waits longer when a 503 asks for it with Retry-After', async () => {
+    receiver.respond('/busy', (_request, count) => (count === 1 ? { status: 503, headers: { 'retry-after': '3' } } : { status: 200 }));
+    await endpoint('/busy');
+    await createTicket(setup.org, setup.boardId);
+    const [first, second] = await receiver.waitFor('/busy', 2);
+    // The schedule says 1 s; the receiver asked for 3.
+    expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(2800);
+    expect(second!.headers['x-service-delivery']).toBe(first!.headers['x-service-delivery']);
+  });
+
   it('parks a delivery in the dead-letter queue after its last failed attempt', async () => {
     receiver.respond('/down', () => ({ status: 502 }));
     const hook = await endpoint('/down');
