@@ -26,6 +26,7 @@ import { customFieldsRoutes } from '../lib/custom-fields/http.js';
 import { agentRoutes } from '../lib/agents/http.js';
 import { webhooksRoutes } from '../lib/webhooks/http.js';
 import { integrationsRoutes } from '../lib/integrations/http.js';
+import { oauthRoutes } from '../lib/oauth/http.js';
 import { fallbackRoutes } from '../lib/http/fallback.js';
 import { docsRoutes, REFERENCE_RENDERER } from '../lib/docs/http.js';
 
@@ -44,6 +45,8 @@ export interface HttpGroup {
   platform?: boolean;
   /** Seals or opens webhook signing secrets: gets WEBHOOK_SECRET_KEY. */
   sealsWebhookSecrets?: boolean;
+  /** Signs OAuth access tokens: gets OAUTH_SIGNING_KEY_SEED. */
+  signsOAuthTokens?: boolean;
   /**
    * Values derived from the whole route table that this function needs (infra/embeds.ts,
    * lib/core/embedded.ts): inlined into its bundle at synth time, because they are too large
@@ -221,6 +224,15 @@ export const functionGroups: FunctionDefinition[] = [
     table: 'readWrite',
     sealsWebhookSecrets: true,
     routes: integrationsRoutes,
+  },
+  {
+    // The OAuth 2.0 authorization server: discovery and the token-signing keys (more with the OAuth issue's next parts).
+    name: 'oauth',
+    entry: 'functions/oauth.ts',
+    kind: 'http',
+    table: 'readWrite',
+    signsOAuthTokens: true,
+    routes: oauthRoutes,
   },
   {
     // The API reference: `GET /` (an index), the OpenAPI document and the docs page with its renderer.

@@ -94,6 +94,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       BASE_DOMAIN: options.baseDomain ?? process.env.BASE_DOMAIN ?? 'localhost',
       JWT_SECRET: process.env.JWT_SECRET ?? randomBytes(48).toString('base64url'),
       WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY ?? randomBytes(48).toString('base64url'),
+      OAUTH_SIGNING_KEY_SEED: process.env.OAUTH_SIGNING_KEY_SEED ?? randomBytes(48).toString('base64url'),
       PLATFORM_ADMIN_TOKEN_SHA256: createHash('sha256').update(platformAdminToken).digest('hex'),
       EXPOSE_ROUND_TRIPS: options.exposeRoundTrips ? 'true' : 'false',
       VALIDATE_RESPONSES: options.validateResponses ? 'true' : 'false',

@@ -5,12 +5,19 @@ import { config } from '../core/config.js';
  * the base domain (`acme.api.example.com` → `acme`), else the `X-Organization` header.
  */
 export function organizationSlugOf(headers: Record<string, string | undefined>): string | null {
+  const subdomain = subdomainSlugOf(headers);
+  if (subdomain) return subdomain;
+  const header = headers['x-organization']?.trim().toLowerCase();
+  return header || null;
+}
+
+/** The organization named by the Host's first label under the base domain, or null. */
+export function subdomainSlugOf(headers: Record<string, string | undefined>): string | null {
   const host = (headers['host'] ?? '').toLowerCase().replace(/:\d+$/, '');
   const base = config().baseDomain;
   if (base && host.endsWith(`.${base}`)) {
     const label = host.slice(0, -(base.length + 1));
     if (label && !label.includes('.')) return label;
   }
-  const header = headers['x-organization']?.trim().toLowerCase();
-  return header || null;
+  return null;
 }

@@ -31,10 +31,16 @@ export interface RequestInfo {
   bodyText: string;
 }
 
-/** The origin the client reached (scheme, host and port as it sent them). */
+/**
+ * The origin the client reached (scheme, host and port as it sent them): the Host header, which
+ * API Gateway passes as the client's (the custom domain), and the scheme API Gateway reports in
+ * `X-Forwarded-Proto`; a loopback host without it is plain HTTP (the local runtime). A client's
+ * own `X-Forwarded-Host` is ignored: OAuth issuers and token audiences are built from this.
+ */
 export function originOf(request: RequestInfo): string {
-  const host = request.headers['x-forwarded-host'] ?? request.headers.host ?? 'localhost';
-  const proto = request.headers['x-forwarded-proto'] ?? (/^((?:[a-z0-9-]+\.)*localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i.test(host) ? 'http' : 'https');
+  const host = (request.headers.host ?? 'localhost').toLowerCase();
+  const loopback = /^((?:[a-z0-9-]+\.)*localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host);
+  const proto = request.headers['x-forwarded-proto'] === 'https' || !loopback ? 'https' : 'http';
   return `${proto}://${host}`;
 }
 

@@ -469,6 +469,15 @@ function ticketProbes(): Record<string, Probe> {
         });
       },
     },
+    // The organization's slug (the Host names it); the documents are built from the origin.
+    ...Object.fromEntries(
+      ['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/v1/mcp'].map((path) => [
+        `GET ${path}`,
+        { budget: 1, run: (org: OrgFixture) => api('GET', path, { headers: { host: `${org.slug}.localhost:${new URL(inject('baseUrl')).port}` } }) },
+      ]),
+    ),
+    // The public key is derived from the function's configuration.
+    'GET /.well-known/jwks.json': { budget: 0, run: () => api('GET', '/.well-known/jwks.json') },
     'DELETE /api/v1/labels/{labelId}': {
       budget: 3,
       run: async (org) => org.call('DELETE', `/api/v1/labels/${(await post(org, '/api/v1/labels', { name: `Doomed ${suffix()}`, color: '#000000' })).id}`),

@@ -15,6 +15,11 @@ const NOT_TENANT_SCOPED = new Set([
   'GET /api/v1/openapi.json',
   'GET /docs',
   'GET /docs/redoc.standalone.js',
+  // OAuth discovery: public metadata of the organization the Host names, no credential.
+  'GET /.well-known/oauth-authorization-server',
+  'GET /.well-known/oauth-protected-resource',
+  'GET /.well-known/oauth-protected-resource/api/v1/mcp',
+  'GET /.well-known/jwks.json',
 ]);
 
 /**

@@ -134,6 +134,15 @@ describe('WorkManagementStack with a custom domain', () => {
     }
   });
 
+  it('gives the OAuth signing key seed only to the functions that issue tokens, as a dynamic reference', () => {
+    for (const group of functionGroups) {
+      const [, fn] = functionOf(template, group.name);
+      const seed = fn.Properties.Environment.Variables.OAUTH_SIGNING_KEY_SEED;
+      if (group.kind === 'http' && group.signsOAuthTokens) expect(JSON.stringify(seed)).toContain('{{resolve:secretsmanager:');
+      else expect(seed, group.name).toBeUndefined();
+    }
+  });
+
   it('sizes HTTP functions for requests and background functions for batch work', () => {
     for (const group of functionGroups) {
       const [, fn] = functionOf(template, group.name);
