@@ -69,6 +69,9 @@ async function handle(
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
+  // Payload 2.0 passes cookies in `cookies`, apart from the headers.
+  const cookies = headers.cookie ? headers.cookie.split(';').map((pair) => pair.trim()).filter(Boolean) : [];
+  delete headers.cookie;
   const query: Record<string, string> = {};
   for (const key of new Set(url.searchParams.keys())) query[key] = url.searchParams.getAll(key).join(',');
   const now = new Date();
@@ -79,6 +82,7 @@ async function handle(
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
     headers,
+    ...(cookies.length ? { cookies } : {}),
     ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
     ...(match && Object.keys(match.params).length ? { pathParameters: match.params } : {}),
     requestContext: {
@@ -118,6 +122,7 @@ function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): v
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
   const body = result.body === undefined ? undefined : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  if (result.cookies?.length) res.setHeader('set-cookie', result.cookies);
   res.writeHead(result.statusCode ?? 200, { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) });
   res.end(body);
 }

@@ -23,7 +23,25 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'HEADERS_TOO_LARGE'
   | 'RATE_LIMITED'
-  | 'INTERNAL_ERROR';
+  | 'INSUFFICIENT_SCOPE'
+  | 'INTERNAL_ERROR'
+  | OAuthErrorCode;
+
+/**
+ * Error codes of the OAuth endpoints, answered as RFC 6749 §5.2 / RFC 7591 §3.2.2 JSON
+ * (`{error, error_description}`) by the routes that declare `errorFormat: 'oauth'`.
+ */
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'invalid_scope'
+  | 'invalid_target'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata'
+  | 'invalid_token';
 
 export interface ValidationIssue {
   path: string;
@@ -68,3 +86,7 @@ function describeIssues(issues: ValidationIssue[]): string {
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
   return `${where}${first.message}${more}`;
 }
+
+/** An OAuth error (RFC 6749 §5.2): 400 unless told (`invalid_client` is 401). */
+export const oauthError = (code: OAuthErrorCode, description: string, status = code === 'invalid_client' ? 401 : 400): AppError =>
+  new AppError(status, code, description);

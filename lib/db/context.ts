@@ -12,6 +12,10 @@ export interface CredentialRestrictions {
   readOnly: boolean;
   denyDelete: boolean;
   clientLabel: string | null;
+  /** OAUTH: the token's scopes (spec §5.4.5); null for every other credential. */
+  scopes: string[] | null;
+  /** OAUTH: the client the token was issued to. */
+  clientId?: string;
 }
 
 export interface Actor {

@@ -23,10 +23,20 @@ export function rateWindow(scope: string, key: string, limit: number, windowSeco
   return { scope, key, limit, windowSeconds, start, end: start + windowSeconds };
 }
 
-/** 429 RATE_LIMITED with Retry-After: the seconds until the window ends. */
+/**
+ * 429 RATE_LIMITED with Retry-After (the seconds until the window ends) and the IETF
+ * `RateLimit-Policy` / `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers): the policy
+ * is named after the key's first part (`login`, `oauth-token`, …), `q` its quota per `w`
+ * seconds, `r` what remains (none) and `t` the seconds until it resets.
+ */
 export function rateLimited(window: RateWindowRef, now: Date, message = `At most ${window.limit} calls per ${describeSeconds(window.windowSeconds)}; retry later`): AppError {
   const retryAfter = Math.max(1, window.end - Math.floor(now.getTime() / 1000));
-  return new AppError(429, 'RATE_LIMITED', message, { limit: window.limit, retryAfterSeconds: retryAfter }, { 'Retry-After': String(retryAfter) });
+  const policy = window.key.split('#')[0];
+  return new AppError(429, 'RATE_LIMITED', message, { limit: window.limit, retryAfterSeconds: retryAfter }, {
+    'Retry-After': String(retryAfter),
+    'RateLimit-Policy': `"${policy}";q=${window.limit};w=${window.windowSeconds}`,
+    RateLimit: `"${policy}";r=0;t=${retryAfter}`,
+  });
 }
 
 const itemKey = (window: RateWindowRef) => ({ orgId: window.scope, key: window.key, windowStart: String(window.start) });

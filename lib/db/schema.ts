@@ -3,7 +3,7 @@ import {
   Organization, OrganizationSlug, User, UserEmail, Credential, PermissionGroup, Board, BoardPrefix,
   Status, TicketType, Team, TeamMember, Customer, DomainEvent, Label, CustomField, Ticket, TicketKey, Comment,
   TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName, RateWindow, WebhookEndpoint,
-  WebhookDelivery, WebhookAttempt, Integration, PullRequest, Pipeline, InboundDelivery,
+  WebhookDelivery, WebhookAttempt, Integration, PullRequest, Pipeline, InboundDelivery, OAuthClient, OAuthGrant, OAuthToken,
 } from './entities/index.js';
 
 /**
@@ -47,6 +47,9 @@ export const entityBuilders = {
   pullRequest: PullRequest,
   pipeline: Pipeline,
   inboundDelivery: InboundDelivery,
+  oauthClient: OAuthClient,
+  oauthGrant: OAuthGrant,
+  oauthToken: OAuthToken,
 };
 
 type Builders = typeof entityBuilders;

@@ -1,6 +1,6 @@
 import type { Route } from './router.js';
 import type { HttpResponse } from './respond.js';
-import { errorBody, errorResponses, successBody, successStatus } from './responses.js';
+import { errorBody, errorResponses, oauthErrorBody, successBody, successStatus } from './responses.js';
 
 /**
  * Why a response is not one its route documents, or undefined when it is. Used in test runs
@@ -8,7 +8,10 @@ import { errorBody, errorResponses, successBody, successStatus } from './respons
  */
 export function nonConformance(routeKey: string, route: Route, response: HttpResponse): string | undefined {
   const status = response.statusCode;
-  if (route.raw && status < 400) return status === successStatus(route) ? undefined : `status ${status}; the route documents ${successStatus(route)}`;
+  if (route.raw && (status < 400 || route.raw.statuses?.includes(status))) {
+    const documented = route.raw.statuses ?? [successStatus(route)];
+    return documented.includes(status) ? undefined : `status ${status}; the route documents ${documented.join(', ')}`;
+  }
   const body = response.body === undefined ? undefined : (JSON.parse(response.body) as unknown);
   if (status < 400) {
     if (status !== successStatus(route)) return `status ${status}; the route documents ${successStatus(route)}`;
@@ -18,10 +21,11 @@ export function nonConformance(routeKey: string, route: Route, response: HttpRes
     const parsed = schema.safeParse(body);
     return parsed.success ? undefined : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ');
   }
-  const parsed = errorBody.safeParse(body);
+  const parsed = route.errorFormat === 'oauth' ? oauthErrorBody.safeParse(body) : errorBody.safeParse(body);
   if (!parsed.success) return `not the error envelope: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`;
+  const code = typeof parsed.data.error === 'string' ? parsed.data.error : parsed.data.error.code;
   const codes = errorResponses(routeKey, route).get(status);
-  if (!codes) return `status ${status} (${parsed.data.error.code}) is not documented for this route`;
-  if (!codes.has(parsed.data.error.code)) return `code ${parsed.data.error.code} is not documented for status ${status} of this route`;
+  if (!codes) return `status ${status} (${code}) is not documented for this route`;
+  if (!codes.has(code)) return `code ${code} is not documented for status ${status} of this route`;
   return undefined;
 }

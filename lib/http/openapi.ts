@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import type { Route, Routes } from './router.js';
-import { errorBody, errorDescription, errorResponses, successBody, successStatus } from './responses.js';
+import { errorBody, errorDescription, errorResponses, oauthErrorBody, successBody, successStatus } from './responses.js';
 
 /** One function's routes, as the route table names them (the group name becomes the tag). */
 export interface RouteGroup {
@@ -52,15 +52,21 @@ function operation(routeKey: string, route: Route, tag: string, method: string, 
   const responses: Record<string, ZodOpenApiResponsesObject[keyof ZodOpenApiResponsesObject]> = {};
   const body = successBody(route);
   const status = successStatus(route);
-  responses[String(status)] = route.raw
+  for (const rawStatus of route.raw?.statuses ?? []) {
+    responses[String(rawStatus)] = rawStatus >= 300 && rawStatus < 400
+      ? { description: 'Redirect (see `Location`)' }
+      : { description: rawStatus < 300 ? 'OK' : errorDescription(rawStatus), content: { [route.raw!.contentType]: { schema: z.string() } } };
+  }
+  responses[String(status)] ??= route.raw
     ? { description: 'OK', content: { [route.raw.contentType]: { schema: z.string() } } }
     : body
       ? { description: status === 201 ? 'Created' : 'OK', content: { 'application/json': { schema: body } } }
       : { description: status === 204 ? 'Done; no body' : 'OK' };
   for (const [errorStatus, codes] of errorResponses(routeKey, route)) {
+    if (responses[String(errorStatus)]) continue; // a page of a `raw` route
     responses[String(errorStatus)] = {
       description: `${errorDescription(errorStatus)}. Codes: ${[...codes].map((code) => `\`${code}\``).join(', ')}`,
-      content: { 'application/json': { schema: errorBody } },
+      content: { 'application/json': { schema: route.errorFormat === 'oauth' ? oauthErrorBody : errorBody } },
     };
   }
   const requestParams: NonNullable<ZodOpenApiOperationObject['requestParams']> = {};
@@ -73,7 +79,16 @@ function operation(routeKey: string, route: Route, tag: string, method: string, 
     tags: [tag],
     ...(route.auth === 'credential' ? { security: [{ bearer: [] }] } : route.auth === 'platform' ? { security: [{ platformOperator: [] }] } : { security: [] }),
     ...(route.params || route.query ? { requestParams } : {}),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: true,
+            content: route.bodyFormat === 'form'
+              ? { 'application/x-www-form-urlencoded': { schema: route.body }, 'application/json': { schema: route.body } }
+              : { 'application/json': { schema: route.body } },
+          },
+        }
+      : {}),
     responses: responses as ZodOpenApiResponsesObject,
   };
 }

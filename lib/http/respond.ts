@@ -3,6 +3,8 @@ import { AppError } from '../core/errors.js';
 export interface HttpResponse {
   statusCode: number;
   headers: Record<string, string>;
+  /** `Set-Cookie` values (API Gateway payload 2.0 sends each as its own header). */
+  cookies?: string[];
   body?: string;
   /** The body is base64 of bytes (e.g. a gzip-compressed asset). */
   isBase64Encoded?: boolean;
@@ -15,8 +17,40 @@ export function jsonResponse(statusCode: number, body: unknown, headers: Record<
   return { statusCode, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 
-/** The one place where errors become HTTP responses (DESIGN.md §4 envelope). */
-export function errorResponse(error: unknown, requestId: string): HttpResponse {
+/**
+ * The OAuth code a service error answers with on an OAuth route: OAuth codes as they are, the
+ * service's generic ones mapped to their RFC 6749 / RFC 6750 counterparts.
+ */
+function oauthCodeOf(error: AppError): string {
+  switch (error.code) {
+    case 'VALIDATION_ERROR':
+    case 'PAYLOAD_TOO_LARGE':
+      return 'invalid_request';
+    case 'UNAUTHENTICATED':
+      return 'invalid_token';
+    case 'FORBIDDEN':
+      return 'access_denied';
+    case 'INTERNAL_ERROR':
+      return 'server_error';
+    default:
+      return error.code.toLowerCase();
+  }
+}
+
+/**
+ * The one place where errors become HTTP responses: the service's envelope (DESIGN.md §4), or
+ * for OAuth routes RFC 6749 §5.2 JSON (`{error, error_description}`, never cached).
+ */
+export function errorResponse(error: unknown, requestId: string, format?: 'oauth'): HttpResponse {
+  if (format === 'oauth') {
+    const known = error instanceof AppError ? error : undefined;
+    if (!known) console.error(JSON.stringify({ msg: 'unhandled error', requestId, error: error instanceof Error ? error.stack : String(error) }));
+    return jsonResponse(
+      known?.status ?? 500,
+      { error: known ? oauthCodeOf(known) : 'server_error', error_description: known?.message ?? 'Internal error' },
+      { ...known?.headers, pragma: 'no-cache' },
+    );
+  }
   if (error instanceof AppError) {
     return jsonResponse(
       error.status,

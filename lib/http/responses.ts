@@ -20,6 +20,14 @@ export const errorBody = z
   })
   .meta({ id: 'Error' });
 
+/** The error body of OAuth routes (RFC 6749 §5.2, RFC 7591 §3.2.2). */
+export const oauthErrorBody = z
+  .strictObject({
+    error: z.string().meta({ description: 'OAuth error code (e.g. `invalid_grant`, `invalid_client`, `invalid_redirect_uri`)' }),
+    error_description: z.string().meta({ description: 'Human-readable explanation' }),
+  })
+  .meta({ id: 'OAuthError' });
+
 /** The page envelope of paginated lists: `data`, exact `total`, `page`, `pageSize`, `totalPages`. */
 export function pageBody(item: z.ZodType): z.ZodType {
   return z.strictObject({
@@ -68,7 +76,7 @@ export function errorResponses(routeKey: string, route: Route): Map<number, Set<
   add(500, 'INTERNAL_ERROR');
   if (route.auth === 'credential' || route.auth === 'platform') add(401, 'UNAUTHENTICATED');
   if (route.auth === 'credential') {
-    add(403, 'FORBIDDEN');
+    add(403, 'FORBIDDEN', 'INSUFFICIENT_SCOPE');
     if (method !== 'GET') {
       add(403, 'PAT_READ_ONLY');
       // Any write can meet a concurrent one it cannot merge with (a lost race, a taken name).
@@ -78,6 +86,11 @@ export function errorResponses(routeKey: string, route: Route): Map<number, Set<
   }
   if (routeKey.includes('{')) add(404, 'NOT_FOUND');
   for (const [status, codes] of Object.entries(route.errors ?? {})) add(Number(status), ...(codes ?? []));
+  if (route.errorFormat === 'oauth') {
+    // The generic codes as an OAuth route answers them (lib/http/respond.ts).
+    const generic: Record<string, string> = { VALIDATION_ERROR: 'invalid_request', PAYLOAD_TOO_LARGE: 'invalid_request', UNAUTHENTICATED: 'invalid_token', FORBIDDEN: 'access_denied', INTERNAL_ERROR: 'server_error' };
+    for (const [status, codes] of errors) errors.set(status, new Set([...codes].map((code) => generic[code] ?? code.toLowerCase())));
+  }
   return new Map([...errors.entries()].sort(([a], [b]) => a - b));
 }
 

@@ -9,7 +9,9 @@ import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { newMeter, withRoundTripMeter, type RoundTripMeter } from '../db/client.js';
 import { authenticate } from '../identity/authenticate.js';
 import { errorResponse, jsonResponse, type HttpResponse } from './respond.js';
-import { organizationSlugOf } from './organization-slug.js';
+import { organizationSlugOf, subdomainSlugOf } from './organization-slug.js';
+import { requiredScopes } from '../oauth/scopes.js';
+import { resourceMetadataUrl } from '../oauth/discovery.js';
 import { parseInput } from './validation.js';
 import { malformedPath, pathSegments } from './route-match.js';
 import { pageEnvelope } from './pagination.js';
@@ -29,6 +31,8 @@ export interface RequestInfo {
   orgSlug: string | null;
   /** The raw request body (UTF-8), for routes that verify a signature over its exact bytes. */
   bodyText: string;
+  /** Request cookies by name (API Gateway passes them apart from the headers). */
+  cookies: Record<string, string>;
 }
 
 /**
@@ -78,7 +82,17 @@ interface Schemas<P, Q, B> {
    * The route answers a document of this media type instead of JSON (the docs page and its
    * script): the handler returns a `RawBody`.
    */
-  raw?: { contentType: string };
+  raw?: { contentType: string; statuses?: readonly number[] };
+  /**
+   * The body formats the route reads: `json` (the default), or `form`: an HTML form or an OAuth
+   * request (`application/x-www-form-urlencoded`, RFC 6749), with JSON still accepted.
+   */
+  bodyFormat?: 'json' | 'form';
+  /**
+   * How errors are answered: the service's envelope (default), or `oauth`: RFC 6749 §5.2 JSON
+   * (`{error, error_description}`) with lower-case OAuth codes (lib/http/respond.ts).
+   */
+  errorFormat?: 'oauth';
 }
 
 /** What the handler of a `raw` route returns. */
@@ -86,6 +100,10 @@ export interface RawBody {
   body: string;
   isBase64Encoded?: boolean;
   headers?: Record<string, string>;
+  /** One of the route's `raw.statuses`; its success status unless given. */
+  statusCode?: number;
+  /** `Set-Cookie` values. */
+  cookies?: string[];
 }
 
 export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown> extends Schemas<P, Q, B> {
@@ -175,10 +193,10 @@ function responseConformance(routes: Routes): middy.MiddlewareObj<APIGatewayProx
 }
 
 /** Middleware: the one place where an error becomes a response (the envelope; 500 for anything unexpected). */
-function errorEnvelope(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResponse> {
+function errorEnvelope(routes: Routes): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResponse> {
   return {
     onError: (request) => {
-      request.response = errorResponse(request.error, traceOf(request).requestId);
+      request.response = errorResponse(request.error, traceOf(request).requestId, routes[request.event.routeKey]?.errorFormat);
     },
   };
 }
@@ -194,7 +212,7 @@ export function createHttpHandler(routes: Routes, options: HttpHandlerOptions = 
   return middy<APIGatewayProxyEventV2, HttpResponse>()
     .use(requestTrace())
     .use(responseConformance(routes))
-    .use(errorEnvelope())
+    .use(errorEnvelope(routes))
     .handler((event, context) => {
       const trace = traces.get(context as object)!;
       return withRoundTripMeter(trace.meter, () => handleRoute(routes, event, trace.requestId, clock));
@@ -218,12 +236,14 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
     sourceIp: event.requestContext.http.sourceIp,
     orgSlug: organizationSlugOf(headers),
     bodyText: bodyText ?? '',
+    cookies: cookiesOf(event),
   };
 
   let ctx: DomainContext | AnonymousContext;
   if (route.auth === 'credential') {
-    const domainCtx = await authenticate(bearerOf(headers), request.orgSlug, clock, requestId);
+    const domainCtx = await authenticateRequest(request, clock);
     enforceTokenRestrictions(domainCtx, method, route);
+    enforceOAuthScopes(domainCtx, method, event.routeKey);
     ctx = domainCtx;
   } else {
     if (route.auth === 'platform') requirePlatformOperator(headers);
@@ -233,7 +253,7 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
   const inputs = {
     params: route.params ? parseInput(route.params, event.pathParameters ?? {}, 'path') : undefined,
     query: route.query ? parseInput(route.query, event.queryStringParameters ?? {}, 'query') : undefined,
-    body: route.body ? parseInput(route.body, parseJson(bodyText), 'body') : undefined,
+    body: route.body ? parseInput(route.body, parseBody(route, headers, bodyText), 'body') : undefined,
     request,
   };
   // An `{orgId}` in the path always names the caller's organization: any other id is unknown (404, never revealed).
@@ -243,7 +263,13 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
   if (route.status === 204) return jsonResponse(204, undefined);
   if (route.raw) {
     const raw = result as RawBody;
-    return { statusCode: route.status ?? 200, headers: { 'content-type': route.raw.contentType, ...raw.headers }, body: raw.body, isBase64Encoded: raw.isBase64Encoded ?? false };
+    return {
+      statusCode: raw.statusCode ?? route.status ?? 200,
+      headers: { 'content-type': route.raw.contentType, ...raw.headers },
+      body: raw.body,
+      isBase64Encoded: raw.isBase64Encoded ?? false,
+      ...(raw.cookies?.length ? { cookies: raw.cookies } : {}),
+    };
   }
   const body = route.envelope === 'data' ? { data: result } : route.envelope === 'page' ? pageEnvelope(result as Page<unknown>) : result;
   return jsonResponse(route.status ?? 200, body);
@@ -253,6 +279,38 @@ function bearerOf(headers: Record<string, string | undefined>): string {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(headers['authorization'] ?? '');
   if (!match?.[1]) throw unauthenticated();
   return match[1];
+}
+
+/**
+ * Authenticates the request's bearer credential. A refusal (401) carries the RFC 6750 / RFC
+ * 9728 challenge: on an organization's own origin it points at the protected resource
+ * metadata, so an OAuth client discovers the authorization server by itself, and it says
+ * `error="invalid_token"` when a token was sent.
+ */
+async function authenticateRequest(request: RequestInfo, clock: Clock): Promise<DomainContext> {
+  const sent = /^Bearer\s+\S+\s*$/i.test(request.headers['authorization'] ?? '');
+  try {
+    return await authenticate(bearerOf(request.headers), { slug: request.orgSlug, origin: originOf(request) }, clock, request.requestId);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status !== 401) throw error;
+    const challenge = [
+      ...(subdomainSlugOf(request.headers) ? [`resource_metadata="${resourceMetadataUrl(originOf(request))}"`] : []),
+      ...(sent ? ['error="invalid_token"'] : []),
+    ];
+    throw new AppError(401, error.code, error.message, error.details, { ...error.headers, 'WWW-Authenticate': challenge.length ? `Bearer ${challenge.join(', ')}` : 'Bearer' });
+  }
+}
+
+/** An OAuth access token reaches only what its scopes allow (lib/oauth/scopes.ts); 403 names every scope needed. */
+function enforceOAuthScopes(ctx: DomainContext, method: string, routeKey: string): void {
+  const granted = ctx.actor.credential.scopes;
+  if (!granted) return;
+  const needed = requiredScopes(method, routeKey);
+  const missing = needed.filter((scope) => !granted.includes(scope));
+  if (missing.length === 0) return;
+  throw new AppError(403, 'INSUFFICIENT_SCOPE', `This token lacks the scope ${missing.join(' and ')}`, { required: needed, granted }, {
+    'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${needed.join(' ')}"`,
+  });
 }
 
 /** Token restrictions that hold for every route (spec §5.3); board restrictions live in board access. */
@@ -289,6 +347,36 @@ function requestBodyText(event: APIGatewayProxyEventV2): string | undefined {
   } catch {
     throw new AppError(400, 'VALIDATION_ERROR', 'Request body is not valid UTF-8', { issues: [{ path: 'body', message: 'Not valid UTF-8' }] });
   }
+}
+
+const FORM = 'application/x-www-form-urlencoded';
+
+/**
+ * The body as an object: JSON, or for a `form` route an `application/x-www-form-urlencoded`
+ * body (each name once; a repeated one is refused, as RFC 6749 §3.1 says of parameters).
+ */
+function parseBody(route: Route, headers: Record<string, string | undefined>, text: string | undefined): unknown {
+  const contentType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (route.bodyFormat !== 'form' || contentType !== FORM) return parseJson(text);
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(text ?? '')) {
+    if (name in fields) throw new AppError(400, 'VALIDATION_ERROR', `Parameter ${name} is repeated`, { issues: [{ path: name, message: 'Repeated parameter' }] });
+    fields[name] = value;
+  }
+  return fields;
+}
+
+/** Cookies as API Gateway (payload 2.0) passes them, or from a `Cookie` header. */
+function cookiesOf(event: APIGatewayProxyEventV2): Record<string, string> {
+  const pairs = event.cookies ?? (event.headers?.cookie ?? event.headers?.Cookie ?? '').split(';');
+  const cookies: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) continue;
+    const name = pair.slice(0, at).trim();
+    if (!(name in cookies)) cookies[name] = pair.slice(at + 1).trim();
+  }
+  return cookies;
 }
 
 function parseJson(text: string | undefined): unknown {

@@ -4,36 +4,49 @@ import type { Clock } from '../core/clock.js';
 import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
 import { transact } from '../db/transact.js';
-import type { CredentialItem, OrganizationItem, UserItem } from '../db/entities/index.js';
+import type { CredentialItem, OAuthGrantItem, OrganizationItem, UserItem } from '../db/entities/index.js';
 import { groupDirectoryOf, permissionsOfGroups } from '../organizations/group-directory.js';
 import { looksLikeJwt, verifySessionJwt } from './sessions.js';
 import { parseAccessToken } from './access-tokens.js';
+import { parseOAuthAccessToken } from './oauth-access-tokens.js';
+
+/** Where a request was sent: the organization it addresses and the origin it reached. */
+export interface RequestTarget {
+  /** The organization the request addresses (subdomain or X-Organization), if any. */
+  slug: string | null;
+  /** Scheme, host and port the client reached (an OAuth access token's audience is built from it). */
+  origin: string;
+}
 
 /** Token use is recorded at most this often, so authentication stays one read per request. */
 const LAST_USED_WRITE_INTERVAL_MS = 5 * 60 * 1000;
 
 /**
  * Resolves a bearer credential to its organization and actor with exactly one round trip:
- * a consistent BatchGetItem of {credential, user, organization}. Every failure is the same
- * 401, so a caller learns nothing about which part was wrong.
+ * a consistent BatchGetItem of {credential, user, organization} (and for an OAuth access token
+ * its grant). Every failure is the same 401, so a caller learns nothing about which part was
+ * wrong.
  *
- * `requestedSlug` is the organization the request addresses (subdomain or X-Organization);
- * a credential presented to another organization is refused (DESIGN.md §4).
+ * `target.slug` is the organization the request addresses (subdomain or X-Organization); a
+ * credential presented to another organization is refused (DESIGN.md §4). An OAuth access
+ * token must also be meant for this origin's resource (its `aud`).
  */
 export async function authenticate(
   bearer: string,
-  requestedSlug: string | null,
+  target: RequestTarget,
   clock: Clock,
   requestId: string,
 ): Promise<DomainContext> {
+  const requestedSlug = target.slug;
   const reference = await credentialReference(bearer, clock.now());
   if (!reference) throw unauthenticated('Invalid or expired credential');
   const entities = db().entities;
-  const [credential, user, org] = (await batchGetMixed([
+  const [credential, user, org, grant] = (await batchGetMixed([
     { entity: entities.credential, key: { lookupKey: reference.lookupKey } },
     { entity: entities.user, key: { orgId: reference.orgId, userId: reference.userId } },
     { entity: entities.organization, key: { orgId: reference.orgId } },
-  ])) as [CredentialItem | undefined, UserItem | undefined, OrganizationItem | undefined];
+    ...(reference.grantId ? [{ entity: entities.oauthGrant, key: { grantId: reference.grantId } }] : []),
+  ])) as [CredentialItem | undefined, UserItem | undefined, OrganizationItem | undefined, OAuthGrantItem | undefined];
 
   const now = clock.now();
   if (!credential || !user || !org) throw unauthenticated('Invalid or expired credential');
@@ -47,8 +60,13 @@ export async function authenticate(
   }
   if (requestedSlug && requestedSlug !== org.slug) throw unauthenticated('Credential belongs to another organization');
   if ((credential.kind === 'AGENT') !== user.isAgent) throw unauthenticated('Invalid or expired credential');
+  if (credential.kind === 'OAUTH') {
+    if (!grant || grant.revokedAt || grant.grantId !== credential.grantId || grant.userId !== user.userId) throw unauthenticated('Token revoked');
+    if (user.oauthValidAfter && grant.createdAt < user.oauthValidAfter) throw unauthenticated('Token revoked');
+    if (reference.audience !== `${target.origin}/api/v1/mcp`) throw unauthenticated('Token is meant for another resource');
+  }
 
-  if (credential.kind !== 'SESSION') await recordTokenUse(credential, now);
+  if (credential.kind === 'PERSONAL' || credential.kind === 'AGENT') await recordTokenUse(credential, now);
   return { org, actor: actorOf(user, org, credential), clock, requestId };
 }
 
@@ -57,10 +75,14 @@ interface CredentialReference {
   lookupKey: string;
   orgId: string;
   userId: string;
+  grantId?: string;
+  audience?: string;
 }
 
 async function credentialReference(bearer: string, now: Date): Promise<CredentialReference | undefined> {
   if (looksLikeJwt(bearer)) {
+    const oauth = parseOAuthAccessToken(bearer);
+    if (oauth) return { kind: 'OAUTH', ...oauth };
     const claims = await verifySessionJwt(bearer, now);
     return claims && { kind: 'SESSION', lookupKey: claims.sessionId, orgId: claims.orgId, userId: claims.userId };
   }
@@ -89,6 +111,8 @@ export function actorOf(user: UserItem, org: OrganizationItem, credential: Crede
       readOnly: credential.readOnly ?? false,
       denyDelete: credential.denyDelete ?? false,
       clientLabel: credential.clientLabel ?? null,
+      scopes: credential.kind === 'OAUTH' ? (credential.scope ?? '').split(' ').filter(Boolean) : null,
+      ...(credential.clientId ? { clientId: credential.clientId } : {}),
     },
   };
 }

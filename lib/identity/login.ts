@@ -52,8 +52,9 @@ export async function login(ctx: AnonymousContext, orgSlug: string | null, input
 }
 
 /**
- * Ends the session of the calling credential. Per spec §5.4 logout also revokes the
- * user's OAuth tokens (the OAuth issue adds that revocation here).
+ * Ends the session of the calling credential and, per spec §3.2 / §5.4.8, revokes the user's
+ * OAuth grants: every grant made before now stops at once (`oauthValidAfter`, which the
+ * authenticator and the token endpoint compare with each grant), in one transaction.
  */
 export async function logout(ctx: DomainContext): Promise<void> {
   if (ctx.actor.credential.kind !== 'SESSION') {
@@ -61,12 +62,17 @@ export async function logout(ctx: DomainContext): Promise<void> {
       issues: [{ path: 'Authorization', message: 'Not a session token' }],
     });
   }
-  await db().entities.credential.delete({ lookupKey: ctx.actor.credential.lookupKey }).go({ response: 'none' });
+  const at = ctx.clock.now().toISOString();
+  await transact((e) => [
+    e.credential.delete({ lookupKey: ctx.actor.credential.lookupKey }).commit(),
+    e.user.patch({ orgId: ctx.org.orgId, userId: ctx.actor.userId }).set({ oauthValidAfter: at }).commit(),
+  ]);
 }
 
 /**
- * Changes the caller's password, ends every session issued before now and returns a fresh
- * session, so the client that changed the password stays signed in.
+ * Changes the caller's password, ends every session issued before now, revokes the user's
+ * OAuth grants (spec §3.2) and returns a fresh session, so the client that changed the
+ * password stays signed in.
  */
 export async function changePassword(ctx: DomainContext, input: { currentPassword: string; newPassword: string }) {
   const entities = db().entities;
@@ -82,7 +88,7 @@ export async function changePassword(ctx: DomainContext, input: { currentPasswor
   await transact((e) => [
     e.user
       .patch({ orgId: user.orgId, userId: user.userId })
-      .set({ passwordHash, sessionsValidAfter: at, updatedAt: at })
+      .set({ passwordHash, sessionsValidAfter: at, oauthValidAfter: at, updatedAt: at })
       .where((attr, op) => op.eq(attr.passwordHash, user.passwordHash!))
       .commit(),
     e.credential.create(session.record).commit(),

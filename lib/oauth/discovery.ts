@@ -54,3 +54,6 @@ export function protectedResourceMetadata(origin: string) {
     resource_documentation: `${origin}/docs`,
   };
 }
+
+/** Where a client finds the protected resource metadata of the organization's resource (RFC 9728 §3.1, path-aware). */
+export const resourceMetadataUrl = (origin: string): string => `${origin}/.well-known/oauth-protected-resource/api/v1/mcp`;

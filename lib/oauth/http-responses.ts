@@ -43,3 +43,49 @@ export const jwksResult = z
     keys: z.array(z.strictObject({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string(), kid: z.string(), alg: z.literal('EdDSA'), use: z.literal('sig') })),
   })
   .meta({ id: 'JsonWebKeySet' });
+
+/** A registered client (RFC 7591 §3.2.1, spec §2.21): the secret appears here only. */
+export const registeredClientResult = z
+  .strictObject({
+    client_id: z.string(),
+    client_secret: z.string().meta({ description: 'Shown once; only its SHA-256 is kept. Send it as `client_secret` in token requests (client_secret_post)' }),
+    client_id_issued_at: z.number().int(),
+    client_secret_expires_at: z.literal(0).meta({ description: '0: the secret does not expire' }),
+    client_name: z.string(),
+    redirect_uris: z.array(z.string()),
+    client_uri: z.string().optional(),
+    logo_uri: z.string().optional(),
+    token_endpoint_auth_method: z.literal('client_secret_post'),
+    grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])),
+    response_types: z.array(z.literal('code')),
+  })
+  .meta({ id: 'OAuthClient' });
+
+/** RFC 6749 §5.1 token response. */
+export const tokenResult = z
+  .strictObject({
+    access_token: z.string().meta({ description: 'A JWT (`at+jwt`, EdDSA), valid 900 s; send it as `Authorization: Bearer …`' }),
+    token_type: z.literal('Bearer'),
+    expires_in: z.number().int(),
+    refresh_token: z.string().meta({ description: 'Valid 30 days and once: every refresh returns a new one' }),
+    scope: z.string(),
+  })
+  .meta({ id: 'OAuthTokens' });
+
+/** A client the caller authorized. */
+export const grantResult = z
+  .strictObject({
+    id: z.string(),
+    clientId: z.string(),
+    clientName: z.string(),
+    scopes: z.array(z.enum(['read', 'write', 'admin'])),
+    createdAt: z.string(),
+    lastUsedAt: z.string(),
+    expiresAt: z.string().meta({ description: 'When the authorization ends unless the client refreshes its tokens' }),
+  })
+  .meta({ id: 'OAuthGrant' });
+
+/** An organization that authorized the client. */
+export const authorizedOrganizationResult = z
+  .strictObject({ id: z.string(), slug: z.string(), name: z.string(), scopes: z.array(z.enum(['read', 'write', 'admin'])) })
+  .meta({ id: 'AuthorizedOrganization' });

@@ -23,7 +23,7 @@ export function systemContext(clock: Clock, org: Pick<OrganizationItem, 'orgId'>
       customerId: null,
       permissions: new Set(),
       teamIds: new Set(),
-      credential: { kind: 'SESSION', credentialId: 'system', lookupKey: 'system', allowedBoardIds: [], readOnly: false, denyDelete: false, clientLabel: null },
+      credential: { kind: 'SESSION', credentialId: 'system', lookupKey: 'system', allowedBoardIds: [], readOnly: false, denyDelete: false, clientLabel: null, scopes: null },
       agent: null,
     },
   };

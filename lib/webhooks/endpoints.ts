@@ -9,7 +9,7 @@ import { MAX_WEBHOOK_ENDPOINTS, type WebhookEndpointItem } from '../db/entities/
 import { counterDown, counterUp } from '../organizations/counters.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { requireFeature } from '../organizations/plans.js';
-import { webhookUrlRefusal } from './addresses.js';
+import { webhookUrlRefusal } from '../core/addresses.js';
 import { newWebhookSecret } from './signing.js';
 import type { EventType } from './events.js';
 

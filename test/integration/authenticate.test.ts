@@ -21,20 +21,20 @@ describe('authenticate (against DynamoDB Local, with an injected clock)', () => 
   it('accepts a token before its expiry and refuses it after', async () => {
     const org = await signupOrg();
     const { token } = await createToken(org, org.adminToken, { expiresInDays: 1 });
-    expect(await statusOf(authenticate(token, org.slug, clockAt(inDays(0.5)), 'req-1'))).toBe(200);
-    expect(await statusOf(authenticate(token, org.slug, clockAt(inDays(1.01)), 'req-2'))).toBe(401);
+    expect(await statusOf(authenticate(token, { slug: org.slug, origin: 'http://localhost' }, clockAt(inDays(0.5)), 'req-1'))).toBe(200);
+    expect(await statusOf(authenticate(token, { slug: org.slug, origin: 'http://localhost' }, clockAt(inDays(1.01)), 'req-2'))).toBe(401);
   });
 
   it('refuses a session JWT once its lifetime has passed', async () => {
     const org = await signupOrg();
-    expect(await statusOf(authenticate(org.adminToken, org.slug, clockAt(inDays(0)), 'req-3'))).toBe(200);
-    expect(await statusOf(authenticate(org.adminToken, org.slug, clockAt(inDays(2)), 'req-4'))).toBe(401);
+    expect(await statusOf(authenticate(org.adminToken, { slug: org.slug, origin: 'http://localhost' }, clockAt(inDays(0)), 'req-3'))).toBe(200);
+    expect(await statusOf(authenticate(org.adminToken, { slug: org.slug, origin: 'http://localhost' }, clockAt(inDays(2)), 'req-4'))).toBe(401);
   });
 
   it('resolves the actor, organization and restrictions in one round trip', async () => {
     const org = await signupOrg();
     const { token } = await createToken(org, org.adminToken, { readOnly: true, clientLabel: 'Claude' });
-    const ctx = await authenticate(token, null, clockAt(new Date()), 'req-5');
+    const ctx = await authenticate(token, { slug: null, origin: 'http://localhost' }, clockAt(new Date()), 'req-5');
     expect(ctx.org.slug).toBe(org.slug);
     expect(ctx.actor).toMatchObject({ userId: org.adminId, isAdmin: true, credential: { kind: 'PERSONAL', readOnly: true, clientLabel: 'Claude' } });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { embeddedIpv4, isPublicAddress, webhookUrlRefusal } from '../../lib/webhooks/addresses.js';
+import { embeddedIpv4, isPublicAddress, webhookUrlRefusal } from '../../lib/core/addresses.js';
 
 /* The SSRF guard's address table: what a webhook may and may not be delivered to. */
 describe('webhook address classification', () => {

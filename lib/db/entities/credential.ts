@@ -1,11 +1,12 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
-export const CREDENTIAL_KINDS = ['SESSION', 'PERSONAL', 'AGENT'] as const;
+export const CREDENTIAL_KINDS = ['SESSION', 'PERSONAL', 'AGENT', 'OAUTH'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
 /**
  * Every server-side credential, keyed by its lookup key: the session id of a session JWT,
- * or the SHA-256 of a personal/agent token. Plain tokens are never stored.
+ * or the SHA-256 of a personal/agent token or of an OAuth access token (whose grant, client
+ * and scope it keeps). Plain tokens are never stored.
  * `byOwner` lists a user's (or agent's) credentials of one kind, newest first.
  */
 export const Credential = (config?: EntityConfiguration) =>
@@ -23,6 +24,10 @@ export const Credential = (config?: EntityConfiguration) =>
     readOnly: { type: 'boolean', default: false },
     denyDelete: { type: 'boolean', default: false },
     clientLabel: { type: 'string' },
+    /** OAUTH: the grant it was issued from, its client and its space-separated scopes. */
+    grantId: { type: 'string' },
+    clientId: { type: 'string' },
+    scope: { type: 'string' },
     /** ISO timestamp; absent means the credential never expires. */
     expiresAt: { type: 'string' },
     /** DynamoDB TTL (epoch seconds): housekeeping only, validity is decided by expiresAt. */

@@ -26,3 +26,4 @@ export {
   Integration, PullRequest, Pipeline, InboundDelivery, GIT_PROVIDERS, PR_STATES, PIPELINE_STATUSES, REVIEW_STATUSES,
   type GitProvider, type PrState, type PipelineStatus, type ReviewStatus, type IntegrationItem, type PullRequestItem, type PipelineItem,
 } from './integration.js';
+export { OAuthClient, OAuthGrant, OAuthToken, OAUTH_CLIENT_KINDS, OAUTH_TOKEN_KINDS, type OAuthClientItem, type OAuthGrantItem, type OAuthTokenItem } from './oauth.js';

@@ -24,6 +24,8 @@ export const User = (config?: EntityConfiguration) =>
     teamIds: { type: 'set', items: 'string' },
     /** Sessions issued before this instant are void (set by a password change). */
     sessionsValidAfter: { type: 'string' },
+    /** OAuth grants made before this time are revoked (logout, password change; spec §5.4.8). */
+    oauthValidAfter: { type: 'string' },
     lastSeenAt: { type: 'string' },
     /** Agents only (spec §2.14): the human owner and the limits that govern the agent. */
     ownerId: { type: 'string' },
