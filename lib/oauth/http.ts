@@ -23,7 +23,8 @@ import {
   authorizationServerResult, authorizedOrganizationResult, grantResult, jwksResult, protectedResourceResult, registeredClientResult, tokenResult,
 } from './http-responses.js';
 
-const ORG_BY_SUBDOMAIN = { 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] } as const;
+const ORG_BY_SUBDOMAIN = { 404: ['NOT_FOUND'] } as const;
+const LIMITED_PAGE = { 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] } as const;
 const SUBDOMAIN_NOTE = "Served on an organization's own origin (`https://<slug>.<base domain>`); any other host answers 404.";
 const HTML = 'text/html; charset=utf-8';
 /** The cookie of a sign-in made on the authorization pages (a session, like `POST /api/v1/auth/login`'s). */
@@ -106,8 +107,8 @@ export const oauthRoutes: Routes = {
     description: SUBDOMAIN_NOTE,
     result: authorizationServerResult,
     errors: ORG_BY_SUBDOMAIN,
-    handler: async (ctx, { request }) => {
-      await oauthOrganization(request, 'discovery', ctx);
+    handler: async (_ctx, { request }) => {
+      await requireOAuthOrganization(subdomainSlugOf(request.headers));
       return authorizationServerMetadata(originOf(request));
     },
   }),
@@ -116,8 +117,8 @@ export const oauthRoutes: Routes = {
     description: SUBDOMAIN_NOTE,
     result: protectedResourceResult,
     errors: ORG_BY_SUBDOMAIN,
-    handler: async (ctx, { request }) => {
-      await oauthOrganization(request, 'discovery', ctx);
+    handler: async (_ctx, { request }) => {
+      await requireOAuthOrganization(subdomainSlugOf(request.headers));
       return protectedResourceMetadata(originOf(request));
     },
   }),
@@ -126,19 +127,15 @@ export const oauthRoutes: Routes = {
     description: SUBDOMAIN_NOTE,
     result: protectedResourceResult,
     errors: ORG_BY_SUBDOMAIN,
-    handler: async (ctx, { request }) => {
-      await oauthOrganization(request, 'discovery', ctx);
+    handler: async (_ctx, { request }) => {
+      await requireOAuthOrganization(subdomainSlugOf(request.headers));
       return protectedResourceMetadata(originOf(request));
     },
   }),
   'GET /.well-known/jwks.json': open({
     summary: 'The public keys that verify OAuth access tokens',
     result: jwksResult,
-    errors: { 429: ['RATE_LIMITED'] },
-    handler: async (ctx, { request }) => {
-      await limitOAuthCalls('discovery', request.sourceIp, ctx.clock.now());
-      return { keys: [signingKey().publicJwk] };
-    },
+    handler: async () => ({ keys: [signingKey().publicJwk] }),
   }),
   'POST /api/v1/oauth/register': authenticated({
     summary: 'Register an OAuth client (RFC 7591)',
@@ -164,7 +161,7 @@ export const oauthRoutes: Routes = {
     description:
       "Validates the request (client, exact redirect URI, PKCE S256, state of 8+ characters, scopes, resource), then shows the sign-in form, or the consent page to a user already signed in on this origin. An error about the client or the redirect URI is shown on a page (400) and never redirects; any other error redirects to the client with `error`, `state` and `iss`.",
     raw: { contentType: HTML, statuses: [200, 302, 400] },
-    errors: ORG_BY_SUBDOMAIN,
+    errors: LIMITED_PAGE,
     query: authorizeQuery,
     handler: async (ctx, { query, request }) => {
       const orgId = await oauthOrganization(request, 'authorize', ctx);
@@ -180,7 +177,7 @@ export const oauthRoutes: Routes = {
     description: 'An HTML form post (`email`, `password`, and the page\'s `request`). Success signs the browser in on this origin (an HttpOnly cookie) and returns to the authorization request (303); a wrong password shows the form again with a message.',
     raw: { contentType: HTML, statuses: [200, 303, 400, 429] },
     bodyFormat: 'form',
-    errors: ORG_BY_SUBDOMAIN,
+    errors: LIMITED_PAGE,
     body: z.object({ request: z.string().max(8000), email: z.string().max(320), password: z.string().max(256) }),
     handler: async (ctx, { body, request }) => {
       const orgId = await oauthOrganization(request, 'authorize', ctx);
@@ -203,7 +200,7 @@ export const oauthRoutes: Routes = {
     description: "An HTML form post (`decision` = `allow` or `deny`, the page's `request` and its CSRF token `csrf`, bound to the signed-in session and this request). Allow redirects to the client with `code`, `state` and `iss` (RFC 9207); Deny with `error=access_denied`. A post without a valid CSRF token or session changes nothing (403 page).",
     raw: { contentType: HTML, statuses: [303, 400, 403] },
     bodyFormat: 'form',
-    errors: ORG_BY_SUBDOMAIN,
+    errors: LIMITED_PAGE,
     body: z.object({ request: z.string().max(8000), csrf: z.string().max(200).optional(), decision: z.enum(['allow', 'deny']) }),
     handler: async (ctx, { body, request }) => {
       const orgId = await oauthOrganization(request, 'authorize', ctx);
@@ -254,12 +251,13 @@ export const oauthRoutes: Routes = {
     description: 'Form-encoded or JSON `token` (and optionally `client_id`). A refresh token revokes its whole grant; an access token itself. Always 200, whatever the token.',
     bodyFormat: 'form',
     errorFormat: 'oauth',
+    result: z.strictObject({}).meta({ id: 'OAuthRevocation', description: 'Empty: the token is revoked now, or was not valid' }),
     errors: { 429: ['rate_limited'] },
     body: z.object({ token: z.string().min(1).max(4000), token_type_hint: optionalText(100), client_id: optionalText(2000), client_secret: optionalText(200) }),
     handler: async (ctx, { body, request }) => {
       await limitOAuthCalls('revoke', request.sourceIp, ctx.clock.now());
       await revokeToken(body.token, body.client_id, ctx.clock.now());
-      return undefined;
+      return {};
     },
   }),
   'GET /api/v1/oauth/me/organizations': authenticated({

@@ -1,8 +1,9 @@
 import { consumeRateLimits, rateWindow, type RateWindowRef } from '../db/rate-limit.js';
 
 /**
- * Per-IP limits of the OAuth endpoints (spec §8: registration 5 per hour; the others are ours,
- * documented in the README). Each answers 429 with `Retry-After`, `RateLimit-Policy` and
+ * Per-IP limits of the OAuth endpoints under /api/v1/oauth (spec §8: registration 5 per hour;
+ * the others are ours, documented in the README). The discovery documents and the key set are
+ * public, cacheable documents that cost one read or none, and are not counted. Each answers 429 with `Retry-After`, `RateLimit-Policy` and
  * `RateLimit`. Windows are keyed by the source address alone, one partition per address.
  */
 export const OAUTH_RATE_LIMITS = {
@@ -12,8 +13,6 @@ export const OAUTH_RATE_LIMITS = {
   authorize: { limit: 60, windowSeconds: 60 },
   token: { limit: 60, windowSeconds: 60 },
   revoke: { limit: 60, windowSeconds: 60 },
-  /** Discovery documents and the key set. */
-  discovery: { limit: 300, windowSeconds: 60 },
   /** The authorized-clients list, its revocation and `me/organizations`. */
   account: { limit: 120, windowSeconds: 60 },
 } as const;

@@ -156,11 +156,11 @@ describe('the OAuth flow with a registered client, completed in Chromium', () =>
       });
       await page.goto(authorizationUrl(as, { clientId: client.client_id, redirectUri, codeChallenge: challenge, state: 'keyboard-state' }).toString(), { waitUntil: 'load' });
       // The e-mail field has focus on arrival; its label names it.
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('email');
+      expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('email');
       expect(await page.$eval('label[for=email]', (label) => label.textContent)).toBe('E-mail');
       await page.keyboard.type(admin(org.slug).email);
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('password');
+      expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('password');
       await page.keyboard.type('a wrong password');
       await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
       expect(await page.$eval('[role=alert]', (alert) => alert.textContent)).toContain('do not match');
@@ -169,7 +169,7 @@ describe('the OAuth flow with a registered client, completed in Chromium', () =>
       await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
       // Consent: the first Tab stop is Allow.
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow');
+      expect(await page.evaluate('document.activeElement && document.activeElement.textContent')).toBe('Allow');
       await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
       expect(callback?.searchParams.get('code')).toMatch(/^wmc_/);
     } finally {
@@ -258,6 +258,6 @@ describe('authorized clients', () => {
     expect((await api('GET', '/api/v1/users/me', { token: second.access_token, headers: host })).status).toBe(401);
     const refresh = await oauth.refreshTokenGrantRequest(as, client, auth, second.refresh_token!, options);
     expect(refresh.status).toBe(400);
-    expect((await refresh.json()).error).toBe('invalid_grant');
+    expect(((await refresh.json()) as { error: string }).error).toBe('invalid_grant');
   });
 });

@@ -4,6 +4,7 @@ import { httpGroups, routeKeysOf } from '../../infra/route-table.js';
 import { api, createMember, createToken, uniqueSlug, type ApiResponse } from '../support/api.js';
 import { buildOrgFixture, pathFor, type OrgFixture } from '../support/fixtures.js';
 import { db } from '../../lib/db/service.js';
+import { codeFor, createGrant, oauthFetch, pkcePair } from '../support/oauth.js';
 
 /**
  * The DynamoDB round trips each endpoint may make (authentication included), measured over
@@ -31,6 +32,20 @@ async function post(org: OrgFixture, path: string, body: unknown): Promise<any> 
 }
 
 const suffix = () => Math.random().toString(36).slice(2, 8);
+const freshIp = () => `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+const oauthHost = (org: OrgFixture) => `${org.slug}.localhost:${new URL(inject('baseUrl')).port}`;
+
+/** A request to an OAuth page on the organization's origin (form body, optional cookie), with its status, text and round trips. */
+async function pageCall(org: OrgFixture, method: string, path: string, form?: string, cookie?: string): Promise<ApiResponse & { text: string }> {
+  const response = await oauthFetch()(new URL(path, `http://${oauthHost(org)}`), {
+    method,
+    redirect: 'manual',
+    headers: { ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...(cookie ? { cookie } : {}) },
+    ...(form ? { body: form } : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, body: undefined, text, headers: response.headers, roundTrips: Number(response.headers.get('x-db-round-trips') ?? NaN) };
+}
 
 /** A route that answers a document rather than JSON, with its status and round trips. */
 async function rawGet(path: string): Promise<ApiResponse> {
@@ -478,6 +493,78 @@ function ticketProbes(): Record<string, Probe> {
     ),
     // The public key is derived from the function's configuration.
     'GET /.well-known/jwks.json': { budget: 0, run: () => api('GET', '/.well-known/jwks.json') },
+    // Authentication; the registration with its rate window, one transaction.
+    'POST /api/v1/oauth/register': {
+      budget: 2,
+      run: (org) => api('POST', '/api/v1/oauth/register', { token: org.adminToken, headers: { host: oauthHost(org), 'x-forwarded-for': freshIp() }, body: { client_name: 'Budget', redirect_uris: ['https://budget.example.com/cb'] } }),
+    },
+    // The slug ∥ the caller's window; the client; the organization for the sign-in page.
+    'GET /api/v1/oauth/authorize': {
+      budget: 4,
+      run: async (org) => {
+        const { challenge } = await pkcePair();
+        const query = new URLSearchParams({ response_type: 'code', client_id: org.oauthClientId, redirect_uri: 'http://127.0.0.1/fixture-callback', code_challenge: challenge, code_challenge_method: 'S256' });
+        return pageCall(org, 'GET', `/api/v1/oauth/authorize?${query}`);
+      },
+    },
+    // The slug ∥ the window; the sealed request is verified without a read; then login's five.
+    'POST /api/v1/oauth/authorize/sign-in': {
+      budget: 7,
+      status: 303,
+      run: async (org) => {
+        const { challenge } = await pkcePair();
+        const query = new URLSearchParams({ response_type: 'code', client_id: org.oauthClientId, redirect_uri: 'http://127.0.0.1/fixture-callback', code_challenge: challenge, code_challenge_method: 'S256' });
+        const page = await pageCall(org, 'GET', `/api/v1/oauth/authorize?${query}`);
+        const request = /name="request" value="([^"]+)"/.exec(page.text)![1]!;
+        return pageCall(org, 'POST', '/api/v1/oauth/authorize/sign-in', new URLSearchParams({ request, email: `admin@${org.slug}.test`, password: 'correct horse battery' }).toString());
+      },
+    },
+    // The slug ∥ the window; the session; the client; the code.
+    'POST /api/v1/oauth/authorize/consent': {
+      budget: 5,
+      status: 303,
+      run: async (org) => {
+        const fetch = oauthFetch();
+        const origin = `http://${oauthHost(org)}`;
+        const { challenge } = await pkcePair();
+        const url = new URL(`${origin}/api/v1/oauth/authorize`);
+        url.search = new URLSearchParams({ response_type: 'code', client_id: org.oauthClientId, redirect_uri: 'http://127.0.0.1/fixture-callback', code_challenge: challenge, code_challenge_method: 'S256' }).toString();
+        const signedIn = await codeFor(fetch, origin, org.oauthClientId, 'http://127.0.0.1/fixture-callback', { email: `admin@${org.slug}.test`, password: 'correct horse battery' });
+        const page = await fetch(url, { headers: { cookie: signedIn.cookie! } });
+        const html = await page.text();
+        const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)![1]!;
+        return pageCall(org, 'POST', '/api/v1/oauth/authorize/consent', new URLSearchParams({ request: field('request'), csrf: field('csrf'), decision: 'allow' }).toString(), signedIn.cookie!);
+      },
+    },
+    // The caller's window; the code beside the client; one transaction (code, grant, refresh token, access token, user check).
+    'POST /api/v1/oauth/token': {
+      budget: 3,
+      run: async (org) => {
+        const grant = await createGrant(org, inject('baseUrl'));
+        return api('POST', '/api/v1/oauth/token', {
+          headers: { host: oauthHost(org), 'x-forwarded-for': freshIp() },
+          body: { grant_type: 'refresh_token', refresh_token: grant.refreshToken, client_id: grant.clientId, client_secret: grant.clientSecret },
+        });
+      },
+    },
+    // The caller's window; the token's record; the grant's revocation.
+    'POST /api/v1/oauth/revoke': {
+      budget: 3,
+      run: async (org) => {
+        const grant = await createGrant(org, inject('baseUrl'));
+        return api('POST', '/api/v1/oauth/revoke', { headers: { host: oauthHost(org), 'x-forwarded-for': freshIp() }, body: { token: grant.refreshToken } });
+      },
+    },
+    // Authentication; the window; the person's grants of the client; their users and organizations.
+    'GET /api/v1/oauth/me/organizations': { budget: 4, run: call('GET /api/v1/oauth/me/organizations') },
+    // Authentication; the window; the user's grants ∥ the user.
+    'GET /api/v1/oauth/grants': { budget: 4, run: call('GET /api/v1/oauth/grants') },
+    // Authentication; the window; the grant; its revocation.
+    'DELETE /api/v1/oauth/grants/{grantId}': {
+      budget: 4,
+      status: 204,
+      run: async (org) => org.call('DELETE', `/api/v1/oauth/grants/${(await createGrant(org, inject('baseUrl'))).grantId}`),
+    },
     'DELETE /api/v1/labels/{labelId}': {
       budget: 3,
       run: async (org) => org.call('DELETE', `/api/v1/labels/${(await post(org, '/api/v1/labels', { name: `Doomed ${suffix()}`, color: '#000000' })).id}`),
@@ -509,6 +596,13 @@ describe('round-trip budget of every endpoint', () => {
     else expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
     if (probe.budget > 0) expect(response.roundTrips).toBeGreaterThan(0);
     expect(response.roundTrips).toBeLessThanOrEqual(probe.budget);
+  });
+
+  it('authenticates an OAuth access token in one round trip (its record, user, organization and grant in one batch)', async () => {
+    const grant = await createGrant(org, inject('baseUrl'));
+    const response = await api('GET', '/api/v1/organization', { token: grant.accessToken, headers: { host: oauthHost(org) } });
+    expect(response.status).toBe(200);
+    expect(response.roundTrips).toBe(1);
   });
 
   it('authenticates an access token in one round trip, like a session', async () => {

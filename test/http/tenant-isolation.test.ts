@@ -20,6 +20,13 @@ const NOT_TENANT_SCOPED = new Set([
   'GET /.well-known/oauth-protected-resource',
   'GET /.well-known/oauth-protected-resource/api/v1/mcp',
   'GET /.well-known/jwks.json',
+  // The OAuth pages and endpoints authenticate with their own means (a sign-in form, a client's
+  // secret, a code or token): test/http/oauth-attacks.test.ts refuses another organization's.
+  'GET /api/v1/oauth/authorize',
+  'POST /api/v1/oauth/authorize/sign-in',
+  'POST /api/v1/oauth/authorize/consent',
+  'POST /api/v1/oauth/token',
+  'POST /api/v1/oauth/revoke',
 ]);
 
 /**

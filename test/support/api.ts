@@ -28,7 +28,8 @@ export function useRuntime(runtime: { baseUrl: string; platformAdminToken: strin
   runtimeOverride = runtime;
 }
 
-const baseUrl = () => runtimeOverride?.baseUrl ?? inject('baseUrl');
+/** The runtime this test file talks to. */
+export const baseUrl = (): string => runtimeOverride?.baseUrl ?? inject('baseUrl');
 const platformToken = () => runtimeOverride?.platformAdminToken ?? inject('platformAdminToken');
 
 /** One real HTTP request to the local runtime. */

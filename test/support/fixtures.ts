@@ -1,5 +1,6 @@
 import { db } from '../../lib/db/service.js';
-import { api, createMember, createToken, setPlan, signupOrg, type TestOrg } from './api.js';
+import { api, baseUrl, createMember, createToken, setPlan, signupOrg, type TestOrg } from './api.js';
+import { createGrant } from './oauth.js';
 
 /** An organization (PRO) holding one of every resource this service has so far. */
 export interface OrgFixture extends TestOrg {
@@ -29,6 +30,9 @@ export interface OrgFixture extends TestOrg {
   endpointId: string;
   /** A delivery of the endpoint (its ping). */
   deliveryId: string;
+  /** A registered OAuth client and the administrator's grant of it. */
+  oauthClientId: string;
+  grantId: string;
 }
 
 async function created(org: TestOrg, path: string, body: unknown): Promise<any> {
@@ -61,6 +65,7 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
   const suggestionId = await pendingSuggestion(org, board.id, ticket.id, agent.id, agentToken.token);
   const webhookEndpoint = await created(org, '/api/v1/webhook-endpoints', { name: 'Fixture endpoint', url: 'https://hooks.example.com/fixture', events: ['ticket.created'] });
   const deliveryId = await pingDelivery(org, webhookEndpoint.id);
+  const grant = await createGrant(org, baseUrl());
   return {
     ...org,
     boardId: board.id,
@@ -83,6 +88,8 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
     suggestionId,
     endpointId: webhookEndpoint.id,
     deliveryId,
+    oauthClientId: grant.clientId,
+    grantId: grant.grantId,
   };
 }
 
@@ -138,13 +145,16 @@ export function pathFor(routeKey: string, fixture: OrgFixture): { method: string
     endpointId: fixture.endpointId,
     deliveryId: fixture.deliveryId,
     provider: 'github',
+    grantId: fixture.grantId,
   };
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const id = ids[name];
     if (!id) throw new Error(`no fixture id for {${name}} in ${routeKey}`);
     return id;
   });
-  return { method, path };
+  // Required query parameters.
+  const queries: Record<string, string> = { 'GET /api/v1/oauth/me/organizations': `?client_id=${fixture.oauthClientId}` };
+  return { method, path: `${path}${queries[routeKey] ?? ''}` };
 }
 
 /** A valid body for each write route, built from the caller's own organization, so only the foreign id in the path can fail. */

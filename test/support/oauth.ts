@@ -172,3 +172,56 @@ export function selfSignedCertificate(dir: string): { key: string; cert: string 
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`], { stdio: 'ignore' });
   return { key: readFileSync(`${dir}/key.pem`, 'utf8'), cert: readFileSync(`${dir}/cert.pem`, 'utf8') };
 }
+
+export interface TestGrant {
+  origin: string;
+  clientId: string;
+  clientSecret: string;
+  grantId: string;
+  accessToken: string;
+  refreshToken: string;
+  redirectUri: string;
+}
+
+/** The PKCE pair of a test authorization. */
+export async function pkcePair(): Promise<{ verifier: string; challenge: string }> {
+  const verifier = oauth.generateRandomCodeVerifier();
+  return { verifier, challenge: await oauth.calculatePKCECodeChallenge(verifier) };
+}
+
+/**
+ * A registered client and a grant of an organization's administrator (sign-up password), made
+ * through the real endpoints over HTTP: registration, the authorization pages, the code exchange.
+ */
+export async function createGrant(org: { slug: string; adminToken: string }, baseUrl: string, fetch: OAuthFetch = oauthFetch()): Promise<TestGrant> {
+  const origin = `http://${org.slug}.localhost:${new URL(baseUrl).port}`;
+  const redirectUri = 'http://127.0.0.1/fixture-callback';
+  const registered = await fetch(`${origin}/api/v1/oauth/register`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${org.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Fixture client', redirect_uris: [redirectUri] }),
+  });
+  if (registered.status !== 201) throw new Error(`register: ${registered.status} ${await registered.text()}`);
+  const client = (await registered.json()) as { client_id: string; client_secret: string };
+  const code = await codeFor(fetch, origin, client.client_id, redirectUri, { email: `admin@${org.slug}.test`, password: 'correct horse battery' });
+  const tokens = await fetch(`${origin}/api/v1/oauth/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'authorization_code', code: code.code, redirect_uri: redirectUri, client_id: client.client_id, client_secret: client.client_secret, code_verifier: code.verifier }),
+  });
+  if (tokens.status !== 200) throw new Error(`token: ${tokens.status} ${await tokens.text()}`);
+  const body = (await tokens.json()) as { access_token: string; refresh_token: string };
+  const grants = await fetch(`${origin}/api/v1/oauth/grants`, { headers: { authorization: `Bearer ${org.adminToken}` } });
+  const grant = ((await grants.json()) as { data: { id: string; clientId: string }[] }).data.find((entry) => entry.clientId === client.client_id)!;
+  return { origin, clientId: client.client_id, clientSecret: client.client_secret, grantId: grant.id, accessToken: body.access_token, refreshToken: body.refresh_token, redirectUri };
+}
+
+/** A fresh authorization code (and its verifier) for a registered client, through the pages over HTTP. */
+export async function codeFor(fetch: OAuthFetch, origin: string, clientId: string, redirectUri: string, user: { email: string; password: string }, cookie?: string) {
+  const { verifier, challenge } = await pkcePair();
+  const url = new URL(`${origin}/api/v1/oauth/authorize`);
+  url.search = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256', state: 'fixture-state' }).toString();
+  const done = await authorizeOverHttp(fetch, url, user, cookie ? { cookie } : {});
+  const code = done.location?.searchParams.get('code');
+  if (!code) throw new Error(`no code: ${done.status} ${done.location} ${done.html.slice(0, 300)}`);
+  return { code, verifier, cookie: done.cookie };
+}
