@@ -11,10 +11,10 @@ import type { Browser } from 'puppeteer-core';
  * browsers do), so requests carry the organization's own Host, and it sends a fixed
  * `X-Forwarded-For`, so each test file is a client address of its own for the per-IP limits.
  */
-export function oauthFetch(sourceIp = `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]}`) {
+export function oauthFetch(sourceIp: string | 'a fresh address per request' = randomAddress()) {
   return (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    const headers: Record<string, string> = { 'x-forwarded-for': sourceIp };
+    const headers: Record<string, string> = { 'x-forwarded-for': sourceIp === 'a fresh address per request' ? randomAddress() : sourceIp };
     new Headers(init.headers).forEach((value, name) => {
       headers[name] = value;
     });
@@ -52,6 +52,8 @@ export function oauthFetch(sourceIp = `10.${randomBytes(1)[0]}.${randomBytes(1)[
 }
 
 export type OAuthFetch = ReturnType<typeof oauthFetch>;
+
+const randomAddress = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
 
 /** oauth4webapi options for the local runtime: plain HTTP on loopback, our fetch. */
 export const clientOptions = (fetch: OAuthFetch) => ({ [oauth.customFetch]: fetch as typeof globalThis.fetch, [oauth.allowInsecureRequests]: true });
