@@ -285,6 +285,17 @@ describe('access tokens', () => {
     expect((await refreshWith(grant)).status).toBe(200);
   });
 
+  it('a password change revokes every grant of the user (spec §3.2)', async () => {
+    const person = await signupOrg();
+    const grant = await grantOf(person);
+    expect((await asUser(grant.accessToken, person)).status).toBe(200);
+    const changed = await api('POST', '/api/v1/auth/password', { token: person.adminToken, org: person.slug, body: { currentPassword: 'correct horse battery', newPassword: 'a new password 42' } });
+    expect(changed.status).toBe(200);
+    expect((await asUser(grant.accessToken, person)).status).toBe(401);
+    const refresh = await token(person, { grant_type: 'refresh_token', refresh_token: grant.refreshToken, client_id: grant.clientId, client_secret: grant.clientSecret });
+    expect(refresh.body.error).toBe('invalid_grant');
+  });
+
   it('insufficient scope: 403 naming every scope the route needs', async () => {
     const grant = await grantOf();
     const readOnly = (await refreshWith(grant, grant.refreshToken, { scope: 'read' })).body.access_token!;
