@@ -226,7 +226,7 @@ export const functionGroups: FunctionDefinition[] = [
     routes: integrationsRoutes,
   },
   {
-    // The OAuth 2.0 authorization server: discovery and the token-signing keys (more with the OAuth issue's next parts).
+    // The OAuth 2.0 authorization server: discovery, keys, registration, the sign-in and consent pages, tokens, revocation, grants.
     name: 'oauth',
     entry: 'functions/oauth.ts',
     kind: 'http',
