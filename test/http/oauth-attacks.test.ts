@@ -1,15 +1,14 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SignJWT, decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime.js';
+import type { LocalRuntime } from '../../infra/local/runtime.js';
 import { sha256Hex } from '../../lib/core/ids.js';
 import { db } from '../../lib/db/service.js';
 import { api, createToken, signupOrg, useRuntime, type TestOrg } from '../support/api.js';
-import { codeFor, createGrant, oauthFetch, pkcePair, selfSignedCertificate, type TestGrant } from '../support/oauth.js';
+import { codeFor, createGrant, oauthFetch, pkcePair, startDocumentServer, startOAuthRuntime, type TestGrant } from '../support/oauth.js';
 
 /*
  * The attacks the authorization server must refuse, each named after the attack, each checked
@@ -24,38 +23,24 @@ let other: TestOrg;
 // Many flows from one file: each request comes from its own address, clear of the per-IP limits (tested on their own below).
 const fetch = oauthFetch('a fresh address per request');
 const dir = mkdtempSync(path.join(tmpdir(), 'oauth-attacks-'));
-let metadataServer: Server;
+let metadataServer: Awaited<ReturnType<typeof startDocumentServer>>;
 let metadataBase: string;
-const documents = new Map<string, { status?: number; headers?: Record<string, string>; body: string }>();
+let documents: Awaited<ReturnType<typeof startDocumentServer>>['documents'];
 const admin = (o: TestOrg) => ({ email: `admin@${o.slug}.test`, password: 'correct horse battery' });
 const originOf = (o: TestOrg) => `http://${o.slug}.localhost:${runtime.port}`;
 
 beforeAll(async () => {
-  runtime = await startLocalRuntime({
-    port: 0,
-    dynamoEndpoint: inject('dynamoEndpoint'),
-    tableName: 'wm-oauth-attacks',
-    logRequests: false,
-    validateResponses: true,
-    sweeperIntervalSeconds: 3600,
-    webhookAllowLoopback: true,
-    trustForwardedFor: true,
-  });
+  runtime = await startOAuthRuntime('wm-oauth-attacks', inject('dynamoEndpoint'));
   useRuntime(runtime);
   [org, other] = await Promise.all([signupOrg(), signupOrg()]);
-  metadataServer = createServer(selfSignedCertificate(dir), (req, res) => {
-    const document = documents.get(req.url ?? '');
-    if (!document) return void res.writeHead(404).end();
-    res.writeHead(document.status ?? 200, { 'content-type': 'application/json', ...document.headers });
-    res.end(document.body);
-  });
-  await new Promise<void>((resolve) => metadataServer.listen(0, '127.0.0.1', resolve));
-  metadataBase = `https://127.0.0.1:${(metadataServer.address() as { port: number }).port}`;
+  metadataServer = await startDocumentServer(dir);
+  metadataBase = metadataServer.base;
+  documents = metadataServer.documents;
 }, 120_000);
 
 afterAll(async () => {
   await runtime?.stop();
-  metadataServer?.close();
+  await metadataServer?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

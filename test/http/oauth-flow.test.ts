@@ -1,13 +1,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as oauth from 'oauth4webapi';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime.js';
+import type { LocalRuntime } from '../../infra/local/runtime.js';
 import { api, createMember, signupOrg, useRuntime, type TestOrg } from '../support/api.js';
-import { authorizationUrl, clientOptions, completeInBrowser, completeInPage, discover, oauthFetch, selfSignedCertificate } from '../support/oauth.js';
+import { authorizationUrl, clientOptions, completeInBrowser, completeInPage, discover, oauthFetch, startDocumentServer, startOAuthRuntime } from '../support/oauth.js';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -28,41 +27,26 @@ const fetch = oauthFetch();
 const options = clientOptions(fetch);
 const admin = (slug: string) => ({ email: `admin@${slug}.test`, password: 'correct horse battery' });
 const dir = mkdtempSync(path.join(tmpdir(), 'oauth-flow-'));
-let metadataServer: Server;
+let metadataServer: Awaited<ReturnType<typeof startDocumentServer>>;
 let metadataUrl: string;
-let metadataDocument: Record<string, unknown> = {};
 
 beforeAll(async () => {
   if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath} (install the Debian package chromium, or set CHROMIUM_PATH)`);
-  runtime = await startLocalRuntime({
-    port: 0,
-    dynamoEndpoint: inject('dynamoEndpoint'),
-    tableName: 'wm-oauth-flow',
-    logRequests: false,
-    validateResponses: true,
-    sweeperIntervalSeconds: 3600,
-    webhookAllowLoopback: true,
-    trustForwardedFor: true,
-  });
+  runtime = await startOAuthRuntime('wm-oauth-flow', inject('dynamoEndpoint'));
   useRuntime(runtime);
   browser = await puppeteer.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   org = await signupOrg();
   origin = `http://${org.slug}.localhost:${runtime.port}`;
   as = await discover(origin, fetch);
 
-  const tls = selfSignedCertificate(dir);
-  metadataServer = createServer(tls, (req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=600' });
-    res.end(JSON.stringify(metadataDocument));
-  });
-  await new Promise<void>((resolve) => metadataServer.listen(0, '127.0.0.1', resolve));
-  metadataUrl = `https://127.0.0.1:${(metadataServer.address() as { port: number }).port}/oauth/client.json`;
+  metadataServer = await startDocumentServer(dir);
+  metadataUrl = `${metadataServer.base}/oauth/client.json`;
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await runtime?.stop();
-  metadataServer?.close();
+  await metadataServer?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -139,7 +123,7 @@ describe('the OAuth flow with a registered client, completed in Chromium', () =>
     }
   });
 
-  it('works without a mouse: Tab and Enter sign in and allow', async () => {
+  it('works without a mouse and fits a phone: Tab and Enter sign in and allow', async () => {
     const redirectUri = 'http://localhost/keyboard';
     const client = await registerClient(redirectUri);
     const { challenge } = await pkce();
@@ -154,7 +138,10 @@ describe('the OAuth flow with a registered client, completed in Chromium', () =>
           void request.respond({ status: 200, body: 'done' });
         } else void request.continue();
       });
+      // A phone's screen: the page fits its width.
+      await page.setViewport({ width: 360, height: 740, isMobile: true, hasTouch: true });
       await page.goto(authorizationUrl(as, { clientId: client.client_id, redirectUri, codeChallenge: challenge, state: 'keyboard-state' }).toString(), { waitUntil: 'load' });
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
       // The e-mail field has focus on arrival; its label names it.
       expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('email');
       expect(await page.$eval('label[for=email]', (label) => label.textContent)).toBe('E-mail');
@@ -199,7 +186,7 @@ describe('the OAuth flow with a registered client, completed in Chromium', () =>
 describe('a Client ID Metadata Document client', () => {
   it('is fetched, shown by its host, and completes the flow with PKCE alone', async () => {
     const redirectUri = 'http://127.0.0.1:7777/cimd';
-    metadataDocument = { client_id: metadataUrl, client_name: 'Metadata Tool', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' };
+    metadataServer.documents.set('/oauth/client.json', { body: JSON.stringify({ client_id: metadataUrl, client_name: 'Metadata Tool', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }) });
     const client: oauth.Client = { client_id: metadataUrl, token_endpoint_auth_method: 'none' };
     const { verifier, challenge } = await pkce();
     const state = oauth.generateRandomState();

@@ -227,3 +227,28 @@ export async function codeFor(fetch: OAuthFetch, origin: string, clientId: strin
   if (!code) throw new Error(`no code: ${done.status} ${done.location} ${done.html.slice(0, 300)}`);
   return { code, verifier, cookie: done.cookie };
 }
+
+/**
+ * A file's own local runtime for the OAuth tests, on the shared DynamoDB Local: loopback
+ * outbound requests admitted (metadata documents served from 127.0.0.1), client addresses
+ * taken from X-Forwarded-For (each test acts as its own address for the per-IP limits).
+ */
+export async function startOAuthRuntime(tableName: string, dynamoEndpoint: string) {
+  const { startLocalRuntime } = await import('../../infra/local/runtime.js');
+  return startLocalRuntime({ port: 0, dynamoEndpoint, tableName, logRequests: false, validateResponses: true, sweeperIntervalSeconds: 3600, webhookAllowLoopback: true, trustForwardedFor: true });
+}
+
+/** An HTTPS server on 127.0.0.1 (self-signed) serving Client ID Metadata Documents by path. */
+export async function startDocumentServer(dir: string) {
+  const { createServer } = await import('node:https');
+  const documents = new Map<string, { status?: number; headers?: Record<string, string>; body: string }>();
+  const server = createServer(selfSignedCertificate(dir), (req, res) => {
+    const document = documents.get(req.url ?? '');
+    if (!document) return void res.writeHead(404).end();
+    res.writeHead(document.status ?? 200, { 'content-type': 'application/json', 'cache-control': 'max-age=600', ...document.headers });
+    res.end(document.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return { base, documents, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
