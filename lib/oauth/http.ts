@@ -31,7 +31,7 @@ const HTML = 'text/html; charset=utf-8';
 const SESSION_COOKIE = 'wm_oauth_session';
 
 /** The organization the OAuth endpoint is served for (its subdomain), with the call counted against the caller's address. */
-async function oauthOrganization(request: RequestInfo, endpoint: OAuthEndpoint, ctx: { clock: { now(): Date } }): Promise<string> {
+async function oauthOrganization(request: RequestInfo, endpoint: OAuthEndpoint, ctx: AnonymousContext): Promise<string> {
   const [orgId] = await Promise.all([requireOAuthOrganization(subdomainSlugOf(request.headers)), limitOAuthCalls(endpoint, request.sourceIp, ctx.clock.now())]);
   return orgId;
 }
@@ -100,6 +100,19 @@ const authorizeQuery = z
   })
   .meta({ description: 'RFC 6749 §4.1.1 with PKCE (RFC 7636) and resource indicators (RFC 8707)' });
 
+/** The protected resource metadata: the root and the path-aware document are the same (one resource). */
+const protectedResourceRoute = (summary: string) =>
+  open({
+    summary,
+    description: SUBDOMAIN_NOTE,
+    result: protectedResourceResult,
+    errors: ORG_BY_SUBDOMAIN,
+    handler: async (_ctx, { request }) => {
+      await requireOAuthOrganization(subdomainSlugOf(request.headers));
+      return protectedResourceMetadata(originOf(request));
+    },
+  });
+
 /** Routes of the `oauth` group: discovery, keys, registration, authorization pages, tokens, revocation, grants. */
 export const oauthRoutes: Routes = {
   'GET /.well-known/oauth-authorization-server': open({
@@ -112,26 +125,8 @@ export const oauthRoutes: Routes = {
       return authorizationServerMetadata(originOf(request));
     },
   }),
-  'GET /.well-known/oauth-protected-resource': open({
-    summary: 'Protected resource metadata (RFC 9728)',
-    description: SUBDOMAIN_NOTE,
-    result: protectedResourceResult,
-    errors: ORG_BY_SUBDOMAIN,
-    handler: async (_ctx, { request }) => {
-      await requireOAuthOrganization(subdomainSlugOf(request.headers));
-      return protectedResourceMetadata(originOf(request));
-    },
-  }),
-  'GET /.well-known/oauth-protected-resource/api/v1/mcp': open({
-    summary: 'Protected resource metadata of the MCP endpoint (RFC 9728, path-aware)',
-    description: SUBDOMAIN_NOTE,
-    result: protectedResourceResult,
-    errors: ORG_BY_SUBDOMAIN,
-    handler: async (_ctx, { request }) => {
-      await requireOAuthOrganization(subdomainSlugOf(request.headers));
-      return protectedResourceMetadata(originOf(request));
-    },
-  }),
+  'GET /.well-known/oauth-protected-resource': protectedResourceRoute('Protected resource metadata (RFC 9728)'),
+  'GET /.well-known/oauth-protected-resource/api/v1/mcp': protectedResourceRoute('Protected resource metadata of the MCP endpoint (RFC 9728, path-aware)'),
   'GET /.well-known/jwks.json': open({
     summary: 'The public keys that verify OAuth access tokens',
     result: jwksResult,
