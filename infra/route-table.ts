@@ -27,6 +27,7 @@ import { agentRoutes } from '../lib/agents/http.js';
 import { webhooksRoutes } from '../lib/webhooks/http.js';
 import { integrationsRoutes } from '../lib/integrations/http.js';
 import { oauthRoutes } from '../lib/oauth/http.js';
+import { mcpRoutes } from '../lib/mcp/http.js';
 import { fallbackRoutes } from '../lib/http/fallback.js';
 import { docsRoutes, REFERENCE_RENDERER } from '../lib/docs/http.js';
 
@@ -233,6 +234,14 @@ export const functionGroups: FunctionDefinition[] = [
     table: 'readWrite',
     signsOAuthTokens: true,
     routes: oauthRoutes,
+  },
+  {
+    // The remote MCP server: tools over the same domain functions as the REST routes.
+    name: 'mcp',
+    entry: 'functions/mcp.ts',
+    kind: 'http',
+    table: 'readWrite',
+    routes: mcpRoutes,
   },
   {
     // The API reference: `GET /` (an index), the OpenAPI document and the docs page with its renderer.

@@ -113,6 +113,12 @@ export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown> exten
    * (releasing one's own claim is allowed, spec §5.3).
    */
   denyDeleteCheckedByDomain?: boolean;
+  /**
+   * A route that carries operations of both kinds in its body (the MCP endpoint's tools): a
+   * read-only token or a `read`-scoped OAuth token reaches it with any method, and each
+   * operation applies the restriction itself (lib/mcp: only read tools are offered).
+   */
+  restrictionsCheckedByOperation?: boolean;
   handler: (ctx: DomainContext, input: Inputs<P, Q, B>) => Promise<unknown>;
 }
 
@@ -242,8 +248,8 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
   let ctx: DomainContext | AnonymousContext;
   if (route.auth === 'credential') {
     const domainCtx = await authenticateRequest(request, clock);
-    enforceTokenRestrictions(domainCtx, method, route);
-    enforceOAuthScopes(domainCtx, method, event.routeKey);
+    enforceTokenRestrictions(domainCtx, route.restrictionsCheckedByOperation ? 'GET' : method, route);
+    enforceOAuthScopes(domainCtx, route.restrictionsCheckedByOperation ? 'GET' : method, event.routeKey);
     ctx = domainCtx;
   } else {
     if (route.auth === 'platform') requirePlatformOperator(headers);

@@ -1,3 +1,4 @@
+import { notFound } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 
@@ -17,4 +18,16 @@ export async function resolveTicketRef(ctx: DomainContext, ref: string): Promise
   if (!DISPLAY_ID.test(ref)) return ref;
   const key = await db().entities.ticketKey.get({ orgId: ctx.org.orgId, displayId: ref.toUpperCase() }).go();
   return key.data?.ticketId ?? ref;
+}
+
+/**
+ * The board and id of the ticket a reference names (an id or a display id), for callers that
+ * name tickets without their board (MCP tools). Unknown, or another organization's → 404; the
+ * domain function called with the result then applies the board's access rules as for REST.
+ */
+export async function locateTicket(ctx: DomainContext, ref: string): Promise<{ boardId: string; ticketId: string }> {
+  const ticketId = await resolveTicketRef(ctx, ref);
+  const ticket = (await db().entities.ticket.get({ ticketId }).go()).data;
+  if (!ticket || ticket.orgId !== ctx.org.orgId) throw notFound('Ticket');
+  return { boardId: ticket.boardId, ticketId };
 }

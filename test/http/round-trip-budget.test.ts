@@ -555,6 +555,21 @@ function ticketProbes(): Record<string, Probe> {
         return api('POST', '/api/v1/oauth/revoke', { headers: { host: oauthHost(org), 'x-forwarded-for': freshIp() }, body: { token: grant.refreshToken } });
       },
     },
+    // Authentication; the boards of the organization (tools/call boards_list; tools/list reads nothing).
+    'POST /api/v1/mcp': {
+      budget: 2,
+      run: async (org) => {
+        const { token } = await createToken(org, org.adminToken);
+        const response = await oauthFetch()(`http://${oauthHost(org)}/api/v1/mcp`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'boards_list', arguments: {} } }),
+        });
+        // A 2025-11-25 request is answered as a one-event stream.
+        const body = await response.text();
+        return { status: response.status, body, headers: response.headers, roundTrips: Number(response.headers.get('x-db-round-trips') ?? NaN) };
+      },
+    },
     // Authentication; the window; the person's grants of the client; their users and organizations.
     'GET /api/v1/oauth/me/organizations': { budget: 4, run: call('GET /api/v1/oauth/me/organizations') },
     // Authentication; the window; the user's grants ∥ the user.

@@ -1,0 +1,53 @@
+import { McpServer } from '@modelcontextprotocol/server';
+import { AppError } from '../core/errors.js';
+import type { DomainContext } from '../db/context.js';
+import { errorContent, MAX_RESULT_CHARACTERS, toolsFor, type ToolDefinition } from './tools.js';
+import { registerPrompts } from './prompts.js';
+
+export const SERVER_INFO = { name: 'work-management', version: '1.0.0' } as const;
+
+const INSTRUCTIONS =
+  'Boards and tickets of one organization. To work on a ticket: tickets_claim it (an exclusive lease), tickets_heartbeat while you work, then tickets_report the outcome. See the work_next_ticket prompt.';
+
+/** A tool result: the structured content, and the same JSON as text (cut to the cap). */
+function resultOf(structured: Record<string, unknown>, isError = false) {
+  const text = JSON.stringify(structured);
+  return {
+    content: [{ type: 'text' as const, text: text.length > MAX_RESULT_CHARACTERS ? `${text.slice(0, MAX_RESULT_CHARACTERS)}… [cut]` : text }],
+    structuredContent: structured,
+    ...(isError ? { isError: true } : {}),
+  };
+}
+
+/**
+ * The MCP server for one request: the tools the caller's credential is offered, each calling
+ * the domain with the caller's context (the claim's name is the MCP client's name). Domain
+ * errors become tool results with `isError` and the code; anything else is the SDK's.
+ */
+export function buildMcpServer(ctx: DomainContext): McpServer {
+  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
+  for (const tool of toolsFor(ctx)) registerTool(server, ctx, tool);
+  registerPrompts(server);
+  return server;
+}
+
+function registerTool(server: McpServer, ctx: DomainContext, tool: ToolDefinition): void {
+  server.registerTool(
+    tool.name,
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.input,
+      outputSchema: tool.output,
+      annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: tool.destructive, idempotentHint: tool.idempotent, openWorldHint: false },
+    },
+    async (input: unknown) => {
+      try {
+        return resultOf((await tool.run(ctx, input as never)) as Record<string, unknown>);
+      } catch (error) {
+        if (error instanceof AppError) return resultOf(errorContent(error), true);
+        throw error;
+      }
+    },
+  );
+}

@@ -1,0 +1,325 @@
+import * as z from 'zod';
+import { AppError, invalidField } from '../core/errors.js';
+import type { DomainContext } from '../db/context.js';
+import { listBoards } from '../boards/boards.js';
+import { listStatuses } from '../statuses/statuses.js';
+import { listIssues } from '../tickets/list.js';
+import { getTicket } from '../tickets/tickets.js';
+import { claimTicket, heartbeatClaim, releaseClaim } from '../tickets/claims.js';
+import { locateTicket } from '../tickets/refs.js';
+import { createComment, listComments } from '../comments/comments.js';
+
+/**
+ * The MCP tools: each a thin adapter over the domain functions the REST routes call, never a
+ * second implementation. Names, order and descriptions are stable (clients cache them); input
+ * schemas are flat objects; results are compact and never exceed MAX_RESULT_CHARACTERS.
+ */
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  /** Reads only: offered to read-only tokens and `read`-scoped OAuth tokens. */
+  readOnly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  input: I;
+  output: O;
+  run: (ctx: DomainContext, input: z.infer<I>) => Promise<z.infer<O>>;
+}
+
+/** No tool result is longer than this many characters of text (long fields are cut with a marker). */
+export const MAX_RESULT_CHARACTERS = 20_000;
+const LONG_TEXT = 2_000;
+
+const page = z.number().int().min(1).default(1).describe('Page, from 1');
+const limit = z.number().int().min(1).max(50).default(20).describe('Items per page (max 50)');
+const ticketRef = {
+  ticketId: z.string().max(100).optional().describe('Ticket id (tkt_…)'),
+  displayId: z.string().max(30).optional().describe('Or its display id, e.g. PLAT-12'),
+};
+const pageOutput = { total: z.number().int(), page: z.number().int(), totalPages: z.number().int() };
+
+/** A ticket as lists show it to a model: what it needs to pick work, nothing more. */
+const compactTicket = z.object({
+  id: z.string(),
+  displayId: z.string(),
+  boardId: z.string(),
+  title: z.string(),
+  status: z.string(),
+  statusCategory: z.string(),
+  priority: z.string(),
+  assigneeId: z.string().nullable(),
+  claimedBy: z.string().nullable(),
+  claimExpiresAt: z.string().nullable(),
+});
+
+type ListedTicket = Awaited<ReturnType<typeof listIssues>>['items'][number];
+const compact = (ticket: ListedTicket): z.infer<typeof compactTicket> => ({
+  id: ticket.id,
+  displayId: ticket.displayId,
+  boardId: ticket.boardId,
+  title: ticket.title,
+  status: ticket.status.name,
+  statusCategory: ticket.status.category,
+  priority: ticket.priority,
+  assigneeId: ticket.assignee?.id ?? null,
+  claimedBy: ticket.claim?.claimedBy.name ?? null,
+  claimExpiresAt: ticket.claim?.claimExpiresAt ?? null,
+});
+
+/** Cuts a long text, saying so and naming the tool that reads the rest. */
+export const cut = (text: string, max: number, readWith: string): string =>
+  text.length <= max ? text : `${text.slice(0, max)}… [cut at ${max} of ${text.length} characters; ${readWith}]`;
+
+async function locate(ctx: DomainContext, input: { ticketId?: string | undefined; displayId?: string | undefined }) {
+  const ref = input.ticketId ?? input.displayId;
+  if (!ref) throw invalidField('ticketId', 'Name the ticket by ticketId or displayId');
+  return locateTicket(ctx, ref);
+}
+
+const claimOutput = z.object({
+  ticketId: z.string(),
+  displayId: z.string(),
+  claimedBy: z.string(),
+  claimExpiresAt: z.string(),
+  claimCount: z.number().int().describe('The fencing number of this lease'),
+  alreadyHeld: z.boolean(),
+});
+
+const filterInput = {
+  boardId: z.string().max(100).optional().describe('Only this board'),
+  statusId: z.string().max(100).optional(),
+  assigneeId: z.string().max(100).optional(),
+  claimable: z.boolean().optional().describe('Only tickets nobody holds a live claim on'),
+  assignedToMe: z.boolean().optional(),
+  claimedBy: z.string().max(100).optional().describe('A user id, or "me"'),
+  includePlanning: z.boolean().optional().describe('Also Backlog / To Do tickets'),
+  page,
+  limit,
+};
+
+type FilterInput = z.infer<z.ZodObject<typeof filterInput>>;
+
+/** The one filter implementation shared with GET /api/v1/issues (spec §4.3). */
+async function listTickets(ctx: DomainContext, input: FilterInput & { query?: string }) {
+  const result = await listIssues(ctx, {
+    page: input.page,
+    limit: input.limit,
+    ...(input.boardId ? { boardIds: [input.boardId] } : {}),
+    ...(input.statusId ? { statusIds: [input.statusId] } : {}),
+    ...(input.assigneeId ? { assigneeId: input.assigneeId } : {}),
+    ...(input.claimable !== undefined ? { claimable: input.claimable } : {}),
+    ...(input.assignedToMe !== undefined ? { assignedToMe: input.assignedToMe } : {}),
+    ...(input.claimedBy ? { claimedBy: input.claimedBy === 'me' ? ctx.actor.userId : input.claimedBy } : {}),
+    ...(input.includePlanning !== undefined ? { includePlanning: input.includePlanning } : {}),
+    ...(input.query ? { search: input.query } : {}),
+  });
+  return { tickets: result.items.map(compact), total: result.total, page: result.page, totalPages: result.totalPages };
+}
+
+const define = <I extends z.ZodObject, O extends z.ZodObject>(tool: ToolDefinition<I, O>) => tool as unknown as ToolDefinition;
+
+export const TOOLS: readonly ToolDefinition[] = [
+  define({
+    name: 'boards_list',
+    title: 'List boards',
+    description: 'Boards you can see (id, name, prefix). Use a board id to narrow tickets_list.',
+    readOnly: true,
+    destructive: false,
+    idempotent: true,
+    input: z.object({ search: z.string().max(100).optional(), page, limit }),
+    output: z.object({ boards: z.array(z.object({ id: z.string(), name: z.string(), prefix: z.string() })), ...pageOutput }),
+    run: async (ctx, input) => {
+      const result = await listBoards(ctx, { page: input.page, limit: input.limit, ...(input.search ? { search: input.search } : {}) });
+      return { boards: result.items.map((board) => ({ id: board.id, name: board.name, prefix: board.prefix })), total: result.total, page: result.page, totalPages: result.totalPages };
+    },
+  }),
+  define({
+    name: 'statuses_list',
+    title: 'List statuses',
+    description: 'The workflow statuses in order, with their category (PLANNING, ACTIVE, FINAL). Use a status id with tickets_set_status.',
+    readOnly: true,
+    destructive: false,
+    idempotent: true,
+    input: z.object({}),
+    output: z.object({ statuses: z.array(z.object({ id: z.string(), name: z.string(), key: z.string(), category: z.string() })) }),
+    run: async (ctx) => ({ statuses: (await listStatuses(ctx)).map((status) => ({ id: status.id, name: status.name, key: status.key, category: status.category })) }),
+  }),
+  define({
+    name: 'tickets_list',
+    title: 'List tickets',
+    description: 'Tickets across your boards, filtered. claimable=true finds work nobody holds; claimedBy="me" your claims.',
+    readOnly: true,
+    destructive: false,
+    idempotent: true,
+    input: z.object(filterInput),
+    output: z.object({ tickets: z.array(compactTicket), ...pageOutput }),
+    run: (ctx, input) => listTickets(ctx, input),
+  }),
+  define({
+    name: 'tickets_search',
+    title: 'Search tickets',
+    description: 'Like tickets_list, matching query in titles and descriptions.',
+    readOnly: true,
+    destructive: false,
+    idempotent: true,
+    input: z.object({ query: z.string().min(1).max(200), ...filterInput }),
+    output: z.object({ tickets: z.array(compactTicket), ...pageOutput }),
+    run: (ctx, input) => listTickets(ctx, input),
+  }),
+  define({
+    name: 'tickets_get',
+    title: 'Get a ticket',
+    description: 'One ticket in full: description, status, claim, subtickets, and its latest comments.',
+    readOnly: true,
+    destructive: false,
+    idempotent: true,
+    input: z.object(ticketRef),
+    output: z.object({
+      ticket: z.object({
+        id: z.string(),
+        displayId: z.string(),
+        boardId: z.string(),
+        title: z.string(),
+        description: z.string(),
+        status: z.string(),
+        statusCategory: z.string(),
+        priority: z.string(),
+        assigneeId: z.string().nullable(),
+        claim: z.object({ claimedBy: z.string(), claimExpiresAt: z.string(), claimCount: z.number().int() }).nullable(),
+        subticketIds: z.array(z.string()),
+        blocked: z.boolean(),
+      }),
+      latestComments: z.array(z.object({ id: z.string(), author: z.string(), content: z.string(), createdAt: z.string() })),
+    }),
+    run: async (ctx, input) => {
+      const { boardId, ticketId } = await locate(ctx, input);
+      const [ticket, comments] = await Promise.all([getTicket(ctx, boardId, ticketId), listComments(ctx, boardId, ticketId, { page: 1, limit: 5 })]);
+      return {
+        ticket: {
+          id: ticket.id,
+          displayId: ticket.displayId,
+          boardId: ticket.boardId,
+          title: ticket.title,
+          description: cut(ticket.description, 8_000, 'the ticket in the web app or REST has the full text'),
+          status: ticket.status.name,
+          statusCategory: ticket.status.category,
+          priority: ticket.priority,
+          assigneeId: ticket.assignee?.id ?? null,
+          claim: ticket.claim ? { claimedBy: ticket.claim.claimedBy.name, claimExpiresAt: ticket.claim.claimExpiresAt, claimCount: ticket.claim.claimCount } : null,
+          subticketIds: ticket.subticketIds,
+          blocked: ticket.blockerInfo !== null,
+        },
+        latestComments: comments.items.map((comment) => ({
+          id: comment.id,
+          author: comment.author.name,
+          content: cut(comment.content, LONG_TEXT, 'comments_list shows comments in full'),
+          createdAt: comment.createdAt,
+        })),
+      };
+    },
+  }),
+  define({
+    name: 'tickets_claim',
+    title: 'Claim a ticket',
+    description: 'Take an exclusive, expiring lease before working on a ticket, so no one else does the same work. Renew it with tickets_heartbeat.',
+    readOnly: false,
+    destructive: false,
+    idempotent: true,
+    input: z.object({ ...ticketRef, leaseSeconds: z.number().int().min(60).max(14_400).optional().describe('Default 1800'), assign: z.boolean().optional().describe('Also assign it to you') }),
+    output: claimOutput,
+    run: async (ctx, input) => {
+      const { boardId, ticketId } = await locate(ctx, input);
+      const outcome = await claimTicket(ctx, boardId, ticketId, { ...(input.leaseSeconds ? { leaseSeconds: input.leaseSeconds } : {}), ...(input.assign !== undefined ? { assign: input.assign } : {}) });
+      const claim = outcome.claim!;
+      return {
+        ticketId: outcome.ticket.id,
+        displayId: outcome.ticket.displayId,
+        claimedBy: claim.claimedBy.name,
+        claimExpiresAt: claim.claimExpiresAt,
+        claimCount: claim.claimCount,
+        alreadyHeld: outcome.alreadyHeld,
+      };
+    },
+  }),
+  define({
+    name: 'tickets_heartbeat',
+    title: 'Renew a claim',
+    description: 'Extend your lease on a ticket you hold. CLAIM_NOT_HELD means you lost it: stop working on it.',
+    readOnly: false,
+    destructive: false,
+    idempotent: true,
+    input: z.object({ ...ticketRef, extendSeconds: z.number().int().min(60).max(14_400).optional() }),
+    output: z.object({ claimExpiresAt: z.string(), claimCount: z.number().int() }),
+    run: async (ctx, input) => {
+      const { boardId, ticketId } = await locate(ctx, input);
+      const claim = (await heartbeatClaim(ctx, boardId, ticketId, input.extendSeconds ? { extendSeconds: input.extendSeconds } : {}))!;
+      return { claimExpiresAt: claim.claimExpiresAt, claimCount: claim.claimCount };
+    },
+  }),
+  define({
+    name: 'tickets_release',
+    title: 'Release a claim',
+    description: 'Give up your lease on a ticket so others can take it.',
+    readOnly: false,
+    destructive: false,
+    idempotent: false,
+    input: z.object({ ...ticketRef, reason: z.string().max(500).optional() }),
+    output: z.object({ released: z.boolean() }),
+    run: async (ctx, input) => {
+      const { boardId, ticketId } = await locate(ctx, input);
+      return releaseClaim(ctx, boardId, ticketId, input.reason ? { reason: input.reason } : {});
+    },
+  }),
+  define({
+    name: 'comments_list',
+    title: 'List comments',
+    description: "A ticket's comments, oldest first.",
+    readOnly: true,
+    destructive: false,
+    idempotent: true,
+    input: z.object({ ...ticketRef, page, limit }),
+    output: z.object({ comments: z.array(z.object({ id: z.string(), author: z.string(), content: z.string(), createdAt: z.string() })), ...pageOutput }),
+    run: async (ctx, input) => {
+      const { boardId, ticketId } = await locate(ctx, input);
+      const result = await listComments(ctx, boardId, ticketId, { page: input.page, limit: input.limit });
+      const share = Math.floor((MAX_RESULT_CHARACTERS - 1_000) / Math.max(1, result.items.length));
+      return {
+        comments: result.items.map((comment) => ({
+          id: comment.id,
+          author: comment.author.name,
+          content: cut(comment.content, Math.min(share, 8_000), 'ask for a smaller limit to read more of each'),
+          createdAt: comment.createdAt,
+        })),
+        total: result.total,
+        page: result.page,
+        totalPages: result.totalPages,
+      };
+    },
+  }),
+  define({
+    name: 'comments_add',
+    title: 'Add a comment',
+    description: 'Comment on a ticket (progress notes, questions, findings).',
+    readOnly: false,
+    destructive: false,
+    idempotent: false,
+    input: z.object({ ...ticketRef, content: z.string().min(1).max(50_000) }),
+    output: z.object({ id: z.string(), createdAt: z.string() }),
+    run: async (ctx, input) => {
+      const { boardId, ticketId } = await locate(ctx, input);
+      const comment = await createComment(ctx, boardId, ticketId, { content: input.content });
+      return { id: comment.id, createdAt: comment.createdAt };
+    },
+  }),
+];
+
+/** The tools a credential is offered: read-only tokens and `read`-scoped OAuth tokens get the read tools only. */
+export function toolsFor(ctx: DomainContext): readonly ToolDefinition[] {
+  const credential = ctx.actor.credential;
+  const writes = !credential.readOnly && (credential.scopes === null || credential.scopes.includes('write'));
+  return TOOLS.filter((tool) => tool.readOnly || writes);
+}
+
+/** A domain error as a tool result's structured content. */
+export const errorContent = (error: AppError) => ({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } });
