@@ -559,10 +559,9 @@ function ticketProbes(): Record<string, Probe> {
     'POST /api/v1/mcp': {
       budget: 2,
       run: async (org) => {
-        const { token } = await createToken(org, org.adminToken);
         const response = await oauthFetch()(`http://${oauthHost(org)}/api/v1/mcp`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+          headers: { authorization: `Bearer ${org.adminToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
           body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'boards_list', arguments: {} } }),
         });
         // A 2025-11-25 request is answered as a one-event stream.
