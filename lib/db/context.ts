@@ -39,6 +39,12 @@ export interface DomainContext {
   actor: Actor;
   clock: Clock;
   requestId: string;
+  /**
+   * The claim the caller works under (its `claimCount`, the fencing number), when it names one
+   * (REST `X-Claim-Count`, an MCP tool's `claimCount`): every ticket write is then refused with
+   * CLAIM_SUPERSEDED unless that is the ticket's live claim of the caller (tickets/lease.ts).
+   */
+  claimFence?: number;
 }
 
 /** Context of unauthenticated operations (signup, login) that still know their organization or none. */

@@ -72,13 +72,18 @@ function operation(routeKey: string, route: Route, tag: string, method: string, 
   const requestParams: NonNullable<ZodOpenApiOperationObject['requestParams']> = {};
   if (route.params) requestParams.path = route.params as z.ZodObject;
   if (route.query) requestParams.query = route.query as z.ZodObject;
+  if (route.auth === 'credential' && route.acceptsClaimFence) {
+    requestParams.header = z.object({
+      'x-claim-count': z.string().regex(/^\d+$/).optional().meta({ description: 'Fencing: the claimCount of your claim. The write is refused with 409 CLAIM_SUPERSEDED unless that is still your live claim of the ticket.' }),
+    });
+  }
   return {
     operationId: operationIdOf(method, path),
     summary: route.summary ?? routeKey,
     ...(route.description ? { description: route.description } : {}),
     tags: [tag],
     ...(route.auth === 'credential' ? { security: [{ bearer: [] }] } : route.auth === 'platform' ? { security: [{ platformOperator: [] }] } : { security: [] }),
-    ...(route.params || route.query ? { requestParams } : {}),
+    ...(Object.keys(requestParams).length ? { requestParams } : {}),
     ...(route.body
       ? {
           requestBody: {

@@ -119,6 +119,12 @@ export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown> exten
    * operation applies the restriction itself (lib/mcp: only read tools are offered).
    */
   restrictionsCheckedByOperation?: boolean;
+  /**
+   * The route writes a ticket and takes `X-Claim-Count`: the claim the caller works under
+   * (`ctx.claimFence`); the write is refused with 409 CLAIM_SUPERSEDED unless that is still the
+   * ticket's live claim of the caller.
+   */
+  acceptsClaimFence?: boolean;
   handler: (ctx: DomainContext, input: Inputs<P, Q, B>) => Promise<unknown>;
 }
 
@@ -250,7 +256,8 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
     const domainCtx = await authenticateRequest(request, clock);
     enforceTokenRestrictions(domainCtx, route.restrictionsCheckedByOperation ? 'GET' : method, route);
     enforceOAuthScopes(domainCtx, route.restrictionsCheckedByOperation ? 'GET' : method, event.routeKey);
-    ctx = domainCtx;
+    const fence = route.acceptsClaimFence ? claimFenceOf(headers) : undefined;
+    ctx = fence === undefined ? domainCtx : { ...domainCtx, claimFence: fence };
   } else {
     if (route.auth === 'platform') requirePlatformOperator(headers);
     ctx = { clock, requestId };
@@ -317,6 +324,14 @@ function enforceOAuthScopes(ctx: DomainContext, method: string, routeKey: string
   throw new AppError(403, 'INSUFFICIENT_SCOPE', `This token lacks the scope ${missing.join(' and ')}`, { required: needed, granted }, {
     'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${needed.join(' ')}"`,
   });
+}
+
+/** `X-Claim-Count`: a non-negative integer, or absent. */
+function claimFenceOf(headers: Record<string, string | undefined>): number | undefined {
+  const value = headers['x-claim-count'];
+  if (value === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(value.trim())) throw new AppError(400, 'VALIDATION_ERROR', 'X-Claim-Count must be a claim count (a non-negative integer)', { issues: [{ path: 'X-Claim-Count', message: 'Not a non-negative integer' }] });
+  return Number(value.trim());
 }
 
 /** Token restrictions that hold for every route (spec §5.3); board restrictions live in board access. */

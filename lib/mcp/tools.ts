@@ -4,7 +4,10 @@ import type { DomainContext } from '../db/context.js';
 import { listBoards } from '../boards/boards.js';
 import { listStatuses } from '../statuses/statuses.js';
 import { listIssues } from '../tickets/list.js';
-import { getTicket } from '../tickets/tickets.js';
+import { createBoardTicket, getTicket, patchTicket } from '../tickets/tickets.js';
+import { changeTicketStatus } from '../tickets/workflow.js';
+import { REPORT_OUTCOMES, reportRun } from '../tickets/reports.js';
+import { PRIORITIES } from '../db/entities/index.js';
 import { claimTicket, heartbeatClaim, releaseClaim } from '../tickets/claims.js';
 import { locateTicket } from '../tickets/refs.js';
 import { createComment, listComments } from '../comments/comments.js';
@@ -37,6 +40,9 @@ const ticketRef = {
   ticketId: z.string().max(100).optional().describe('Ticket id (tkt_…)'),
   displayId: z.string().max(30).optional().describe('Or its display id, e.g. PLAT-12'),
 };
+/** Fencing (DESIGN.md, Claims): the claimCount tickets_claim returned; the write is refused with CLAIM_SUPERSEDED once that lease is no longer yours. */
+const claimCount = z.number().int().min(0).optional().describe('The claimCount of your claim (fencing)');
+const withFence = (ctx: DomainContext, fence: number | undefined): DomainContext => (fence === undefined ? ctx : { ...ctx, claimFence: fence });
 const pageOutput = { total: z.number().int(), page: z.number().int(), totalPages: z.number().int() };
 
 /** A ticket as lists show it to a model: what it needs to pick work, nothing more. */
@@ -220,6 +226,61 @@ export const TOOLS: readonly ToolDefinition[] = [
     },
   }),
   define({
+    name: 'tickets_create',
+    title: 'Create a ticket',
+    description: 'A new ticket on a board (default status and type unless given).',
+    readOnly: false,
+    destructive: false,
+    idempotent: false,
+    input: z.object({
+      boardId: z.string().max(100),
+      title: z.string().min(1).max(500),
+      description: z.string().max(50_000).optional(),
+      priority: z.enum(PRIORITIES).optional(),
+      assigneeId: z.string().max(100).optional(),
+      statusId: z.string().max(100).optional(),
+    }),
+    output: compactTicket,
+    run: async (ctx, { boardId, ...fields }) => compact((await createBoardTicket(ctx, boardId, fields)) as unknown as ListedTicket),
+  }),
+  define({
+    name: 'tickets_update',
+    title: 'Update a ticket',
+    description: 'Change title, description, priority, assignee or due date. Pass claimCount to write only while your claim stands.',
+    readOnly: false,
+    destructive: false,
+    idempotent: true,
+    input: z.object({
+      ...ticketRef,
+      title: z.string().min(1).max(500).optional(),
+      description: z.string().max(50_000).optional(),
+      priority: z.enum(PRIORITIES).optional(),
+      assigneeId: z.string().max(100).nullable().optional(),
+      dueDate: z.string().max(40).nullable().optional().describe('ISO 8601, or null'),
+      claimCount,
+    }),
+    output: compactTicket,
+    run: async (ctx, { ticketId: _id, displayId: _display, claimCount: fence, ...changes }) => {
+      const { boardId, ticketId } = await locate(ctx, { ticketId: _id, displayId: _display });
+      return compact((await patchTicket(withFence(ctx, fence), boardId, ticketId, changes)) as unknown as ListedTicket);
+    },
+  }),
+  define({
+    name: 'tickets_set_status',
+    title: 'Set a ticket status',
+    description: "Move a ticket to a status (statuses_list). An agent may meet the board's approval gate: AGENT_APPROVAL_REQUIRED, with a pending suggestion for a person to accept.",
+    readOnly: false,
+    destructive: false,
+    idempotent: true,
+    input: z.object({ ...ticketRef, statusId: z.string().max(100), reason: z.string().max(500).optional(), claimCount }),
+    output: compactTicket,
+    run: async (ctx, input) => {
+      const { boardId, ticketId } = await locate(ctx, input);
+      const ticket = await changeTicketStatus(withFence(ctx, input.claimCount), boardId, ticketId, { statusId: input.statusId, ...(input.reason ? { reason: input.reason } : {}) });
+      return compact(ticket as unknown as ListedTicket);
+    },
+  }),
+  define({
     name: 'tickets_claim',
     title: 'Claim a ticket',
     description: 'Take an exclusive, expiring lease before working on a ticket, so no one else does the same work. Renew it with tickets_heartbeat.',
@@ -249,11 +310,11 @@ export const TOOLS: readonly ToolDefinition[] = [
     readOnly: false,
     destructive: false,
     idempotent: true,
-    input: z.object({ ...ticketRef, extendSeconds: z.number().int().min(60).max(14_400).optional() }),
+    input: z.object({ ...ticketRef, extendSeconds: z.number().int().min(60).max(14_400).optional(), claimCount }),
     output: z.object({ claimExpiresAt: z.string(), claimCount: z.number().int() }),
     run: async (ctx, input) => {
       const { boardId, ticketId } = await locate(ctx, input);
-      const claim = (await heartbeatClaim(ctx, boardId, ticketId, input.extendSeconds ? { extendSeconds: input.extendSeconds } : {}))!;
+      const claim = (await heartbeatClaim(withFence(ctx, input.claimCount), boardId, ticketId, input.extendSeconds ? { extendSeconds: input.extendSeconds } : {}))!;
       return { claimExpiresAt: claim.claimExpiresAt, claimCount: claim.claimCount };
     },
   }),
@@ -264,11 +325,50 @@ export const TOOLS: readonly ToolDefinition[] = [
     readOnly: false,
     destructive: false,
     idempotent: false,
-    input: z.object({ ...ticketRef, reason: z.string().max(500).optional() }),
+    input: z.object({ ...ticketRef, reason: z.string().max(500).optional(), claimCount }),
     output: z.object({ released: z.boolean() }),
     run: async (ctx, input) => {
       const { boardId, ticketId } = await locate(ctx, input);
-      return releaseClaim(ctx, boardId, ticketId, input.reason ? { reason: input.reason } : {});
+      return releaseClaim(withFence(ctx, input.claimCount), boardId, ticketId, input.reason ? { reason: input.reason } : {});
+    },
+  }),
+  define({
+    name: 'tickets_report',
+    title: 'Report a run',
+    description: 'Finish a run on a ticket you hold: the outcome and a short summary, optionally a PR or branch; setStatus moves it to the outcome\'s status; releaseClaim hands the lease back.',
+    readOnly: false,
+    destructive: false,
+    idempotent: false,
+    input: z.object({
+      ...ticketRef,
+      outcome: z.enum(REPORT_OUTCOMES),
+      summary: z.string().min(1).max(2_000),
+      prUrl: z.string().url().max(2_000).optional(),
+      branch: z.string().max(255).optional(),
+      setStatus: z.boolean().optional(),
+      releaseClaim: z.boolean().optional(),
+      claimCount,
+    }),
+    output: z.object({
+      ticketId: z.string(),
+      displayId: z.string(),
+      outcome: z.enum(REPORT_OUTCOMES),
+      statusId: z.string(),
+      statusChanged: z.boolean(),
+      claimReleased: z.boolean(),
+      approvalRequired: z.boolean().optional(),
+    }),
+    run: async (ctx, input) => {
+      const { boardId, ticketId } = await locate(ctx, input);
+      return reportRun(withFence(ctx, input.claimCount), boardId, ticketId, {
+        outcome: input.outcome,
+        summary: input.summary,
+        prUrl: input.prUrl,
+        branch: input.branch,
+        setStatus: input.setStatus,
+        releaseClaim: input.releaseClaim,
+        clientName: ctx.actor.credential.clientLabel,
+      });
     },
   }),
   define({

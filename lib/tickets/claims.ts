@@ -12,7 +12,7 @@ import { presentClaim } from './present.js';
 import { updateTicket } from './update.js';
 import { saveTicket } from './write.js';
 import { expireClaim, lapsedClaimsOf, liveClaimsOf } from './claim-expiry.js';
-import { hasLiveClaim, lapsedClaimEffects, releasedClaimEffects, withoutClaim } from './lease.js';
+import { hasLiveClaim, lapsedClaimEffects, releasedClaimEffects, withoutClaim, fenceRefusal } from './lease.js';
 
 /** Lease bounds of spec §4.2 (seconds): out-of-range values are clamped, not refused. */
 export const MIN_LEASE_SECONDS = 60;
@@ -33,6 +33,13 @@ export const alreadyClaimed = (ticket: TicketItem): AppError =>
     claimedBy: { id: ticket.claimedById, name: ticket.claimedByName ?? '' },
     claimExpiresAt: ticket.claimExpiresAt,
   });
+
+/** A heartbeat or release under a named claim answers precisely whether that claim lapsed or was superseded. */
+function throwIfFencedOut(ctx: DomainContext, ticket: TicketItem, now: Date): void {
+  if (ctx.claimFence === undefined) return;
+  const refusal = fenceRefusal(ticket, ctx.actor.userId, ctx.claimFence, now);
+  if (refusal) throw refusal;
+}
 
 const claimNotHeld = (): AppError => new AppError(409, 'CLAIM_NOT_HELD', 'You hold no live claim on this ticket; claim it again');
 /** CLAIM_LIMIT_REACHED names the tickets the agent holds, so it can finish or release one (one byClaimHolder Query, on refusal only). */
@@ -170,6 +177,7 @@ export async function heartbeatClaim(ctx: DomainContext, boardId: string, ticket
   return retryLostRaces(async () => {
     const { ticket } = await loadTicketOnBoard(ctx, boardId, ticketId);
     const nowDate = ctx.clock.now();
+    throwIfFencedOut(ctx, ticket, nowDate);
     if (!hasLiveClaim(ticket, nowDate)) throw claimNotHeld();
     if (ticket.claimedById !== ctx.actor.userId) throw alreadyClaimed(ticket);
     const after: TicketItem = { ...ticket, claimExpiresAt: addSeconds(nowDate, extendSeconds).toISOString(), claimHeartbeatAt: nowDate.toISOString() };
@@ -187,6 +195,7 @@ export async function releaseClaim(ctx: DomainContext, boardId: string, ticketId
   return retryLostRaces(async () => {
     const { ticket } = await loadTicketOnBoard(ctx, boardId, ticketId);
     const nowDate = ctx.clock.now();
+    throwIfFencedOut(ctx, ticket, nowDate);
     if (!hasLiveClaim(ticket, nowDate)) throw claimNotHeld();
     const holder = ticket.claimedById!;
     const me = ctx.actor.userId;

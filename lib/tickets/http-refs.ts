@@ -35,3 +35,16 @@ export function acceptDisplayIds(routes: Routes): Routes {
     }),
   );
 }
+
+/**
+ * Lets every write of an existing ticket in a map take `X-Claim-Count` (fencing, lib/tickets/lease.ts):
+ * the routes with a `{ticketId}` that are not reads.
+ */
+export function acceptClaimFence(routes: Routes): Routes {
+  return Object.fromEntries(
+    Object.entries(routes).map(([key, route]): [string, Route] => {
+      const fenced = route.auth === 'credential' && key.includes('{ticketId}') && !key.startsWith('GET ');
+      return [key, fenced ? { ...route, acceptsClaimFence: true } : route];
+    }),
+  );
+}

@@ -9,7 +9,7 @@ import { structureRoutes } from './structure-http.js';
 import { timelineRoutes } from './timeline-http.js';
 import { claimsRoutes } from './claims-http.js';
 import { suggestionsRoutes } from './suggestions-http.js';
-import { acceptDisplayIds } from './http-refs.js';
+import { acceptClaimFence, acceptDisplayIds } from './http-refs.js';
 import { fullTicketResult, ticketResult } from './http-responses.js';
 
 const boardParams = z.object({ boardId: idParam });
@@ -19,7 +19,7 @@ const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
  * Routes of the `tickets` group (spec §4.1): the core here, the rest by theme in the files
  * imported above. Every route takes a display id ("PLAT-12") wherever it takes a ticket id.
  */
-export const ticketsRoutes: Routes = acceptDisplayIds({
+export const ticketsRoutes: Routes = acceptClaimFence(acceptDisplayIds({
   ...workflowRoutes,
   ...structureRoutes,
   ...timelineRoutes,
@@ -65,4 +65,4 @@ export const ticketsRoutes: Routes = acceptDisplayIds({
     params: ticketParams,
     handler: (ctx, { params }) => deleteTicket(ctx, params.boardId, params.ticketId),
   }),
-});
+}));

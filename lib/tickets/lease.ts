@@ -1,3 +1,4 @@
+import { AppError } from '../core/errors.js';
 import { notificationPut } from '../notifications/records.js';
 import type { TicketItem } from '../db/entities/index.js';
 import type { TransactionEntities, TransactionItem } from '../db/transact.js';
@@ -24,6 +25,22 @@ export function withoutClaim(ticket: TicketItem): TicketItem {
   const next = { ...ticket };
   for (const field of CLAIM_ATTRIBUTES) delete next[field];
   return next;
+}
+
+/**
+ * Fencing: a write made under the claim numbered `fence` stands only while that is the
+ * ticket's live claim of the writer, so an agent that lost its lease (lapsed, released, taken
+ * over) cannot overwrite its successor's work. Undefined when the write may go on; otherwise
+ * CLAIM_NOT_HELD when the writer's own lease merely lapsed with nobody after it, and
+ * CLAIM_SUPERSEDED when the ticket was claimed again or is held by another.
+ */
+export function fenceRefusal(ticket: TicketItem, writerId: string, fence: number, now: Date): AppError | undefined {
+  const live = hasLiveClaim(ticket, now);
+  if (live && ticket.claimedById === writerId && (ticket.claimCount ?? 0) === fence) return undefined;
+  if (!live && (ticket.claimCount ?? 0) === fence && (!ticket.claimedById || ticket.claimedById === writerId)) {
+    return new AppError(409, 'CLAIM_NOT_HELD', 'Your claim on this ticket has ended; claim it again', { claimCount: fence });
+  }
+  return new AppError(409, 'CLAIM_SUPERSEDED', 'Your claim on this ticket was superseded; stop working on it', { claimCount: fence, currentClaimCount: ticket.claimCount ?? 0 });
 }
 
 /** Whether the ticket holds a live lease (spec §2.12): claimExpiresAt > now, at read time. */

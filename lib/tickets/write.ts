@@ -6,7 +6,7 @@ import { COLUMN_COUNT_SHARDS, type TicketItem, type TimelineEntryItem } from '..
 import { eventPuts, newEventRecord, type EventInput } from '../events/outbox.js';
 import { ticketEventsFor } from './events.js';
 import { closingDelta } from '../activity/activity.js';
-import { claimEndReason, endedClaimEffects, withoutClaim } from './lease.js';
+import { claimEndReason, endedClaimEffects, withoutClaim, fenceRefusal } from './lease.js';
 
 /** Builds the extra items of a ticket transaction (each guarded item names its own failure). */
 export type TransactionItemsBuilder = (e: TransactionEntities) => TransactionItem[];
@@ -75,6 +75,11 @@ export interface TicketWrite {
  * `version` and `updatedAt` are set here; index keys are derived by the entity.
  */
 export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promise<TicketItem> {
+  // A fenced write checks the state it replaces; the version guard below makes the check hold at commit.
+  if (ctx.claimFence !== undefined && write.before) {
+    const refusal = fenceRefusal(write.before, ctx.actor.userId, ctx.claimFence, ctx.clock.now());
+    if (refusal) throw refusal;
+  }
   const now = ctx.clock.now().toISOString();
   // Entering a FINAL status or being deleted ends the ticket's claim in this same transaction.
   const endReason = claimEndReason(write.before, write.after);

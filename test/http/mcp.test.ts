@@ -6,6 +6,8 @@ import { api, createToken, setPlan } from '../support/api.js';
 import { oauthFetch } from '../support/oauth.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { createAgent, createTicket } from '../support/factories.js';
+import { dispatchedEventsOf } from '../support/events.js';
+import { createGrant } from '../support/oauth.js';
 
 /*
  * The MCP endpoint with both official clients: the 2.x client (protocol 2026-07-28) and the
@@ -79,5 +81,124 @@ describe('the MCP endpoint', () => {
     const anonymous = await fetch(mcpUrl(), { method: 'POST', body, headers: { 'content-type': 'application/json' } });
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toContain('resource_metadata=');
+  });
+
+  it('reports a run: done with releaseClaim moves the ticket, frees the claim and emits ticket.reported with the spec fields', async () => {
+    // No approval needed for agents' moves in this organization (the gate is tested below).
+    await setup.org.call('PATCH', `/api/v1/organizations/${setup.org.orgId}/agents/policies`, { body: { statusTransitionsRequireApproval: [] } });
+    const agent = await createAgent(setup.org, { boardIds: [setup.boardId] });
+    const ticket = await createTicket(setup.org, setup.boardId, { title: 'Report me', statusId: setup.statuses.IN_PROGRESS.id });
+    const client = await modernClient(agent.token, 'Reporter');
+    const claimed = await client.callTool({ name: 'tickets_claim', arguments: { ticketId: ticket.id } });
+    const claimCount = (claimed.structuredContent as { claimCount: number }).claimCount;
+    const report = await client.callTool({ name: 'tickets_report', arguments: { ticketId: ticket.id, outcome: 'done', summary: 'Fixed the login bug', prUrl: 'https://github.com/acme/app/pull/7', branch: 'fix/login', setStatus: true, releaseClaim: true, claimCount } });
+    expect(report.isError).toBeFalsy();
+    expect(report.structuredContent).toMatchObject({ outcome: 'done', statusChanged: true, claimReleased: true, statusId: setup.statuses.DONE.id });
+    const rest = await api('GET', `/api/v1/boards/${setup.boardId}/tickets/${ticket.id}`, { token: setup.org.adminToken, org: setup.org.slug });
+    expect(rest.body.data.claim).toBeNull();
+    expect(rest.body.data.status.id).toBe(setup.statuses.DONE.id);
+    const events = await dispatchedEventsOf(setup.org.orgId, ticket.id, 4);
+    const reported = events.find((event) => event.type === 'ticket.reported')!;
+    expect(reported.data).toEqual({
+      ticketId: ticket.id, boardId: setup.boardId, projectId: setup.boardId, organizationId: setup.org.orgId,
+      actorId: agent.id, outcome: 'done', summary: 'Fixed the login bug', prUrl: 'https://github.com/acme/app/pull/7', branch: 'fix/login',
+      statusChanged: true, claimReleased: true, clientName: 'Reporter',
+    });
+    // A report without a claim: CLAIM_NOT_HELD, as an error result.
+    const again = await client.callTool({ name: 'tickets_report', arguments: { ticketId: ticket.id, outcome: 'partial', summary: 'More' } });
+    expect(again.isError).toBe(true);
+    expect((again.structuredContent as { error: { code: string } }).error.code).toBe('CLAIM_NOT_HELD');
+    await client.close();
+  });
+
+  it('fences writes: a superseded claimCount is refused over MCP and over REST, and changes nothing', async () => {
+    const first = await createAgent(setup.org, { boardIds: [setup.boardId] });
+    const second = await createAgent(setup.org, { boardIds: [setup.boardId] });
+    const ticket = await createTicket(setup.org, setup.boardId, { title: 'Fenced' });
+    const a = await modernClient(first.token, 'First');
+    const old = (await a.callTool({ name: 'tickets_claim', arguments: { ticketId: ticket.id, leaseSeconds: 60 } })).structuredContent as { claimCount: number };
+    // The first agent's lease is released by an administrator and the second agent takes the ticket.
+    expect((await api('DELETE', `/api/v1/boards/${setup.boardId}/tickets/${ticket.id}/claim`, { token: setup.org.adminToken, org: setup.org.slug, body: {} })).status).toBe(200);
+    const b = await modernClient(second.token, 'Second');
+    expect((await b.callTool({ name: 'tickets_claim', arguments: { ticketId: ticket.id } })).isError).toBeFalsy();
+    const stale = await a.callTool({ name: 'tickets_update', arguments: { ticketId: ticket.id, title: 'Overwritten', claimCount: old.claimCount } });
+    expect(stale.isError).toBe(true);
+    expect((stale.structuredContent as { error: { code: string } }).error.code).toBe('CLAIM_SUPERSEDED');
+    const heartbeat = await a.callTool({ name: 'tickets_heartbeat', arguments: { ticketId: ticket.id, claimCount: old.claimCount } });
+    expect((heartbeat.structuredContent as { error: { code: string } }).error.code).toBe('CLAIM_SUPERSEDED');
+    const rest = await api('PATCH', `/api/v1/boards/${setup.boardId}/tickets/${ticket.id}`, { token: first.token, org: setup.org.slug, headers: { 'x-claim-count': String(old.claimCount) }, body: { title: 'Overwritten' } });
+    expect(rest.status).toBe(409);
+    expect(rest.body.error.code).toBe('CLAIM_SUPERSEDED');
+    const current = await api('GET', `/api/v1/boards/${setup.boardId}/tickets/${ticket.id}`, { token: setup.org.adminToken, org: setup.org.slug });
+    expect(current.body.data.title).toBe('Fenced');
+    // The holder's own claimCount passes.
+    const own = await api('PATCH', `/api/v1/boards/${setup.boardId}/tickets/${ticket.id}`, { token: second.token, org: setup.org.slug, headers: { 'x-claim-count': String(current.body.data.claim.claimCount) }, body: { title: 'By the holder' } });
+    expect(own.status).toBe(200);
+    await a.close();
+    await b.close();
+  });
+
+  it('meets the approval gate: tickets_set_status answers AGENT_APPROVAL_REQUIRED with a pending suggestion', async () => {
+    const gated = await boardSetup('Gated MCP');
+    await setPlan(gated.org.slug, 'PRO');
+    await gated.org.call('PATCH', `/api/v1/boards/${gated.boardId}`, { body: { features: { explainableStatus: true } } });
+    await gated.org.call('PATCH', `/api/v1/organizations/${gated.org.orgId}/agents/policies`, { body: { statusTransitionsRequireApproval: ['DONE'] } });
+    const agent = await createAgent(gated.org, { boardIds: [gated.boardId] });
+    const ticket = await createTicket(gated.org, gated.boardId, { title: 'Gate', statusId: gated.statuses.IN_PROGRESS.id });
+    const url = new URL(`http://${gated.org.slug}.localhost:${new URL(inject('baseUrl')).port}/api/v1/mcp`);
+    const client = new Client({ name: 'Gatekeeper', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(url, { fetch: fetch as never, requestInit: { headers: { authorization: `Bearer ${agent.token}` } } }));
+    const result = await client.callTool({ name: 'tickets_set_status', arguments: { ticketId: ticket.id, statusId: gated.statuses.DONE.id, reason: 'Finished' } });
+    expect(result.isError).toBe(true);
+    const error = (result.structuredContent as { error: { code: string; details: { suggestionId?: string } } }).error;
+    expect(error.code).toBe('AGENT_APPROVAL_REQUIRED');
+    expect(error.details.suggestionId).toMatch(/^sug_/);
+    // A report asking for the gated status records the run and keeps the status.
+    await client.callTool({ name: 'tickets_claim', arguments: { ticketId: ticket.id } });
+    const report = await client.callTool({ name: 'tickets_report', arguments: { ticketId: ticket.id, outcome: 'done', summary: 'Done, pending approval', setStatus: true } });
+    expect(report.structuredContent).toMatchObject({ statusChanged: false, approvalRequired: true, claimReleased: false, statusId: gated.statuses.IN_PROGRESS.id });
+    await client.close();
+  });
+
+  it('confines every tool to allowedBoardIds, and an OAuth token of scope read sees read tools only', async () => {
+    const other = await api('POST', '/api/v1/boards', { token: setup.org.adminToken, org: setup.org.slug, body: { name: 'Elsewhere' } });
+    const hidden = await createTicket(setup.org, other.body.id, { title: 'Out of reach' });
+    const agent = await createAgent(setup.org, { boardIds: [setup.boardId, other.body.id], token: { allowedBoardIds: [setup.boardId] } });
+    const client = await modernClient(agent.token);
+    const listed = (await client.callTool({ name: 'tickets_list', arguments: { limit: 50 } })).structuredContent as { tickets: { boardId: string }[] };
+    expect(listed.tickets.every((entry) => entry.boardId === setup.boardId)).toBe(true);
+    const denied = await client.callTool({ name: 'tickets_claim', arguments: { ticketId: hidden.id } });
+    expect(denied.isError).toBe(true);
+    await client.close();
+
+    const grant = await createGrant(setup.org, inject('baseUrl'));
+    const narrowed = await fetch(`${grant.origin}/api/v1/oauth/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: grant.refreshToken, client_id: grant.clientId, client_secret: grant.clientSecret, scope: 'read' }) });
+    const readToken = ((await narrowed.json()) as { access_token: string }).access_token;
+    const reader = await modernClient(readToken);
+    const names = (await reader.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(['boards_list', 'statuses_list', 'tickets_list', 'tickets_search', 'tickets_get', 'comments_list']);
+    await reader.close();
+  });
+
+  it('describes every tool compactly: flat input objects, title, annotations, output schema; the catalogue under 20,000 characters', async () => {
+    const { token } = await createToken(setup.org, setup.org.adminToken);
+    const client = await modernClient(token);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'boards_list', 'statuses_list', 'tickets_list', 'tickets_search', 'tickets_get', 'tickets_create', 'tickets_update', 'tickets_set_status',
+      'tickets_claim', 'tickets_heartbeat', 'tickets_release', 'tickets_report', 'comments_list', 'comments_add',
+    ]);
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      for (const combinator of ['anyOf', 'oneOf', 'allOf']) expect(tool.inputSchema).not.toHaveProperty(combinator);
+      expect(tool.title).toBeTruthy();
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.annotations).toMatchObject({ openWorldHint: false });
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint']) expect(typeof (tool.annotations as Record<string, unknown>)[hint]).toBe('boolean');
+    }
+    expect(JSON.stringify(tools).length).toBeLessThan(20_000);
+    const prompt = await client.getPrompt({ name: 'work_next_ticket' });
+    expect(JSON.stringify(prompt.messages)).toContain('tickets_claim');
+    await client.close();
   });
 });
