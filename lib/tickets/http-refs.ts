@@ -38,12 +38,14 @@ export function acceptDisplayIds(routes: Routes): Routes {
 
 /**
  * Lets every write of an existing ticket in a map take `X-Claim-Count` (fencing, lib/tickets/lease.ts):
- * the routes with a `{ticketId}` that are not reads.
+ * the routes with a `{ticketId}` that are not reads, except taking a claim (it makes the claim
+ * a fence names).
  */
 export function acceptClaimFence(routes: Routes): Routes {
   return Object.fromEntries(
     Object.entries(routes).map(([key, route]): [string, Route] => {
-      const fenced = route.auth === 'credential' && key.includes('{ticketId}') && !key.startsWith('GET ');
+      const takesClaim = key.startsWith('POST ') && key.endsWith('/{ticketId}/claim');
+      const fenced = route.auth === 'credential' && key.includes('{ticketId}') && !key.startsWith('GET ') && !takesClaim;
       return [key, fenced ? { ...route, acceptsClaimFence: true } : route];
     }),
   );
