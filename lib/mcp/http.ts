@@ -31,7 +31,7 @@ async function serveMcp(ctx: DomainContext, request: RequestInfo): Promise<RawBo
   const client = clientOfMessage(body);
   const clientName = client.name ?? clientNameOfSession(request.headers['mcp-session-id']);
   const callerCtx = withClientName(ctx, clientName);
-  const handler = createMcpHandler(() => buildMcpServer(callerCtx), { legacy: 'stateless', responseMode: 'json' });
+  const handler = createMcpHandler(() => buildMcpServer(callerCtx), { legacy: 'stateless' });
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) if (value !== undefined && name !== 'mcp-session-id') headers.set(name, value);
   const response = await handler.fetch(

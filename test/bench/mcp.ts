@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     };
     const restCall = async (method: string, path: string, body?: unknown) => {
       const response = await send(base, method, path, rest, body);
-      if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status}`);
+      if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
     };
 
     // Warm up both paths.
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
       claimMcp.push(await timed(() => call('tickets_claim', { ticketId: viaMcp })));
       claimRest.push(await timed(() => restCall('POST', `/api/v1/boards/${board.id}/tickets/${viaRest}/claim`, {})));
       reportMcp.push(await timed(() => call('tickets_report', { ticketId: viaMcp, outcome: 'partial', summary: 'Bench run', releaseClaim: true })));
-      releaseRest.push(await timed(() => restCall('DELETE', `/api/v1/boards/${board.id}/tickets/${viaRest}/claim`, {})));
+      releaseRest.push(await timed(() => restCall('DELETE', `/api/v1/boards/${board.id}/tickets/${viaRest}/claim`)));
     }
     rows.push(['tickets_claim', claimMcp, claimRest], ['tickets_report (REST: release the claim)', reportMcp, releaseRest]);
 
