@@ -34,16 +34,16 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
 export const MAX_RESULT_CHARACTERS = 20_000;
 const LONG_TEXT = 2_000;
 
-const page = z.number().int().min(1).default(1).describe('Page, from 1');
+const page = z.number().int().min(1).max(10_000).default(1).describe('Page, from 1');
 const limit = z.number().int().min(1).max(50).default(20).describe('Items per page (max 50)');
 const ticketRef = {
   ticketId: z.string().max(100).optional().describe('Ticket id (tkt_…)'),
   displayId: z.string().max(30).optional().describe('Or its display id, e.g. PLAT-12'),
 };
 /** Fencing (DESIGN.md, Claims): the claimCount tickets_claim returned; the write is refused with CLAIM_SUPERSEDED once that lease is no longer yours. */
-const claimCount = z.number().int().min(0).optional().describe('The claimCount of your claim (fencing)');
+const claimCount = z.number().int().min(0).max(1_000_000_000).optional().describe('The claimCount of your claim (fencing)');
 const withFence = (ctx: DomainContext, fence: number | undefined): DomainContext => (fence === undefined ? ctx : { ...ctx, claimFence: fence });
-const pageOutput = { total: z.number().int(), page: z.number().int(), totalPages: z.number().int() };
+const pageOutput = { total: z.number(), page: z.number(), totalPages: z.number() };
 
 /** A ticket as lists show it to a model: what it needs to pick work, nothing more. */
 const compactTicket = z.object({
@@ -88,7 +88,7 @@ const claimOutput = z.object({
   displayId: z.string(),
   claimedBy: z.string(),
   claimExpiresAt: z.string(),
-  claimCount: z.number().int().describe('The fencing number of this lease'),
+  claimCount: z.number().describe('The fencing number of this lease'),
   alreadyHeld: z.boolean(),
 });
 
@@ -192,7 +192,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         statusCategory: z.string(),
         priority: z.string(),
         assigneeId: z.string().nullable(),
-        claim: z.object({ claimedBy: z.string(), claimExpiresAt: z.string(), claimCount: z.number().int() }).nullable(),
+        claim: z.object({ claimedBy: z.string(), claimExpiresAt: z.string(), claimCount: z.number() }).nullable(),
         subticketIds: z.array(z.string()),
         blocked: z.boolean(),
       }),
@@ -311,7 +311,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     destructive: false,
     idempotent: true,
     input: z.object({ ...ticketRef, extendSeconds: z.number().int().min(60).max(14_400).optional(), claimCount }),
-    output: z.object({ claimExpiresAt: z.string(), claimCount: z.number().int() }),
+    output: z.object({ claimExpiresAt: z.string(), claimCount: z.number() }),
     run: async (ctx, input) => {
       const { boardId, ticketId } = await locate(ctx, input);
       const claim = (await heartbeatClaim(withFence(ctx, input.claimCount), boardId, ticketId, input.extendSeconds ? { extendSeconds: input.extendSeconds } : {}))!;
