@@ -104,10 +104,18 @@ describe('the MCP endpoint', () => {
       actorId: agent.id, outcome: 'done', summary: 'Fixed the login bug', prUrl: 'https://github.com/acme/app/pull/7', branch: 'fix/login',
       statusChanged: true, claimReleased: true, clientName: 'Reporter',
     });
+    // The agents overview counts the run from its maintained counters.
+    const overview = await api('GET', `/api/v1/organizations/${setup.org.orgId}/agents/overview`, { token: setup.org.adminToken, org: setup.org.slug });
+    const row = overview.body.agents.find((entry: { agentId?: string; id?: string }) => (entry.agentId ?? entry.id) === agent.id);
+    expect(row.reportedLast7Days).toMatchObject({ total: 1, done: 1 });
     // A report without a claim: CLAIM_NOT_HELD, as an error result.
     const again = await client.callTool({ name: 'tickets_report', arguments: { ticketId: ticket.id, outcome: 'partial', summary: 'More' } });
     expect(again.isError).toBe(true);
     expect((again.structuredContent as { error: { code: string } }).error.code).toBe('CLAIM_NOT_HELD');
+    // Bad input is a tool result too, naming the problem (not a protocol error).
+    const invalid = await client.callTool({ name: 'tickets_report', arguments: { ticketId: ticket.id, outcome: 'finished', summary: 'x' } });
+    expect(invalid.isError).toBe(true);
+    expect(JSON.stringify(invalid.content)).toContain('outcome');
     await client.close();
   });
 
