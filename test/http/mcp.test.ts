@@ -188,6 +188,23 @@ describe('the MCP endpoint', () => {
     await reader.close();
   });
 
+  it('lets a denyDelete token release its own claim but not another holder\'s', async () => {
+    const careful = await createAgent(setup.org, { boardIds: [setup.boardId], token: { denyDelete: true } });
+    const other = await createAgent(setup.org, { boardIds: [setup.boardId] });
+    const own = await createTicket(setup.org, setup.boardId, { title: 'Own claim' });
+    const theirs = await createTicket(setup.org, setup.boardId, { title: 'Their claim' });
+    const client = await modernClient(careful.token, 'Careful');
+    await client.callTool({ name: 'tickets_claim', arguments: { ticketId: own.id } });
+    expect((await client.callTool({ name: 'tickets_release', arguments: { ticketId: own.id } })).structuredContent).toEqual({ released: true });
+    const holder = await modernClient(other.token, 'Holder');
+    await holder.callTool({ name: 'tickets_claim', arguments: { ticketId: theirs.id } });
+    const refused = await client.callTool({ name: 'tickets_release', arguments: { ticketId: theirs.id } });
+    expect(refused.isError).toBe(true);
+    expect((refused.structuredContent as { error: { code: string } }).error.code).toBe('PAT_DENY_DELETE');
+    await client.close();
+    await holder.close();
+  });
+
   it('describes every tool compactly: flat input objects, title, annotations, output schema; the catalogue under 20,000 characters', async () => {
     const { token } = await createToken(setup.org, setup.org.adminToken);
     const client = await modernClient(token);
