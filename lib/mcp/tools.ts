@@ -59,8 +59,18 @@ const compactTicket = z.object({
   claimExpiresAt: z.string().nullable(),
 });
 
-type ListedTicket = Awaited<ReturnType<typeof listIssues>>['items'][number];
-const compact = (ticket: ListedTicket): z.infer<typeof compactTicket> => ({
+/** What compact() reads of a presented ticket (a list item or a full ticket alike). */
+interface PresentedTicket {
+  id: string;
+  displayId: string;
+  boardId: string;
+  title: string;
+  status: { name: string; category: string };
+  priority: string;
+  assignee: { id: string } | null;
+  claim: { claimedBy: { name: string }; claimExpiresAt: string } | null;
+}
+const compact = (ticket: PresentedTicket): z.infer<typeof compactTicket> => ({
   id: ticket.id,
   displayId: ticket.displayId,
   boardId: ticket.boardId,
@@ -241,7 +251,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       statusId: z.string().max(100).optional(),
     }),
     output: compactTicket,
-    run: async (ctx, { boardId, ...fields }) => compact((await createBoardTicket(ctx, boardId, fields)) as unknown as ListedTicket),
+    run: async (ctx, { boardId, ...fields }) => compact(await createBoardTicket(ctx, boardId, fields)),
   }),
   define({
     name: 'tickets_update',
@@ -262,7 +272,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     output: compactTicket,
     run: async (ctx, { ticketId: _id, displayId: _display, claimCount: fence, ...changes }) => {
       const { boardId, ticketId } = await locate(ctx, { ticketId: _id, displayId: _display });
-      return compact((await patchTicket(withFence(ctx, fence), boardId, ticketId, changes)) as unknown as ListedTicket);
+      return compact(await patchTicket(withFence(ctx, fence), boardId, ticketId, changes));
     },
   }),
   define({
@@ -277,7 +287,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     run: async (ctx, input) => {
       const { boardId, ticketId } = await locate(ctx, input);
       const ticket = await changeTicketStatus(withFence(ctx, input.claimCount), boardId, ticketId, { statusId: input.statusId, ...(input.reason ? { reason: input.reason } : {}) });
-      return compact(ticket as unknown as ListedTicket);
+      return compact(ticket);
     },
   }),
   define({
