@@ -83,6 +83,15 @@ const compact = (ticket: PresentedTicket): z.infer<typeof compactTicket> => ({
   claimExpiresAt: ticket.claim?.claimExpiresAt ?? null,
 });
 
+const DESCRIPTION_PART = 8_000;
+
+/** A part of a long description, saying where the next part starts. */
+function part(text: string, offset: number, size: number): string {
+  const slice = text.slice(offset, offset + size);
+  const end = offset + slice.length;
+  return end < text.length ? `${slice}… [characters ${offset}–${end} of ${text.length}; tickets_get with descriptionOffset=${end} reads on]` : slice;
+}
+
 /** Cuts a long text, saying so and naming the tool that reads the rest. */
 export const cut = (text: string, max: number, readWith: string): string =>
   text.length <= max ? text : `${text.slice(0, max)}… [cut at ${max} of ${text.length} characters; ${readWith}]`;
@@ -190,7 +199,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     readOnly: true,
     destructive: false,
     idempotent: true,
-    input: z.object(ticketRef),
+    input: z.object({ ...ticketRef, descriptionOffset: z.number().int().min(0).max(1_000_000).optional().describe('Read the description from here (long ones come in parts)') }),
     output: z.object({
       ticket: z.object({
         id: z.string(),
@@ -217,7 +226,7 @@ export const TOOLS: readonly ToolDefinition[] = [
           displayId: ticket.displayId,
           boardId: ticket.boardId,
           title: ticket.title,
-          description: cut(ticket.description, 8_000, 'the ticket in the web app or REST has the full text'),
+          description: part(ticket.description, input.descriptionOffset ?? 0, DESCRIPTION_PART),
           status: ticket.status.name,
           statusCategory: ticket.status.category,
           priority: ticket.priority,

@@ -188,6 +188,18 @@ describe('the MCP endpoint', () => {
     await reader.close();
   });
 
+  it('cuts a long description with a marker, and tickets_get reads on from the offset it names', async () => {
+    const description = 'x'.repeat(9_000) + 'THE END';
+    const ticket = await createTicket(setup.org, setup.boardId, { title: 'Long', description });
+    const { token } = await createToken(setup.org, setup.org.adminToken);
+    const client = await modernClient(token);
+    const first = (await client.callTool({ name: 'tickets_get', arguments: { ticketId: ticket.id } })).structuredContent as { ticket: { description: string } };
+    expect(first.ticket.description).toContain('tickets_get with descriptionOffset=8000 reads on');
+    const rest = (await client.callTool({ name: 'tickets_get', arguments: { ticketId: ticket.id, descriptionOffset: 8000 } })).structuredContent as { ticket: { description: string } };
+    expect(rest.ticket.description).toBe('x'.repeat(1_000) + 'THE END');
+    await client.close();
+  });
+
   it('lets a denyDelete token release its own claim but not another holder\'s', async () => {
     const careful = await createAgent(setup.org, { boardIds: [setup.boardId], token: { denyDelete: true } });
     const other = await createAgent(setup.org, { boardIds: [setup.boardId] });
