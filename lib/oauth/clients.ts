@@ -1,4 +1,4 @@
-import { AppError, oauthError } from '../core/errors.js';
+import { oauthError } from '../core/errors.js';
 import { config } from '../core/config.js';
 import { addSeconds, epochSeconds } from '../core/clock.js';
 import { newId, randomSecret, safeEqual, sha256Hex } from '../core/ids.js';
@@ -222,6 +222,3 @@ function isHttpsUrl(value: string): boolean {
     return false;
   }
 }
-
-/** An unknown or unusable client at the token or revocation endpoint. */
-export const unknownClient = (reason: string): AppError => oauthError('invalid_client', reason);
