@@ -8,7 +8,7 @@ import type { CredentialItem, OAuthGrantItem, OrganizationItem, UserItem } from 
 import { groupDirectoryOf, permissionsOfGroups } from '../organizations/group-directory.js';
 import { looksLikeJwt, verifySessionJwt } from './sessions.js';
 import { parseAccessToken } from './access-tokens.js';
-import { parseOAuthAccessToken } from './oauth-access-tokens.js';
+import { parseOAuthAccessToken, resourceOf } from './oauth-access-tokens.js';
 
 /** Where a request was sent: the organization it addresses and the origin it reached. */
 export interface RequestTarget {
@@ -63,7 +63,7 @@ export async function authenticate(
   if (credential.kind === 'OAUTH') {
     if (!grant || grant.revokedAt || grant.grantId !== credential.grantId || grant.userId !== user.userId) throw unauthenticated('Token revoked');
     if (user.oauthValidAfter && grant.createdAt < user.oauthValidAfter) throw unauthenticated('Token revoked');
-    if (reference.audience !== `${target.origin}/api/v1/mcp`) throw unauthenticated('Token is meant for another resource');
+    if (reference.audience !== resourceOf(target.origin)) throw unauthenticated('Token is meant for another resource');
   }
 
   if (credential.kind === 'PERSONAL' || credential.kind === 'AGENT') await recordTokenUse(credential, now);

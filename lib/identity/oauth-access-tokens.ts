@@ -1,6 +1,9 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { sha256Hex } from '../core/ids.js';
 
+/** The protected resource an OAuth access token is for (its `aud`): the organization's MCP endpoint, which also covers its REST API. */
+export const resourceOf = (origin: string): string => `${origin}/api/v1/mcp`;
+
 /** The JWT `typ` of OAuth access tokens (RFC 9068). */
 export const ACCESS_TOKEN_TYP = 'at+jwt';
 

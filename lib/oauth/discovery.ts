@@ -1,12 +1,13 @@
 import { notFound } from '../core/errors.js';
 import { db } from '../db/service.js';
+import { resourceOf } from '../identity/oauth-access-tokens.js';
 
 /** Scopes of OAuth access tokens (spec §5.4.5): read, write (changes), admin (administration). */
 export const OAUTH_SCOPES = ['read', 'write', 'admin'] as const;
 export type OAuthScope = (typeof OAUTH_SCOPES)[number];
 
-/** The protected resource an OAuth access token is for: the organization's MCP endpoint, which also covers its REST API. */
-export const resourceOf = (origin: string): string => `${origin}/api/v1/mcp`;
+/** The resource (token audience) is defined beside the access-token parsing the authenticator uses. */
+export { resourceOf };
 
 /**
  * The organization an OAuth document is for, named by the request's subdomain: an issuer must be

@@ -10,12 +10,11 @@ import { login } from '../identity/login.js';
 import { authorizationServerMetadata, protectedResourceMetadata, requireOAuthOrganization } from './discovery.js';
 import { signingKey } from './keys.js';
 import { limitOAuthCalls, type OAuthEndpoint } from './rate-limits.js';
-import { registerClient } from './clients.js';
+import { registerClient, resolveClient } from './clients.js';
 import {
   authorizeQueryOf, checkAuthorizationRequest, csrfTokenMatches, csrfTokenOf, issueAuthorizationCode, openAuthorizationRequest,
   sealAuthorizationRequest, authorizationResponse, type AuthorizationRequest,
 } from './authorize.js';
-import { resolveClient } from './clients.js';
 import { consentPage, errorPage, signInPage, type Page } from './pages.js';
 import { exchangeToken, revokeToken } from './tokens.js';
 import { deleteGrant, listGrants, organizationsOfClient } from './grants.js';
