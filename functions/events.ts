@@ -1,10 +1,14 @@
 import type { DynamoDBStreamEvent, DynamoDBBatchResponse } from 'aws-lambda';
 import { consumeStreamRecords, type StreamRecordLike } from '../lib/events/consumer.js';
-import { dispatchEvent } from '../lib/events/dispatcher.js';
+import { eventDispatcher } from '../lib/events/dispatcher.js';
 import { systemClock } from '../lib/core/clock.js';
+import { queueTimeSync, TIME_SYNC_EVENT } from '../lib/time/sync.js';
+
+/** Events to webhook endpoints; time entry pushes to the organization's time-booking endpoint. */
+const dispatch = eventDispatcher({ [TIME_SYNC_EVENT]: queueTimeSync });
 
 /** Table stream consumer: outbox events → dispatcher, with partial batch failure reporting. */
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-  const result = await consumeStreamRecords(event.Records as StreamRecordLike[], dispatchEvent, systemClock);
+  const result = await consumeStreamRecords(event.Records as StreamRecordLike[], dispatch, systemClock);
   return { batchItemFailures: result.batchItemFailures };
 };

@@ -28,6 +28,7 @@ import { webhooksRoutes } from '../lib/webhooks/http.js';
 import { integrationsRoutes } from '../lib/integrations/http.js';
 import { oauthRoutes } from '../lib/oauth/http.js';
 import { mcpRoutes } from '../lib/mcp/http.js';
+import { timeRoutes } from '../lib/time/http.js';
 import { fallbackRoutes } from '../lib/http/fallback.js';
 import { docsRoutes, REFERENCE_RENDERER } from '../lib/docs/http.js';
 
@@ -234,6 +235,15 @@ export const functionGroups: FunctionDefinition[] = [
     table: 'readWrite',
     signsOAuthTokens: true,
     routes: oauthRoutes,
+  },
+  {
+    // Time tracking: timers, entries and their approval, booking items, the time-booking sync endpoint.
+    name: 'time-tracking',
+    entry: 'functions/time-tracking.ts',
+    kind: 'http',
+    table: 'readWrite',
+    sealsWebhookSecrets: true,
+    routes: timeRoutes,
   },
   {
     // The remote MCP server: tools over the same domain functions as the REST routes.

@@ -49,9 +49,9 @@ async function boardVisibility(ctx: DomainContext): Promise<(boardId: string) =>
  * Windows are UTC calendar days: "this month" from the first of the month, "last 7 days" the
  * 7 days ending today, "last 30 days" the 30 days ending today.
  *
- * Time tracking and pull requests are later parts of the service: until they write their
- * counters (approvedMinutes, agentMinutes, humanMinutes) and records, those figures are 0,
- * as they truly are; pending time and pull requests have nothing to count yet either.
+ * Time figures come from aggregates the time-entry transactions maintain (lib/time/aggregates.ts):
+ * approved minutes per day of the work (the organization's agentMinutes and humanMinutes, each
+ * agent's approvedMinutes) and each agent's PENDING count and minutes on its user item.
  */
 export async function getAgentsOverview(ctx: DomainContext) {
   requireSession(ctx);
@@ -97,7 +97,7 @@ export async function getAgentsOverview(ctx: DomainContext) {
       claimsExpiredLast7Days: sum(last7, 'claimsExpired'),
       reportedLast7Days: reportedIn(last7),
       reportedLast30Days: reportedIn(last30),
-      pendingTime: { count: 0, minutes: 0 },
+      pendingTime: { count: agent.pendingTimeCount ?? 0, minutes: agent.pendingTimeMinutes ?? 0 },
       approvedMinutesThisMonth: sum(own.filter((item) => item.day >= monthStart), 'approvedMinutes'),
       pullRequests: { total: agent.pullRequestCount ?? 0, requiresHumanReview: agent.humanReviewPullRequestCount ?? 0 },
     };

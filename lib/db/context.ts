@@ -29,8 +29,11 @@ export interface Actor {
   permissions: ReadonlySet<string>;
   teamIds: ReadonlySet<string>;
   credential: CredentialRestrictions;
-  /** Set for agents: their owner and concurrent-claim maximum (null: the organization default). */
-  agent: { ownerId: string | null; maxConcurrentClaims: number | null } | null;
+  /**
+   * Set for agents: their owner, concurrent-claim maximum, time factor (null: the
+   * organization's) and weekly hours cap (null: none).
+   */
+  agent: { ownerId: string | null; maxConcurrentClaims: number | null; timeFactor: number | null; weeklyHoursCap: number | null } | null;
 }
 
 /** The explicit context every domain function receives: no Lambda, no HTTP. */

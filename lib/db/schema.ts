@@ -4,6 +4,7 @@ import {
   Status, TicketType, Team, TeamMember, Customer, DomainEvent, Label, CustomField, Ticket, TicketKey, Comment,
   TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName, RateWindow, WebhookEndpoint,
   WebhookDelivery, WebhookAttempt, Integration, PullRequest, Pipeline, InboundDelivery, OAuthClient, OAuthGrant, OAuthToken,
+  TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint,
 } from './entities/index.js';
 
 /**
@@ -50,6 +51,11 @@ export const entityBuilders = {
   oauthClient: OAuthClient,
   oauthGrant: OAuthGrant,
   oauthToken: OAuthToken,
+  timeEntry: TimeEntry,
+  timer: Timer,
+  bookingItem: BookingItem,
+  agentWeek: AgentWeek,
+  timeSyncEndpoint: TimeSyncEndpoint,
 };
 
 type Builders = typeof entityBuilders;

@@ -102,7 +102,9 @@ export function actorOf(user: UserItem, org: OrganizationItem, credential: Crede
     customerId: user.customerId ?? null,
     permissions: permissionsOfGroups(groupDirectoryOf(org), user.permissionGroupIds ?? []),
     teamIds: new Set(user.teamIds ?? []),
-    agent: user.isAgent ? { ownerId: user.ownerId ?? null, maxConcurrentClaims: user.maxConcurrentClaims ?? null } : null,
+    agent: user.isAgent
+      ? { ownerId: user.ownerId ?? null, maxConcurrentClaims: user.maxConcurrentClaims ?? null, timeFactor: user.timeFactor ?? null, weeklyHoursCap: user.weeklyHoursCap ?? null }
+      : null,
     credential: {
       kind: credential.kind,
       credentialId: credential.tokenId ?? credential.lookupKey,

@@ -5,7 +5,7 @@ import type { WebhookDeliveryItem, WebhookEndpointItem } from '../db/entities/in
 import { db } from '../db/service.js';
 import { isConditionFailure, transact, type TransactionEntities } from '../db/transact.js';
 import { notificationPut } from '../notifications/records.js';
-import { DELIVERY_RETENTION_SECONDS, messageOf } from './delivery-records.js';
+import { DELIVERY_RETENTION_SECONDS } from './delivery-records.js';
 import type { DeliveryMessage } from './queue.js';
 import { signDelivery } from './signing.js';
 import { postWebhook, type PostResult } from './transport.js';
@@ -29,7 +29,31 @@ export interface AttemptOptions {
   clock: Clock;
   /** 0 ≤ random() < 1, for the ±10 % jitter. */
   random?: () => number;
+  /** The delivery kinds besides events to webhook endpoints, by `kind` (wired in by the delivery function). */
+  kinds?: DeliveryKinds;
 }
+
+/** Where a delivery goes: the URL and the sealed signing secret. */
+export interface DeliveryTarget {
+  url: string;
+  sealedSecret: string;
+}
+
+/**
+ * A kind of delivery other than an event to a webhook endpoint (the external time-booking
+ * sync): how its target is found and what an attempt's outcome means to its own domain. Such
+ * deliveries share everything else (queue, signing, SSRF guard, retries, attempt records), and
+ * this module depends on no domain: the delivery function's entry wires the kinds in.
+ */
+export interface DeliveryKind {
+  /** The delivery's target; undefined when it no longer exists (the delivery is then cancelled). */
+  target(orgId: string, endpointId: string): Promise<DeliveryTarget | undefined>;
+  /** A 2xx response's body is read up to this many bytes (the outcome may depend on it). */
+  responseBodyBytes: number;
+  /** Records an attempt's outcome in the kind's domain; `final`: no attempt of this delivery follows. */
+  recordAttempt(delivery: WebhookDeliveryItem, result: PostResult, final: boolean, now: Date): Promise<void>;
+}
+export type DeliveryKinds = Record<string, DeliveryKind>;
 
 /**
  * One attempt of one delivery, for the SQS message `messageId`: take the delivery (conditional:
@@ -42,31 +66,40 @@ export interface AttemptOptions {
  */
 export async function attemptDelivery(message: DeliveryMessage, messageId: string, options: AttemptOptions): Promise<AttemptOutcome> {
   const { clock } = options;
-  const key = messageOf(message);
-  // The endpoint is read beside the take (one round trip less per attempt; wasted only on a duplicate message).
-  const [taken, endpoint] = await Promise.all([
+  const key = { orgId: message.orgId, endpointId: message.endpointId, deliveryId: message.deliveryId };
+  const kind = message.kind === undefined ? undefined : options.kinds?.[message.kind];
+  if (message.kind !== undefined && !kind) throw new Error(`No handler for deliveries of kind ${message.kind}`);
+  // The target is read beside the take (one round trip less per attempt; wasted only on a duplicate message).
+  const [taken, target] = await Promise.all([
     take(key, messageId, clock.now()),
-    db().entities.webhookEndpoint.get({ orgId: key.orgId, endpointId: key.endpointId }).go().then((result) => result.data),
+    kind ? kind.target(key.orgId, key.endpointId) : db().entities.webhookEndpoint.get({ orgId: key.orgId, endpointId: key.endpointId }).go().then((result) => result.data ?? undefined),
   ]);
   if (!taken) return { kind: 'done' };
-  if (!endpoint || (!endpoint.isActive && !taken.manual)) {
+  const endpoint = kind ? undefined : (target as WebhookEndpointItem | undefined);
+  if (!target || (endpoint && !endpoint.isActive && !taken.manual)) {
     await db().entities.webhookDelivery.patch(key).set({ state: 'cancelled' }).remove(['inFlightUntil']).go({ response: 'none' });
+    await kind?.recordAttempt(taken, { statusCode: 0, success: false, error: 'the receiver was removed', durationMs: 0 }, true, clock.now());
     return { kind: 'done' };
   }
 
   const attempt = taken.attemptsMade + 1;
   const startedAt = clock.now();
-  const secret = unseal(endpoint.sealedSecret, webhookSecretKey());
+  const secret = unseal(target.sealedSecret, webhookSecretKey());
   const headers = {
     ...signDelivery(secret, taken.deliveryId, startedAt, taken.body),
     'x-service-event': taken.eventType,
     'x-service-delivery': taken.deliveryId,
   };
-  const result = await postWebhook(endpoint.url, headers, taken.body, { allowLoopback: config().webhookAllowLoopback, now: () => clock.now() });
+  const result = await postWebhook(target.url, headers, taken.body, {
+    allowLoopback: config().webhookAllowLoopback,
+    now: () => clock.now(),
+    ...(kind ? { responseBodyBytes: kind.responseBodyBytes } : {}),
+  });
 
   const now = clock.now();
   const last = attempt >= taken.maxAttempts;
-  const deactivation = deactivationReason(endpoint, result, now);
+  // Endpoint health (failing runs, deactivation) is kept for webhook endpoints only.
+  const deactivation = endpoint ? deactivationReason(endpoint, result, now) : undefined;
   const state = result.success ? 'succeeded' : last || deactivation ? 'failed' : 'pending';
   const admins = deactivation ? await administratorsOf(key.orgId) : [];
 
@@ -90,8 +123,9 @@ export async function attemptDelivery(message: DeliveryMessage, messageId: strin
       .remove(['inFlightUntil'])
       .where((attr, op) => op.eq(attr.messageId, messageId))
       .commit(),
-    ...endpointHealth(e, endpoint, result, now, deactivation, admins),
+    ...(endpoint ? endpointHealth(e, endpoint, result, now, deactivation, admins) : []),
   ]);
+  await kind?.recordAttempt(taken, result, result.success || last, now);
 
   if (result.success || deactivation) return { kind: 'done' };
   if (last) return { kind: 'dead', reason: `attempt ${attempt} of ${taken.maxAttempts} failed: ${result.error ?? `HTTP ${result.statusCode}`}` };

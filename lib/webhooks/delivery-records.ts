@@ -23,7 +23,7 @@ export function envelope(eventId: string, event: string, timestamp: string, orga
 export const automaticDeliveryId = (eventId: string, endpointId: string): string =>
   `dlv_${sha256Hex(`${eventId}\n${endpointId}`).slice(0, 26).toUpperCase()}`;
 
-export type NewDelivery = Pick<WebhookDeliveryItem, 'orgId' | 'endpointId' | 'deliveryId' | 'eventId' | 'eventType' | 'body' | 'maxAttempts' | 'manual'>;
+export type NewDelivery = Pick<WebhookDeliveryItem, 'orgId' | 'endpointId' | 'deliveryId' | 'eventId' | 'eventType' | 'body' | 'maxAttempts' | 'manual' | 'kind'>;
 
 export function deliveryRecord(input: NewDelivery, now: Date): WebhookDeliveryItem {
   return {
@@ -35,8 +35,9 @@ export function deliveryRecord(input: NewDelivery, now: Date): WebhookDeliveryIt
   };
 }
 
-export const messageOf = ({ orgId, endpointId, deliveryId }: Pick<WebhookDeliveryItem, 'orgId' | 'endpointId' | 'deliveryId'>): DeliveryMessage => ({
+export const messageOf = ({ orgId, endpointId, deliveryId, kind }: Pick<WebhookDeliveryItem, 'orgId' | 'endpointId' | 'deliveryId' | 'kind'>): DeliveryMessage => ({
   orgId,
   endpointId,
   deliveryId,
+  ...(kind ? { kind } : {}),
 });

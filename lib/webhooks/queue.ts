@@ -6,6 +6,8 @@ export interface DeliveryMessage {
   orgId: string;
   endpointId: string;
   deliveryId: string;
+  /** The delivery's kind when it is not an event to a webhook endpoint (see WebhookDelivery `kind`). */
+  kind?: string;
 }
 
 let client: SQSClient | undefined;

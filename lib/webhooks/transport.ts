@@ -13,6 +13,8 @@ export interface PostResult {
   /** `Retry-After` of a 429 or 503, in seconds. */
   retryAfterSeconds?: number;
   durationMs: number;
+  /** A 2xx response's body, when the caller asked for it (`responseBodyBytes`). */
+  responseBody?: string;
 }
 
 export interface PostOptions {
@@ -20,6 +22,8 @@ export interface PostOptions {
   allowLoopback?: boolean;
   timeoutMs?: number;
   now?: () => Date;
+  /** Reads the response body up to this many bytes (a larger one fails the attempt); unset: dropped. */
+  responseBodyBytes?: number;
 }
 
 /**
@@ -32,6 +36,7 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
     body,
     timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+    ...(options.responseBodyBytes ? { maxBodyBytes: options.responseBodyBytes } : {}),
     ...(options.allowLoopback !== undefined ? { allowLoopback: options.allowLoopback } : {}),
   });
   const { statusCode, durationMs } = response;
@@ -45,6 +50,7 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     ...(success ? {} : { error: statusCode >= 300 && statusCode < 400 ? `redirect (${statusCode}) not followed` : `HTTP ${statusCode}` }),
     ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
     durationMs,
+    ...(success && response.body ? { responseBody: response.body.toString('utf8') } : {}),
   };
 }
 

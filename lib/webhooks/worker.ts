@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.js';
-import { attemptDelivery } from './attempts.js';
+import { attemptDelivery, type DeliveryKinds } from './attempts.js';
 import { postponeMessage, sendToDeadLetter, type DeliveryMessage } from './queue.js';
 
 /** The subset of an SQS record (Lambda event shape) the worker reads. */
@@ -17,7 +17,7 @@ export interface QueueRecordLike {
  * queue. A message that fails unexpectedly is reported too and comes back after the queue's
  * visibility timeout; one that cannot be read is dropped (it never will be readable).
  */
-export async function deliverQueuedMessages(records: QueueRecordLike[], clock: Clock): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> {
+export async function deliverQueuedMessages(records: QueueRecordLike[], clock: Clock, kinds: DeliveryKinds = {}): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> {
   const failures = await Promise.all(
     records.map(async (record): Promise<string | undefined> => {
       let message: DeliveryMessage;
@@ -28,7 +28,7 @@ export async function deliverQueuedMessages(records: QueueRecordLike[], clock: C
         return undefined;
       }
       try {
-        const outcome = await attemptDelivery(message, record.messageId, { clock });
+        const outcome = await attemptDelivery(message, record.messageId, { clock, kinds });
         if (outcome.kind === 'retry') {
           await postponeMessage(record.receiptHandle, outcome.delaySeconds);
           return record.messageId;
@@ -49,5 +49,6 @@ function parseMessage(body: string): DeliveryMessage {
   if (typeof value.orgId !== 'string' || typeof value.endpointId !== 'string' || typeof value.deliveryId !== 'string') {
     throw new Error('not a delivery message');
   }
-  return { orgId: value.orgId, endpointId: value.endpointId, deliveryId: value.deliveryId };
+  if (value.kind !== undefined && typeof value.kind !== 'string') throw new Error('not a delivery message');
+  return { orgId: value.orgId, endpointId: value.endpointId, deliveryId: value.deliveryId, ...(value.kind ? { kind: value.kind } : {}) };
 }

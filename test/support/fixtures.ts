@@ -33,6 +33,10 @@ export interface OrgFixture extends TestOrg {
   /** A registered OAuth client and the administrator's grant of it. */
   oauthClientId: string;
   grantId: string;
+  /** The administrator's running timer on the ticket, a time entry of theirs, a booking item. */
+  timerId: string;
+  entryId: string;
+  bookingItemId: string;
 }
 
 async function created(org: TestOrg, path: string, body: unknown): Promise<any> {
@@ -66,6 +70,11 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
   const webhookEndpoint = await created(org, '/api/v1/webhook-endpoints', { name: 'Fixture endpoint', url: 'https://hooks.example.com/fixture', events: ['ticket.created'] });
   const deliveryId = await pingDelivery(org, webhookEndpoint.id);
   const grant = await createGrant(org, baseUrl());
+  const bookingItem = await created(org, '/api/v1/time-tracking/booking-items', { name: 'Fixture booking item' });
+  const timer = await created(org, '/api/v1/time-tracking/timers', { ticketId: ticket.id });
+  const entry = await created(org, '/api/v1/time-tracking/entries', { ticketId: ticket.id, durationMinutes: 15, description: 'Fixture entry' });
+  const sync = await org.call('PUT', '/api/v1/time-tracking/sync-endpoint', { body: { url: 'https://booking.example.com/fixture' } });
+  if (sync.status !== 200) throw new Error(`fixture sync endpoint: ${sync.status} ${JSON.stringify(sync.body)}`);
   return {
     ...org,
     boardId: board.id,
@@ -90,6 +99,9 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
     deliveryId,
     oauthClientId: grant.clientId,
     grantId: grant.grantId,
+    timerId: timer.id,
+    entryId: entry.id,
+    bookingItemId: bookingItem.id,
   };
 }
 
@@ -146,6 +158,9 @@ export function pathFor(routeKey: string, fixture: OrgFixture): { method: string
     deliveryId: fixture.deliveryId,
     provider: 'github',
     grantId: fixture.grantId,
+    timerId: fixture.timerId,
+    entryId: fixture.entryId,
+    bookingItemId: fixture.bookingItemId,
   };
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const id = ids[name];
@@ -209,6 +224,12 @@ export function writeBodyFor(routeKey: string, own: OrgFixture): unknown {
     'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat': {},
     'POST /api/v1/webhook-endpoints': { name: 'Probe endpoint', url: 'https://hooks.example.com/probe', events: ['ticket.created'] },
     'PATCH /api/v1/webhook-endpoints/{endpointId}': { name: 'Hijacked' },
+    'POST /api/v1/time-tracking/timers': { ticketId: own.ticketId },
+    'POST /api/v1/time-tracking/entries': { ticketId: own.ticketId, durationMinutes: 5 },
+    'PATCH /api/v1/time-tracking/entries/{entryId}': { description: 'Hijacked' },
+    'POST /api/v1/time-tracking/booking-items': { name: 'Probe item' },
+    'PATCH /api/v1/time-tracking/booking-items/{bookingItemId}': { name: 'Hijacked' },
+    'PUT /api/v1/time-tracking/sync-endpoint': { url: 'https://booking.example.com/probe' },
   };
   return bodies[routeKey];
 }

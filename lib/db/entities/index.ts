@@ -27,3 +27,7 @@ export {
   type GitProvider, type PrState, type PipelineStatus, type ReviewStatus, type IntegrationItem, type PullRequestItem, type PipelineItem,
 } from './integration.js';
 export { OAuthClient, OAuthGrant, OAuthToken, OAUTH_CLIENT_KINDS, OAUTH_TOKEN_KINDS, type OAuthClientItem, type OAuthGrantItem, type OAuthTokenItem } from './oauth.js';
+export {
+  TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint, TIME_ENTRY_STATES, SYNC_STATUSES, TIME_ENTRY_SOURCES,
+  type TimeEntryState, type SyncStatus, type TimeEntryItem, type TimerItem, type BookingItemItem, type AgentWeekItem, type TimeSyncEndpointItem,
+} from './time.js';

@@ -1,6 +1,6 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
-export const NOTIFICATION_TYPES = ['TICKET_CLAIM_EXPIRED', 'AGENT_SUGGESTION_PENDING', 'WEBHOOK_ENDPOINT_DISABLED'] as const;
+export const NOTIFICATION_TYPES = ['TICKET_CLAIM_EXPIRED', 'AGENT_SUGGESTION_PENDING', 'WEBHOOK_ENDPOINT_DISABLED', 'AGENT_TIME_PENDING'] as const;
 
 /** A user's in-app notification, newest first by ULID; TTL removes it after 90 days. */
 export const Notification = (config?: EntityConfiguration) =>

@@ -3,6 +3,7 @@ import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 export const TIMELINE_KINDS = [
   'CREATED', 'STATUS_CHANGED', 'ASSIGNED', 'MOVED', 'CONVERTED_TO_SUBTICKET', 'PROMOTED_TO_STANDALONE',
   'CLAIMED', 'CLAIM_RELEASED', 'CLAIM_EXPIRED', 'REPORTED',
+  'TIME_LOGGED', 'TIME_UPDATED', 'TIME_DELETED', 'TIME_APPROVED', 'TIME_REJECTED',
 ] as const;
 
 /**

@@ -37,6 +37,9 @@ export const User = (config?: EntityConfiguration) =>
     /** Agents only: pull requests recognised as theirs, and how many of those were flagged for human review (agents overview). */
     pullRequestCount: { type: 'number' },
     humanReviewPullRequestCount: { type: 'number' },
+    /** Agents only: their PENDING time entries and the minutes those book (agents overview), kept by the entry transactions. */
+    pendingTimeCount: { type: 'number' },
+    pendingTimeMinutes: { type: 'number' },
     /** Soft-deleted agents keep their record (history) but can never authenticate again. */
     isDeleted: { type: 'boolean' },
     createdAt: { type: 'string', required: true, readOnly: true },

@@ -21,6 +21,12 @@ export const WebhookDelivery = (config?: EntityConfiguration) =>
     deliveryId: { type: 'string', required: true },
     eventId: { type: 'string', required: true },
     eventType: { type: 'string', required: true },
+    /**
+     * Absent for an event to a webhook endpoint; otherwise the kind of receiver the delivery
+     * goes to (`timeSync`: the organization's external time-booking endpoint), whose module
+     * finds its URL and secret and records what an attempt's outcome means.
+     */
+    kind: { type: 'string' },
     /** The JSON envelope (spec §6.1), byte for byte what is signed and sent. */
     body: { type: 'string', required: true },
     /** 1 for a ping or a redelivery; the retry schedule's length + 1 for an event. */

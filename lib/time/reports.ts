@@ -1,0 +1,239 @@
+import { invalidField } from '../core/errors.js';
+import { pageOf } from '../core/pages.js';
+import type { DomainContext } from '../db/context.js';
+import { db } from '../db/service.js';
+import type { TimeEntryItem, TimeEntryState } from '../db/entities/index.js';
+import { loadVisibleBoard } from '../boards/index.js';
+import { requirePermission, hasPermission } from '../organizations/permissions.js';
+import { loadTicketOnBoard } from '../tickets/access.js';
+import { enterTimeTracking } from './access.js';
+import { dayAtOffset, dayRange } from './calendar.js';
+import { bookingItemRef } from './booking-items.js';
+import { loadTimeRefs, presentEntry, ticketRef } from './present.js';
+
+/*
+ * Reading time: the entry lists, recent work, today's work, and a ticket's summaries. Every
+ * list is one Query of an index made for it (a user's, a board's or a ticket's entries, or the
+ * organization's PENDING ones), then one BatchGetItem for the tickets and booking items shown.
+ */
+
+const newestFirst = (a: TimeEntryItem, b: TimeEntryItem) => b.date.localeCompare(a.date) || b.entryId.localeCompare(a.entryId);
+
+interface Period {
+  year?: number;
+  month?: number;
+}
+
+/** The date range of `year` / `month` (a month without a year is of the current UTC year); undefined: all time. */
+function periodRange(ctx: DomainContext, period: Period): { from: string; to: string } | undefined {
+  if (period.year === undefined && period.month === undefined) return undefined;
+  return dayRange(period.year ?? ctx.clock.now().getUTCFullYear(), period.month);
+}
+
+/** Entries the caller's token may show: a token limited to boards hides entries of other boards. */
+function withinTokenBoards(ctx: DomainContext, entries: TimeEntryItem[]): TimeEntryItem[] {
+  const allowed = ctx.actor.credential.allowedBoardIds;
+  return allowed.length === 0 ? entries : entries.filter((entry) => !entry.boardId || allowed.includes(entry.boardId));
+}
+
+export interface EntryListQuery extends Period {
+  page: number;
+  limit: number;
+  boardId?: string;
+  search?: string;
+  state?: TimeEntryState;
+  userId?: string;
+}
+
+/**
+ * GET /api/v1/time-tracking/entries. The caller's own entries by default; `userId` names
+ * another person's (time-tracking:approve). `state=PENDING` from an approver without `userId`
+ * is the organization's approval queue. Filters: `year`, `month`, `boardId`, `state`, and
+ * `search` (any case, in the description, the ticket's display id and title, the booking
+ * item's name). Newest first; exact total.
+ */
+export async function listEntries(ctx: DomainContext, query: EntryListQuery) {
+  enterTimeTracking(ctx, 'time-tracking:view');
+  const range = periodRange(ctx, query);
+  let entries: TimeEntryItem[];
+  if (query.state === 'PENDING' && query.userId === undefined && hasPermission(ctx, 'time-tracking:approve')) {
+    entries = (await db().entities.timeEntry.query.pending({ orgId: ctx.org.orgId }).go({ pages: 'all' })).data;
+    if (range) entries = entries.filter((entry) => entry.date >= range.from && entry.date <= range.to);
+  } else {
+    const userId = query.userId ?? ctx.actor.userId;
+    if (userId !== ctx.actor.userId) requirePermission(ctx, 'time-tracking:approve');
+    const byUser = db().entities.timeEntry.query.byUser({ orgId: ctx.org.orgId, userId });
+    entries = (await (range ? byUser.between({ date: range.from }, { date: `${range.to}~` }) : byUser).go({ pages: 'all' })).data;
+  }
+  entries = withinTokenBoards(ctx, entries).filter(
+    (entry) => (!query.boardId || entry.boardId === query.boardId) && (!query.state || entry.state === query.state),
+  );
+  return pageOfEntries(ctx, entries.sort(newestFirst), query, query.search);
+}
+
+/** One page of entries, presented; a search reads the references of every candidate first. */
+async function pageOfEntries(ctx: DomainContext, entries: TimeEntryItem[], page: { page: number; limit: number }, search?: string) {
+  const needle = search?.trim().toLowerCase();
+  if (!needle) {
+    const slice = pageOf(entries, page.page, page.limit);
+    const refs = await loadTimeRefs(ctx, slice.items);
+    return { ...slice, items: slice.items.map((entry) => presentEntry(entry, refs)) };
+  }
+  const refs = await loadTimeRefs(ctx, entries);
+  const matching = entries.filter((entry) => {
+    const ticket = refs.ticket(entry.ticketId);
+    const item = refs.bookingItem(entry.bookingItemId);
+    return [entry.description, ticket?.displayId, ticket?.title, item?.name].some((text) => text?.toLowerCase().includes(needle));
+  });
+  const slice = pageOf(matching, page.page, page.limit);
+  return { ...slice, items: slice.items.map((entry) => presentEntry(entry, refs)) };
+}
+
+/** GET /api/v1/boards/{boardId}/time-entries: everyone's entries on a board the caller may see, newest first. */
+export async function listBoardEntries(ctx: DomainContext, boardId: string, query: Period & { page: number; limit: number }) {
+  enterTimeTracking(ctx, 'time-tracking:view');
+  const range = periodRange(ctx, query);
+  const byBoard = db().entities.timeEntry.query.byBoard({ orgId: ctx.org.orgId, boardKey: boardId });
+  const [, result] = await Promise.all([
+    loadVisibleBoard(ctx, boardId),
+    (range ? byBoard.between({ date: range.from }, { date: `${range.to}~` }) : byBoard).go({ pages: 'all' }),
+  ]);
+  return pageOfEntries(ctx, result.data.sort(newestFirst), query);
+}
+
+async function ticketEntries(ctx: DomainContext, boardId: string, ticketId: string) {
+  const [{ ticket }, result] = await Promise.all([
+    loadTicketOnBoard(ctx, boardId, ticketId),
+    db().entities.timeEntry.query.byTicket({ orgId: ctx.org.orgId, ticketKey: ticketId }).go({ pages: 'all' }),
+  ]);
+  return { ticket, entries: result.data.sort(newestFirst) };
+}
+
+/** GET …/tickets/{ticketId}/time-entries: everyone's entries on the ticket, newest first. */
+export async function listTicketEntries(ctx: DomainContext, boardId: string, ticketId: string, query: { page: number; limit: number }) {
+  enterTimeTracking(ctx, 'time-tracking:view');
+  const { ticket, entries } = await ticketEntries(ctx, boardId, ticketId);
+  const slice = pageOf(entries, query.page, query.limit);
+  const refs = await loadTimeRefs(ctx, slice.items, [ticket]);
+  return { ...slice, items: slice.items.map((entry) => presentEntry(entry, refs)) };
+}
+
+/**
+ * GET …/time-entries/summary: the time tracked on a ticket. `totalMinutes` counts PENDING and
+ * APPROVED minutes (rejected time was never tracked); `byState` shows all three; `byUser` the
+ * tracked minutes per person or agent, most first.
+ */
+export async function ticketSummary(ctx: DomainContext, boardId: string, ticketId: string) {
+  enterTimeTracking(ctx);
+  const { entries } = await ticketEntries(ctx, boardId, ticketId);
+  return summarize(ticketId, entries);
+}
+
+function summarize(ticketId: string, entries: TimeEntryItem[]) {
+  const byState = { PENDING: { count: 0, minutes: 0 }, APPROVED: { count: 0, minutes: 0 }, REJECTED: { count: 0, minutes: 0 } };
+  const byUser = new Map<string, { userId: string; name: string; isAgent: boolean; minutes: number }>();
+  for (const entry of entries) {
+    byState[entry.state].count += 1;
+    byState[entry.state].minutes += entry.durationMinutes;
+    if (entry.state === 'REJECTED') continue;
+    const user = byUser.get(entry.userId) ?? { userId: entry.userId, name: entry.userName, isAgent: entry.isAgent, minutes: 0 };
+    user.minutes += entry.durationMinutes;
+    byUser.set(entry.userId, user);
+  }
+  return {
+    ticketId,
+    totalMinutes: byState.PENDING.minutes + byState.APPROVED.minutes,
+    entryCount: byState.PENDING.count + byState.APPROVED.count,
+    byUser: [...byUser.values()].sort((a, b) => b.minutes - a.minutes || a.userId.localeCompare(b.userId)),
+    byState,
+  };
+}
+
+/**
+ * GET …/time-entries/summary-with-budget: the summary against the ticket's estimate
+ * (`estimatedHours`). Without an estimate the budget figures are null and nothing is over.
+ */
+export async function ticketSummaryWithBudget(ctx: DomainContext, boardId: string, ticketId: string) {
+  enterTimeTracking(ctx);
+  const { ticket, entries } = await ticketEntries(ctx, boardId, ticketId);
+  const summary = summarize(ticketId, entries);
+  const estimatedHours = ticket.estimatedHours ?? null;
+  const estimatedMinutes = estimatedHours === null ? null : Math.round(estimatedHours * 60);
+  const tracked = summary.totalMinutes;
+  return {
+    ...summary,
+    estimatedHours,
+    estimatedMinutes,
+    trackedMinutes: tracked,
+    remainingMinutes: estimatedMinutes === null ? null : Math.max(0, estimatedMinutes - tracked),
+    percentage: estimatedMinutes === null || estimatedMinutes === 0 ? null : Math.round((tracked / estimatedMinutes) * 1000) / 10,
+    isOverBudget: estimatedMinutes !== null && tracked > estimatedMinutes,
+  };
+}
+
+/** Entries grouped by what they book (a ticket or a booking item), in the order of first appearance. */
+function groupByTarget(entries: TimeEntryItem[]) {
+  const groups = new Map<string, TimeEntryItem[]>();
+  for (const entry of entries) {
+    const key = entry.ticketId ?? `item:${entry.bookingItemId}`;
+    groups.set(key, [...(groups.get(key) ?? []), entry]);
+  }
+  return [...groups.values()];
+}
+
+/** How far back `recent` looks: the caller's newest entries. */
+const RECENT_WINDOW = 200;
+
+/**
+ * GET …/entries/recent: what the caller booked lately, one group per ticket or booking item,
+ * the most recently booked first (at most `limit` groups, from their newest 200 entries).
+ */
+export async function recentEntries(ctx: DomainContext, query: { limit: number }) {
+  enterTimeTracking(ctx, 'time-tracking:view');
+  const { data } = await db()
+    .entities.timeEntry.query.byUser({ orgId: ctx.org.orgId, userId: ctx.actor.userId })
+    .go({ order: 'desc', limit: RECENT_WINDOW });
+  const groups = groupByTarget(withinTokenBoards(ctx, data).sort(newestFirst)).slice(0, query.limit);
+  const refs = await loadTimeRefs(ctx, groups.map((group) => group[0]!));
+  return groups.map((group) => {
+    const last = group[0]!;
+    return {
+      ticketId: last.ticketId ?? null,
+      ticket: ticketRef(refs.ticket(last.ticketId)),
+      bookingItemId: last.bookingItemId ?? null,
+      bookingItem: bookingItemRef(refs.bookingItem(last.bookingItemId)),
+      lastDate: last.date,
+      lastEntry: presentEntry(last, refs),
+      entryCount: group.length,
+      totalMinutes: group.reduce((total, entry) => total + entry.durationMinutes, 0),
+    };
+  });
+}
+
+/**
+ * GET …/entries/today-by-ticket: the caller's entries of their today (the calendar day at
+ * `tzOffset` minutes east of UTC, −840 to +840), grouped by ticket or booking item with totals.
+ */
+export async function todayByTicket(ctx: DomainContext, query: { tzOffset: number }) {
+  enterTimeTracking(ctx, 'time-tracking:view');
+  if (Math.abs(query.tzOffset) > 840) throw invalidField('tzOffset', 'Between -840 and 840 minutes');
+  const date = dayAtOffset(ctx.clock.now(), query.tzOffset);
+  const { data } = await db()
+    .entities.timeEntry.query.byUser({ orgId: ctx.org.orgId, userId: ctx.actor.userId })
+    .begins({ date })
+    .go({ pages: 'all' });
+  const entries = withinTokenBoards(ctx, data.filter((entry) => entry.date === date)).sort((a, b) => a.entryId.localeCompare(b.entryId));
+  const refs = await loadTimeRefs(ctx, entries);
+  const groups = groupByTarget(entries).map((group) => {
+    const first = group[0]!;
+    return {
+      ticketId: first.ticketId ?? null,
+      ticket: ticketRef(refs.ticket(first.ticketId)),
+      bookingItemId: first.bookingItemId ?? null,
+      bookingItem: bookingItemRef(refs.bookingItem(first.bookingItemId)),
+      totalMinutes: group.reduce((total, entry) => total + entry.durationMinutes, 0),
+      entries: group.map((entry) => presentEntry(entry, refs)),
+    };
+  });
+  return { date, tzOffset: query.tzOffset, totalMinutes: groups.reduce((total, group) => total + group.totalMinutes, 0), tickets: groups };
+}
