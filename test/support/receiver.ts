@@ -11,7 +11,7 @@ export interface ReceivedRequest {
   status: number;
 }
 
-export type Responder = (request: Omit<ReceivedRequest, 'status'>, countOnPath: number) => { status: number; headers?: Record<string, string> };
+export type Responder = (request: Omit<ReceivedRequest, 'status'>, countOnPath: number) => { status: number; headers?: Record<string, string>; body?: string };
 
 /**
  * A real webhook receiver on 127.0.0.1: records every request (headers, raw body, time, the
@@ -34,7 +34,7 @@ export class Receiver {
         const answer = this.responders.get(path)?.(request, count) ?? { status: 200 };
         this.requests.push({ ...request, status: answer.status });
         res.writeHead(answer.status, answer.headers ?? {});
-        res.end();
+        res.end(answer.body);
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
