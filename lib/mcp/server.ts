@@ -1,3 +1,4 @@
+import type * as z from 'zod';
 import { McpServer } from '@modelcontextprotocol/server';
 import { AppError } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
@@ -31,15 +32,38 @@ export function buildMcpServer(ctx: DomainContext): McpServer {
   return server;
 }
 
+type StandardSchema = z.ZodObject['~standard'];
+type JsonSchemaOptions = Parameters<NonNullable<StandardSchema['jsonSchema']>['input']>[0];
+
+/**
+ * A tool schema as the SDK reads it: zod validates, and its JSON Schema is listed without the
+ * `$schema` key. JSON Schema 2020-12 is MCP's default dialect, so the key says nothing a client
+ * does not assume, and it costs 60 characters per schema in every `tools/list` (the catalogue
+ * a model carries in its context).
+ */
+function withoutDialect(schema: z.ZodObject): z.ZodObject {
+  const standard = schema['~standard'];
+  const strip = (json: Record<string, unknown>) => {
+    const { $schema: _dialect, ...rest } = json;
+    return rest;
+  };
+  const jsonSchema = {
+    input: (options: JsonSchemaOptions) => strip(standard.jsonSchema!.input(options)),
+    output: (options: JsonSchemaOptions) => strip(standard.jsonSchema!.output(options)),
+  };
+  return { '~standard': { ...standard, jsonSchema } } as unknown as z.ZodObject;
+}
+
 function registerTool(server: McpServer, ctx: DomainContext, tool: ToolDefinition): void {
   server.registerTool(
     tool.name,
     {
       title: tool.title,
       description: tool.description,
-      inputSchema: tool.input,
-      outputSchema: tool.output,
-      annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: tool.destructive, idempotentHint: tool.idempotent, openWorldHint: false },
+      inputSchema: withoutDialect(tool.input),
+      outputSchema: withoutDialect(tool.output),
+      // The tool's `title` is the display name; annotations repeat nothing of it.
+      annotations: { readOnlyHint: tool.readOnly, destructiveHint: tool.destructive, idempotentHint: tool.idempotent, openWorldHint: false },
     },
     async (input: unknown) => {
       try {

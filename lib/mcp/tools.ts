@@ -11,6 +11,8 @@ import { PRIORITIES } from '../db/entities/index.js';
 import { claimTicket, heartbeatClaim, releaseClaim } from '../tickets/claims.js';
 import { locateTicket } from '../tickets/refs.js';
 import { createComment, listComments } from '../comments/comments.js';
+import { createEntry } from '../time/entries.js';
+import { isCalendarDay } from '../time/calendar.js';
 
 /**
  * The MCP tools: each a thin adapter over the domain functions the REST routes call, never a
@@ -429,6 +431,28 @@ export const TOOLS: readonly ToolDefinition[] = [
       const { boardId, ticketId } = await locate(ctx, input);
       const comment = await createComment(ctx, boardId, ticketId, { content: input.content });
       return { id: comment.id, createdAt: comment.createdAt };
+    },
+  }),
+  define({
+    name: 'time_log',
+    title: 'Log time',
+    description: "Book time on a ticket. An agent's time waits for approval (PENDING) and counts against its weekly cap.",
+    readOnly: false,
+    destructive: false,
+    idempotent: false,
+    input: z.object({
+      ...ticketRef,
+      durationMinutes: z.number().int().min(1).max(1440),
+      description: z.string().max(500).optional(),
+      date: z.string().refine(isCalendarDay, 'YYYY-MM-DD').optional().describe('YYYY-MM-DD, default today (UTC)'),
+    }),
+    output: z.object({ id: z.string(), state: z.string(), durationMinutes: z.number(), date: z.string() }),
+    run: async (ctx, input) => {
+      const ticketId = input.ticketId ?? input.displayId;
+      if (!ticketId) throw invalidField('ticketId', 'Name the ticket by ticketId or displayId');
+      const { durationMinutes, description, date } = input;
+      const entry = await createEntry(ctx, { ticketId, durationMinutes, ...(description !== undefined ? { description } : {}), ...(date !== undefined ? { date } : {}) }, 'MCP');
+      return { id: entry.id, state: entry.state, durationMinutes: entry.durationMinutes, date: entry.date };
     },
   }),
 ];

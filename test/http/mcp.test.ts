@@ -217,13 +217,36 @@ describe('the MCP endpoint', () => {
     await holder.close();
   });
 
+  it('logs time with time_log through the REST domain function: an agent\'s time lands PENDING, factored, capped', async () => {
+    const owner = (await setup.org.call('GET', '/api/v1/users/me')).body;
+    const agent = await createAgent(setup.org, { agent: { ownerId: owner.id }, settings: { timeFactor: 1.5, weeklyHoursCap: 1 }, boardIds: [setup.boardId] });
+    const ticket = await createTicket(setup.org, setup.boardId, { title: 'Timed over MCP' });
+    const client = await modernClient(agent.token, 'Time Agent');
+    const logged = await client.callTool({ name: 'time_log', arguments: { displayId: ticket.displayId, durationMinutes: 20, description: 'Investigated', date: '2026-11-25' } });
+    expect(logged.isError).toBeFalsy();
+    expect(logged.structuredContent).toEqual({ id: expect.stringMatching(/^te_/), state: 'PENDING', durationMinutes: 30, date: '2026-11-25' });
+    const entries = (await setup.org.call('GET', `/api/v1/time-tracking/entries?userId=${agent.id}`)).body.data;
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ source: 'MCP', rawDurationMinutes: 20, durationMinutes: 30, description: 'Investigated', ticketId: ticket.id });
+    // 30 of the 60 minutes of that week are booked: another 30 × 1.5 = 45 would pass the cap.
+    const refused = await client.callTool({ name: 'time_log', arguments: { ticketId: ticket.id, durationMinutes: 30, date: '2026-11-26' } });
+    expect(refused.isError).toBe(true);
+    expect((refused.structuredContent as { error: { code: string; details: Record<string, number> } }).error).toMatchObject({
+      code: 'WEEKLY_HOURS_CAP_REACHED',
+      details: { cap: 1, used: 0.5, requested: 0.75 },
+    });
+    const invalid = await client.callTool({ name: 'time_log', arguments: { ticketId: ticket.id, durationMinutes: 10, date: '25.11.2026' } });
+    expect(invalid.isError).toBe(true);
+    await client.close();
+  });
+
   it('describes every tool compactly: flat input objects, title, annotations, output schema; the catalogue under 20,000 characters', async () => {
     const { token } = await createToken(setup.org, setup.org.adminToken);
     const client = await modernClient(token);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       'boards_list', 'statuses_list', 'tickets_list', 'tickets_search', 'tickets_get', 'tickets_create', 'tickets_update', 'tickets_set_status',
-      'tickets_claim', 'tickets_heartbeat', 'tickets_release', 'tickets_report', 'comments_list', 'comments_add',
+      'tickets_claim', 'tickets_heartbeat', 'tickets_release', 'tickets_report', 'comments_list', 'comments_add', 'time_log',
     ]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');

@@ -16,6 +16,11 @@ describe('the scopes a REST route needs from an OAuth access token', () => {
     ['GET', 'GET /api/v1/organizations/{orgId}/agents/overview', ['read', 'admin']],
     ['POST', 'POST /api/v1/webhook-endpoints', ['write', 'admin']],
     ['PUT', 'PUT /api/v1/integrations/{provider}', ['write', 'admin']],
+    ['POST', 'POST /api/v1/time-tracking/entries', ['write']],
+    ['POST', 'POST /api/v1/time-tracking/entries/{entryId}/approve', ['write']],
+    ['GET', 'GET /api/v1/time-tracking/booking-items', ['read']],
+    ['PATCH', 'PATCH /api/v1/time-tracking/booking-items/{bookingItemId}', ['write', 'admin']],
+    ['GET', 'GET /api/v1/time-tracking/sync-endpoint', ['read', 'admin']],
   ])('%s %s', (method, routeKey, scopes) => {
     expect(requiredScopes(method, routeKey)).toEqual(scopes);
   });
