@@ -32,9 +32,10 @@ export interface TimeTarget {
 /**
  * The ticket or booking item a timer or an entry names, read with `more` items in one
  * BatchGetItem. A ticket must be live and on a board the caller may see (404 otherwise, also
- * for another organization's); a booking item must exist (404) and be active (400).
+ * for another organization's); a booking item must exist (404) and be active (400), unless
+ * `acceptInactive` (a timer started while it was active still books its time).
  */
-export async function resolveTarget(ctx: DomainContext, ref: TimeTargetRef, more: KeyRequest[] = []): Promise<TimeTarget & { more: unknown[] }> {
+export async function resolveTarget(ctx: DomainContext, ref: TimeTargetRef, more: KeyRequest[] = [], acceptInactive = false): Promise<TimeTarget & { more: unknown[] }> {
   if ((ref.ticketId === undefined) === (ref.bookingItemId === undefined)) {
     throw invalidField('ticketId', 'Give exactly one of ticketId and bookingItemId');
   }
@@ -51,7 +52,7 @@ export async function resolveTarget(ctx: DomainContext, ref: TimeTargetRef, more
   const [item, ...found] = await batchGetMixed([{ entity: db().entities.bookingItem, key: { orgId: ctx.org.orgId, bookingItemId: ref.bookingItemId } }, ...more]);
   const bookingItem = item as BookingItemItem | undefined;
   if (!bookingItem) throw notFound('Booking item');
-  if (!bookingItem.isActive) throw invalidField('bookingItemId', 'The booking item is not active');
+  if (!bookingItem.isActive && !acceptInactive) throw invalidField('bookingItemId', 'The booking item is not active');
   return { bookingItem, more: found };
 }
 
@@ -215,12 +216,22 @@ export async function createEntry(ctx: DomainContext, input: EntryInput, source:
     date: input.date ?? utcDay(ctx.clock.now()),
     source,
   });
+  return bookEntry(ctx, target, entry);
+}
+
+/**
+ * Writes a new entry of the caller on a resolved target (read with the sync endpoint as its
+ * one further item, `syncEndpointKey`) and presents it: the creation of an entry and a timer's
+ * stop alike. `related` joins items to the same transaction (the stopped timer's deletion).
+ */
+export async function bookEntry(ctx: DomainContext, target: TimeTarget & { more: unknown[] }, entry: TimeEntryItem, related?: EntryWrite['related']) {
   const stored = await writeEntry(ctx, {
     after: entry,
     endpoint: target.more[0] as TimeSyncEndpointItem | undefined,
     cap: ownCap(ctx),
     timeline: 'TIME_LOGGED',
     ...(target.ticket ? { ticket: target.ticket } : {}),
+    ...(related ? { related } : {}),
   });
   return (await presentEntries(ctx, [stored!], target.ticket ? [target.ticket] : []))[0]!;
 }
@@ -236,6 +247,18 @@ async function loadEntry(ctx: DomainContext, entryId: string): Promise<{ entry: 
 }
 
 const mayApprove = (ctx: DomainContext): boolean => hasPermission(ctx, 'time-tracking:approve');
+
+/**
+ * Someone else's entry on a board the caller cannot see is, to them, an entry that does not
+ * exist (404): holding time-tracking:approve does not open boards. One GetItem of the board,
+ * only for a non-administrator acting on another person's ticket entry.
+ */
+async function assertEntryVisible(ctx: DomainContext, entry: TimeEntryItem): Promise<void> {
+  if (entry.userId === ctx.actor.userId || ctx.actor.isAdmin || !entry.boardId) return;
+  await loadVisibleBoard(ctx, entry.boardId).catch((error: unknown) => {
+    throw error instanceof AppError && error.status === 404 ? notFound('Time entry') : error;
+  });
+}
 
 const billed = () => new AppError(409, 'ENTRY_BILLED', 'The entry was billed by the time-booking system and is locked');
 
@@ -275,6 +298,7 @@ export async function updateEntry(ctx: DomainContext, entryId: string, changes: 
   enterTimeTracking(ctx, 'time-tracking:manage');
   return retryLostRaces(async () => {
     const { entry, endpoint } = await loadEntry(ctx, entryId);
+    await assertEntryVisible(ctx, entry);
     assertMayChange(ctx, entry);
     if (entry.state === 'REJECTED') throw conflict('A rejected entry cannot be changed; log a new one', { state: entry.state });
     const rawMinutes = changes.durationMinutes ?? entry.rawMinutes;
@@ -297,6 +321,7 @@ export async function deleteEntry(ctx: DomainContext, entryId: string): Promise<
   enterTimeTracking(ctx, 'time-tracking:manage');
   await retryLostRaces(async () => {
     const { entry, endpoint } = await loadEntry(ctx, entryId);
+    await assertEntryVisible(ctx, entry);
     assertMayChange(ctx, entry);
     await writeEntry(ctx, { before: entry, endpoint, cap: { weeklyHoursCap: null }, timeline: 'TIME_DELETED' });
   });
@@ -311,6 +336,7 @@ export async function decideEntry(ctx: DomainContext, entryId: string, decision:
   enterTimeTracking(ctx, 'time-tracking:approve');
   return retryLostRaces(async () => {
     const { entry, endpoint } = await loadEntry(ctx, entryId);
+    await assertEntryVisible(ctx, entry);
     if (entry.userId === ctx.actor.userId) throw forbidden('No one approves or rejects their own time', 'FORBIDDEN');
     if (entry.state !== 'PENDING') throw conflict(`The entry was already ${entry.state.toLowerCase()}`, { state: entry.state });
     const after: TimeEntryItem = {

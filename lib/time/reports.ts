@@ -3,7 +3,7 @@ import { pageOf } from '../core/pages.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import type { TimeEntryItem, TimeEntryState } from '../db/entities/index.js';
-import { loadVisibleBoard } from '../boards/index.js';
+import { canSeeBoard, listOrganizationBoards, loadVisibleBoard } from '../boards/index.js';
 import { requirePermission, hasPermission } from '../organizations/permissions.js';
 import { loadTicketOnBoard } from '../tickets/access.js';
 import { enterTimeTracking } from './access.js';
@@ -36,6 +36,16 @@ function withinTokenBoards(ctx: DomainContext, entries: TimeEntryItem[]): TimeEn
   return allowed.length === 0 ? entries : entries.filter((entry) => !entry.boardId || allowed.includes(entry.boardId));
 }
 
+/**
+ * Other people's entries the caller may see: those on boards they see (and booking-item
+ * entries). Administrators see every board; anyone else costs one Query of the boards.
+ */
+async function onVisibleBoards(ctx: DomainContext, entries: TimeEntryItem[]): Promise<TimeEntryItem[]> {
+  if (ctx.actor.isAdmin) return withinTokenBoards(ctx, entries);
+  const visible = new Set((await listOrganizationBoards(ctx.org.orgId)).filter((board) => canSeeBoard(ctx.actor, board)).map((board) => board.boardId));
+  return entries.filter((entry) => !entry.boardId || visible.has(entry.boardId));
+}
+
 export interface EntryListQuery extends Period {
   page: number;
   limit: number;
@@ -59,13 +69,15 @@ export async function listEntries(ctx: DomainContext, query: EntryListQuery) {
   if (query.state === 'PENDING' && query.userId === undefined && hasPermission(ctx, 'time-tracking:approve')) {
     entries = (await db().entities.timeEntry.query.pending({ orgId: ctx.org.orgId }).go({ pages: 'all' })).data;
     if (range) entries = entries.filter((entry) => entry.date >= range.from && entry.date <= range.to);
+    entries = await onVisibleBoards(ctx, entries);
   } else {
     const userId = query.userId ?? ctx.actor.userId;
     if (userId !== ctx.actor.userId) requirePermission(ctx, 'time-tracking:approve');
     const byUser = db().entities.timeEntry.query.byUser({ orgId: ctx.org.orgId, userId });
     entries = (await (range ? byUser.between({ date: range.from }, { date: `${range.to}~` }) : byUser).go({ pages: 'all' })).data;
+    entries = userId === ctx.actor.userId ? withinTokenBoards(ctx, entries) : await onVisibleBoards(ctx, entries);
   }
-  entries = withinTokenBoards(ctx, entries).filter(
+  entries = entries.filter(
     (entry) => (!query.boardId || entry.boardId === query.boardId) && (!query.state || entry.state === query.state),
   );
   return pageOfEntries(ctx, entries.sort(newestFirst), query, query.search);

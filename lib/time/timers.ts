@@ -2,14 +2,13 @@ import { AppError, conflict, notFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
-import { guarded } from '../db/transact.js';
-import { isConditionFailure } from '../db/transact.js';
-import type { TimerItem, TimeSyncEndpointItem } from '../db/entities/index.js';
+import { guarded, isConditionFailure } from '../db/transact.js';
+import type { TimerItem } from '../db/entities/index.js';
 import { utcDay } from '../activity/activity.js';
 import { enterTimeTracking } from './access.js';
 import { bookingItemRef } from './booking-items.js';
-import { newEntry, ownCap, resolveTarget, writeEntry, type TimeTargetRef } from './entries.js';
-import { loadTimeRefs, presentEntries, ticketRef, type TimeRefs } from './present.js';
+import { bookEntry, newEntry, resolveTarget, type TimeTargetRef } from './entries.js';
+import { loadTimeRefs, ticketRef, type TimeRefs } from './present.js';
 import { syncEndpointKey } from './sync.js';
 
 /** A running timer (spec §2.13: id, ticketId, startedAt, ticket {displayId, title}). */
@@ -73,13 +72,14 @@ const minutesRun = (timer: TimerItem, now: Date): number => Math.max(1, Math.rou
  * one transaction, so a timer becomes exactly one entry even when stopped twice at once. An
  * agent's stop that would pass its weekly cap is refused and the timer keeps running. A timer
  * whose ticket was deleted (or is no longer visible to the caller) cannot become an entry: it
- * is discarded and the stop answers 404.
+ * is discarded and the stop answers 404. A booking item deactivated since the start still
+ * takes the time already run.
  */
 async function stop(ctx: DomainContext, timer: TimerItem, description: string | undefined) {
   const timerKey = { orgId: timer.orgId, userId: timer.userId, target: timer.target };
   let target;
   try {
-    target = await resolveTarget(ctx, { ...(timer.ticketId ? { ticketId: timer.ticketId } : { bookingItemId: timer.bookingItemId! }) }, [syncEndpointKey(ctx.org.orgId)]);
+    target = await resolveTarget(ctx, { ...(timer.ticketId ? { ticketId: timer.ticketId } : { bookingItemId: timer.bookingItemId! }) }, [syncEndpointKey(ctx.org.orgId)], true);
   } catch (error) {
     if (error instanceof AppError && error.status === 404) await db().entities.timer.delete(timerKey).go({ response: 'none' });
     throw error;
@@ -90,17 +90,9 @@ async function stop(ctx: DomainContext, timer: TimerItem, description: string | 
     date: utcDay(new Date(timer.startedAt)),
     source: 'TIMER',
   });
-  const stored = await writeEntry(ctx, {
-    after: entry,
-    endpoint: target.more[0] as TimeSyncEndpointItem | undefined,
-    cap: ownCap(ctx),
-    timeline: 'TIME_LOGGED',
-    ...(target.ticket ? { ticket: target.ticket } : {}),
-    related: (e) => [
-      guarded(e.timer.delete(timerKey).where((attr, op) => op.eq(attr.timerId, timer.timerId)).commit(), () => notFound('Timer')),
-    ],
-  });
-  return (await presentEntries(ctx, [stored!], target.ticket ? [target.ticket] : []))[0]!;
+  return bookEntry(ctx, target, entry, (e) => [
+    guarded(e.timer.delete(timerKey).where((attr, op) => op.eq(attr.timerId, timer.timerId)).commit(), () => notFound('Timer')),
+  ]);
 }
 
 /** POST …/timers/{timerId}/stop: the entry it became. */

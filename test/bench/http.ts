@@ -27,3 +27,18 @@ export function send(baseUrl: string, method: string, path: string, headers: Rec
 }
 
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** Prints one table row per case (p50, p95, mean, the distinct round-trip counts); throws if any request of a case failed. */
+export function printTable(rows: [string, Sample[]][], header: string): void {
+  console.log(`\n${header}\n`);
+  console.log('| request | p50 ms | p95 ms | mean ms | round trips |');
+  console.log('|---|---|---|---|---|');
+  for (const [name, samples] of rows) {
+    const failed = samples.find((sample) => sample.status >= 300);
+    if (failed) throw new Error(`${name} answered ${failed.status} ${JSON.stringify(failed.body)}`);
+    const times = samples.map((sample) => sample.ms).sort((a, b) => a - b);
+    const mean = times.reduce((sum, ms) => sum + ms, 0) / times.length;
+    const trips = [...new Set(samples.map((sample) => sample.roundTrips))].sort((a, b) => a - b).join('/');
+    console.log(`| ${name} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} | ${mean.toFixed(1)} | ${trips} |`);
+  }
+}

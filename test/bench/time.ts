@@ -4,7 +4,7 @@
  * 400 entries this year, and an agent (factor 1.5, weekly cap 168 h) whose entries wait for
  * approval. Prints a table for the README; asserts nothing.
  */
-import { percentile, send, type Sample } from './http.js';
+import { printTable, send, type Sample } from './http.js';
 import { startLocalRuntime } from '../../infra/local/runtime.js';
 
 const RUNS = Number(process.env.BENCH_TIME_RUNS ?? 100);
@@ -71,17 +71,7 @@ async function main(): Promise<void> {
     );
     await measure('GET /time-tracking/entries/today-by-ticket', () => send(base, 'GET', '/api/v1/time-tracking/entries/today-by-ticket?tzOffset=60', admin));
 
-    console.log(`\n${RUNS} sequential requests per case after ${WARMUP} warm-up requests, local runtime + DynamoDB Local, Node ${process.version}\n`);
-    console.log('| request | p50 ms | p95 ms | mean ms | round trips |');
-    console.log('|---|---|---|---|---|');
-    for (const [name, samples] of rows) {
-      const failed = samples.find((sample) => sample.status >= 300);
-      if (failed) throw new Error(`${name} answered ${failed.status} ${JSON.stringify(failed.body)}`);
-      const times = samples.map((sample) => sample.ms).sort((a, b) => a - b);
-      const mean = times.reduce((sum, ms) => sum + ms, 0) / times.length;
-      const trips = [...new Set(samples.map((sample) => sample.roundTrips))].sort((a, b) => a - b).join('/');
-      console.log(`| ${name} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} | ${mean.toFixed(1)} | ${trips} |`);
-    }
+    printTable(rows, `${RUNS} sequential requests per case after ${WARMUP} warm-up requests, local runtime + DynamoDB Local, Node ${process.version}`);
   } finally {
     await runtime.stop();
   }

@@ -6,6 +6,7 @@ import { api, createMember, expectValidationError, setPlan, useRuntime, type Api
 import { createAgent, createTicket, type TestAgent } from '../support/factories.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { Receiver, type ReceivedRequest } from '../support/receiver.js';
+import { waitUntil } from '../support/wait.js';
 
 /*
  * The external time-booking sync end to end: approved entries are pushed through the webhook
@@ -52,16 +53,6 @@ afterAll(async () => {
   await receiver.stop();
   await runtime?.stop();
 });
-
-async function waitUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await read();
-  }
-  return value;
-}
 
 /** The entry as its owner lists it. */
 async function entryOf(id: string, token = member.token) {

@@ -149,6 +149,21 @@ describe('timers', () => {
     expect((await w.asMember('GET', `${T}/timers`)).body).toEqual([]);
   });
 
+  it('books a timer on an item deactivated since its start, and discards a timer whose ticket was deleted', async () => {
+    const item = (await w.org.call('POST', `${T}/booking-items`, { body: { name: 'Retiring' } })).body;
+    const onItem = (await w.asMember('POST', `${T}/timers`, { bookingItemId: item.id })).body;
+    await w.org.call('PATCH', `${T}/booking-items/${item.id}`, { body: { isActive: false } });
+    const booked = await w.asMember('POST', `${T}/timers/${onItem.id}/stop`);
+    expect(booked.status).toBe(200);
+    expect(booked.body).toMatchObject({ bookingItemId: item.id, ticketId: null, bookingItem: { id: item.id, name: 'Retiring' } });
+
+    const doomed = await createTicket(w.org, w.boardId, { title: 'Doomed' });
+    const onTicket = (await w.asMember('POST', `${T}/timers`, { ticketId: doomed.id })).body;
+    expect((await w.org.call('DELETE', `/api/v1/boards/${w.boardId}/tickets/${doomed.id}`)).status).toBe(204);
+    expect((await w.asMember('POST', `${T}/timers/${onTicket.id}/stop`)).status).toBe(404);
+    expect((await w.asMember('GET', `${T}/timers`)).body).toEqual([]);
+  });
+
   it('refuses both or neither of ticketId and bookingItemId, unknown or invisible tickets, inactive items', async () => {
     const item = (await w.org.call('POST', `${T}/booking-items`, { body: { name: 'Old', isActive: false } })).body;
     const before = await timeState(w.org.orgId, [w.member.id]);
@@ -220,6 +235,9 @@ describe('entries', () => {
     expect(patched.body).toMatchObject({ durationMinutes: 25, description: 'More', date: '2025-03-01' });
     const colleague = await createMember(w.org, { name: 'Colleague' });
     const asColleague = (method: string, body?: unknown) => api(method, `${T}/entries/${entry.id}`, { token: colleague.token, org: w.org.slug, ...(body ? { body } : {}) });
+    // Not on the board: the entry does not exist for them.
+    expect((await asColleague('PATCH', { durationMinutes: 1 })).status).toBe(404);
+    await w.org.call('POST', `/api/v1/boards/${w.boardId}/members`, { body: { userId: colleague.id } });
     expect((await asColleague('PATCH', { durationMinutes: 1 })).status).toBe(403);
     expect((await asColleague('DELETE')).status).toBe(403);
     // An administrator holds time-tracking:approve.
@@ -347,6 +365,28 @@ describe('agent time: factor, approval, weekly cap', () => {
     expect((await w.org.call('PATCH', `${T}/entries/${pendingOne.id}`, { body: { durationMinutes: 3 } })).status).toBe(409);
     const kinds = (await w.org.call('GET', `/api/v1/boards/${w.boardId}/tickets/${w.ticket.id}/timeline?limit=100`)).body.data.map((e: any) => e.kind);
     expect(kinds).toEqual(expect.arrayContaining(['TIME_LOGGED', 'TIME_APPROVED', 'TIME_REJECTED', 'TIME_UPDATED']));
+  });
+
+  it('gives an approver who is no administrator the entries of the boards they see, and nothing of others', async () => {
+    const w = await world('Approvers');
+    const group = (await w.org.call('POST', '/api/v1/permission-groups', { body: { name: 'Approvers', color: '#123456', permissions: ['time-tracking:view', 'time-tracking:manage', 'time-tracking:approve'] } })).body;
+    const approver = await createMember(w.org, { name: 'Ann Approver', permissionGroupIds: [group.id] });
+    const asApprover = (method: string, path: string) => api(method, path, { token: approver.token, org: w.org.slug });
+    const hidden = (await w.org.call('POST', '/api/v1/boards', { body: { name: 'Hidden work', prefix: 'HDN' } })).body;
+    await w.org.call('POST', `/api/v1/boards/${hidden.id}/members`, { body: { userId: w.agent.id } });
+    const secret = await createTicket(w.org, hidden.id, { title: 'Secret project' });
+    await w.org.call('POST', `/api/v1/boards/${w.boardId}/members`, { body: { userId: approver.id } });
+    const seen = (await w.agent.call('POST', `${T}/entries`, { ticketId: w.ticket.id, durationMinutes: 10 })).body;
+    const unseen = (await w.agent.call('POST', `${T}/entries`, { ticketId: secret.id, durationMinutes: 10 })).body;
+
+    const queue = await asApprover('GET', `${T}/entries?state=PENDING`);
+    expect(queue.body.data.map((entry: any) => entry.id)).toEqual([seen.id]);
+    expect(JSON.stringify(queue.body)).not.toContain('Secret project');
+    expect((await asApprover('GET', `${T}/entries?userId=${w.agent.id}`)).body.total).toBe(1);
+    expect((await asApprover('POST', `${T}/entries/${unseen.id}/approve`)).status).toBe(404);
+    expect((await asApprover('POST', `${T}/entries/${seen.id}/approve`)).status).toBe(200);
+    // An administrator sees and decides both.
+    expect((await w.org.call('GET', `${T}/entries?state=PENDING`)).body.data.map((entry: any) => entry.id)).toEqual([unseen.id]);
   });
 
   it('refuses an entry or a timer stop that would pass the weekly cap, counting pending and approved minutes of the ISO week', async () => {

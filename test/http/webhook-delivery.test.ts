@@ -12,6 +12,7 @@ import { setPlan, useRuntime } from '../support/api.js';
 import { boardSetup, lapseClaim, type BoardSetup } from '../support/tickets.js';
 import { createAgent, createTicket } from '../support/factories.js';
 import { Receiver, type ReceivedRequest } from '../support/receiver.js';
+import { waitUntil } from '../support/wait.js';
 
 /*
  * Webhook delivery end to end: the stream consumer fans an event out to the subscribed
@@ -54,16 +55,6 @@ async function endpoint(path: string, events: string[] = ['ticket.created']): Pr
 }
 
 const deliveriesOf = async (endpointId: string) => (await setup.org.call('GET', `${PATH}/${endpointId}/deliveries`)).body;
-
-async function waitUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await read();
-  }
-  return value;
-}
 
 function verifyWithIndependentTools(request: ReceivedRequest, secret: string) {
   const expected = `sha256=${createHmac('sha256', secret).update(request.body).digest('hex')}`;
