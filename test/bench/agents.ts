@@ -4,7 +4,7 @@
  * claims, and 31 days of activity items (25 agents + the organization per day) as the write
  * paths keep them. Prints a table for the README; asserts nothing.
  */
-import { printTable, send, type Sample } from './http.js';
+import { ok, printTable, send, type Sample } from './http.js';
 import { startLocalRuntime } from '../../infra/local/runtime.js';
 import { db } from '../../lib/db/service.js';
 import { utcDaysBefore } from '../../lib/activity/activity.js';
@@ -17,11 +17,6 @@ async function main(): Promise<void> {
   const runtime = await startLocalRuntime({ port: 0, exposeRoundTrips: true, logRequests: false, sweeperIntervalSeconds: 3600 });
   try {
     const base = runtime.baseUrl;
-    const ok = async (sample: Promise<Sample>, what: string) => {
-      const result = await sample;
-      if (result.status >= 300) throw new Error(`${what}: ${result.status} ${JSON.stringify(result.body)}`);
-      return result.body;
-    };
     const signup = await ok(send(base, 'POST', '/api/v1/auth/signup', {}, { organizationName: 'Agents', slug: 'bench-agents', name: 'Bench Admin', email: 'admin@bench-agents.test', password: 'bench password 1' }), 'signup');
     const orgId: string = signup.organization.id;
     const session = { authorization: `Bearer ${signup.token}`, 'x-organization': 'bench-agents' };

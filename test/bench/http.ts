@@ -26,6 +26,13 @@ export function send(baseUrl: string, method: string, path: string, headers: Rec
   });
 }
 
+/** The body of a setup request that must succeed (throws naming `what` otherwise). */
+export async function ok(sample: Promise<Sample>, what: string): Promise<any> {
+  const result = await sample;
+  if (result.status >= 300) throw new Error(`${what}: ${result.status} ${JSON.stringify(result.body)}`);
+  return result.body;
+}
+
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Prints one table row per case (p50, p95, mean, the distinct round-trip counts); throws if any request of a case failed. */

@@ -4,7 +4,7 @@
  * 400 entries this year, and an agent (factor 1.5, weekly cap 168 h) whose entries wait for
  * approval. Prints a table for the README; asserts nothing.
  */
-import { printTable, send, type Sample } from './http.js';
+import { ok, printTable, send, type Sample } from './http.js';
 import { startLocalRuntime } from '../../infra/local/runtime.js';
 
 const RUNS = Number(process.env.BENCH_TIME_RUNS ?? 100);
@@ -15,11 +15,6 @@ async function main(): Promise<void> {
   const runtime = await startLocalRuntime({ port: 0, exposeRoundTrips: true, logRequests: false, sweeperIntervalSeconds: 3600 });
   try {
     const base = runtime.baseUrl;
-    const ok = async (sample: Promise<Sample>, what: string) => {
-      const result = await sample;
-      if (result.status >= 300) throw new Error(`${what}: ${result.status} ${JSON.stringify(result.body)}`);
-      return result.body;
-    };
     const slug = 'bench-time';
     const signup = await ok(send(base, 'POST', '/api/v1/auth/signup', {}, { organizationName: 'Time', slug, name: 'Bench Admin', email: `admin@${slug}.test`, password: 'bench password 1' }), 'signup');
     const orgId: string = signup.organization.id;
