@@ -11,7 +11,8 @@ import type { TimeEntryItem, TimeSyncEndpointItem, WebhookDeliveryItem } from '.
 import { newEventRecord, type EventRecord } from '../events/outbox.js';
 import { requireAdmin } from '../organizations/permissions.js';
 import type { DeliveryKind } from '../webhooks/attempts.js';
-import { automaticDeliveryId, deliveryRecord, envelope, messageOf } from '../webhooks/delivery-records.js';
+import { automaticDeliveryId, deliveryRecord, envelope } from '../webhooks/delivery-records.js';
+import { recordOnce } from '../webhooks/fanout.js';
 import { enqueueDeliveries } from '../webhooks/queue.js';
 import { newWebhookSecret } from '../webhooks/signing.js';
 import type { PostResult } from '../webhooks/transport.js';
@@ -178,15 +179,9 @@ export async function queueTimeSync(event: { eventId: string; orgId: string; occ
     },
     clock.now(),
   );
-  try {
-    await db().entities.webhookDelivery.create(delivery).go({ response: 'none' });
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const existing = (await db().entities.webhookDelivery.get(messageOf(delivery)).go()).data;
-    // Queued again only while no worker has taken it (its message may have been lost).
-    if (!existing || existing.state !== 'pending' || existing.attemptsMade > 0 || existing.messageId) return 0;
-  }
-  await enqueueDeliveries([messageOf(delivery)]);
+  const message = await recordOnce(delivery);
+  if (!message) return 0;
+  await enqueueDeliveries([message]);
   return 1;
 }
 
@@ -233,7 +228,7 @@ export const timeSyncDeliveries: DeliveryKind = {
     return endpoint && endpoint.endpointId === endpointId ? { url: endpoint.url, sealedSecret: endpoint.sealedSecret } : undefined;
   },
   responseBodyBytes: RESPONSE_BODY_BYTES,
-  async recordAttempt(delivery: WebhookDeliveryItem, result: PostResult, _final: boolean, now: Date) {
+  async recordAttempt(delivery: WebhookDeliveryItem, result: PostResult, now: Date) {
     const entryId = (JSON.parse(delivery.body) as { data: { entryId: string } }).data.entryId;
     await recordOutcome(
       delivery.orgId,

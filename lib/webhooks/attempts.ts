@@ -50,8 +50,8 @@ export interface DeliveryKind {
   target(orgId: string, endpointId: string): Promise<DeliveryTarget | undefined>;
   /** A 2xx response's body is read up to this many bytes (the outcome may depend on it). */
   responseBodyBytes: number;
-  /** Records an attempt's outcome in the kind's domain; `final`: no attempt of this delivery follows. */
-  recordAttempt(delivery: WebhookDeliveryItem, result: PostResult, final: boolean, now: Date): Promise<void>;
+  /** Records an attempt's outcome in the kind's domain (after the attempt itself is recorded). */
+  recordAttempt(delivery: WebhookDeliveryItem, result: PostResult, now: Date): Promise<void>;
 }
 export type DeliveryKinds = Record<string, DeliveryKind>;
 
@@ -78,7 +78,7 @@ export async function attemptDelivery(message: DeliveryMessage, messageId: strin
   const endpoint = kind ? undefined : (target as WebhookEndpointItem | undefined);
   if (!target || (endpoint && !endpoint.isActive && !taken.manual)) {
     await db().entities.webhookDelivery.patch(key).set({ state: 'cancelled' }).remove(['inFlightUntil']).go({ response: 'none' });
-    await kind?.recordAttempt(taken, { statusCode: 0, success: false, error: 'the receiver was removed', durationMs: 0 }, true, clock.now());
+    await kind?.recordAttempt(taken, { statusCode: 0, success: false, error: 'the receiver was removed', durationMs: 0 }, clock.now());
     return { kind: 'done' };
   }
 
@@ -125,7 +125,7 @@ export async function attemptDelivery(message: DeliveryMessage, messageId: strin
       .commit(),
     ...(endpoint ? endpointHealth(e, endpoint, result, now, deactivation, admins) : []),
   ]);
-  await kind?.recordAttempt(taken, result, result.success || last, now);
+  await kind?.recordAttempt(taken, result, now);
 
   if (result.success || deactivation) return { kind: 'done' };
   if (last) return { kind: 'dead', reason: `attempt ${attempt} of ${taken.maxAttempts} failed: ${result.error ?? `HTTP ${result.statusCode}`}` };

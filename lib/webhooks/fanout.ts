@@ -1,11 +1,29 @@
 import type { Clock } from '../core/clock.js';
 import { config } from '../core/config.js';
-import type { WebhookEndpointItem } from '../db/entities/index.js';
+import type { WebhookDeliveryItem, WebhookEndpointItem } from '../db/entities/index.js';
 import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
 import { planIncludes } from '../organizations/plans.js';
 import { automaticDeliveryId, deliveryRecord, envelope, messageOf } from './delivery-records.js';
 import { enqueueDeliveries, type DeliveryMessage } from './queue.js';
+
+/**
+ * Creates an automatic delivery's record unless it exists (its id derives from the event: the
+ * conditional create is the deduplication), and answers its queue message when it is to be
+ * queued: a new record, or an existing one no worker has taken (its message may have been
+ * lost). A replayed event thus queues nothing that is already on its way.
+ */
+export async function recordOnce(delivery: WebhookDeliveryItem): Promise<DeliveryMessage | undefined> {
+  try {
+    await db().entities.webhookDelivery.create(delivery).go({ response: 'none' });
+    return messageOf(delivery);
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const existing = (await db().entities.webhookDelivery.get(messageOf(delivery)).go()).data;
+    const untaken = existing && existing.state === 'pending' && existing.attemptsMade === 0 && !existing.messageId;
+    return untaken ? messageOf(delivery) : undefined;
+  }
+}
 
 export interface FannedOutEvent {
   eventId: string;
@@ -63,15 +81,7 @@ export async function fanOutEvent(event: FannedOutEvent, clock: Clock, batch: Ba
         },
         now,
       );
-      try {
-        await db().entities.webhookDelivery.create(delivery).go({ response: 'none' });
-        return messageOf(delivery);
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        const existing = (await db().entities.webhookDelivery.get(messageOf(delivery)).go()).data;
-        const untaken = existing && existing.state === 'pending' && existing.attemptsMade === 0 && !existing.messageId;
-        return untaken ? messageOf(delivery) : undefined;
-      }
+      return recordOnce(delivery);
     }),
   );
   const messages = queued.filter((message): message is DeliveryMessage => message !== undefined);
