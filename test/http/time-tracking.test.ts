@@ -428,6 +428,26 @@ describe('agent time: factor, approval, weekly cap', () => {
     expect((await w.agent.call('GET', `${T}/timers`)).body.map((t: any) => t.id)).toEqual([timer.id]);
   });
 
+  it('decides a pending entry once under concurrent approvals and rejections, and stops a timer into exactly one entry', async () => {
+    const w = await world('Once');
+    const entry = (await w.agent.call('POST', `${T}/entries`, { ticketId: w.ticket.id, durationMinutes: 10 })).body;
+    const decisions = await Promise.all(
+      Array.from({ length: 6 }, (_, index) => w.org.call('POST', `${T}/entries/${entry.id}/${index % 2 === 0 ? 'approve' : 'reject'}`, { body: index % 2 === 0 ? undefined : {} })),
+    );
+    expect(decisions.filter((response) => response.status === 200)).toHaveLength(1);
+    for (const refused of decisions.filter((response) => response.status !== 200)) expect(refused.status).toBe(409);
+    const winner = decisions.find((response) => response.status === 200)!.body.state;
+    const overview = (await w.org.call('GET', `/api/v1/organizations/${w.org.orgId}/agents/overview`)).body;
+    expect(overview.agents[0].pendingTime).toEqual({ count: 0, minutes: 0 });
+    expect(overview.agents[0].approvedMinutesThisMonth).toBe(winner === 'APPROVED' ? 10 : 0);
+
+    const timer = (await w.asMember('POST', `${T}/timers`, { ticketId: w.ticket.id })).body;
+    const stops = await Promise.all(Array.from({ length: 4 }, () => w.asMember('POST', `${T}/timers/${timer.id}/stop`, {})));
+    expect(stops.filter((response) => response.status === 200)).toHaveLength(1);
+    for (const refused of stops.filter((response) => response.status !== 200)) expect([404, 409]).toContain(refused.status);
+    expect((await w.asMember('GET', `${T}/entries`)).body.total).toBe(1);
+  });
+
   it('never lets concurrent entries pass the cap together', async () => {
     const w = await world('Race', { weeklyHoursCap: 3 });
     const date = '2026-10-14';
