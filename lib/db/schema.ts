@@ -4,7 +4,7 @@ import {
   Status, TicketType, Team, TeamMember, Customer, DomainEvent, Label, CustomField, Ticket, TicketKey, Comment,
   TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName, RateWindow, WebhookEndpoint,
   WebhookDelivery, WebhookAttempt, Integration, PullRequest, Pipeline, InboundDelivery, OAuthClient, OAuthGrant, OAuthToken,
-  TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint,
+  TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint, Milestone,
 } from './entities/index.js';
 
 /**
@@ -56,6 +56,7 @@ export const entityBuilders = {
   bookingItem: BookingItem,
   agentWeek: AgentWeek,
   timeSyncEndpoint: TimeSyncEndpoint,
+  milestone: Milestone,
 };
 
 type Builders = typeof entityBuilders;

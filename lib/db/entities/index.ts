@@ -31,3 +31,4 @@ export {
   TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint, TIME_ENTRY_STATES, SYNC_STATUSES, TIME_ENTRY_SOURCES,
   type TimeEntryState, type SyncStatus, type TimeEntryItem, type TimerItem, type BookingItemItem, type AgentWeekItem, type TimeSyncEndpointItem,
 } from './time.js';
+export { Milestone, type MilestoneItem } from './milestone.js';

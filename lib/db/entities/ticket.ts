@@ -93,6 +93,8 @@ export const Ticket = (config?: EntityConfiguration) =>
     externalReference: { type: 'string' },
     impactLevel: { type: IMPACT_LEVELS },
     milestoneId: { type: 'string' },
+    /** Index key of byMilestone (derived): NO_KEY when the ticket is in no milestone or deleted. */
+    milestoneKey: { type: 'string', watch: ['milestoneId', 'isDeleted'], set: (_value?: string, item?: any) => (item?.milestoneId && !item?.isDeleted ? item.milestoneId : NO_KEY) },
     resolution: { type: 'string' },
     resolutionType: { type: RESOLUTION_TYPES },
     isArchived: { type: 'boolean', required: true, default: false },
@@ -174,6 +176,16 @@ export const Ticket = (config?: EntityConfiguration) =>
      * gsi5: one organization's claimed tickets by expiry (its lapsed, unswept claims for
      * `/issues?claimable`), so a request reads only its own organization's claims. Sparse like gsi4.
      */
+    /**
+     * gsi6: a milestone's live tickets by status category (`GET …/milestones/{id}/tickets`,
+     * clearing a deleted milestone). Sparse: tickets in no milestone carry no gsi6 keys.
+     */
+    byMilestone: {
+      index: 'gsi6',
+      condition: (attr) => attr.milestoneKey !== undefined && attr.milestoneKey !== NO_KEY,
+      pk: { field: 'gsi6pk', composite: ['orgId', 'milestoneKey'] },
+      sk: { field: 'gsi6sk', composite: ['statusCategory', 'ticketId'] },
+    },
     byOrgClaimExpiry: {
       index: 'gsi5',
       condition: (attr) => attr.claimShard !== undefined && attr.claimShard !== NO_KEY,

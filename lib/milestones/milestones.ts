@@ -1,0 +1,160 @@
+import { forbidden, notFound } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import type { DomainContext } from '../db/context.js';
+import { db } from '../db/service.js';
+import { batchGetMixed } from '../db/batch.js';
+import { guarded, transact } from '../db/transact.js';
+import { LostRace, retryLostRaces } from '../db/races.js';
+import type { BoardItem, MilestoneItem } from '../db/entities/index.js';
+import { visibleOrNotFound } from '../boards/index.js';
+import { requirePermission, type Permission } from '../organizations/permissions.js';
+import { claimName, nameChanges, nameTaken, releaseName } from '../organizations/unique-names.js';
+
+/*
+ * Milestones of a board (spec §2.9, §4.10). WORK IN PROGRESS on branch wip/issue-15: the
+ * routes, the feature gate and the name guard are here; the ticket write path's progress
+ * counters, `milestoneId` on tickets and the milestone's tickets come next.
+ */
+
+type MilestonePermission = Extract<Permission, `milestones:${string}`>;
+
+/** The board if the caller sees it and holds `permission`, with Milestones & Releases switched on (else 403 FEATURE_DISABLED). */
+export function requireMilestonesFeature(board: BoardItem): void {
+  if (!board.milestonesAndReleases) throw forbidden('Milestones & Releases is switched off for this board', 'FEATURE_DISABLED', { feature: 'milestonesAndReleases' });
+}
+
+/** The board and (when named) one of its milestones, in one BatchGetItem; 404 for a hidden board or an unknown milestone. */
+async function enter(ctx: DomainContext, boardId: string, permission: MilestonePermission, milestoneId?: string): Promise<{ board: BoardItem; milestone?: MilestoneItem }> {
+  requirePermission(ctx, permission);
+  const [board, milestone] = (await batchGetMixed([
+    { entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId } },
+    ...(milestoneId ? [{ entity: db().entities.milestone, key: { orgId: ctx.org.orgId, boardId, milestoneId } }] : []),
+  ])) as [BoardItem | undefined, MilestoneItem | undefined];
+  const visible = visibleOrNotFound(ctx, board);
+  requireMilestonesFeature(visible);
+  if (milestoneId && (!milestone || milestone.isDeleted)) throw notFound('Milestone');
+  return { board: visible, ...(milestone ? { milestone } : {}) };
+}
+
+/** The guard's name: unique per board among live milestones. */
+const guardName = (boardId: string, name: string) => `${boardId}:${name}`;
+
+export function presentMilestone(milestone: MilestoneItem) {
+  const total = milestone.ticketCount;
+  const completed = milestone.completedCount;
+  return {
+    id: milestone.milestoneId,
+    boardId: milestone.boardId,
+    name: milestone.name,
+    description: milestone.description ?? null,
+    dueDate: milestone.dueDate,
+    color: milestone.color,
+    sortOrder: milestone.sortOrder,
+    progress: { total, completed, percentage: total === 0 ? 0 : Math.round((completed / total) * 100) },
+    isDeleted: milestone.isDeleted,
+    createdAt: milestone.createdAt,
+    updatedAt: milestone.updatedAt,
+  };
+}
+
+async function milestonesOf(orgId: string, boardId: string): Promise<MilestoneItem[]> {
+  return (await db().entities.milestone.query.byBoard({ orgId, boardId }).go({ pages: 'all' })).data;
+}
+
+export type MilestoneSort = 'dueDate' | 'name' | 'sortOrder' | 'createdAt';
+
+/** GET …/milestones: a bare array (spec §2.1), live ones unless `includeDeleted`, sorted as asked (default sortOrder ascending). */
+export async function listMilestones(ctx: DomainContext, boardId: string, query: { includeDeleted?: boolean; sortBy?: MilestoneSort; sortOrder?: 'asc' | 'desc' }) {
+  const [, milestones] = await Promise.all([enter(ctx, boardId, 'milestones:view'), milestonesOf(ctx.org.orgId, boardId)]);
+  const sortBy = query.sortBy ?? 'sortOrder';
+  const direction = query.sortOrder === 'desc' ? -1 : 1;
+  const key = (milestone: MilestoneItem): string | number => (sortBy === 'name' ? milestone.name.toLowerCase() : milestone[sortBy]);
+  return milestones
+    .filter((milestone) => query.includeDeleted || !milestone.isDeleted)
+    .sort((a, b) => {
+      const [x, y] = [key(a), key(b)];
+      return (x < y ? -1 : x > y ? 1 : 0) * direction || a.milestoneId.localeCompare(b.milestoneId);
+    })
+    .map(presentMilestone);
+}
+
+export interface MilestoneInput {
+  name: string;
+  description?: string | null;
+  dueDate: string;
+  color?: string;
+  sortOrder?: number;
+}
+
+/** POST …/milestones: the milestone and its name guard in one transaction (a taken name → 409). */
+export async function createMilestone(ctx: DomainContext, boardId: string, input: MilestoneInput) {
+  await enter(ctx, boardId, 'milestones:create');
+  const now = ctx.clock.now().toISOString();
+  const milestone: MilestoneItem = {
+    orgId: ctx.org.orgId,
+    boardId,
+    milestoneId: newId('ms'),
+    name: input.name,
+    ...(input.description ? { description: input.description } : {}),
+    dueDate: input.dueDate,
+    color: input.color ?? '#607D8B',
+    sortOrder: input.sortOrder ?? 0,
+    isDeleted: false,
+    ticketCount: 0,
+    completedCount: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await transact((e) => [
+    guarded(e.milestone.create(milestone).commit(), () => new LostRace()),
+    claimName(e, ctx.org.orgId, 'milestone', guardName(boardId, input.name), milestone.milestoneId, () => nameTaken('milestone', input.name)),
+  ]);
+  return presentMilestone(milestone);
+}
+
+/** GET …/milestones/{id}, with its progress. */
+export async function getMilestone(ctx: DomainContext, boardId: string, milestoneId: string) {
+  return presentMilestone((await enter(ctx, boardId, 'milestones:view', milestoneId)).milestone!);
+}
+
+/**
+ * PATCH …/milestones/{id}: fields by `patch` (the progress counters are never written back),
+ * guarded by the `updatedAt` read; a rename moves the name guard in the same transaction.
+ */
+export async function updateMilestone(ctx: DomainContext, boardId: string, milestoneId: string, input: Partial<MilestoneInput>) {
+  return retryLostRaces(async () => {
+    const { milestone } = await enter(ctx, boardId, 'milestones:edit', milestoneId);
+    const current = milestone!;
+    const updatedAt = ctx.clock.now().toISOString();
+    const changes = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.dueDate !== undefined ? { dueDate: input.dueDate } : {}),
+      ...(input.color !== undefined ? { color: input.color } : {}),
+      ...(input.sortOrder !== undefined ? { sortOrder: input.sortOrder } : {}),
+      ...(input.description ? { description: input.description } : {}),
+      updatedAt,
+    };
+    const clearsDescription = input.description === null || input.description === '';
+    const renamed = nameChanges(current.name, input.name);
+    await transact((e) => {
+      const patch = e.milestone.patch({ orgId: current.orgId, boardId, milestoneId }).set(changes);
+      return [
+        guarded(
+          (clearsDescription ? patch.remove(['description']) : patch)
+            .where((attr, op) => `${op.eq(attr.updatedAt, current.updatedAt)} AND ${op.eq(attr.isDeleted, false)}`)
+            .commit(),
+          () => new LostRace('The milestone changed concurrently; retry'),
+        ),
+        ...(renamed
+          ? [
+              releaseName(e, current.orgId, 'milestone', guardName(boardId, current.name)),
+              claimName(e, current.orgId, 'milestone', guardName(boardId, input.name!), milestoneId, () => nameTaken('milestone', input.name!)),
+            ]
+          : []),
+      ];
+    });
+    const updated: MilestoneItem = { ...current, ...changes };
+    if (clearsDescription) delete updated.description;
+    return presentMilestone(updated);
+  });
+}
