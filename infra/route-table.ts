@@ -29,6 +29,7 @@ import { integrationsRoutes } from '../lib/integrations/http.js';
 import { oauthRoutes } from '../lib/oauth/http.js';
 import { mcpRoutes } from '../lib/mcp/http.js';
 import { timeRoutes } from '../lib/time/http.js';
+import { milestonesRoutes } from '../lib/milestones/http.js';
 import { fallbackRoutes } from '../lib/http/fallback.js';
 import { docsRoutes, REFERENCE_RENDERER } from '../lib/docs/http.js';
 
@@ -235,6 +236,14 @@ export const functionGroups: FunctionDefinition[] = [
     table: 'readWrite',
     signsOAuthTokens: true,
     routes: oauthRoutes,
+  },
+  {
+    // Milestones of boards (the Milestones & Releases feature).
+    name: 'milestones',
+    entry: 'functions/milestones.ts',
+    kind: 'http',
+    table: 'readWrite',
+    routes: milestonesRoutes,
   },
   {
     // Time tracking: timers, entries and their approval, booking items, the time-booking sync endpoint.

@@ -11,3 +11,10 @@ export const addSeconds = (date: Date, seconds: number): Date => new Date(date.g
 
 /** Epoch seconds, the unit of the DynamoDB TTL attribute. */
 export const epochSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);
+
+/** A YYYY-MM-DD string that names a real calendar day. */
+export function isCalendarDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00.000Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}

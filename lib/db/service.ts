@@ -15,8 +15,8 @@ export interface Db {
 }
 
 function orgConfigService(entities: Entities) {
-  const { status, ticketType, label, customField } = entities;
-  return new Service({ status, ticketType, label, customField }, { client: documentDb(), table: config().tableName });
+  const { status, ticketType, label, customField, milestone } = entities;
+  return new Service({ status, ticketType, label, customField, milestone }, { client: documentDb(), table: config().tableName });
 }
 type OrgConfigService = ReturnType<typeof orgConfigService>;
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { validationError, type ValidationIssue } from '../core/errors.js';
+import { isCalendarDay } from '../core/clock.js';
 
 /** Parses with zod; failures become 400 VALIDATION_ERROR naming each field. */
 export function parseInput<T>(schema: z.ZodType<T>, value: unknown, root: 'body' | 'query' | 'path'): T {
@@ -53,6 +54,18 @@ export const commaSeparated = z
   .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean));
 
 export const optionalText = (max: number) => z.string().max(max, `At most ${max} characters`);
+
+/** A date (YYYY-MM-DD), or an ISO 8601 date-time, which counts as its UTC day. */
+export const calendarDate = z
+  .string()
+  .max(40)
+  .transform((value, ctx) => {
+    if (isCalendarDay(value)) return value;
+    if (/^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value))) return new Date(value).toISOString().slice(0, 10);
+    ctx.addIssue({ code: 'custom', message: 'Must be an ISO 8601 date (YYYY-MM-DD)' });
+    return z.NEVER;
+  })
+  .meta({ override: { type: 'string', format: 'date', description: 'ISO 8601 date (YYYY-MM-DD); a date-time counts as its UTC day' } });
 
 export const idParam = z.string().min(1).max(64);
 

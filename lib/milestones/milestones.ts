@@ -5,7 +5,11 @@ import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
 import { guarded, transact } from '../db/transact.js';
 import { LostRace, retryLostRaces } from '../db/races.js';
-import type { BoardItem, MilestoneItem } from '../db/entities/index.js';
+import type { BoardItem, MilestoneItem, StatusCategory, TicketItem } from '../db/entities/index.js';
+import { pageOf } from '../core/pages.js';
+import { saveTicket } from '../tickets/write.js';
+import { loadOrgConfig } from '../tickets/config.js';
+import { presentTicket } from '../tickets/present.js';
 import { visibleOrNotFound } from '../boards/index.js';
 import { requirePermission, type Permission } from '../organizations/permissions.js';
 import { claimName, nameChanges, nameTaken, releaseName } from '../organizations/unique-names.js';
@@ -58,7 +62,7 @@ export function presentMilestone(milestone: MilestoneItem) {
 }
 
 async function milestonesOf(orgId: string, boardId: string): Promise<MilestoneItem[]> {
-  return (await db().entities.milestone.query.byBoard({ orgId, boardId }).go({ pages: 'all' })).data;
+  return (await db().entities.milestone.query.byBoard({ orgId, boardId }).go({ pages: 'all' })).data.filter((milestone) => milestone.boardId === boardId);
 }
 
 export type MilestoneSort = 'dueDate' | 'name' | 'sortOrder' | 'createdAt';
@@ -157,4 +161,80 @@ export async function updateMilestone(ctx: DomainContext, boardId: string, miles
     if (clearsDescription) delete updated.description;
     return presentMilestone(updated);
   });
+}
+
+/** Tickets cleared of a deleted milestone at once. */
+const CLEARING_CONCURRENCY = 8;
+
+/**
+ * DELETE …/milestones/{id} (soft): the milestone is marked deleted and its name freed in one
+ * transaction (from then on no ticket can enter it), then each of its tickets leaves it
+ * through the ticket write path (its own transaction, so its timeline, event and counters
+ * follow), eight at a time. Tickets never keep a dangling `milestoneId`. Should the request
+ * end before every ticket is cleared, deleting the milestone again finishes the work.
+ */
+export async function deleteMilestone(ctx: DomainContext, boardId: string, milestoneId: string): Promise<void> {
+  requirePermission(ctx, 'milestones:delete');
+  const [board, milestone] = (await batchGetMixed([
+    { entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId } },
+    { entity: db().entities.milestone, key: { orgId: ctx.org.orgId, boardId, milestoneId } },
+  ])) as [BoardItem | undefined, MilestoneItem | undefined];
+  requireMilestonesFeature(visibleOrNotFound(ctx, board));
+  if (!milestone) throw notFound('Milestone');
+  const tickets = await ticketsOfMilestone(ctx.org.orgId, milestoneId);
+  if (milestone.isDeleted && tickets.length === 0) throw notFound('Milestone');
+  if (!milestone.isDeleted) {
+    const now = ctx.clock.now().toISOString();
+    await transact((e) => [
+      guarded(
+        e.milestone
+          .patch({ orgId: ctx.org.orgId, boardId, milestoneId })
+          .set({ isDeleted: true, deletedAt: now, updatedAt: now })
+          .where((attr, op) => op.eq(attr.isDeleted, false))
+          .commit(),
+        () => notFound('Milestone'),
+      ),
+      releaseName(e, ctx.org.orgId, 'milestone', guardName(boardId, milestone.name)),
+    ]);
+  }
+  // Read again after the mark: a ticket that entered just before it is cleared too.
+  const members = await ticketsOfMilestone(ctx.org.orgId, milestoneId);
+  let next = 0;
+  const worker = async () => {
+    while (next < members.length) await leaveMilestone(ctx, members[next++]!.ticketId, milestoneId);
+  };
+  await Promise.all(Array.from({ length: Math.min(CLEARING_CONCURRENCY, members.length) }, worker));
+}
+
+async function ticketsOfMilestone(orgId: string, milestoneId: string): Promise<TicketItem[]> {
+  return (await db().entities.ticket.query.byMilestone({ orgId, milestoneKey: milestoneId }).go({ pages: 'all' })).data;
+}
+
+/** One ticket leaves a milestone (re-read and retried when it changes concurrently). */
+async function leaveMilestone(ctx: DomainContext, ticketId: string, milestoneId: string): Promise<void> {
+  await retryLostRaces(async () => {
+    const ticket = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data;
+    if (!ticket || ticket.isDeleted || ticket.milestoneId !== milestoneId) return;
+    const after: TicketItem = { ...ticket };
+    delete after.milestoneId;
+    await saveTicket(ctx, { before: ticket, after });
+  });
+}
+
+/**
+ * GET …/milestones/{id}/tickets: the milestone's live tickets as ticket lists show them,
+ * optionally of one status category; paginated with an exact total.
+ */
+export async function listMilestoneTickets(ctx: DomainContext, boardId: string, milestoneId: string, query: { status?: StatusCategory; page: number; limit: number }) {
+  await enter(ctx, boardId, 'milestones:view', milestoneId);
+  const byMilestone = db().entities.ticket.query.byMilestone({ orgId: ctx.org.orgId, milestoneKey: milestoneId });
+  const [result, config] = await Promise.all([
+    (query.status ? byMilestone.begins({ statusCategory: query.status }) : byMilestone).go({ pages: 'all' }),
+    loadOrgConfig(ctx.org.orgId),
+  ]);
+  const tickets = result.data
+    .filter((ticket) => !ticket.isDeleted && ticket.boardId === boardId && (!query.status || ticket.statusCategory === query.status))
+    .sort((a, b) => a.ticketId.localeCompare(b.ticketId));
+  const now = ctx.clock.now();
+  return pageOf(tickets.map((ticket) => presentTicket(ticket, config, now)), query.page, query.limit);
 }

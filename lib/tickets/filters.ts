@@ -9,6 +9,7 @@ import { hasLiveClaim } from './lease.js';
 export interface TicketFilters {
   statusIds?: string[];
   assigneeId?: string;
+  milestoneId?: string;
   customerId?: string;
   needsReassignment?: boolean;
   typeIds?: string[];
@@ -63,6 +64,7 @@ export function matchesFilters(ticket: TicketItem, filters: TicketFilters, conte
   if (filters.assigneeId !== undefined && ticket.assigneeId !== filters.assigneeId) return false;
   if (filters.assignedToMe && ticket.assigneeId !== context.callerId) return false;
   if (filters.customerId !== undefined && ticket.customerId !== filters.customerId) return false;
+  if (filters.milestoneId !== undefined && ticket.milestoneId !== filters.milestoneId) return false;
   if (filters.needsReassignment !== undefined && ticket.needsReassignment !== filters.needsReassignment) return false;
   if (filters.typeIds?.length && !filters.typeIds.includes(ticket.typeId)) return false;
   // Ids of deleted labels may linger on tickets until their next write; they match nothing.

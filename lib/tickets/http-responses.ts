@@ -56,6 +56,7 @@ export const fullTicketResult = ticketResult
     commentCount: z.number().int().min(0),
     attachmentCount: z.number().int().min(0),
     subticketIds: z.array(anId),
+    milestone: z.strictObject({ id: anId, name: z.string() }).nullable().meta({ description: 'The milestone the ticket belongs to (`milestoneId`), by name' }),
     blockerInfo: z.record(z.string(), z.unknown()).nullable(),
     customFieldValues: z.array(z.strictObject({ customFieldId: anId, name: z.string(), value: z.string() })),
   })

@@ -36,7 +36,7 @@ export const ticketsRoutes: Routes = acceptClaimFence(acceptDisplayIds({
   'POST /api/v1/boards/{boardId}/tickets': authenticated({
     summary: 'Create a ticket',
     result: fullTicketResult,
-    errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
+    errors: { 403: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED'] },
     envelope: 'data',
     status: 201,
     params: boardParams,
@@ -53,7 +53,7 @@ export const ticketsRoutes: Routes = acceptClaimFence(acceptDisplayIds({
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
     summary: 'Update a ticket',
     result: fullTicketResult,
-    errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
+    errors: { 403: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED'] },
     envelope: 'data',
     params: ticketParams,
     body: patchTicketBody,

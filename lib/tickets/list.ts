@@ -31,6 +31,9 @@ export async function queryBoardTickets(orgId: string, boardId: string, filters:
   if (filters.assigneeId) {
     return (await tickets.query.byAssignee({ orgId, assigneeKey: filters.assigneeId, boardId }).go({ pages: 'all' })).data;
   }
+  if (filters.milestoneId) {
+    return (await tickets.query.byMilestone({ orgId, milestoneKey: filters.milestoneId }).go({ pages: 'all' })).data.filter((ticket) => ticket.boardId === boardId);
+  }
   const categories = categoriesShown(filters);
   if (categories.length === STATUS_CATEGORIES.length) return (await tickets.query.byBoard({ orgId, boardId }).go({ pages: 'all' })).data;
   const parts = await Promise.all(categories.map((statusCategory) => tickets.query.byBoard({ orgId, boardId, statusCategory }).go({ pages: 'all' })));

@@ -74,11 +74,18 @@ export function presentFullTicket(ticket: TicketItem, config: OrgConfig, ctx: Pi
     commentCount: maySeeSecretComments(ctx) ? ticket.commentCount : ticket.commentCount - (ticket.secretCommentCount ?? 0),
     attachmentCount: 0,
     subticketIds: ticket.subticketIds ?? [],
+    milestone: milestoneOf(ticket, config),
     blockerInfo: ticket.blockerInfo ?? null,
     customFieldValues: Object.entries(values)
       .map(([customFieldId, value]) => ({ customFieldId, name: config.customField(customFieldId)?.name ?? '', value }))
       .filter((entry) => config.customField(entry.customFieldId) !== undefined),
   };
+}
+
+/** The ticket's milestone as the full ticket names it (from the configuration already read). */
+function milestoneOf(ticket: TicketItem, config: OrgConfig): { id: string; name: string } | null {
+  const milestone = ticket.milestoneId ? config.milestone(ticket.milestoneId) : undefined;
+  return milestone && milestone.boardId === ticket.boardId ? { id: milestone.milestoneId, name: milestone.name } : null;
 }
 
 export type PresentedTicket = ReturnType<typeof presentTicket>;

@@ -1,4 +1,4 @@
-import { invalidField } from '../core/errors.js';
+import { forbidden, invalidField } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { guarded, type TransactionEntities, type TransactionItem } from '../db/transact.js';
@@ -23,8 +23,11 @@ export function validateReferences(config: OrgConfig, board: BoardItem, before: 
   (after.labelIds ?? []).forEach((labelId, index) => {
     if (!previousLabels.has(labelId) && !config.label(labelId)) throw invalidField(`labelIds.${index}`, 'Unknown label');
   });
-  // Milestones arrive with their own feature; until then no milestone id can exist.
-  if (after.milestoneId && after.milestoneId !== before?.milestoneId) throw invalidField('milestoneId', 'Unknown milestone');
+  // A milestone is set only on a board with Milestones & Releases; that it is a live milestone
+  // of this board is checked at commit by the progress counter's guard (lib/tickets/write.ts).
+  if (after.milestoneId && after.milestoneId !== before?.milestoneId && !board.milestonesAndReleases) {
+    throw forbidden('Milestones & Releases is switched off for this board', 'FEATURE_DISABLED', { feature: 'milestonesAndReleases' });
+  }
 }
 
 /** Items that re-check the references inside the write, plus the type counters; each names the field it guards. */

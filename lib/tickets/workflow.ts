@@ -227,6 +227,8 @@ export async function moveTicket(ctx: DomainContext, boardId: string, ticketId: 
         // The end of its column on the target board, as a new ticket.
         position: ctx.clock.now().getTime(),
         needsReassignment: assigneeLosesAccess,
+        // Milestones belong to a board: the ticket leaves its milestone (its progress falls in the same transaction).
+        milestoneId: undefined,
       },
       related: (e) => [guarded(e.ticketKey.create({ orgId, displayId, ticketId }).commit(), () => conflict('The display id on the target board is already taken; retry'))],
       // The status change is a side effect of the move: refused for an agent, never suggested.

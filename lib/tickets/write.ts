@@ -2,6 +2,7 @@ import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
 import { guarded, transact, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import { LostRace } from '../db/races.js';
+import { invalidField } from '../core/errors.js';
 import { COLUMN_COUNT_SHARDS, type TicketItem, type TimelineEntryItem } from '../db/entities/index.js';
 import { eventPuts, newEventRecord, type EventInput } from '../events/outbox.js';
 import { ticketEventsFor } from './events.js';
@@ -10,6 +11,40 @@ import { claimEndReason, endedClaimEffects, withoutClaim, fenceRefusal } from '.
 
 /** Builds the extra items of a ticket transaction (each guarded item names its own failure). */
 export type TransactionItemsBuilder = (e: TransactionEntities) => TransactionItem[];
+
+/** What a ticket adds to its milestone's progress: live and in a milestone → 1, completed when FINAL. */
+function milestoneShare(ticket: TicketItem | undefined) {
+  if (!ticket || ticket.isDeleted || !ticket.milestoneId) return undefined;
+  return { key: { orgId: ticket.orgId, boardId: ticket.boardId, milestoneId: ticket.milestoneId }, completed: ticket.statusCategory === 'FINAL' ? 1 : 0 };
+}
+
+/**
+ * The milestone progress changes of a ticket write (lib/db/entities/milestone.ts), so a
+ * milestone's `ticketCount` and `completedCount` are exact at all times. Entering a milestone
+ * is guarded: the milestone must be a live one of the ticket's board (else 400 naming
+ * `milestoneId`), which is also the check that the reference is valid at commit.
+ */
+export function milestoneProgress(e: TransactionEntities, before: TicketItem | undefined, after: TicketItem): TransactionItem[] {
+  const was = milestoneShare(before);
+  const is = milestoneShare(after);
+  const same = was && is && was.key.boardId === is.key.boardId && was.key.milestoneId === is.key.milestoneId;
+  if (same) return was.completed === is.completed ? [] : [e.milestone.update(is.key).add({ completedCount: is.completed - was.completed }).commit()];
+  return [
+    ...(was ? [e.milestone.update(was.key).add({ ticketCount: -1, completedCount: -was.completed }).commit()] : []),
+    ...(is
+      ? [
+          guarded(
+            e.milestone
+              .patch(is.key)
+              .add({ ticketCount: 1, completedCount: is.completed })
+              .where((attr, op) => op.eq(attr.isDeleted, false))
+              .commit(),
+            () => invalidField('milestoneId', 'Unknown milestone of this board'),
+          ),
+        ]
+      : []),
+  ];
+}
 
 /** One column count change: `total`, `archived`, `claimed` and `claimedArchived` deltas of a (board, status). */
 export interface ColumnCountDelta {
@@ -127,6 +162,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     ),
     // The agents overview's closing counters (a ticket entering a FINAL status).
     ...[closingDelta(e, write.before, after, ctx.actor.agent != null, ctx.clock.now())].filter((item) => item !== undefined),
+    ...milestoneProgress(e, write.before, after),
   ]);
   return after;
 }

@@ -26,9 +26,4 @@ export function dayRange(year: number, month?: number): { from: string; to: stri
   return { from: `${year}-${mm}-01`, to: `${year}-${mm}-${String(last).padStart(2, '0')}` };
 }
 
-/** A YYYY-MM-DD string that names a real day. */
-export function isCalendarDay(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const date = new Date(`${value}T00:00:00.000Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
+export { isCalendarDay } from '../core/clock.js';

@@ -1,9 +1,8 @@
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
-import { idParam, optionalText, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
+import { calendarDate, idParam, optionalText, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
 import { acceptDisplayIds } from '../tickets/http-refs.js';
 import { TIME_ENTRY_STATES } from '../db/entities/index.js';
-import { isCalendarDay } from './calendar.js';
 import { createBookingItem, deleteBookingItem, listBookingItems, updateBookingItem } from './booking-items.js';
 import { createEntry, decideEntry, deleteEntry, resyncEntry, updateEntry } from './entries.js';
 import { listBoardEntries, listEntries, listTicketEntries, recentEntries, ticketSummary, ticketSummaryWithBudget, todayByTicket } from './reports.js';
@@ -21,18 +20,7 @@ const durationMinutes = z
   .min(1, 'At least 1 minute')
   .max(1440, 'At most 1,440 minutes (one day)');
 
-/** An ISO 8601 date (YYYY-MM-DD), or a date-time whose UTC day is taken. */
-const entryDate = z
-  .string()
-  .max(40)
-  .transform((value, ctx) => {
-    if (isCalendarDay(value)) return value;
-    if (/^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value))) return new Date(value).toISOString().slice(0, 10);
-    ctx.addIssue({ code: 'custom', message: 'Must be an ISO 8601 date (YYYY-MM-DD)' });
-    return z.NEVER;
-  })
-  .meta({ override: { type: 'string', format: 'date', description: 'ISO 8601 date (YYYY-MM-DD); a date-time counts as its UTC day' } });
-
+const entryDate = calendarDate;
 const description = optionalText(500);
 const target = {
   ticketId: idParam.optional().meta({ description: 'The ticket (id or display id); exactly one of ticketId and bookingItemId' }),

@@ -591,6 +591,26 @@ function ticketProbes(): Record<string, Probe> {
       run: async (org) => org.call('DELETE', `/api/v1/custom-fields/${(await post(org, '/api/v1/custom-fields', { name: `Doomed ${suffix()}`, type: 'TEXT' })).id}`),
     },
     ...timeProbes(),
+    ...milestoneProbes(),
+  };
+}
+
+function milestoneProbes(): Record<string, Probe> {
+  const m = '/api/v1/boards/{boardId}/milestones';
+  const doomed = async (org: OrgFixture) => (await post(org, `/api/v1/boards/${org.boardId}/milestones`, { name: `Doomed ${suffix()}`, dueDate: '2027-01-01' })).id;
+  return {
+    // auth; the board ∥ the board's milestones (one Query).
+    [`GET ${m}`]: { budget: 3, run: call(`GET ${m}`) },
+    // auth; the board; one transaction (milestone + name guard).
+    [`POST ${m}`]: { budget: 3, run: (org) => org.call('POST', `/api/v1/boards/${org.boardId}/milestones`, { body: { name: `Budget ${suffix()}`, dueDate: '2027-01-01' } }) },
+    // auth; the board and the milestone (one BatchGetItem).
+    [`GET ${m}/{milestoneId}`]: { budget: 2, run: call(`GET ${m}/{milestoneId}`) },
+    // auth; board and milestone; one transaction (guarded patch, a rename's guards).
+    [`PATCH ${m}/{milestoneId}`]: { budget: 3, run: call(`PATCH ${m}/{milestoneId}`, { color: '#445566' }) },
+    // auth; board and milestone; its tickets; one transaction (mark, free the name); its tickets again (none to clear here).
+    [`DELETE ${m}/{milestoneId}`]: { budget: 5, run: async (org) => org.call('DELETE', `/api/v1/boards/${org.boardId}/milestones/${await doomed(org)}`) },
+    // auth; board and milestone; the milestone's tickets (one Query) ∥ the configuration.
+    [`GET ${m}/{milestoneId}/tickets`]: { budget: 4, run: call(`GET ${m}/{milestoneId}/tickets`) },
   };
 }
 

@@ -48,7 +48,7 @@ describe('tenant isolation across two organizations, every endpoint', () => {
     victimIds = [
       victim.orgId, victim.boardId, victim.teamId, victim.customerId, victim.statusId, victim.typeId, victim.groupId, victim.memberId,
       victim.tokenId, victim.labelId, victim.customFieldId, victim.ticketId, victim.subticketId, victim.commentId,
-      victim.agentId, victim.agentTokenId, victim.suggestionId, victim.timerId, victim.entryId, victim.bookingItemId,
+      victim.agentId, victim.agentTokenId, victim.suggestionId, victim.timerId, victim.entryId, victim.bookingItemId, victim.milestoneId,
     ];
   }, 60_000);
 

@@ -14,6 +14,8 @@ describe('creating tickets', () => {
   let s: Setup;
   beforeAll(async () => {
     s = await setup();
+    // Milestones are a board feature: with it on, an unknown milestone id is a bad reference (400).
+    await s.org.call('PATCH', `/api/v1/boards/${s.boardId}`, { body: { features: { milestonesAndReleases: true } } });
   });
 
   it('creates a ticket with a display id from the board counter, the default status and type, and a null claim', async () => {

@@ -37,6 +37,8 @@ export interface OrgFixture extends TestOrg {
   timerId: string;
   entryId: string;
   bookingItemId: string;
+  /** A milestone of the board (which has Milestones & Releases on). */
+  milestoneId: string;
 }
 
 async function created(org: TestOrg, path: string, body: unknown): Promise<any> {
@@ -71,6 +73,8 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
   const deliveryId = await pingDelivery(org, webhookEndpoint.id);
   const grant = await createGrant(org, baseUrl());
   const bookingItem = await created(org, '/api/v1/time-tracking/booking-items', { name: 'Fixture booking item' });
+  await org.call('PATCH', `/api/v1/boards/${board.id}`, { body: { features: { milestonesAndReleases: true } } });
+  const milestone = await created(org, `/api/v1/boards/${board.id}/milestones`, { name: 'Fixture milestone', dueDate: '2027-01-01' });
   const timer = await created(org, '/api/v1/time-tracking/timers', { ticketId: ticket.id });
   const entry = await created(org, '/api/v1/time-tracking/entries', { ticketId: ticket.id, durationMinutes: 15, description: 'Fixture entry' });
   const sync = await org.call('PUT', '/api/v1/time-tracking/sync-endpoint', { body: { url: 'https://booking.example.com/fixture' } });
@@ -102,6 +106,7 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
     timerId: timer.id,
     entryId: entry.id,
     bookingItemId: bookingItem.id,
+    milestoneId: milestone.id,
   };
 }
 
@@ -161,6 +166,7 @@ export function pathFor(routeKey: string, fixture: OrgFixture): { method: string
     timerId: fixture.timerId,
     entryId: fixture.entryId,
     bookingItemId: fixture.bookingItemId,
+    milestoneId: fixture.milestoneId,
   };
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const id = ids[name];
@@ -230,6 +236,8 @@ export function writeBodyFor(routeKey: string, own: OrgFixture): unknown {
     'POST /api/v1/time-tracking/booking-items': { name: 'Probe item' },
     'PATCH /api/v1/time-tracking/booking-items/{bookingItemId}': { name: 'Hijacked' },
     'PUT /api/v1/time-tracking/sync-endpoint': { url: 'https://booking.example.com/probe' },
+    'POST /api/v1/boards/{boardId}/milestones': { name: `Probe ${Date.now()}`, dueDate: '2027-01-01' },
+    'PATCH /api/v1/boards/{boardId}/milestones/{milestoneId}': { name: 'Hijacked' },
   };
   return bodies[routeKey];
 }

@@ -29,7 +29,9 @@ export const Milestone = (config?: EntityConfiguration) =>
     updatedAt: { type: 'string', required: true },
   },
   indexes: {
-    byBoard: { pk: { field: 'pk', composite: ['orgId', 'boardId'] }, sk: { field: 'sk', composite: ['milestoneId'] } },
+    // In the `orgConfig` collection: the ticket operations' one Query of the organization's
+    // vocabulary returns the milestones too (a full ticket names its milestone at no cost).
+    byBoard: { collection: 'orgConfig', pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['boardId', 'milestoneId'] } },
   },
 }, config);
 export type MilestoneItem = EntityItem<ReturnType<typeof Milestone>>;
