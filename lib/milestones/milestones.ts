@@ -15,14 +15,14 @@ import { requirePermission, type Permission } from '../organizations/permissions
 import { claimName, nameChanges, nameTaken, releaseName } from '../organizations/unique-names.js';
 
 /*
- * Milestones of a board (spec §2.9, §4.10). WORK IN PROGRESS on branch wip/issue-15: the
- * routes, the feature gate and the name guard are here; the ticket write path's progress
- * counters, `milestoneId` on tickets and the milestone's tickets come next.
+ * Milestones of a board (spec §2.9, §4.10), behind the board's Milestones & Releases feature.
+ * Their progress counters are written by the ticket write path (`milestoneProgress` in
+ * lib/tickets/write.ts), never here.
  */
 
 type MilestonePermission = Extract<Permission, `milestones:${string}`>;
 
-/** The board if the caller sees it and holds `permission`, with Milestones & Releases switched on (else 403 FEATURE_DISABLED). */
+/** 403 FEATURE_DISABLED unless the board has Milestones & Releases switched on. */
 export function requireMilestonesFeature(board: BoardItem): void {
   if (!board.milestonesAndReleases) throw forbidden('Milestones & Releases is switched off for this board', 'FEATURE_DISABLED', { feature: 'milestonesAndReleases' });
 }
