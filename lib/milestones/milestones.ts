@@ -27,8 +27,11 @@ export function requireMilestonesFeature(board: BoardItem): void {
   if (!board.milestonesAndReleases) throw forbidden('Milestones & Releases is switched off for this board', 'FEATURE_DISABLED', { feature: 'milestonesAndReleases' });
 }
 
-/** The board and (when named) one of its milestones, in one BatchGetItem; 404 for a hidden board or an unknown milestone. */
-async function enter(ctx: DomainContext, boardId: string, permission: MilestonePermission, milestoneId?: string): Promise<{ board: BoardItem; milestone?: MilestoneItem }> {
+/**
+ * The board and (when named) one of its milestones, in one BatchGetItem; 404 for a hidden
+ * board or an unknown milestone (a deleted one too, unless `includeDeleted`).
+ */
+async function enter(ctx: DomainContext, boardId: string, permission: MilestonePermission, milestoneId?: string, includeDeleted = false): Promise<{ board: BoardItem; milestone?: MilestoneItem }> {
   requirePermission(ctx, permission);
   const [board, milestone] = (await batchGetMixed([
     { entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId } },
@@ -36,7 +39,7 @@ async function enter(ctx: DomainContext, boardId: string, permission: MilestoneP
   ])) as [BoardItem | undefined, MilestoneItem | undefined];
   const visible = visibleOrNotFound(ctx, board);
   requireMilestonesFeature(visible);
-  if (milestoneId && (!milestone || milestone.isDeleted)) throw notFound('Milestone');
+  if (milestoneId && (!milestone || (milestone.isDeleted && !includeDeleted))) throw notFound('Milestone');
   return { board: visible, ...(milestone ? { milestone } : {}) };
 }
 
@@ -174,13 +177,7 @@ const CLEARING_CONCURRENCY = 8;
  * end before every ticket is cleared, deleting the milestone again finishes the work.
  */
 export async function deleteMilestone(ctx: DomainContext, boardId: string, milestoneId: string): Promise<void> {
-  requirePermission(ctx, 'milestones:delete');
-  const [board, milestone] = (await batchGetMixed([
-    { entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId } },
-    { entity: db().entities.milestone, key: { orgId: ctx.org.orgId, boardId, milestoneId } },
-  ])) as [BoardItem | undefined, MilestoneItem | undefined];
-  requireMilestonesFeature(visibleOrNotFound(ctx, board));
-  if (!milestone) throw notFound('Milestone');
+  const milestone = (await enter(ctx, boardId, 'milestones:delete', milestoneId, true)).milestone!;
   const tickets = await ticketsOfMilestone(ctx.org.orgId, milestoneId);
   if (milestone.isDeleted && tickets.length === 0) throw notFound('Milestone');
   if (!milestone.isDeleted) {

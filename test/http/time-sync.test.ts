@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime.js';
-import { api, createMember, expectValidationError, setPlan, useRuntime, type ApiResponse } from '../support/api.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '../../infra/local/runtime.js';
+import { startDeliveryRuntime } from '../support/delivery-runtime.js';
+import { api, createMember, expectValidationError, setPlan, type ApiResponse } from '../support/api.js';
 import { createAgent, createTicket, type TestAgent } from '../support/factories.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { Receiver, type ReceivedRequest } from '../support/receiver.js';
@@ -26,17 +27,7 @@ let secret: string;
 const asMember = (method: string, path: string, body?: unknown): Promise<ApiResponse> => api(method, path, { token: member.token, org: setup.org.slug, ...(body ? { body } : {}) });
 
 beforeAll(async () => {
-  runtime = await startLocalRuntime({
-    port: 0,
-    dynamoEndpoint: inject('dynamoEndpoint'),
-    tableName: 'wm-time-sync',
-    logRequests: false,
-    validateResponses: true,
-    sweeperIntervalSeconds: 3600,
-    webhookAllowLoopback: true,
-    webhookRetryDelaysSeconds: [1, 1],
-  });
-  useRuntime(runtime);
+  runtime = await startDeliveryRuntime('wm-time-sync');
   await receiver.start();
   setup = await boardSetup('Sync');
   await setPlan(setup.org.slug, 'PRO');

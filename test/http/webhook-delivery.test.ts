@@ -1,14 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '../../infra/local/runtime.js';
+import { startDeliveryRuntime } from '../support/delivery-runtime.js';
 import { localSqsClient } from '../../infra/local/sqs.js';
 import { db } from '../../lib/db/service.js';
 import { attemptDelivery } from '../../lib/webhooks/attempts.js';
 import { automaticDeliveryId } from '../../lib/webhooks/delivery-records.js';
 import { fanOutEvent } from '../../lib/webhooks/fanout.js';
-import { setPlan, useRuntime } from '../support/api.js';
+import { setPlan } from '../support/api.js';
 import { boardSetup, lapseClaim, type BoardSetup } from '../support/tickets.js';
 import { createAgent, createTicket } from '../support/factories.js';
 import { Receiver, type ReceivedRequest } from '../support/receiver.js';
@@ -27,17 +28,7 @@ const receiver = new Receiver();
 let setup: BoardSetup;
 
 beforeAll(async () => {
-  runtime = await startLocalRuntime({
-    port: 0,
-    dynamoEndpoint: inject('dynamoEndpoint'),
-    tableName: 'wm-webhook-delivery',
-    logRequests: false,
-    validateResponses: true,
-    sweeperIntervalSeconds: 3600,
-    webhookAllowLoopback: true,
-    webhookRetryDelaysSeconds: [1, 1],
-  });
-  useRuntime(runtime);
+  runtime = await startDeliveryRuntime('wm-webhook-delivery');
   await receiver.start();
   setup = await boardSetup('Hooks');
   await setPlan(setup.org.slug, 'PRO');
