@@ -30,6 +30,7 @@ import { oauthRoutes } from '../lib/oauth/http.js';
 import { mcpRoutes } from '../lib/mcp/http.js';
 import { timeRoutes } from '../lib/time/http.js';
 import { milestonesRoutes } from '../lib/milestones/http.js';
+import { releasesRoutes } from '../lib/releases/http.js';
 import { fallbackRoutes } from '../lib/http/fallback.js';
 import { docsRoutes, REFERENCE_RENDERER } from '../lib/docs/http.js';
 
@@ -244,6 +245,14 @@ export const functionGroups: FunctionDefinition[] = [
     kind: 'http',
     table: 'readWrite',
     routes: milestonesRoutes,
+  },
+  {
+    // Releases of boards (the Milestones & Releases feature): their milestones and tickets.
+    name: 'releases',
+    entry: 'functions/releases.ts',
+    kind: 'http',
+    table: 'readWrite',
+    routes: releasesRoutes,
   },
   {
     // Time tracking: timers, entries and their approval, booking items, the time-booking sync endpoint.

@@ -4,7 +4,7 @@ import {
   Status, TicketType, Team, TeamMember, Customer, DomainEvent, Label, CustomField, Ticket, TicketKey, Comment,
   TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName, RateWindow, WebhookEndpoint,
   WebhookDelivery, WebhookAttempt, Integration, PullRequest, Pipeline, InboundDelivery, OAuthClient, OAuthGrant, OAuthToken,
-  TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint, Milestone,
+  TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint, Milestone, Release, ReleaseTicket,
 } from './entities/index.js';
 
 /**
@@ -57,6 +57,8 @@ export const entityBuilders = {
   agentWeek: AgentWeek,
   timeSyncEndpoint: TimeSyncEndpoint,
   milestone: Milestone,
+  release: Release,
+  releaseTicket: ReleaseTicket,
 };
 
 type Builders = typeof entityBuilders;

@@ -64,7 +64,8 @@ export function presentMilestone(milestone: MilestoneItem) {
   };
 }
 
-async function milestonesOf(orgId: string, boardId: string): Promise<MilestoneItem[]> {
+/** A board's milestones, deleted ones too (one Query of the organization's configuration partition). */
+export async function milestonesOf(orgId: string, boardId: string): Promise<MilestoneItem[]> {
   return (await db().entities.milestone.query.byBoard({ orgId, boardId }).go({ pages: 'all' })).data.filter((milestone) => milestone.boardId === boardId);
 }
 

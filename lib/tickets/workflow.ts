@@ -229,6 +229,8 @@ export async function moveTicket(ctx: DomainContext, boardId: string, ticketId: 
         needsReassignment: assigneeLosesAccess,
         // Milestones belong to a board: the ticket leaves its milestone (its progress falls in the same transaction).
         milestoneId: undefined,
+        // So do releases: it leaves every release of the old board (their counts fall in the same transaction).
+        releaseIds: undefined,
       },
       related: (e) => [guarded(e.ticketKey.create({ orgId, displayId, ticketId }).commit(), () => conflict('The display id on the target board is already taken; retry'))],
       // The status change is a side effect of the move: refused for an agent, never suggested.

@@ -8,6 +8,7 @@ import { eventPuts, newEventRecord, type EventInput } from '../events/outbox.js'
 import { ticketEventsFor } from './events.js';
 import { closingDelta } from '../activity/activity.js';
 import { claimEndReason, endedClaimEffects, withoutClaim, fenceRefusal } from './lease.js';
+import { releaseMembership } from './release-membership.js';
 
 /** Builds the extra items of a ticket transaction (each guarded item names its own failure). */
 export type TransactionItemsBuilder = (e: TransactionEntities) => TransactionItem[];
@@ -163,6 +164,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     // The agents overview's closing counters (a ticket entering a FINAL status).
     ...[closingDelta(e, write.before, after, ctx.actor.agent != null, ctx.clock.now())].filter((item) => item !== undefined),
     ...milestoneProgress(e, write.before, after),
+    ...releaseMembership(e, write.before, after, now),
   ]);
   return after;
 }

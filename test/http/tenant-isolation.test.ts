@@ -49,6 +49,7 @@ describe('tenant isolation across two organizations, every endpoint', () => {
       victim.orgId, victim.boardId, victim.teamId, victim.customerId, victim.statusId, victim.typeId, victim.groupId, victim.memberId,
       victim.tokenId, victim.labelId, victim.customFieldId, victim.ticketId, victim.subticketId, victim.commentId,
       victim.agentId, victim.agentTokenId, victim.suggestionId, victim.timerId, victim.entryId, victim.bookingItemId, victim.milestoneId,
+      victim.releaseId,
     ];
   }, 60_000);
 
@@ -102,6 +103,9 @@ describe('tenant isolation across two organizations, every endpoint', () => {
     ['POST /api/v1/boards/{boardId}/tickets', () => ({ title: 'P', assigneeId: victim.memberId }), 'assigneeId'],
     ['POST /api/v1/boards/{boardId}/tickets', () => ({ title: 'P', customerId: victim.customerId }), 'customerId'],
     ['PUT /api/v1/boards/{boardId}/tickets/{ticketId}/custom-fields', () => ({ values: [{ customFieldId: victim.customFieldId, value: 'x' }] }), 'values.0.customFieldId'],
+    ['POST /api/v1/boards/{boardId}/releases', () => ({ name: 'P', milestoneIds: [victim.milestoneId] }), 'milestoneIds.0'],
+    ['POST /api/v1/boards/{boardId}/releases/{releaseId}/milestones', () => ({ milestoneId: victim.milestoneId }), 'milestoneId'],
+    ['POST /api/v1/boards/{boardId}/releases/{releaseId}/tickets', () => ({ ticketId: victim.ticketId }), 'ticketId'],
   ])('%s refuses to attach the other organization’s resource to its own', async (routeKey, body, field) => {
     const { method, path } = pathFor(routeKey, intruder);
     const response = await intruder.call(method, path, { body: body() });
@@ -132,5 +136,7 @@ describe('tenant isolation across two organizations, every endpoint', () => {
     expect(ticket.body.data).toMatchObject({ title: 'Fixture ticket', status: { id: expect.any(String) }, subticketIds: [victim.subticketId], commentCount: 1 });
     const comment = await victim.call('GET', `/api/v1/boards/${victim.boardId}/tickets/${victim.ticketId}/comments/${victim.commentId}`);
     expect(comment.body.data.content).toBe('Fixture comment');
+    const release = await victim.call('GET', `/api/v1/boards/${victim.boardId}/releases/${victim.releaseId}`);
+    expect(release.body).toMatchObject({ name: 'Fixture release', version: '1.0.0', ticketCount: 1, milestones: [{ id: victim.milestoneId, name: 'Fixture milestone' }] });
   });
 });

@@ -39,6 +39,8 @@ export interface OrgFixture extends TestOrg {
   bookingItemId: string;
   /** A milestone of the board (which has Milestones & Releases on). */
   milestoneId: string;
+  /** A release of the board holding the milestone and the ticket. */
+  releaseId: string;
 }
 
 async function created(org: TestOrg, path: string, body: unknown): Promise<any> {
@@ -75,6 +77,9 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
   const bookingItem = await created(org, '/api/v1/time-tracking/booking-items', { name: 'Fixture booking item' });
   await org.call('PATCH', `/api/v1/boards/${board.id}`, { body: { features: { milestonesAndReleases: true } } });
   const milestone = await created(org, `/api/v1/boards/${board.id}/milestones`, { name: 'Fixture milestone', dueDate: '2027-01-01' });
+  const release = await created(org, `/api/v1/boards/${board.id}/releases`, { name: 'Fixture release', version: '1.0.0', milestoneIds: [milestone.id] });
+  const attached = await org.call('POST', `/api/v1/boards/${board.id}/releases/${release.id}/tickets`, { body: { ticketId: ticket.id } });
+  if (attached.status !== 200) throw new Error(`fixture release ticket: ${attached.status} ${JSON.stringify(attached.body)}`);
   const timer = await created(org, '/api/v1/time-tracking/timers', { ticketId: ticket.id });
   const entry = await created(org, '/api/v1/time-tracking/entries', { ticketId: ticket.id, durationMinutes: 15, description: 'Fixture entry' });
   const sync = await org.call('PUT', '/api/v1/time-tracking/sync-endpoint', { body: { url: 'https://booking.example.com/fixture' } });
@@ -107,6 +112,7 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
     entryId: entry.id,
     bookingItemId: bookingItem.id,
     milestoneId: milestone.id,
+    releaseId: release.id,
   };
 }
 
@@ -167,6 +173,7 @@ export function pathFor(routeKey: string, fixture: OrgFixture): { method: string
     entryId: fixture.entryId,
     bookingItemId: fixture.bookingItemId,
     milestoneId: fixture.milestoneId,
+    releaseId: fixture.releaseId,
   };
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const id = ids[name];
@@ -238,6 +245,10 @@ export function writeBodyFor(routeKey: string, own: OrgFixture): unknown {
     'PUT /api/v1/time-tracking/sync-endpoint': { url: 'https://booking.example.com/probe' },
     'POST /api/v1/boards/{boardId}/milestones': { name: `Probe ${Date.now()}`, dueDate: '2027-01-01' },
     'PATCH /api/v1/boards/{boardId}/milestones/{milestoneId}': { name: 'Hijacked' },
+    'POST /api/v1/boards/{boardId}/releases': { name: 'Probe release' },
+    'PATCH /api/v1/boards/{boardId}/releases/{releaseId}': { name: 'Hijacked' },
+    'POST /api/v1/boards/{boardId}/releases/{releaseId}/milestones': { milestoneId: own.milestoneId },
+    'POST /api/v1/boards/{boardId}/releases/{releaseId}/tickets': { ticketId: own.ticketId },
   };
   return bodies[routeKey];
 }

@@ -32,3 +32,4 @@ export {
   type TimeEntryState, type SyncStatus, type TimeEntryItem, type TimerItem, type BookingItemItem, type AgentWeekItem, type TimeSyncEndpointItem,
 } from './time.js';
 export { Milestone, type MilestoneItem } from './milestone.js';
+export { Release, ReleaseTicket, type ReleaseItem, type ReleaseTicketItem } from './release.js';

@@ -95,6 +95,11 @@ export const Ticket = (config?: EntityConfiguration) =>
     milestoneId: { type: 'string' },
     /** Index key of byMilestone (derived): NO_KEY when the ticket is in no milestone or deleted. */
     milestoneKey: { type: 'string', watch: ['milestoneId', 'isDeleted'], set: (_value?: string, item?: any) => (item?.milestoneId && !item?.isDeleted ? item.milestoneId : NO_KEY) },
+    /**
+     * The releases the ticket is attached to (a set; absent when none). Changed by release
+     * attach and detach, and emptied when the ticket is deleted or moved (lib/tickets/release-membership.ts).
+     */
+    releaseIds: { type: 'set', items: 'string' },
     resolution: { type: 'string' },
     resolutionType: { type: RESOLUTION_TYPES },
     isArchived: { type: 'boolean', required: true, default: false },
