@@ -3,6 +3,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
 import type { Clock } from '../core/clock.js';
+import { forEachAtMost } from '../core/concurrency.js';
 
 /** The subset of a DynamoDB stream record (Lambda event shape) the consumer reads. */
 export interface StreamRecordLike {
@@ -78,22 +79,17 @@ export async function consumeStreamRecords(
 
   const dispatched: { index: number; event: DispatchedEvent }[] = [];
   const failed: { index: number; record: StreamRecordLike; event: DispatchedEvent }[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < events.length) {
-      const entry = events[next++]!;
-      try {
-        if (!(await claimForDispatch(entry.event, clock))) continue;
-        await dispatch(entry.event, clock, batch);
-        dispatched.push({ index: entry.index, event: entry.event });
-      } catch (error) {
-        console.error(JSON.stringify({ msg: 'event dispatch failed', eventId: entry.event.eventId, type: entry.event.type, error: String(error) }));
-        await releaseDispatchClaim(entry.event).catch(() => undefined);
-        failed.push(entry);
-      }
+  await forEachAtMost(events, CONCURRENT_DISPATCHES, async (entry) => {
+    try {
+      if (!(await claimForDispatch(entry.event, clock))) return;
+      await dispatch(entry.event, clock, batch);
+      dispatched.push({ index: entry.index, event: entry.event });
+    } catch (error) {
+      console.error(JSON.stringify({ msg: 'event dispatch failed', eventId: entry.event.eventId, type: entry.event.type, error: String(error) }));
+      await releaseDispatchClaim(entry.event).catch(() => undefined);
+      failed.push(entry);
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENT_DISPATCHES, events.length) }, worker));
+  });
 
   const earliest = failed.sort((a, b) => a.index - b.index)[0];
   return {

@@ -2,11 +2,12 @@ import { forbidden, notFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
-import { batchGetMixed } from '../db/batch.js';
+import { batchGetMixed, type KeyRequest } from '../db/batch.js';
 import { guarded, transact } from '../db/transact.js';
 import { LostRace, retryLostRaces } from '../db/races.js';
 import type { BoardItem, MilestoneItem, StatusCategory, TicketItem } from '../db/entities/index.js';
 import { pageOf } from '../core/pages.js';
+import { forEachAtMost } from '../core/concurrency.js';
 import { saveTicket } from '../tickets/write.js';
 import { loadOrgConfig } from '../tickets/config.js';
 import { presentTicket } from '../tickets/present.js';
@@ -28,19 +29,30 @@ export function requireMilestonesFeature(board: BoardItem): void {
 }
 
 /**
- * The board and (when named) one of its milestones, in one BatchGetItem; 404 for a hidden
- * board or an unknown milestone (a deleted one too, unless `includeDeleted`).
+ * The entry of every milestone and release route: the permission, then the board and any
+ * further items in one BatchGetItem (they come back in request order, undefined when
+ * missing); 404 for a board the caller may not see, then 403 FEATURE_DISABLED when the board
+ * has the feature off.
  */
-async function enter(ctx: DomainContext, boardId: string, permission: MilestonePermission, milestoneId?: string, includeDeleted = false): Promise<{ board: BoardItem; milestone?: MilestoneItem }> {
+export async function enterFeatureBoard(ctx: DomainContext, boardId: string, permission: Permission, more: KeyRequest[] = []): Promise<{ board: BoardItem; found: unknown[] }> {
   requirePermission(ctx, permission);
-  const [board, milestone] = (await batchGetMixed([
-    { entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId } },
-    ...(milestoneId ? [{ entity: db().entities.milestone, key: { orgId: ctx.org.orgId, boardId, milestoneId } }] : []),
-  ])) as [BoardItem | undefined, MilestoneItem | undefined];
-  const visible = visibleOrNotFound(ctx, board);
+  const [board, ...found] = await batchGetMixed([{ entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId } }, ...more]);
+  const visible = visibleOrNotFound(ctx, board as BoardItem | undefined);
   requireMilestonesFeature(visible);
+  return { board: visible, found };
+}
+
+/** The board and (when named) one of its milestones; 404 for an unknown milestone (a deleted one too, unless `includeDeleted`). */
+async function enter(ctx: DomainContext, boardId: string, permission: MilestonePermission, milestoneId?: string, includeDeleted = false): Promise<{ board: BoardItem; milestone?: MilestoneItem }> {
+  const { board, found } = await enterFeatureBoard(
+    ctx,
+    boardId,
+    permission,
+    milestoneId ? [{ entity: db().entities.milestone, key: { orgId: ctx.org.orgId, boardId, milestoneId } }] : [],
+  );
+  const milestone = found[0] as MilestoneItem | undefined;
   if (milestoneId && (!milestone || (milestone.isDeleted && !includeDeleted))) throw notFound('Milestone');
-  return { board: visible, ...(milestone ? { milestone } : {}) };
+  return { board, ...(milestone ? { milestone } : {}) };
 }
 
 /** The guard's name: unique per board among live milestones. */
@@ -197,11 +209,7 @@ export async function deleteMilestone(ctx: DomainContext, boardId: string, miles
   }
   // Read again after the mark: a ticket that entered just before it is cleared too.
   const members = await ticketsOfMilestone(ctx.org.orgId, milestoneId);
-  let next = 0;
-  const worker = async () => {
-    while (next < members.length) await leaveMilestone(ctx, members[next++]!.ticketId, milestoneId);
-  };
-  await Promise.all(Array.from({ length: Math.min(CLEARING_CONCURRENCY, members.length) }, worker));
+  await forEachAtMost(members, CLEARING_CONCURRENCY, (ticket) => leaveMilestone(ctx, ticket.ticketId, milestoneId));
 }
 
 async function ticketsOfMilestone(orgId: string, milestoneId: string): Promise<TicketItem[]> {

@@ -1,15 +1,15 @@
 import { invalidField, notFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { pageOf } from '../core/pages.js';
+import { forEachAtMost } from '../core/concurrency.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
-import { batchGetMixed, type KeyRequest } from '../db/batch.js';
+import type { KeyRequest } from '../db/batch.js';
 import { guarded, transact, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import { LostRace, retryLostRaces } from '../db/races.js';
 import type { BoardItem, MilestoneItem, ReleaseItem, TicketItem } from '../db/entities/index.js';
-import { visibleOrNotFound } from '../boards/index.js';
-import { requirePermission, type Permission } from '../organizations/permissions.js';
-import { milestonesOf, requireMilestonesFeature } from '../milestones/milestones.js';
+import type { Permission } from '../organizations/permissions.js';
+import { enterFeatureBoard, milestonesOf } from '../milestones/milestones.js';
 import { liveTicketOf, loadTickets } from '../tickets/access.js';
 import { loadOrgConfig } from '../tickets/config.js';
 import { presentTicket } from '../tickets/present.js';
@@ -33,22 +33,18 @@ interface Entered {
 
 /**
  * The board and (when named) one of its releases, plus any further items, in one
- * BatchGetItem; 404 for a hidden board or an unknown release (or one being deleted, unless
- * `includeDeleted`), 403 FEATURE_DISABLED when the board has the feature off.
+ * BatchGetItem (lib/milestones `enterFeatureBoard`); 404 for an unknown release (or one being
+ * deleted, unless `includeDeleted`).
  */
 async function enter(ctx: DomainContext, boardId: string, permission: ReleasePermission, releaseId?: string, more: KeyRequest[] = [], includeDeleted = false): Promise<Entered> {
-  requirePermission(ctx, permission);
-  const [board, ...found] = await batchGetMixed([
-    { entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId } },
+  const { board, found } = await enterFeatureBoard(ctx, boardId, permission, [
     ...(releaseId ? [{ entity: db().entities.release, key: { orgId: ctx.org.orgId, boardId, releaseId } }] : []),
     ...more,
   ]);
-  const visible = visibleOrNotFound(ctx, board as BoardItem | undefined);
-  requireMilestonesFeature(visible);
-  if (!releaseId) return { board: visible, more: found };
+  if (!releaseId) return { board, more: found };
   const release = found.shift() as ReleaseItem | undefined;
   if (!release || (release.isDeleted && !includeDeleted)) throw notFound('Release');
-  return { board: visible, release, more: found };
+  return { board, release, more: found };
 }
 
 /** The release as the API shows it; `milestones` are the attached ones still live, by name, in name order. */
@@ -292,11 +288,7 @@ export async function deleteRelease(ctx: DomainContext, boardId: string, release
   }
   await retryLostRaces(async () => {
     const members = await memberIds(ctx.org.orgId, releaseId);
-    let next = 0;
-    const worker = async () => {
-      while (next < members.length) await leaveDeletedRelease(ctx, members[next++]!, releaseId);
-    };
-    await Promise.all(Array.from({ length: Math.min(DETACH_CONCURRENCY, members.length) }, worker));
+    await forEachAtMost(members, DETACH_CONCURRENCY, (ticketId) => leaveDeletedRelease(ctx, ticketId, releaseId));
     // A member that left meanwhile (deleted, moved) took its count with it: 0 now, or read again.
     await transact((e) => [
       guarded(
