@@ -3,9 +3,10 @@ import { consumeStreamRecords, type StreamRecordLike } from '../lib/events/consu
 import { eventDispatcher } from '../lib/events/dispatcher.js';
 import { systemClock } from '../lib/core/clock.js';
 import { queueTimeSync, TIME_SYNC_EVENT } from '../lib/time/sync.js';
+import { purgeWiki, WIKI_PURGE_EVENT } from '../lib/wiki/purge.js';
 
-/** Events to webhook endpoints; time entry pushes to the organization's time-booking endpoint. */
-const dispatch = eventDispatcher({ [TIME_SYNC_EVENT]: queueTimeSync });
+/** Events to webhook endpoints; time entry pushes to the organization's time-booking endpoint; wiki content purges. */
+const dispatch = eventDispatcher({ [TIME_SYNC_EVENT]: queueTimeSync, [WIKI_PURGE_EVENT]: purgeWiki });
 
 /** Table stream consumer: outbox events → dispatcher, with partial batch failure reporting. */
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {

@@ -31,6 +31,7 @@ import { mcpRoutes } from '../lib/mcp/http.js';
 import { timeRoutes } from '../lib/time/http.js';
 import { milestonesRoutes } from '../lib/milestones/http.js';
 import { releasesRoutes } from '../lib/releases/http.js';
+import { wikiRoutes } from '../lib/wiki/http.js';
 import { fallbackRoutes } from '../lib/http/fallback.js';
 import { docsRoutes, REFERENCE_RENDERER } from '../lib/docs/http.js';
 
@@ -253,6 +254,14 @@ export const functionGroups: FunctionDefinition[] = [
     kind: 'http',
     table: 'readWrite',
     routes: releasesRoutes,
+  },
+  {
+    // The wiki: spaces, their roles and members, folders, pages with versions, search.
+    name: 'wiki',
+    entry: 'functions/wiki.ts',
+    kind: 'http',
+    table: 'readWrite',
+    routes: wikiRoutes,
   },
   {
     // Time tracking: timers, entries and their approval, booking items, the time-booking sync endpoint.

@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'CONFLICT'
   | 'STALE_UPDATE'
+  | 'FOLDER_NOT_EMPTY'
   | 'PAYLOAD_TOO_LARGE'
   | 'HEADERS_TOO_LARGE'
   | 'RATE_LIMITED'

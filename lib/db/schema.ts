@@ -5,6 +5,7 @@ import {
   TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName, RateWindow, WebhookEndpoint,
   WebhookDelivery, WebhookAttempt, Integration, PullRequest, Pipeline, InboundDelivery, OAuthClient, OAuthGrant, OAuthToken,
   TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint, Milestone, Release, ReleaseTicket,
+  WikiSpace, WikiFolder, WikiPage, WikiVersion, WikiChunk,
 } from './entities/index.js';
 
 /**
@@ -59,6 +60,11 @@ export const entityBuilders = {
   milestone: Milestone,
   release: Release,
   releaseTicket: ReleaseTicket,
+  wikiSpace: WikiSpace,
+  wikiFolder: WikiFolder,
+  wikiPage: WikiPage,
+  wikiVersion: WikiVersion,
+  wikiChunk: WikiChunk,
 };
 
 type Builders = typeof entityBuilders;

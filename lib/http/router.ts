@@ -18,7 +18,7 @@ import { pageEnvelope } from './pagination.js';
 import { nonConformance } from './conformance.js';
 import type { Page } from '../core/pages.js';
 
-/** Largest accepted request body. The biggest field of the spec (a wiki page) is 500,000 characters. */
+/** Largest accepted request body unless a route says otherwise (a wiki page's routes admit more). */
 const MAX_BODY_BYTES = 1_100_000;
 
 export interface RequestInfo {
@@ -93,6 +93,8 @@ interface Schemas<P, Q, B> {
    * (`{error, error_description}`) with lower-case OAuth codes (lib/http/respond.ts).
    */
   errorFormat?: 'oauth';
+  /** Largest body the route accepts (413 above it); MAX_BODY_BYTES unless given. */
+  maxBodyBytes?: number;
 }
 
 /** What the handler of a `raw` route returns. */
@@ -235,7 +237,7 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
   const route = routes[event.routeKey];
   if (!route) throw new AppError(404, 'NOT_FOUND', 'No such route');
   // Checked for every route, whether it reads a body or not: a bad request is refused before any work.
-  const bodyText = requestBodyText(event);
+  const bodyText = requestBodyText(event, route.maxBodyBytes ?? MAX_BODY_BYTES);
   if (!pathSegments(event.rawPath)) throw malformedPath();
   const headers = lowerCaseHeaders(event.headers ?? {});
   const method = event.requestContext.http.method.toUpperCase();
@@ -354,14 +356,14 @@ function requirePlatformOperator(headers: Record<string, string | undefined>): v
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The request body as text: at most MAX_BODY_BYTES (413 otherwise) and valid UTF-8 (400
+ * The request body as text: at most `maxBytes` (413 otherwise) and valid UTF-8 (400
  * otherwise, never stored with replacement characters). API Gateway passes bodies it treats
  * as binary base64-encoded; so does the local runtime for bytes that are not UTF-8.
  */
-function requestBodyText(event: APIGatewayProxyEventV2): string | undefined {
+function requestBodyText(event: APIGatewayProxyEventV2, maxBytes: number): string | undefined {
   if (!event.body) return undefined;
   const bytes = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
-  if (bytes.length > MAX_BODY_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_BODY_BYTES} bytes`);
+  if (bytes.length > maxBytes) throw new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`);
   if (!event.isBase64Encoded) return event.body;
   try {
     return strictUtf8.decode(bytes);

@@ -13,6 +13,8 @@ import { locateTicket } from '../tickets/refs.js';
 import { createComment, listComments } from '../comments/comments.js';
 import { createEntry } from '../time/entries.js';
 import { isCalendarDay } from '../time/calendar.js';
+import { getPage } from '../wiki/pages.js';
+import { searchSpace, searchWiki } from '../wiki/search.js';
 
 /**
  * The MCP tools: each a thin adapter over the domain functions the REST routes call, never a
@@ -35,6 +37,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
 /** No tool result is longer than this many characters of text (long fields are cut with a marker). */
 export const MAX_RESULT_CHARACTERS = 20_000;
 const LONG_TEXT = 2_000;
+/** The most of a wiki page one wiki_get_page result carries. */
+const WIKI_WINDOW = 20_000;
 
 const page = z.number().int().min(1).max(10_000).default(1).describe('Page, from 1');
 const limit = z.number().int().min(1).max(50).default(20).describe('Items per page (max 50)');
@@ -455,7 +459,69 @@ export const TOOLS: readonly ToolDefinition[] = [
       return { id: entry.id, state: entry.state, durationMinutes: entry.durationMinutes, date: entry.date };
     },
   }),
+  define({
+    name: 'wiki_search',
+    title: 'Search the wiki',
+    description: 'Find wiki pages by words in their title or content (any case), in one space or every space you may view.',
+    readOnly: true,
+    destructive: false,
+    idempotent: true,
+    input: z.object({ query: z.string().min(1).max(200), spaceId: z.string().max(100).optional(), page, limit }),
+    output: z.object({ hits: z.array(z.object({ spaceId: z.string(), pageId: z.string(), title: z.string(), snippet: z.string() })), ...pageOutput }),
+    run: async (ctx, input) => {
+      const paging = { page: input.page, limit: input.limit };
+      if (input.spaceId) {
+        const found = await searchSpace(ctx, input.spaceId, input.query, paging);
+        return { hits: found.items.map((hit) => ({ spaceId: hit.spaceId, pageId: hit.id, title: hit.title, snippet: hit.snippet })), total: found.total, page: found.page, totalPages: found.totalPages };
+      }
+      const found = await searchWiki(ctx, input.query, paging);
+      return { hits: found.items.map((hit) => ({ spaceId: hit.space.id, pageId: hit.pageId, title: hit.title, snippet: hit.snippet })), total: found.total, page: found.page, totalPages: found.totalPages };
+    },
+  }),
+  define({
+    name: 'wiki_get_page',
+    title: 'Read a wiki page',
+    description: `A wiki page's content from \`offset\`, at most ${WIKI_WINDOW.toLocaleString('en')} characters; \`nextOffset\` reads on.`,
+    readOnly: true,
+    destructive: false,
+    idempotent: true,
+    input: z.object({ spaceId: z.string().max(100), pageId: z.string().max(100), offset: z.number().int().min(0).default(0) }),
+    output: z.object({ pageId: z.string(), title: z.string(), version: z.number(), contentLength: z.number(), offset: z.number(), nextOffset: z.number().nullable(), content: z.string() }),
+    run: async (ctx, input) => {
+      const found = await getPage(ctx, input.spaceId, input.pageId);
+      if (input.offset > found.content.length) throw invalidField('offset', `The page has ${found.content.length} characters`);
+      return pageWindow(found, input.offset);
+    },
+  }),
 ];
+
+/**
+ * A window of a page's content from `offset`: at most WIKI_WINDOW characters, never ending
+ * inside a surrogate pair, shrunk until the whole result fits MAX_RESULT_CHARACTERS as JSON
+ * (quotes and newlines take two); a marker at its end names the offset to continue from.
+ */
+function pageWindow(found: { id: string; title: string; version: number; content: string }, offset: number) {
+  const { content } = found;
+  let size = WIKI_WINDOW;
+  for (;;) {
+    let end = Math.min(content.length, offset + size);
+    const high = content.charCodeAt(end - 1);
+    if (end < content.length && high >= 0xd800 && high <= 0xdbff) end -= 1;
+    const more = end < content.length;
+    const result = {
+      pageId: found.id,
+      title: found.title,
+      version: found.version,
+      contentLength: content.length,
+      offset,
+      nextOffset: more ? end : null,
+      content: `${content.slice(offset, end)}${more ? `\n[… ${content.length - end} more characters: wiki_get_page with offset ${end}]` : ''}`,
+    };
+    const length = JSON.stringify(result).length;
+    if (length <= MAX_RESULT_CHARACTERS || size <= 1_000) return result;
+    size = Math.max(1_000, Math.floor((size * MAX_RESULT_CHARACTERS) / length) - 200);
+  }
+}
 
 /** The tools a credential is offered: read-only tokens and `read`-scoped OAuth tokens get the read tools only. */
 export function toolsFor(ctx: DomainContext): readonly ToolDefinition[] {

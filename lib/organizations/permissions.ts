@@ -13,7 +13,7 @@ export const PERMISSIONS = [
   'milestones:view', 'milestones:create', 'milestones:edit', 'milestones:delete',
   'releases:view', 'releases:create', 'releases:edit', 'releases:delete',
   'time-tracking:view', 'time-tracking:manage', 'time-tracking:approve',
-  'wiki:create',
+  'wiki:view', 'wiki:edit', 'wiki:manage', 'wiki:create',
   'agents:manage',
   'webhooks:view', 'webhooks:manage',
 ] as const;
@@ -23,11 +23,11 @@ const MEMBER_PERMISSIONS: Permission[] = [
   'tickets:create', 'tickets:edit', 'tickets:delete', 'tickets:add-secret-comments',
   'boards:create', 'milestones:view', 'milestones:create', 'milestones:edit',
   'releases:view', 'releases:create', 'releases:edit',
-  'time-tracking:view', 'time-tracking:manage', 'wiki:create', 'webhooks:view',
+  'time-tracking:view', 'time-tracking:manage', 'wiki:view', 'wiki:edit', 'wiki:create', 'webhooks:view',
 ];
 
 const AGENT_PERMISSIONS: Permission[] = [
-  'tickets:create', 'tickets:edit', 'milestones:view', 'releases:view', 'time-tracking:view', 'time-tracking:manage',
+  'tickets:create', 'tickets:edit', 'milestones:view', 'releases:view', 'time-tracking:view', 'time-tracking:manage', 'wiki:view',
 ];
 
 const CUSTOMER_PERMISSIONS: Permission[] = ['tickets:create'];

@@ -381,7 +381,7 @@ describe('agent tokens', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.missing).toContain('tickets:edit');
 
-    const strong = await agentManager(org, ['agents:manage', 'tickets:create', 'tickets:edit', 'milestones:view', 'releases:view', 'time-tracking:view', 'time-tracking:manage']);
+    const strong = await agentManager(org, ['agents:manage', 'tickets:create', 'tickets:edit', 'milestones:view', 'releases:view', 'time-tracking:view', 'time-tracking:manage', 'wiki:view']);
     expect((await mint(org, agent.id, {}, strong.token)).status).toBe(201);
   });
 

@@ -184,7 +184,7 @@ describe('the MCP endpoint', () => {
     const readToken = ((await narrowed.json()) as { access_token: string }).access_token;
     const reader = await modernClient(readToken);
     const names = (await reader.listTools()).tools.map((tool) => tool.name);
-    expect(names).toEqual(['boards_list', 'statuses_list', 'tickets_list', 'tickets_search', 'tickets_get', 'comments_list']);
+    expect(names).toEqual(['boards_list', 'statuses_list', 'tickets_list', 'tickets_search', 'tickets_get', 'comments_list', 'wiki_search', 'wiki_get_page']);
     await reader.close();
   });
 
@@ -240,6 +240,39 @@ describe('the MCP endpoint', () => {
     await client.close();
   });
 
+  it('searches the wiki and reads a long page in windows of at most 20,000 characters, through the REST domain functions', async () => {
+    const { token } = await createToken(setup.org, setup.org.adminToken);
+    const client = await modernClient(token);
+    const space = (await setup.org.call('POST', '/api/v1/wiki/spaces', { body: { name: `MCP wiki ${Date.now()}` } })).body;
+    const content = `${'Line with "quotes" and emoji 🚀\n'.repeat(2_000)}The END marker.`;
+    const page = (await setup.org.call('POST', `/api/v1/wiki/spaces/${space.id}/pages`, { body: { title: 'Long read', content } })).body;
+    const found = await client.callTool({ name: 'wiki_search', arguments: { query: 'end MARKER' } });
+    expect(found.isError).toBeFalsy();
+    expect((found.structuredContent as any).hits).toEqual([{ spaceId: space.id, pageId: page.id, title: 'Long read', snippet: expect.stringContaining('The END marker.') }]);
+    const inSpace = await client.callTool({ name: 'wiki_search', arguments: { query: 'long read', spaceId: space.id } });
+    expect((inSpace.structuredContent as any).total).toBe(1);
+
+    let offset: number | null = 0;
+    let read = '';
+    let calls = 0;
+    while (offset !== null) {
+      const result = await client.callTool({ name: 'wiki_get_page', arguments: { spaceId: space.id, pageId: page.id, offset } });
+      const window = result.structuredContent as any;
+      expect(window.contentLength).toBe(content.length);
+      expect((result.content as any)[0].text.length).toBeLessThanOrEqual(20_000);
+      const text: string = window.content;
+      read += window.nextOffset === null ? text : text.slice(0, window.nextOffset - offset);
+      if (window.nextOffset !== null) expect(text).toContain(`wiki_get_page with offset ${window.nextOffset}`);
+      offset = window.nextOffset;
+      calls += 1;
+    }
+    expect(read).toBe(content);
+    expect(calls).toBeGreaterThan(2);
+    const beyond = await client.callTool({ name: 'wiki_get_page', arguments: { spaceId: space.id, pageId: page.id, offset: content.length + 1 } });
+    expect(beyond.isError).toBe(true);
+    await client.close();
+  });
+
   it('describes every tool compactly: flat input objects, title, annotations, output schema; the catalogue under 20,000 characters', async () => {
     const { token } = await createToken(setup.org, setup.org.adminToken);
     const client = await modernClient(token);
@@ -247,6 +280,7 @@ describe('the MCP endpoint', () => {
     expect(tools.map((tool) => tool.name)).toEqual([
       'boards_list', 'statuses_list', 'tickets_list', 'tickets_search', 'tickets_get', 'tickets_create', 'tickets_update', 'tickets_set_status',
       'tickets_claim', 'tickets_heartbeat', 'tickets_release', 'tickets_report', 'comments_list', 'comments_add', 'time_log',
+      'wiki_search', 'wiki_get_page',
     ]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');

@@ -49,7 +49,7 @@ describe('tenant isolation across two organizations, every endpoint', () => {
       victim.orgId, victim.boardId, victim.teamId, victim.customerId, victim.statusId, victim.typeId, victim.groupId, victim.memberId,
       victim.tokenId, victim.labelId, victim.customFieldId, victim.ticketId, victim.subticketId, victim.commentId,
       victim.agentId, victim.agentTokenId, victim.suggestionId, victim.timerId, victim.entryId, victim.bookingItemId, victim.milestoneId,
-      victim.releaseId,
+      victim.releaseId, victim.spaceId, victim.folderId, victim.pageId, victim.versionId,
     ];
   }, 60_000);
 
@@ -106,6 +106,10 @@ describe('tenant isolation across two organizations, every endpoint', () => {
     ['POST /api/v1/boards/{boardId}/releases', () => ({ name: 'P', milestoneIds: [victim.milestoneId] }), 'milestoneIds.0'],
     ['POST /api/v1/boards/{boardId}/releases/{releaseId}/milestones', () => ({ milestoneId: victim.milestoneId }), 'milestoneId'],
     ['POST /api/v1/boards/{boardId}/releases/{releaseId}/tickets', () => ({ ticketId: victim.ticketId }), 'ticketId'],
+    ['POST /api/v1/wiki/spaces/{spaceId}/link-board', () => ({ boardId: victim.boardId }), 'boardId'],
+    ['POST /api/v1/wiki/spaces/{spaceId}/members', () => ({ userId: victim.memberId, role: 'view' }), 'userId'],
+    ['POST /api/v1/wiki/spaces/{spaceId}/pages', () => ({ title: 'P', folderId: victim.folderId }), 'folderId'],
+    ['POST /api/v1/wiki/spaces/{spaceId}/folders', () => ({ name: 'P', parentId: victim.folderId }), 'parentId'],
   ])('%s refuses to attach the other organization’s resource to its own', async (routeKey, body, field) => {
     const { method, path } = pathFor(routeKey, intruder);
     const response = await intruder.call(method, path, { body: body() });
@@ -138,5 +142,8 @@ describe('tenant isolation across two organizations, every endpoint', () => {
     expect(comment.body.data.content).toBe('Fixture comment');
     const release = await victim.call('GET', `/api/v1/boards/${victim.boardId}/releases/${victim.releaseId}`);
     expect(release.body).toMatchObject({ name: 'Fixture release', version: '1.0.0', ticketCount: 1, milestones: [{ id: victim.milestoneId, name: 'Fixture milestone' }] });
+    const page = await victim.call('GET', `/api/v1/wiki/spaces/${victim.spaceId}/pages/${victim.pageId}`);
+    expect(page.body).toMatchObject({ title: 'Fixture page', content: 'Fixture content', version: 1 });
+    expect((await victim.call('GET', `/api/v1/wiki/spaces/${victim.spaceId}`)).body).toMatchObject({ name: 'Fixture space', boardId: victim.boardId });
   });
 });

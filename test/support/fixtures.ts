@@ -41,6 +41,11 @@ export interface OrgFixture extends TestOrg {
   milestoneId: string;
   /** A release of the board holding the milestone and the ticket. */
   releaseId: string;
+  /** A wiki space linked to the board, a folder of it, a published page in the folder and the page's first version. */
+  spaceId: string;
+  folderId: string;
+  pageId: string;
+  versionId: string;
 }
 
 async function created(org: TestOrg, path: string, body: unknown): Promise<any> {
@@ -80,6 +85,10 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
   const release = await created(org, `/api/v1/boards/${board.id}/releases`, { name: 'Fixture release', version: '1.0.0', milestoneIds: [milestone.id] });
   const attached = await org.call('POST', `/api/v1/boards/${board.id}/releases/${release.id}/tickets`, { body: { ticketId: ticket.id } });
   if (attached.status !== 200) throw new Error(`fixture release ticket: ${attached.status} ${JSON.stringify(attached.body)}`);
+  const space = await created(org, '/api/v1/wiki/spaces', { name: 'Fixture space', boardId: board.id });
+  const wikiFolder = await created(org, `/api/v1/wiki/spaces/${space.id}/folders`, { name: 'Fixture folder' });
+  const wikiPage = await created(org, `/api/v1/wiki/spaces/${space.id}/pages`, { title: 'Fixture page', content: 'Fixture content', folderId: wikiFolder.id, isPublished: true });
+  const versions = await org.call('GET', `/api/v1/wiki/spaces/${space.id}/pages/${wikiPage.id}/versions`);
   const timer = await created(org, '/api/v1/time-tracking/timers', { ticketId: ticket.id });
   const entry = await created(org, '/api/v1/time-tracking/entries', { ticketId: ticket.id, durationMinutes: 15, description: 'Fixture entry' });
   const sync = await org.call('PUT', '/api/v1/time-tracking/sync-endpoint', { body: { url: 'https://booking.example.com/fixture' } });
@@ -113,6 +122,10 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
     bookingItemId: bookingItem.id,
     milestoneId: milestone.id,
     releaseId: release.id,
+    spaceId: space.id,
+    folderId: wikiFolder.id,
+    pageId: wikiPage.id,
+    versionId: versions.body.data[0].id,
   };
 }
 
@@ -174,6 +187,10 @@ export function pathFor(routeKey: string, fixture: OrgFixture): { method: string
     bookingItemId: fixture.bookingItemId,
     milestoneId: fixture.milestoneId,
     releaseId: fixture.releaseId,
+    spaceId: fixture.spaceId,
+    folderId: fixture.folderId,
+    pageId: fixture.pageId,
+    versionId: fixture.versionId,
   };
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const id = ids[name];
@@ -181,7 +198,7 @@ export function pathFor(routeKey: string, fixture: OrgFixture): { method: string
     return id;
   });
   // Required query parameters.
-  const queries: Record<string, string> = { 'GET /api/v1/oauth/me/organizations': `?client_id=${fixture.oauthClientId}` };
+  const queries: Record<string, string> = { 'GET /api/v1/oauth/me/organizations': `?client_id=${fixture.oauthClientId}`, 'GET /api/v1/wiki/search': '?q=fixture' };
   return { method, path: `${path}${queries[routeKey] ?? ''}` };
 }
 
@@ -249,6 +266,15 @@ export function writeBodyFor(routeKey: string, own: OrgFixture): unknown {
     'PATCH /api/v1/boards/{boardId}/releases/{releaseId}': { name: 'Hijacked' },
     'POST /api/v1/boards/{boardId}/releases/{releaseId}/milestones': { milestoneId: own.milestoneId },
     'POST /api/v1/boards/{boardId}/releases/{releaseId}/tickets': { ticketId: own.ticketId },
+    'POST /api/v1/wiki/spaces': { name: `Probe space ${Date.now()}` },
+    'POST /api/v1/wiki/spaces/board/{boardId}': { name: 'Probe space' },
+    'PATCH /api/v1/wiki/spaces/{spaceId}': { name: 'Hijacked' },
+    'POST /api/v1/wiki/spaces/{spaceId}/link-board': { boardId: own.boardId },
+    'POST /api/v1/wiki/spaces/{spaceId}/members': { userId: own.memberId, role: 'view' },
+    'POST /api/v1/wiki/spaces/{spaceId}/pages': { title: 'Probe page' },
+    'PATCH /api/v1/wiki/spaces/{spaceId}/pages/{pageId}': { title: 'Hijacked' },
+    'POST /api/v1/wiki/spaces/{spaceId}/folders': { name: 'Probe folder' },
+    'PATCH /api/v1/wiki/spaces/{spaceId}/folders/{folderId}': { name: 'Hijacked' },
   };
   return bodies[routeKey];
 }

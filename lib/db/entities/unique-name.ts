@@ -1,6 +1,6 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
-export const UNIQUE_NAME_SCOPES = ['status', 'statusKey', 'ticketType', 'label', 'customField', 'milestone'] as const;
+export const UNIQUE_NAME_SCOPES = ['status', 'statusKey', 'ticketType', 'label', 'customField', 'milestone', 'wikiSlug', 'wikiBoard'] as const;
 export type UniqueNameScope = (typeof UNIQUE_NAME_SCOPES)[number];
 
 /**
