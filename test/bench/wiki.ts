@@ -42,8 +42,8 @@ async function main(): Promise<void> {
     await measure('PATCH …/pages/{id} (new content: a version)', (index) => send(base, 'PATCH', `${w}/pages/${pageIds[index % pageIds.length]}`, read.headers, { content: `${words.slice(0, 19_000)} edit ${index}` }));
     await measure('GET …/pages/{id} (500,000 CJK characters, 6 chunks)', () => send(base, 'GET', `${w}/pages/${big}`, read.headers));
     await measure('GET …/spaces/{id}/tree (50 pages)', () => send(base, 'GET', `${w}/tree`, read.headers));
-    await measure('GET …/pages?search= (50 pages, 1.5 MB)', () => send(base, 'GET', `${w}/pages?search=needle-in-page-seven`, read.headers));
-    await measure('GET /wiki/search?q= (1 space, 50 pages)', () => send(base, 'GET', '/api/v1/wiki/search?q=needle-in-page-seven', read.headers));
+    await measure('GET …/pages?search= (50 pages, 2.5 MB of text)', () => send(base, 'GET', `${w}/pages?search=needle-in-page-seven`, read.headers));
+    await measure('GET /wiki/search?q= (1 space, 50 pages, 2.5 MB)', () => send(base, 'GET', '/api/v1/wiki/search?q=needle-in-page-seven', read.headers));
     const write = await organization(base, 'bench-wiki-writes');
     await measure('POST …/pages (2,000 characters)', (index) => send(base, 'POST', `/api/v1/wiki/spaces/${write.spaceId}/pages`, write.headers, { title: `New ${index}`, content: words.slice(0, 2_000) }));
     printTable(rows, `${RUNS} sequential requests per case after ${WARMUP} warm-up requests, local runtime + DynamoDB Local, Node ${process.version}`);

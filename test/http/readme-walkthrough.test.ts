@@ -49,6 +49,9 @@ describe('the README walkthrough', () => {
       expect(refused[0]!.request).toContain('/status');
       expect(stdout).toContain('AGENT_APPROVAL_REQUIRED');
       expect(stdout).toContain('"alreadyHeld":false');
+      // The wiki search finds the edited page (version 2 of 2).
+      expect(stdout).toContain('"title":"Runbook","folderId":null,"snippet":"Restart the canary first, then the fleet."');
+      expect(stdout).toMatch(/"data":\[\{"id":"wpv_\w+","pageId":"wpg_\w+","number":2,"title":"Runbook"/);
       // The milestone counts the finished ticket; the release holds it.
       expect(stdout).toContain('"progress":{"total":1,"completed":1,"percentage":100}');
       expect(stdout).toMatch(/"name":"Spring","version":"2\.4\.0".*"milestones":\[\{"id":"ms_\w+","name":"Beta"\}\],"ticketCount":1/);
