@@ -71,9 +71,9 @@ async function pending(orgId: string, purge: WikiPurge, limit: number): Promise<
 }
 
 /** Runs one purge record: deletes up to PURGE_ITEMS_PER_RUN items, four batches at a time, and records a continuation if more remain. */
-export async function purgeWiki(event: DispatchedEvent, clock: Clock): Promise<number> {
+export async function purgeWiki(event: DispatchedEvent, clock: Clock, itemsPerRun = PURGE_ITEMS_PER_RUN): Promise<number> {
   const purge = event.data as unknown as WikiPurge;
-  const { deletions, more } = await pending(event.orgId, purge, PURGE_ITEMS_PER_RUN);
+  const { deletions, more } = await pending(event.orgId, purge, itemsPerRun);
   for (let start = 0; start < deletions.length; start += 4) await Promise.all(deletions.slice(start, start + 4).map((run) => run()));
   if (more) {
     const next = newEventRecord(event.orgId, clock, { type: WIKI_PURGE_EVENT, subjectId: purge.spaceId, data: { ...purge } });

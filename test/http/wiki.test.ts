@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, createMember, expectValidationError, signupOrg, type ApiResponse, type TestOrg } from '../support/api.js';
 import { waitUntil } from '../support/wait.js';
 import { db } from '../../lib/db/service.js';
+import { purgeWiki, WIKI_PURGE_EVENT } from '../../lib/wiki/purge.js';
+import { systemClock } from '../../lib/core/clock.js';
 
 /*
  * The wiki through the local runtime (spec §2.11, §4.13): spaces and their slugs, the board
@@ -328,6 +330,36 @@ describe('wiki folders and pages', () => {
     expect(everywhere.total).toBe(3);
     expect(everywhere.data.map((hit: any) => hit.space.name).sort()).toEqual(['Other space', 'Pages', 'Pages']);
     expect(JSON.stringify(everywhere)).not.toContain('Intro text. Intro text. Intro text. Intro text. Intro text. Intro text. Intro text.');
+  });
+
+  it('limits page creation to 60 per organization and hour, counting nothing refused', async () => {
+    const limited = await signupOrg();
+    const own = await created(limited.call('POST', W, { body: { name: 'Busy' } }));
+    const pages = `${W}/${own.id}/pages`;
+    // Refused creates (an unknown folder) count nothing.
+    for (let n = 0; n < 3; n += 1) expect((await limited.call('POST', pages, { body: { title: 'Nowhere', folderId: 'wfd_UNKNOWN' } })).status).toBe(400);
+    for (let n = 0; n < 60; n += 4) await Promise.all([0, 1, 2, 3].map((k) => created(limited.call('POST', pages, { body: { title: `Page ${n + k}` } }))));
+    const refused = await limited.call('POST', pages, { body: { title: 'Sixty-first' } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('ratelimit-policy')).toContain('q=60');
+    expect((await limited.call('GET', `${pages}?limit=100`)).body.total).toBe(60);
+  }, 60_000);
+
+  it('purges in runs of bounded size, each handing the rest to a new record', async () => {
+    const purged = await created(admin('POST', W, { name: 'Purged in runs' }));
+    for (let n = 0; n < 3; n += 1) await created(admin('POST', `${W}/${purged.id}/pages`, { title: `P${n}`, content: `text ${n}` }));
+    const scope = { orgId: org.orgId, spaceId: purged.id };
+    const left = async () => {
+      const counts = await Promise.all([db().entities.wikiPage.query.bySpace(scope).go(), db().entities.wikiVersion.query.byPage(scope).go(), db().entities.wikiChunk.query.byVersion(scope).go()]);
+      return counts.reduce((sum, result) => sum + result.data.length, 0);
+    };
+    expect(await left()).toBe(9);
+    // One run of at most 4 items, as the stream consumer would make it: the rest follows through a new outbox record.
+    await purgeWiki({ eventId: 'evt_test', orgId: org.orgId, subjectId: purged.id, type: WIKI_PURGE_EVENT, occurredAt: new Date().toISOString(), data: { spaceId: purged.id } }, systemClock, 4);
+    expect(await left()).toBeLessThanOrEqual(5);
+    expect(await waitUntil(left, (n) => n === 0)).toBe(0);
   });
 
   it('deletes a space at once and its contents in the background', async () => {
