@@ -212,6 +212,10 @@ export async function updateSpace(ctx: DomainContext, spaceId: string, input: Pa
     };
     if (input.description === null || input.description === '') delete after.description;
     if (input.icon === null || input.icon === '') delete after.icon;
+    // Whoever switches a space to its own member list stays on it as a manager (administrators need not).
+    if (after.memberMode === 'MANAGE_SEPARATE' && space.memberMode !== 'MANAGE_SEPARATE' && ctx.actor.role !== 'ADMIN' && !(ctx.actor.userId in membersOf(space))) {
+      after.members = { ...membersOf(space), [ctx.actor.userId]: 'manage' };
+    }
     const slugMoves = after.slug !== space.slug;
     return presentSpace(
       await saveSpace(space, after, (e) =>

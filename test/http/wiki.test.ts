@@ -190,6 +190,14 @@ describe('wiki roles', () => {
     expect((await users.viewer!.call('GET', `${W}/${separate.id}`)).status).toBe(404);
     expect((await users.manager!.call('DELETE', `${W}/${separate.id}/members/${users.viewer!.id}`)).status).toBe(404);
   });
+
+  it('keeps a manager who switches a space to its own member list on that list', async () => {
+    const switching = (await org.call('POST', W, { body: { name: 'Switching', boardId: undefined, memberMode: 'INHERIT_BOARD' } })).body;
+    expect((await users.manager!.call('GET', `${W}/${switching.id}/permission`)).body).toMatchObject({ role: 'manage', source: 'ORGANIZATION' });
+    expect((await users.manager!.call('PATCH', `${W}/${switching.id}`, { memberMode: 'MANAGE_SEPARATE' })).status).toBe(200);
+    expect((await users.manager!.call('GET', `${W}/${switching.id}/permission`)).body).toMatchObject({ role: 'manage', source: 'SPACE_MEMBER' });
+    expect((await users.editor!.call('GET', `${W}/${switching.id}`)).status).toBe(404);
+  });
 });
 
 describe('wiki folders and pages', () => {
