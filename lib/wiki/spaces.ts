@@ -139,8 +139,7 @@ export interface SpaceInput {
  */
 export async function createSpace(ctx: DomainContext, input: SpaceInput) {
   requirePermission(ctx, 'wiki:create');
-  const boardField = 'boardId';
-  if (input.boardId) await boardForLink(ctx, input.boardId, boardField);
+  if (input.boardId) await boardForLink(ctx, input.boardId, 'boardId');
   const memberMode = input.memberMode ?? (input.boardId ? 'INHERIT_BOARD' : 'MANAGE_SEPARATE');
   const now = ctx.clock.now();
   const base = input.slug ?? slugFrom(input.name);
@@ -161,17 +160,18 @@ export async function createSpace(ctx: DomainContext, input: SpaceInput) {
       updatedAt: now.toISOString(),
       version: 1,
     };
-    const generatedSlugTaken = new AppError(409, 'CONFLICT', 'generated slug taken');
     try {
       await transact((e) => [
         guarded(e.wikiSpace.create(space).commit(), () => new LostRace()),
-        claimName(e, ctx.org.orgId, 'wikiSlug', slug, space.spaceId, () => (input.slug ? slugTaken(slug) : generatedSlugTaken)),
+        claimName(e, ctx.org.orgId, 'wikiSlug', slug, space.spaceId, () => slugTaken(slug)),
         ...(input.boardId ? linkItems(e, ctx.org.orgId, space.spaceId, input.boardId) : []),
         countCall(e, rateWindow(ctx.org.orgId, 'wiki-space', SPACES_PER_HOUR, 3600, now), now, `At most ${SPACES_PER_HOUR} wiki spaces per hour; retry later`),
       ]);
       return presentSpace(space);
     } catch (error) {
-      if (error !== generatedSlugTaken || attempt >= 20) throw error === generatedSlugTaken ? slugTaken(slug) : error;
+      // A slug made from the name tries the next suffix; a slug the caller chose is theirs to change.
+      const slugClash = error instanceof AppError && error.status === 409 && error.details?.field === 'slug';
+      if (input.slug || !slugClash || attempt >= 20) throw error;
     }
   }
 }
