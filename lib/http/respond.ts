@@ -25,6 +25,7 @@ function oauthCodeOf(error: AppError): string {
   switch (error.code) {
     case 'VALIDATION_ERROR':
     case 'PAYLOAD_TOO_LARGE':
+    case 'UNSUPPORTED_MEDIA_TYPE':
       return 'invalid_request';
     case 'UNAUTHENTICATED':
       return 'invalid_token';

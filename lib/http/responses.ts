@@ -57,6 +57,7 @@ const describe: Record<number, string> = {
   405: 'The path exists with other methods (`Allow` lists them)',
   409: 'Conflicts with the current state; nothing was changed',
   413: 'The request body is too large',
+  415: 'The request body is not of a media type the route reads (JSON; form-encoded for OAuth forms); nothing was changed',
   429: 'Too many requests; retry after `Retry-After` seconds',
   500: 'Unexpected error; nothing internal is revealed',
 };
@@ -74,6 +75,7 @@ export function errorResponses(routeKey: string, route: Route): Map<number, Set<
   add(400, 'VALIDATION_ERROR');
   add(413, 'PAYLOAD_TOO_LARGE');
   add(500, 'INTERNAL_ERROR');
+  if (route.body) add(415, 'UNSUPPORTED_MEDIA_TYPE');
   if (route.auth === 'credential' || route.auth === 'platform') add(401, 'UNAUTHENTICATED');
   if (route.auth === 'credential') {
     add(403, 'FORBIDDEN', 'INSUFFICIENT_SCOPE');
@@ -89,7 +91,7 @@ export function errorResponses(routeKey: string, route: Route): Map<number, Set<
   for (const [status, codes] of Object.entries(route.errors ?? {})) add(Number(status), ...(codes ?? []));
   if (route.errorFormat === 'oauth') {
     // The generic codes as an OAuth route answers them (lib/http/respond.ts).
-    const generic: Record<string, string> = { VALIDATION_ERROR: 'invalid_request', PAYLOAD_TOO_LARGE: 'invalid_request', UNAUTHENTICATED: 'invalid_token', FORBIDDEN: 'access_denied', INTERNAL_ERROR: 'server_error' };
+    const generic: Record<string, string> = { VALIDATION_ERROR: 'invalid_request', PAYLOAD_TOO_LARGE: 'invalid_request', UNSUPPORTED_MEDIA_TYPE: 'invalid_request', UNAUTHENTICATED: 'invalid_token', FORBIDDEN: 'access_denied', INTERNAL_ERROR: 'server_error' };
     for (const [status, codes] of errors) errors.set(status, new Set([...codes].map((code) => generic[code] ?? code.toLowerCase())));
   }
   return new Map([...errors.entries()].sort(([a], [b]) => a - b));

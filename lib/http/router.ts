@@ -9,7 +9,7 @@ import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { newMeter, withRoundTripMeter, type RoundTripMeter } from '../db/client.js';
 import { authenticate } from '../identity/authenticate.js';
 import { errorResponse, jsonResponse, type HttpResponse } from './respond.js';
-import { organizationSlugOf, subdomainSlugOf } from './organization-slug.js';
+import { organizationSlugOf } from './organization-slug.js';
 import { requiredScopes } from '../oauth/scopes.js';
 import { resourceMetadataUrl } from '../oauth/discovery.js';
 import { parseInput } from './validation.js';
@@ -298,18 +298,19 @@ function bearerOf(headers: Record<string, string | undefined>): string {
 
 /**
  * Authenticates the request's bearer credential. A refusal (401) carries the RFC 6750 / RFC
- * 9728 challenge: on an organization's own origin it points at the protected resource
- * metadata, so an OAuth client discovers the authorization server by itself, and it says
- * `error="invalid_token"` when a token was sent.
+ * 9728 challenge: for a request that names its organization (its own origin, or
+ * `X-Organization` on a shared one) it points at the protected resource metadata, so an OAuth
+ * client discovers the authorization server by itself, and it says `error="invalid_token"`
+ * when a token was sent.
  */
-async function authenticateRequest(request: RequestInfo, clock: Clock): Promise<DomainContext> {
+export async function authenticateRequest(request: RequestInfo, clock: Clock): Promise<DomainContext> {
   const sent = /^Bearer\s+\S+\s*$/i.test(request.headers['authorization'] ?? '');
   try {
     return await authenticate(bearerOf(request.headers), { slug: request.orgSlug, origin: originOf(request) }, clock, request.requestId);
   } catch (error) {
     if (!(error instanceof AppError) || error.status !== 401) throw error;
     const challenge = [
-      ...(subdomainSlugOf(request.headers) ? [`resource_metadata="${resourceMetadataUrl(originOf(request))}"`] : []),
+      ...(request.orgSlug ? [`resource_metadata="${resourceMetadataUrl(originOf(request))}"`] : []),
       ...(sent ? ['error="invalid_token"'] : []),
     ];
     throw new AppError(401, error.code, error.message, error.details, { ...error.headers, 'WWW-Authenticate': challenge.length ? `Bearer ${challenge.join(', ')}` : 'Bearer' });
@@ -373,16 +374,28 @@ function requestBodyText(event: APIGatewayProxyEventV2, maxBytes: number): strin
 }
 
 const FORM = 'application/x-www-form-urlencoded';
+/** `application/json` and structured-syntax `+json` types (RFC 6839), any parameters (a charset) aside. */
+const JSON_MEDIA_TYPE = /^application\/(?:[a-z0-9!#$&^_.-]+\+)?json$/;
 
 /**
- * The body as an object: JSON, or for a `form` route an `application/x-www-form-urlencoded`
- * body (each name once; a repeated one is refused, as RFC 6749 §3.1 says of parameters).
+ * The body as an object, read by its declared media type: JSON (`application/json`, with or
+ * without a charset, or a `+json` type), or for a `form` route an
+ * `application/x-www-form-urlencoded` body (each name once; a repeated one is refused, as RFC
+ * 6749 §3.1 says of parameters). A body of any other type, or of none, is refused with 415
+ * before anything is read: a `text/plain` body is not JSON, whatever it holds.
  */
 function parseBody(route: Route, headers: Record<string, string | undefined>, text: string | undefined): unknown {
+  if (!text) return {};
   const contentType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (route.bodyFormat !== 'form' || contentType !== FORM) return parseJson(text);
+  if (JSON_MEDIA_TYPE.test(contentType)) return parseJson(text);
+  if (route.bodyFormat === 'form' && contentType === FORM) return parseForm(text);
+  const accepted = route.bodyFormat === 'form' ? `${FORM} or application/json` : 'application/json';
+  throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `The request body must be ${accepted} (Content-Type: ${contentType || 'none'})`, { accepted: accepted.split(' or ') });
+}
+
+function parseForm(text: string): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(text ?? '')) {
+  for (const [name, value] of new URLSearchParams(text)) {
     if (name in fields) throw new AppError(400, 'VALIDATION_ERROR', `Parameter ${name} is repeated`, { issues: [{ path: name, message: 'Repeated parameter' }] });
     fields[name] = value;
   }
@@ -402,8 +415,7 @@ function cookiesOf(event: APIGatewayProxyEventV2): Record<string, string> {
   return cookies;
 }
 
-function parseJson(text: string | undefined): unknown {
-  if (!text) return {};
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

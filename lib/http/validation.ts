@@ -1,9 +1,14 @@
 import * as z from 'zod';
 import { validationError, type ValidationIssue } from '../core/errors.js';
 import { isCalendarDay } from '../core/clock.js';
+import { refuseMalformedText } from '../core/text.js';
 
-/** Parses with zod; failures become 400 VALIDATION_ERROR naming each field. */
+/**
+ * Parses with zod; failures become 400 VALIDATION_ERROR naming each field. A string with an
+ * unpaired UTF-16 surrogate is refused first, wherever it is, like invalid UTF-8.
+ */
 export function parseInput<T>(schema: z.ZodType<T>, value: unknown, root: 'body' | 'query' | 'path'): T {
+  refuseMalformedText(value, root);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw validationError(result.error.issues.map((issue) => toIssue(issue, root)));

@@ -4,6 +4,7 @@ import { AppError } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import { errorContent, MAX_RESULT_CHARACTERS, toolsFor, type ToolDefinition } from './tools.js';
 import { registerPrompts } from './prompts.js';
+import { refuseMalformedText } from '../core/text.js';
 
 export const SERVER_INFO = { name: 'work-management', version: '1.0.0' } as const;
 
@@ -11,13 +12,23 @@ const INSTRUCTIONS =
   'Boards and tickets of one organization. To work on a ticket: tickets_claim it (an exclusive lease), tickets_heartbeat while you work, then tickets_report the outcome. See the work_next_ticket prompt.';
 
 /** A tool result: the structured content, and the same JSON as text (cut to the cap). */
-function resultOf(structured: Record<string, unknown>, isError = false) {
+function resultOf(structured: Record<string, unknown>) {
   const text = JSON.stringify(structured);
   return {
     content: [{ type: 'text' as const, text: text.length > MAX_RESULT_CHARACTERS ? `${text.slice(0, MAX_RESULT_CHARACTERS)}… [cut]` : text }],
     structuredContent: structured,
-    ...(isError ? { isError: true } : {}),
   };
+}
+
+/**
+ * A refused call: `isError` with the error (code, message, details) as JSON text and no
+ * structured content. Structured content must satisfy the tool's `outputSchema`, which
+ * describes success; an error object there fails clients that validate it (MCP Inspector
+ * reports a schema error instead of the code), so the error travels in the text every client shows.
+ */
+function errorResultOf(error: AppError) {
+  const text = JSON.stringify(errorContent(error));
+  return { content: [{ type: 'text' as const, text: text.length > MAX_RESULT_CHARACTERS ? `${text.slice(0, MAX_RESULT_CHARACTERS)}… [cut]` : text }], isError: true };
 }
 
 /**
@@ -67,9 +78,10 @@ function registerTool(server: McpServer, ctx: DomainContext, tool: ToolDefinitio
     },
     async (input: unknown) => {
       try {
+        refuseMalformedText(input, 'arguments');
         return resultOf((await tool.run(ctx, input as never)) as Record<string, unknown>);
       } catch (error) {
-        if (error instanceof AppError) return resultOf(errorContent(error), true);
+        if (error instanceof AppError) return errorResultOf(error);
         throw error;
       }
     },

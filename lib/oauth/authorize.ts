@@ -45,7 +45,7 @@ export type AuthorizationCheck =
 export async function checkAuthorizationRequest(orgId: string, query: AuthorizeQuery, origin: string, now: Date): Promise<AuthorizationCheck> {
   const clientId = query.client_id;
   if (!clientId) return { outcome: 'show-error', message: 'The request names no client (client_id is missing).' };
-  const client = await resolveClient(clientId, now);
+  const client = await resolveClient(clientId, orgId, now);
   if ('refused' in client) return { outcome: 'show-error', message: client.refused };
   const redirectUri = query.redirect_uri;
   if (!redirectUri) return { outcome: 'show-error', message: 'The request names no redirect URI (redirect_uri is missing).' };
@@ -82,8 +82,8 @@ export function authorizationResponse(redirectUri: string, issuer: string, param
   return url.toString();
 }
 
-/** The query string that asks for `request` again (the sign-in form sends the browser back to it). */
-export function authorizeQueryOf(request: AuthorizationRequest): string {
+/** The query string that asks for `request` again (the sign-in form sends the browser back to it); `org` on a shared origin. */
+export function authorizeQueryOf(request: AuthorizationRequest, org?: string): string {
   const params = new URLSearchParams({
     response_type: 'code',
     client_id: request.clientId,
@@ -94,6 +94,7 @@ export function authorizeQueryOf(request: AuthorizationRequest): string {
     resource: request.resource,
   });
   if (request.state !== null) params.set('state', request.state);
+  if (org !== undefined) params.set('org', org);
   return params.toString();
 }
 
@@ -114,12 +115,13 @@ export async function sealAuthorizationRequest(request: AuthorizationRequest, no
     .sign(secretBytes());
 }
 
-export async function openAuthorizationRequest(sealed: string | undefined, orgId: string, now: Date): Promise<AuthorizationRequest | undefined> {
+/** The request a page carried, if its seal holds, it has not expired and it is for `orgId` (any organization when undefined). */
+export async function openAuthorizationRequest(sealed: string | undefined, orgId: string | undefined, now: Date): Promise<AuthorizationRequest | undefined> {
   if (!sealed) return undefined;
   try {
     const { payload } = await jwtVerify(sealed, secretBytes(), { algorithms: ['HS256'], currentDate: now });
     const request = payload.req as AuthorizationRequest | undefined;
-    if (payload.typ !== 'oauth-request' || !request || request.orgId !== orgId) return undefined;
+    if (payload.typ !== 'oauth-request' || !request || (orgId !== undefined && request.orgId !== orgId)) return undefined;
     return request;
   } catch {
     return undefined;

@@ -1,13 +1,13 @@
 import { oauthError } from '../core/errors.js';
 import { config } from '../core/config.js';
-import { addSeconds, epochSeconds } from '../core/clock.js';
+import { addSeconds, epochSeconds, type Clock } from '../core/clock.js';
 import { newId, randomSecret, safeEqual, sha256Hex } from '../core/ids.js';
 import { outboundRequest } from '../core/outbound.js';
 import type { DomainContext } from '../db/context.js';
 import type { OAuthClientItem } from '../db/entities/index.js';
 import { db } from '../db/service.js';
 import { countCall } from '../db/rate-limit.js';
-import { transact } from '../db/transact.js';
+import { transact, type TransactionEntities } from '../db/transact.js';
 import { requireSession } from '../identity/require-session.js';
 import { redirectUriRefusal } from './redirects.js';
 import { oauthRateWindow } from './rate-limits.js';
@@ -25,6 +25,41 @@ export interface RegistrationInput {
   response_types?: string[] | undefined;
 }
 
+/** An anonymous public client not used within this many seconds of its registration is gone. */
+export const UNUSED_PUBLIC_CLIENT_SECONDS = 24 * 3600;
+
+/** The metadata both kinds of registration check alike (RFC 7591 §2): redirect URIs, URLs, grant and response types. */
+function checkRegistrationMetadata(input: RegistrationInput, publicClient: boolean): void {
+  for (const [index, uri] of input.redirect_uris.entries()) {
+    const refusal = redirectUriRefusal(uri, { publicClient });
+    if (refusal) throw oauthError('invalid_redirect_uri', `redirect_uris[${index}] ${refusal}`);
+  }
+  for (const field of ['client_uri', 'logo_uri'] as const) {
+    const value = input[field];
+    if (value !== undefined && !isHttpsUrl(value)) throw oauthError('invalid_client_metadata', `${field} must be an https:// URL`);
+  }
+  if (input.grant_types?.some((type) => type !== 'authorization_code' && type !== 'refresh_token')) {
+    throw oauthError('invalid_client_metadata', 'grant_types may name authorization_code and refresh_token only');
+  }
+  if (input.response_types?.some((type) => type !== 'code')) throw oauthError('invalid_client_metadata', 'response_types may name code only');
+}
+
+/** The registration response (RFC 7591 §3.2.1) of either kind. */
+function registrationResponse(clientId: string, input: RegistrationInput, now: Date, secret: string | undefined) {
+  return {
+    client_id: clientId,
+    ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
+    client_id_issued_at: epochSeconds(now),
+    client_name: input.client_name,
+    redirect_uris: input.redirect_uris,
+    ...(input.client_uri ? { client_uri: input.client_uri } : {}),
+    ...(input.logo_uri ? { logo_uri: input.logo_uri } : {}),
+    token_endpoint_auth_method: secret ? ('client_secret_post' as const) : ('none' as const),
+    grant_types: ['authorization_code', 'refresh_token'] as ('authorization_code' | 'refresh_token')[],
+    response_types: ['code'] as 'code'[],
+  };
+}
+
 /**
  * Dynamic client registration (RFC 7591, spec §2.21, §5.4.1): a signed-in user registers a
  * confidential client. Its secret is returned once and kept only as SHA-256. Five
@@ -33,21 +68,10 @@ export interface RegistrationInput {
  */
 export async function registerClient(ctx: DomainContext, input: RegistrationInput, sourceIp: string) {
   requireSession(ctx);
-  for (const [index, uri] of input.redirect_uris.entries()) {
-    const refusal = redirectUriRefusal(uri);
-    if (refusal) throw oauthError('invalid_redirect_uri', `redirect_uris[${index}] ${refusal}`);
-  }
-  for (const field of ['client_uri', 'logo_uri'] as const) {
-    const value = input[field];
-    if (value !== undefined && !isHttpsUrl(value)) throw oauthError('invalid_client_metadata', `${field} must be an https:// URL`);
-  }
+  checkRegistrationMetadata(input, false);
   if (input.token_endpoint_auth_method !== undefined && input.token_endpoint_auth_method !== 'client_secret_post') {
     throw oauthError('invalid_client_metadata', 'Registered clients authenticate with client_secret_post');
   }
-  if (input.grant_types?.some((type) => type !== 'authorization_code' && type !== 'refresh_token')) {
-    throw oauthError('invalid_client_metadata', 'grant_types may name authorization_code and refresh_token only');
-  }
-  if (input.response_types?.some((type) => type !== 'code')) throw oauthError('invalid_client_metadata', 'response_types may name code only');
 
   const now = ctx.clock.now();
   const clientId = newId('cli');
@@ -70,19 +94,57 @@ export async function registerClient(ctx: DomainContext, input: RegistrationInpu
       })
       .commit(),
   ]);
-  return {
-    client_id: clientId,
-    client_secret: clientSecret,
-    client_id_issued_at: epochSeconds(now),
-    client_secret_expires_at: 0,
-    client_name: input.client_name,
-    redirect_uris: input.redirect_uris,
-    ...(input.client_uri ? { client_uri: input.client_uri } : {}),
-    ...(input.logo_uri ? { logo_uri: input.logo_uri } : {}),
-    token_endpoint_auth_method: 'client_secret_post' as const,
-    grant_types: ['authorization_code', 'refresh_token'] as ('authorization_code' | 'refresh_token')[],
-    response_types: ['code'] as 'code'[],
-  };
+  return registrationResponse(clientId, input, now, clientSecret);
+}
+
+/**
+ * Open registration of a public client (RFC 7591 §3 with no initial access token), as MCP
+ * clients that have no metadata document do it (Cursor, GitHub Copilot CLI): no secret is
+ * issued (`token_endpoint_auth_method` `none`, the default here when omitted), the client
+ * proves itself with PKCE S256 on every authorization, and may redirect to its own URI scheme
+ * (RFC 8252 §7.1). It is usable only at the organization it registered with, and a client
+ * whose first code is not redeemed within 24 hours is gone. Counted per source address in the
+ * registration's own transaction, in the same window as signed-in registrations.
+ */
+export async function registerPublicClient(clock: Clock, orgId: string, input: RegistrationInput, sourceIp: string) {
+  checkRegistrationMetadata(input, true);
+  if (input.token_endpoint_auth_method !== undefined && input.token_endpoint_auth_method !== 'none') {
+    throw oauthError(
+      'invalid_client_metadata',
+      'An anonymous registration makes a public client: token_endpoint_auth_method must be none (a confidential client is registered with a signed-in session)',
+    );
+  }
+  const now = clock.now();
+  const clientId = newId('cli');
+  const expiresAt = addSeconds(now, UNUSED_PUBLIC_CLIENT_SECONDS);
+  const window = oauthRateWindow('register', sourceIp, now);
+  await transact((e) => [
+    countCall(e, window, now, 'At most 5 client registrations per hour from one address'),
+    e.oauthClient
+      .create({
+        clientId,
+        kind: 'PUBLIC',
+        clientName: input.client_name,
+        redirectUris: input.redirect_uris,
+        ...(input.client_uri ? { clientUri: input.client_uri } : {}),
+        ...(input.logo_uri ? { logoUri: input.logo_uri } : {}),
+        orgId,
+        expiresAt: expiresAt.toISOString(),
+        ttl: epochSeconds(expiresAt) + 86_400,
+        createdAt: now.toISOString(),
+      })
+      .commit(),
+  ]);
+  return registrationResponse(clientId, input, now, undefined);
+}
+
+/**
+ * The transaction item that marks an anonymous public client used (its first code redeemed):
+ * it no longer expires. Nothing for any other client, or one already used.
+ */
+export function markClientUsed(e: TransactionEntities, client: OAuthClient, now: Date) {
+  if (client.kind !== 'PUBLIC' || client.used) return [];
+  return [e.oauthClient.patch({ clientId: client.clientId }).set({ usedAt: now.toISOString() }).remove(['expiresAt', 'ttl']).commit()];
 }
 
 /** A client the authorization server knows: registered, or described by its metadata document. */
@@ -94,6 +156,8 @@ export interface OAuthClient {
   /** The metadata document's host, shown on the consent page beside the name it claims. */
   host: string | null;
   secretSha256: string | null;
+  /** PUBLIC: its first code was redeemed (it no longer expires). */
+  used: boolean;
 }
 
 const clientOf = (item: OAuthClientItem): OAuthClient => ({
@@ -103,20 +167,25 @@ const clientOf = (item: OAuthClientItem): OAuthClient => ({
   redirectUris: item.redirectUris,
   host: item.kind === 'METADATA' ? new URL(item.clientId).host : null,
   secretSha256: item.secretSha256 ?? null,
+  used: item.usedAt !== undefined,
 });
 
 /** Whether a `client_id` is a Client ID Metadata Document URL (an HTTPS URL with a path). */
 export const isMetadataDocumentClientId = (clientId: string): boolean => clientId.startsWith('https://');
 
 /**
- * The client named by `client_id`, or why it cannot be used (undefined + reason). A metadata
- * document client is read from its cached document while that is fresh, else fetched again.
- * `cached` is what the caller already read (the token endpoint reads it beside the code).
+ * The client named by `client_id` at the organization `orgId`'s server, or why it cannot be
+ * used. A registered client is known everywhere (the organization switch needs that); an
+ * anonymous public client only where it registered, and not after it expired unused. A
+ * metadata document client is read from its cached document while that is fresh, else fetched
+ * again. `cached` is what the caller already read (the token endpoint reads it beside the code).
  */
-export async function resolveClient(clientId: string, now: Date, cached?: OAuthClientItem | null): Promise<OAuthClient | { refused: string }> {
+export async function resolveClient(clientId: string, orgId: string, now: Date, cached?: OAuthClientItem | null): Promise<OAuthClient | { refused: string }> {
   const item = cached !== undefined ? cached : (await db().entities.oauthClient.get({ clientId }).go()).data;
   if (!isMetadataDocumentClientId(clientId)) {
-    return item && item.kind === 'REGISTERED' ? clientOf(item) : { refused: 'Unknown client' };
+    if (item?.kind === 'REGISTERED') return clientOf(item);
+    const live = item?.kind === 'PUBLIC' && item.orgId === orgId && (item.usedAt !== undefined || (item.expiresAt ?? '') > now.toISOString());
+    return live ? clientOf(item) : { refused: 'Unknown client' };
   }
   if (item && item.kind === 'METADATA' && item.cachedUntil && item.cachedUntil > now.toISOString()) return clientOf(item);
   const fetched = await fetchClientMetadata(clientId, now);
@@ -170,7 +239,7 @@ export async function fetchClientMetadata(url: string, now: Date): Promise<OAuth
     return { refused: 'The metadata document has no redirect_uris' };
   }
   for (const uri of redirectUris as string[]) {
-    const refusal = redirectUriRefusal(uri);
+    const refusal = redirectUriRefusal(uri, { publicClient: true });
     if (refusal) return { refused: `The metadata document's redirect URI ${uri} ${refusal}` };
   }
   const method = document.token_endpoint_auth_method;

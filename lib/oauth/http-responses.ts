@@ -48,14 +48,17 @@ export const jwksResult = z
 export const registeredClientResult = z
   .strictObject({
     client_id: z.string(),
-    client_secret: z.string().meta({ description: 'Shown once; only its SHA-256 is kept. Send it as `client_secret` in token requests (client_secret_post)' }),
+    client_secret: z
+      .string()
+      .optional()
+      .meta({ description: 'A confidential client only (registered with a session): shown once; only its SHA-256 is kept. Send it as `client_secret` in token requests (client_secret_post)' }),
     client_id_issued_at: z.number().int(),
-    client_secret_expires_at: z.literal(0).meta({ description: '0: the secret does not expire' }),
+    client_secret_expires_at: z.literal(0).optional().meta({ description: 'With `client_secret`: 0, the secret does not expire' }),
     client_name: z.string(),
     redirect_uris: z.array(z.string()),
     client_uri: z.string().optional(),
     logo_uri: z.string().optional(),
-    token_endpoint_auth_method: z.literal('client_secret_post'),
+    token_endpoint_auth_method: z.enum(['client_secret_post', 'none']).meta({ description: '`client_secret_post`: confidential (registered with a session); `none`: public (open registration), PKCE alone' }),
     grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])),
     response_types: z.array(z.literal('code')),
   })

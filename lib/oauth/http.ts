@@ -1,16 +1,16 @@
 import * as z from 'zod';
 import { AppError } from '../core/errors.js';
 import { config } from '../core/config.js';
-import { authenticated, open, originOf, type RawBody, type RequestInfo, type Routes } from '../http/router.js';
-import { subdomainSlugOf } from '../http/organization-slug.js';
+import { authenticated, authenticateRequest, open, originOf, type RawBody, type RequestInfo, type Routes } from '../http/router.js';
+import { organizationSlugOf, subdomainSlugOf } from '../http/organization-slug.js';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { authenticate } from '../identity/authenticate.js';
 import { login } from '../identity/login.js';
-import { authorizationServerMetadata, protectedResourceMetadata, requireOAuthOrganization } from './discovery.js';
+import { authorizationServerMetadata, oauthSiteOf, protectedResourceMetadata, slugOfOrganization, type OAuthSite } from './discovery.js';
 import { signingKey } from './keys.js';
 import { limitOAuthCalls, type OAuthEndpoint } from './rate-limits.js';
-import { registerClient, resolveClient } from './clients.js';
+import { registerClient, registerPublicClient, resolveClient, type OAuthClient } from './clients.js';
 import {
   authorizeQueryOf, checkAuthorizationRequest, csrfTokenMatches, csrfTokenOf, issueAuthorizationCode, openAuthorizationRequest,
   sealAuthorizationRequest, authorizationResponse, type AuthorizationRequest,
@@ -24,15 +24,33 @@ import {
 
 const ORG_BY_SUBDOMAIN = { 404: ['NOT_FOUND'] } as const;
 const LIMITED_PAGE = { 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] } as const;
-const SUBDOMAIN_NOTE = "Served on an organization's own origin (`https://<slug>.<base domain>`); any other host answers 404.";
+const SUBDOMAIN_NOTE =
+  "Served on an organization's own origin (`https://<slug>.<base domain>`), or on a shared origin (`npm start` on localhost) for the organization `X-Organization` names; any other request answers 404.";
 const HTML = 'text/html; charset=utf-8';
 /** The cookie of a sign-in made on the authorization pages (a session, like `POST /api/v1/auth/login`'s). */
 const SESSION_COOKIE = 'wm_oauth_session';
 
-/** The organization the OAuth endpoint is served for (its subdomain), with the call counted against the caller's address. */
-async function oauthOrganization(request: RequestInfo, endpoint: OAuthEndpoint, ctx: AnonymousContext): Promise<string> {
-  const [orgId] = await Promise.all([requireOAuthOrganization(subdomainSlugOf(request.headers)), limitOAuthCalls(endpoint, request.sourceIp, ctx.clock.now())]);
-  return orgId;
+/** The organization the OAuth endpoint is served for (lib/oauth/discovery.ts), with the call counted against the caller's address. */
+async function oauthSite(request: RequestInfo, endpoint: OAuthEndpoint, ctx: AnonymousContext, querySlug?: string): Promise<OAuthSite> {
+  const [site] = await Promise.all([siteOf(request, querySlug), limitOAuthCalls(endpoint, request.sourceIp, ctx.clock.now())]);
+  return site;
+}
+
+/** The organization an OAuth endpoint serves: the subdomain's, else the one `X-Organization` (or the authorization endpoint's `org`) names. */
+const siteOf = (request: RequestInfo, querySlug?: string): Promise<OAuthSite> =>
+  oauthSiteOf({ subdomain: subdomainSlugOf(request.headers), named: organizationSlugOf(request.headers) ?? querySlug ?? null }, originOf(request));
+
+/**
+ * The organization of an authorization page's form: the one the request names, else (a
+ * shared origin, reached by a browser that sends no X-Organization) the one the page's signed
+ * request was made for.
+ */
+async function formSite(request: RequestInfo, ctx: AnonymousContext, sealed: string): Promise<{ site: OAuthSite; authorization: AuthorizationRequest | undefined }> {
+  const named = organizationSlugOf(request.headers);
+  const unverified = named ? undefined : await openAuthorizationRequest(sealed, undefined, ctx.clock.now());
+  const slug = named ?? (unverified ? await slugOfOrganization(unverified.orgId) : undefined);
+  const site = await oauthSite(request, 'authorize', ctx, slug ?? undefined);
+  return { site, authorization: await openAuthorizationRequest(sealed, site.orgId, ctx.clock.now()) };
 }
 
 const asRaw = (page: Page, cookies?: string[]): RawBody => ({ body: page.body, headers: page.headers, statusCode: page.statusCode, ...(cookies ? { cookies } : {}) });
@@ -43,12 +61,12 @@ const redirect = (location: string, statusCode: 302 | 303, cookies?: string[]): 
   ...(cookies ? { cookies } : {}),
 });
 
-/** The signed-in user of the authorization pages (their session cookie), if any. Agents never sign in here. */
-async function pageSession(request: RequestInfo, ctx: AnonymousContext): Promise<DomainContext | undefined> {
+/** The signed-in user of the authorization pages (their session cookie) in the site's organization, if any. Agents never sign in here. */
+async function pageSession(request: RequestInfo, ctx: AnonymousContext, site: OAuthSite): Promise<DomainContext | undefined> {
   const token = request.cookies[SESSION_COOKIE];
   if (!token) return undefined;
   try {
-    const session = await authenticate(token, { slug: subdomainSlugOf(request.headers), origin: originOf(request) }, ctx.clock, ctx.requestId);
+    const session = await authenticate(token, { slug: site.slug, origin: site.origin }, ctx.clock, ctx.requestId);
     return session.actor.credential.kind === 'SESSION' && !session.actor.isAgent ? session : undefined;
   } catch (error) {
     if (error instanceof AppError && error.status === 401) return undefined;
@@ -66,9 +84,10 @@ async function organizationName(orgId: string): Promise<string> {
 }
 
 /** The page after a valid authorization request: consent for a signed-in user, else the sign-in form. */
-async function continueAuthorization(ctx: AnonymousContext, request: RequestInfo, authorization: AuthorizationRequest, clientName: string, clientHost: string | null): Promise<RawBody> {
+async function continueAuthorization(ctx: AnonymousContext, request: RequestInfo, site: OAuthSite, authorization: AuthorizationRequest, client: OAuthClient): Promise<RawBody> {
+  const { clientName, host: clientHost } = client;
   const sealed = await sealAuthorizationRequest(authorization, ctx.clock.now());
-  const session = await pageSession(request, ctx);
+  const session = await pageSession(request, ctx, site);
   if (!session) return asRaw(signInPage({ organizationName: await organizationName(authorization.orgId), clientName, sealedRequest: sealed }));
   return asRaw(
     consentPage({
@@ -79,7 +98,8 @@ async function continueAuthorization(ctx: AnonymousContext, request: RequestInfo
       scopes: authorization.scopes,
       sealedRequest: sealed,
       csrfToken: csrfTokenOf(session.actor.credential.lookupKey, sealed),
-      redirectOrigin: new URL(authorization.redirectUri).origin,
+      redirectUri: authorization.redirectUri,
+      selfRegistered: client.kind === 'PUBLIC',
     }),
   );
 }
@@ -96,6 +116,7 @@ const authorizeQuery = z
     code_challenge_method: optionalText(20),
     scope: optionalText(200),
     resource: optionalText(2000),
+    org: optionalText(100).meta({ description: "The organization's slug, on a shared origin only (the metadata's `authorization_endpoint` carries it there)" }),
   })
   .meta({ description: 'RFC 6749 §4.1.1 with PKCE (RFC 7636) and resource indicators (RFC 8707)' });
 
@@ -106,10 +127,7 @@ const protectedResourceRoute = (summary: string) =>
     description: SUBDOMAIN_NOTE,
     result: protectedResourceResult,
     errors: ORG_BY_SUBDOMAIN,
-    handler: async (_ctx, { request }) => {
-      await requireOAuthOrganization(subdomainSlugOf(request.headers));
-      return protectedResourceMetadata(originOf(request));
-    },
+    handler: async (_ctx, { request }) => protectedResourceMetadata(await siteOf(request)),
   });
 
 /** Routes of the `oauth` group: discovery, keys, registration, authorization pages, tokens, revocation, grants. */
@@ -119,10 +137,7 @@ export const oauthRoutes: Routes = {
     description: SUBDOMAIN_NOTE,
     result: authorizationServerResult,
     errors: ORG_BY_SUBDOMAIN,
-    handler: async (_ctx, { request }) => {
-      await requireOAuthOrganization(subdomainSlugOf(request.headers));
-      return authorizationServerMetadata(originOf(request));
-    },
+    handler: async (_ctx, { request }) => authorizationServerMetadata(await siteOf(request)),
   }),
   'GET /.well-known/oauth-protected-resource': protectedResourceRoute('Protected resource metadata (RFC 9728)'),
   'GET /.well-known/oauth-protected-resource/api/v1/mcp': protectedResourceRoute('Protected resource metadata of the MCP endpoint (RFC 9728, path-aware)'),
@@ -131,14 +146,14 @@ export const oauthRoutes: Routes = {
     result: jwksResult,
     handler: async () => ({ keys: [signingKey().publicJwk] }),
   }),
-  'POST /api/v1/oauth/register': authenticated({
+  'POST /api/v1/oauth/register': open({
     summary: 'Register an OAuth client (RFC 7591)',
     description:
-      'Needs a signed-in session. Registers a confidential client: its `client_secret` is returned once and sent as `client_secret` in token requests. Redirect URIs are https, or http on a loopback address (127.0.0.1, [::1], localhost), which match on any port. Five registrations per hour per address. Errors are RFC 7591 JSON (`invalid_redirect_uri`, `invalid_client_metadata`).',
+      'Two kinds. **With a signed-in session** (`Authorization: Bearer <session JWT>`): a confidential client, whose `client_secret` is returned once and sent as `client_secret` in token requests; redirect URIs are https, or http on a loopback address (127.0.0.1, [::1], localhost), which match on any port. **Without a credential** (open registration, as MCP clients without a metadata document do it): a public client (`token_endpoint_auth_method` `none`, also when omitted) that proves itself with PKCE S256, usable only at this organization, removed unless its first code is redeemed within 24 hours; its redirect URIs may also use the application\'s own URI scheme (`cursor://…`, `com.example.app:/…`; RFC 8252 §7.1), matched exactly. Five registrations of either kind per hour per address. Unknown metadata fields are ignored. Errors are RFC 7591 JSON (`invalid_redirect_uri`, `invalid_client_metadata`).',
     status: 201,
     errorFormat: 'oauth',
     result: registeredClientResult,
-    errors: { 400: ['invalid_redirect_uri', 'invalid_client_metadata'], 429: ['rate_limited'] },
+    errors: { 400: ['invalid_redirect_uri', 'invalid_client_metadata'], 401: ['UNAUTHENTICATED'], 403: ['FORBIDDEN'], 404: ['NOT_FOUND'], 429: ['rate_limited'] },
     body: z.object({
       client_name: z.string().trim().min(1).max(200),
       redirect_uris: z.array(z.string().max(2000)).min(1).max(20),
@@ -148,7 +163,11 @@ export const oauthRoutes: Routes = {
       grant_types: z.array(z.string().max(100)).max(10).optional(),
       response_types: z.array(z.string().max(100)).max(10).optional(),
     }),
-    handler: (ctx, { body, request }) => registerClient(ctx, body, request.sourceIp),
+    handler: async (ctx, { body, request }) => {
+      if (request.headers.authorization !== undefined) return registerClient(await authenticateRequest(request, ctx.clock), body, request.sourceIp);
+      const site = await siteOf(request);
+      return registerPublicClient(ctx.clock, site.orgId, body, request.sourceIp);
+    },
   }),
   'GET /api/v1/oauth/authorize': open({
     summary: 'Authorization endpoint: sign-in and consent page (RFC 6749 §4.1)',
@@ -158,12 +177,11 @@ export const oauthRoutes: Routes = {
     errors: LIMITED_PAGE,
     query: authorizeQuery,
     handler: async (ctx, { query, request }) => {
-      const orgId = await oauthOrganization(request, 'authorize', ctx);
-      const origin = originOf(request);
-      const check = await checkAuthorizationRequest(orgId, query, origin, ctx.clock.now());
+      const site = await oauthSite(request, 'authorize', ctx, query.org);
+      const check = await checkAuthorizationRequest(site.orgId, query, site.origin, ctx.clock.now());
       if (check.outcome === 'show-error') return asRaw(errorPage(check.message));
       if (check.outcome === 'redirect') return redirect(check.location, 302);
-      return continueAuthorization(ctx, request, check.request, check.client.clientName, check.client.host);
+      return continueAuthorization(ctx, request, site, check.request, check.client);
     },
   }),
   'POST /api/v1/oauth/authorize/sign-in': open({
@@ -174,17 +192,16 @@ export const oauthRoutes: Routes = {
     errors: LIMITED_PAGE,
     body: z.object({ request: z.string().max(8000), email: z.string().max(320), password: z.string().max(256) }),
     handler: async (ctx, { body, request }) => {
-      const orgId = await oauthOrganization(request, 'authorize', ctx);
-      const authorization = await openAuthorizationRequest(body.request, orgId, ctx.clock.now());
+      const { site, authorization } = await formSite(request, ctx, body.request);
       if (!authorization) return asRaw(errorPage('This sign-in page has expired. Go back to your application and connect again.'));
       try {
-        const session = await login(ctx, subdomainSlugOf(request.headers), { email: body.email, password: body.password }, request.sourceIp);
-        return redirect(`/api/v1/oauth/authorize?${authorizeQueryOf(authorization)}`, 303, [sessionCookie(session.token, originOf(request))]);
+        const session = await login(ctx, site.slug, { email: body.email, password: body.password }, request.sourceIp);
+        return redirect(`/api/v1/oauth/authorize?${authorizeQueryOf(authorization, site.sharedOrigin ? site.slug : undefined)}`, 303, [sessionCookie(session.token, site.origin)]);
       } catch (error) {
         if (!(error instanceof AppError) || (error.status !== 401 && error.status !== 429 && error.status !== 400)) throw error;
-        const client = await resolveClient(authorization.clientId, ctx.clock.now());
+        const client = await resolveClient(authorization.clientId, site.orgId, ctx.clock.now());
         const message = error.status === 429 ? 'Too many failed sign-ins. Wait a few minutes and try again.' : 'That e-mail address and password do not match an account of this organization.';
-        const page = signInPage({ organizationName: await organizationName(orgId), clientName: 'refused' in client ? authorization.clientId : client.clientName, sealedRequest: body.request, email: body.email, error: message });
+        const page = signInPage({ organizationName: await organizationName(site.orgId), clientName: 'refused' in client ? authorization.clientId : client.clientName, sealedRequest: body.request, email: body.email, error: message });
         return asRaw({ ...page, statusCode: error.status === 429 ? 429 : 200 });
       }
     },
@@ -197,31 +214,29 @@ export const oauthRoutes: Routes = {
     errors: LIMITED_PAGE,
     body: z.object({ request: z.string().max(8000), csrf: z.string().max(200).optional(), decision: z.enum(['allow', 'deny']) }),
     handler: async (ctx, { body, request }) => {
-      const orgId = await oauthOrganization(request, 'authorize', ctx);
-      const origin = originOf(request);
-      const authorization = await openAuthorizationRequest(body.request, orgId, ctx.clock.now());
+      const { site, authorization } = await formSite(request, ctx, body.request);
       if (!authorization) return asRaw(errorPage('This consent page has expired. Go back to your application and connect again.'));
-      const session = await pageSession(request, ctx);
+      const session = await pageSession(request, ctx, site);
       if (!session) return asRaw(errorPage('You are not signed in any more. Go back to your application and connect again.', 403));
       if (!csrfTokenMatches(body.csrf, session.actor.credential.lookupKey, body.request)) {
         return asRaw(errorPage('This form could not be verified. Go back to your application and connect again.', 403));
       }
       if (body.decision === 'deny') {
-        return redirect(authorizationResponse(authorization.redirectUri, origin, { error: 'access_denied', error_description: 'The user denied the request' }, authorization.state), 303);
+        return redirect(authorizationResponse(authorization.redirectUri, site.origin, { error: 'access_denied', error_description: 'The user denied the request' }, authorization.state), 303);
       }
-      const client = await resolveClient(authorization.clientId, ctx.clock.now());
+      const client = await resolveClient(authorization.clientId, site.orgId, ctx.clock.now());
       if ('refused' in client) return asRaw(errorPage(client.refused));
-      return redirect(await issueAuthorizationCode(session, authorization, client, origin), 303);
+      return redirect(await issueAuthorizationCode(session, authorization, client, site.origin), 303);
     },
   }),
   'POST /api/v1/oauth/token': open({
     summary: 'Token endpoint: authorization code and refresh token grants (RFC 6749 §4.1.3, §6)',
     description:
-      'Form-encoded (`application/x-www-form-urlencoded`) as RFC 6749 requires; JSON is accepted too. Registered clients send `client_secret`; metadata-document clients prove themselves with PKCE alone. Codes are single-use (a second use revokes what the first issued); refresh tokens rotate on every use (a rotated one used again revokes the grant); `scope` can only narrow; `organization_id` switches organization (registered clients). Never cached.',
+      'Form-encoded (`application/x-www-form-urlencoded`) as RFC 6749 requires; JSON is accepted too. Registered clients send `client_secret`; public clients (open registration, metadata documents) prove themselves with PKCE alone. Codes and refresh tokens work only at the organization that issued them. Codes are single-use (a second use revokes what the first issued); refresh tokens rotate on every use: the same refresh request sent again within 5 seconds gets the same new pair, any other use of a spent refresh token revokes the grant. `scope` can only narrow; `resource`, when sent, must be this organization\'s resource; `organization_id` switches organization (registered clients). Never cached.',
     bodyFormat: 'form',
     errorFormat: 'oauth',
     result: tokenResult,
-    errors: { 400: ['invalid_grant', 'invalid_scope', 'invalid_target', 'unauthorized_client', 'unsupported_grant_type'], 401: ['invalid_client'], 429: ['rate_limited'] },
+    errors: { 400: ['invalid_grant', 'invalid_scope', 'invalid_target', 'unauthorized_client', 'unsupported_grant_type'], 401: ['invalid_client'], 404: ['NOT_FOUND'], 429: ['rate_limited'] },
     body: z.object({
       grant_type: optionalText(100),
       code: optionalText(200),
@@ -235,9 +250,9 @@ export const oauthRoutes: Routes = {
       organization_id: optionalText(100),
     }),
     handler: async (ctx, { body, request }) => {
-      await limitOAuthCalls('token', request.sourceIp, ctx.clock.now());
-      const origin = originOf(request);
-      return exchangeToken(ctx.clock, body, { origin, originOfSlug: (slug) => origin.replace(/^(https?:\/\/)[^.]+/, `$1${slug}`) });
+      const site = await oauthSite(request, 'token', ctx);
+      const originOfSlug = (slug: string) => (site.sharedOrigin ? site.origin : site.origin.replace(/^(https?:\/\/)[^.]+/, `$1${slug}`));
+      return exchangeToken(ctx.clock, body, { orgId: site.orgId, origin: site.origin, originOfSlug });
     },
   }),
   'POST /api/v1/oauth/revoke': open({
@@ -246,11 +261,11 @@ export const oauthRoutes: Routes = {
     bodyFormat: 'form',
     errorFormat: 'oauth',
     result: z.strictObject({}).meta({ id: 'OAuthRevocation', description: 'Empty: the token is revoked now, or was not valid' }),
-    errors: { 429: ['rate_limited'] },
+    errors: { 404: ['NOT_FOUND'], 429: ['rate_limited'] },
     body: z.object({ token: z.string().min(1).max(4000), token_type_hint: optionalText(100), client_id: optionalText(2000), client_secret: optionalText(200) }),
     handler: async (ctx, { body, request }) => {
-      await limitOAuthCalls('revoke', request.sourceIp, ctx.clock.now());
-      await revokeToken(body.token, body.client_id, ctx.clock.now());
+      const site = await oauthSite(request, 'revoke', ctx);
+      await revokeToken(body.token, body.client_id, site.orgId, ctx.clock.now());
       return {};
     },
   }),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { redirectTarget } from './redirects.js';
 import type { OAuthScope } from './discovery.js';
 
 /**
@@ -116,11 +117,16 @@ export interface ConsentPageInput {
   scopes: OAuthScope[];
   sealedRequest: string;
   csrfToken: string;
-  redirectOrigin: string;
+  /** Where the browser returns: named on the page, and allowed as the forms' redirect target (CSP). */
+  redirectUri: string;
+  /** The client registered itself without an account (its name is its own claim). */
+  selfRegistered: boolean;
 }
 
 export function consentPage(input: ConsentPageInput): Page {
   const host = input.clientHost ? ` <span class="muted">(from ${escapeHtml(input.clientHost)})</span>` : '';
+  const target = redirectTarget(input.redirectUri);
+  const unverified = input.selfRegistered ? ' This application registered itself; its name is not verified.' : '';
   const hidden = `<input type="hidden" name="request" value="${escapeHtml(input.sealedRequest)}">
 <input type="hidden" name="csrf" value="${escapeHtml(input.csrfToken)}">`;
   return page(
@@ -131,13 +137,14 @@ export function consentPage(input: ConsentPageInput): Page {
 <ul class="scopes">
 ${input.scopes.map((scope) => `<li>${escapeHtml(SCOPE_WORDS[scope])}</li>`).join('\n')}
 </ul>
+<p class="muted">Allowing returns you to <strong>${escapeHtml(target.shown)}</strong>.${escapeHtml(unverified)}</p>
 <p class="muted">You can revoke this at any time; it also ends when you sign out or change your password.</p>
 <div class="actions">
 <form method="post" action="/api/v1/oauth/authorize/consent">${hidden}<input type="hidden" name="decision" value="allow"><button class="primary" type="submit">Allow</button></form>
 <form method="post" action="/api/v1/oauth/authorize/consent">${hidden}<input type="hidden" name="decision" value="deny"><button class="secondary" type="submit">Deny</button></form>
 </div>`,
     200,
-    input.redirectOrigin,
+    target.cspSource,
   );
 }
 

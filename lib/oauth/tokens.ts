@@ -8,7 +8,8 @@ import type { OAuthClientItem, OAuthGrantItem, OAuthTokenItem, OrganizationItem,
 import { db } from '../db/service.js';
 import { guarded, transact, type TransactionEntities } from '../db/transact.js';
 import { ACCESS_TOKEN_TYP } from '../identity/oauth-access-tokens.js';
-import { authenticateClient, resolveClient, type OAuthClient } from './clients.js';
+import { authenticateClient, markClientUsed, resolveClient, type OAuthClient } from './clients.js';
+import { openRotatedPair, rotationRequestDigest, sealRotatedPair, type RotatedPair } from './rotation.js';
 import { resourceOf } from './discovery.js';
 import { sameResource } from './authorize.js';
 import { signingKey } from './keys.js';
@@ -18,9 +19,11 @@ import { verifiesS256 } from './pkce.js';
 export const ACCESS_TOKEN_TTL_SECONDS = 900;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 86_400;
 /**
- * A rotated refresh token presented again within this many seconds of its rotation lost a race
- * with the request that rotated it (a client refreshing twice at once): it is refused, and the
- * grant lives on. Later, it is a replay, and the grant is revoked.
+ * A rotated refresh token presented again within this many seconds of its rotation, in the
+ * same request (client, scope, organization, resource), is a client racing itself or retrying
+ * a lost response: it is answered the very pair the rotation issued (lib/oauth/rotation.ts),
+ * and nothing new is minted. Any other reuse (later, or a different request) is a replay, and
+ * revokes the grant (RFC 9700 §4.14.2).
  */
 export const REFRESH_RACE_SECONDS = 5;
 
@@ -50,8 +53,9 @@ export interface TokenResponse {
   scope: string;
 }
 
-/** The origin the token endpoint was reached on, and how to reach another organization's. */
+/** The organization whose token endpoint was reached, its origin, and how to reach another organization's. */
 export interface TokenEndpointSite {
+  orgId: string;
   origin: string;
   /** The origin of the organization with this slug (same scheme, base domain and port). */
   originOfSlug: (slug: string) => string;
@@ -65,14 +69,14 @@ const required = (value: string | undefined, name: string): string => {
 /** POST /api/v1/oauth/token: the authorization code and refresh token grants. */
 export async function exchangeToken(clock: Clock, input: TokenRequest, site: TokenEndpointSite): Promise<TokenResponse> {
   const grantType = required(input.grant_type, 'grant_type');
-  if (grantType === 'authorization_code') return redeemCode(clock, input, site.origin);
+  if (grantType === 'authorization_code') return redeemCode(clock, input, site);
   if (grantType === 'refresh_token') return refresh(clock, input, site);
   throw oauthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
 }
 
 /** The client of a token request, authenticated: a registered client by its secret, a metadata-document client by PKCE alone. */
-async function requestingClient(clientId: string, secret: string | undefined, cached: OAuthClientItem | undefined, now: Date): Promise<OAuthClient> {
-  const client = await resolveClient(clientId, now, cached ?? null);
+async function requestingClient(clientId: string, orgId: string, secret: string | undefined, cached: OAuthClientItem | undefined, now: Date): Promise<OAuthClient> {
+  const client = await resolveClient(clientId, orgId, now, cached ?? null);
   if ('refused' in client) throw oauthError('invalid_client', client.refused);
   authenticateClient(client, secret);
   return client;
@@ -83,9 +87,11 @@ async function requestingClient(clientId: string, secret: string | undefined, ca
  * marked used on condition that it was not (so of two exchanges exactly one wins), and the
  * grant, its first refresh token and the access token's record are created with it, on
  * condition that the user is still active and has not signed out since. A code used twice
- * revokes the grant the first use made (RFC 6749 §4.1.2).
+ * revokes the grant the first use made (RFC 6749 §4.1.2). A code is redeemed only at the
+ * organization that issued it: at another one's token endpoint it is unknown.
  */
-async function redeemCode(clock: Clock, input: TokenRequest, origin: string): Promise<TokenResponse> {
+async function redeemCode(clock: Clock, input: TokenRequest, site: TokenEndpointSite): Promise<TokenResponse> {
+  const origin = site.origin;
   const code = required(input.code, 'code');
   const redirectUri = required(input.redirect_uri, 'redirect_uri');
   const clientId = required(input.client_id, 'client_id');
@@ -96,9 +102,11 @@ async function redeemCode(clock: Clock, input: TokenRequest, origin: string): Pr
     { entity: entities.oauthToken, key: { lookupKey: sha256Hex(code) } },
     { entity: entities.oauthClient, key: { clientId } },
   ])) as [OAuthTokenItem | undefined, OAuthClientItem | undefined];
-  await requestingClient(clientId, input.client_secret, clientItem, now);
+  const client = await requestingClient(clientId, site.orgId, input.client_secret, clientItem, now);
 
-  if (!stored || stored.kind !== 'CODE' || stored.clientId !== clientId) throw oauthError('invalid_grant', 'The code is invalid, expired or was issued to another client');
+  if (!stored || stored.kind !== 'CODE' || stored.clientId !== clientId || stored.orgId !== site.orgId) {
+    throw oauthError('invalid_grant', 'The code is invalid, expired or was issued to another client');
+  }
   if (stored.usedAt) {
     await revokeGrant(stored.grantId, now);
     throw oauthError('invalid_grant', 'The code was already used; everything issued with it is revoked');
@@ -138,6 +146,7 @@ async function redeemCode(clock: Clock, input: TokenRequest, origin: string): Pr
     refreshRecord(e, refreshToken, stored, stored.scope, now),
     access.record(e),
     userStillAuthorized(e, stored.orgId, stored.userId, stored.createdAt),
+    ...markClientUsed(e, client, now),
   ]).catch(async (error: unknown) => {
     // A concurrent exchange of the same code won: this one is the replay, and revokes the grant.
     if (error === replayed) await revokeGrant(stored.grantId, now);
@@ -149,9 +158,11 @@ async function redeemCode(clock: Clock, input: TokenRequest, origin: string): Pr
 /**
  * Refresh token grant with rotation. One read (the token, its grant and the client together),
  * one transaction: the token is marked used on condition that it was not, so of two concurrent
- * refreshes exactly one wins; the loser is refused and the grant lives on. A token presented
- * again after it was rotated is a replay: the grant is revoked. `scope` can only narrow;
- * `organization_id` asks for an access token of another organization (spec §5.4.7).
+ * refreshes exactly one rotates; the rotation's pair is kept sealed on the spent token, and the
+ * same request again within REFRESH_RACE_SECONDS is answered that pair. Any other reuse of a
+ * spent token revokes the grant. `scope` can only narrow; `organization_id` asks for an access
+ * token of another organization (spec §5.4.7). A refresh token works only at the token endpoint
+ * of the organization whose grant it belongs to.
  */
 async function refresh(clock: Clock, input: TokenRequest, site: TokenEndpointSite): Promise<TokenResponse> {
   const token = required(input.refresh_token, 'refresh_token');
@@ -164,20 +175,16 @@ async function refresh(clock: Clock, input: TokenRequest, site: TokenEndpointSit
     { entity: entities.oauthClient, key: { clientId } },
     { entity: entities.oauthGrant, key: { grantId: grantId ?? 'grt_none' } },
   ])) as [OAuthTokenItem | undefined, OAuthClientItem | undefined, OAuthGrantItem | undefined];
-  const client = await requestingClient(clientId, input.client_secret, clientItem, now);
+  const client = await requestingClient(clientId, site.orgId, input.client_secret, clientItem, now);
 
-  if (!stored || stored.kind !== 'REFRESH' || stored.clientId !== clientId || !grant || grant.grantId !== stored.grantId) {
+  if (!stored || stored.kind !== 'REFRESH' || stored.clientId !== clientId || !grant || grant.grantId !== stored.grantId || grant.orgId !== site.orgId) {
     throw oauthError('invalid_grant', 'The refresh token is invalid or was issued to another client');
   }
   if (grant.revokedAt) throw oauthError('invalid_grant', 'The grant was revoked');
-  if (stored.usedAt) {
-    if (now.getTime() - Date.parse(stored.usedAt) > REFRESH_RACE_SECONDS * 1000) {
-      await revokeGrant(grant.grantId, now);
-      throw oauthError('invalid_grant', 'The refresh token was already used; the grant is revoked');
-    }
-    throw oauthError('invalid_grant', 'The refresh token was just rotated by a concurrent request');
-  }
+  const request = rotationRequestDigest({ clientId, scope: input.scope, organizationId: input.organization_id, resource: input.resource });
+  if (stored.usedAt) return answerSpentToken(token, stored, request, now);
   if (stored.expiresAt <= now.toISOString()) throw oauthError('invalid_grant', 'The refresh token has expired');
+  if (input.resource !== undefined && !sameResource(input.resource, resourceOf(site.origin))) throw oauthError('invalid_target', `resource must be ${resourceOf(site.origin)}`);
   const scopes = narrowedScopes(input.scope, grant.scope);
 
   const target = input.organization_id && input.organization_id !== grant.orgId ? await switchTarget(client, grant, input.organization_id, scopes, site, now) : undefined;
@@ -187,27 +194,65 @@ async function refresh(clock: Clock, input: TokenRequest, site: TokenEndpointSit
     { origin: issuedFor.origin, orgId: issuedFor.grant.orgId, userId: issuedFor.grant.userId, grantId: issuedFor.grant.grantId, clientId, scope: issuedFor.scope, resource: resourceOf(issuedFor.origin) },
     now,
   );
+  const pair = { access_token: access.token, refresh_token: newRefresh, scope: issuedFor.scope, accessExpiresAt: epochSeconds(now) + ACCESS_TOKEN_TTL_SECONDS };
   const refreshExpires = addSeconds(now, REFRESH_TOKEN_TTL_SECONDS);
   const at = now.toISOString();
-  await transact((e) => [
-    guarded(
-      e.oauthToken.patch({ lookupKey: stored.lookupKey }).set({ usedAt: at }).where((attr, op) => op.notExists(attr.usedAt)).commit(),
-      () => oauthError('invalid_grant', 'The refresh token was just rotated by a concurrent request'),
-    ),
-    guarded(
-      e.oauthGrant
-        .patch({ grantId: grant.grantId })
-        .set({ lastUsedAt: at, expiresAt: refreshExpires.toISOString(), ttl: epochSeconds(refreshExpires) + 86_400 })
-        .where((attr, op) => op.notExists(attr.revokedAt))
-        .commit(),
-      () => oauthError('invalid_grant', 'The grant was revoked'),
-    ),
-    refreshRecord(e, newRefresh, stored, grant.scope, now),
-    access.record(e),
-    userStillAuthorized(e, grant.orgId, grant.userId, grant.createdAt),
-    ...(target ? [userStillAuthorized(e, target.grant.orgId, target.grant.userId, target.grant.createdAt)] : []),
-  ]);
-  return { access_token: access.token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, refresh_token: newRefresh, scope: issuedFor.scope };
+  const lostRace = oauthError('invalid_grant', 'The refresh token was just rotated by a concurrent request');
+  try {
+    await transact((e) => [
+      guarded(
+        e.oauthToken
+          .patch({ lookupKey: stored.lookupKey })
+          .set({ usedAt: at, rotatedTo: sealRotatedPair(token, pair), rotationRequest: request })
+          .where((attr, op) => op.notExists(attr.usedAt))
+          .commit(),
+        () => lostRace,
+      ),
+      guarded(
+        e.oauthGrant
+          .patch({ grantId: grant.grantId })
+          .set({ lastUsedAt: at, expiresAt: refreshExpires.toISOString(), ttl: epochSeconds(refreshExpires) + 86_400 })
+          .where((attr, op) => op.notExists(attr.revokedAt))
+          .commit(),
+        () => oauthError('invalid_grant', 'The grant was revoked'),
+      ),
+      refreshRecord(e, newRefresh, stored, grant.scope, now),
+      access.record(e),
+      userStillAuthorized(e, grant.orgId, grant.userId, grant.createdAt),
+      ...(target ? [userStillAuthorized(e, target.grant.orgId, target.grant.userId, target.grant.createdAt)] : []),
+    ]);
+  } catch (error) {
+    if (error !== lostRace) throw error;
+    // A concurrent request rotated the token first: this one is answered as a reuse of a spent token.
+    const winner = (await entities.oauthToken.get({ lookupKey: stored.lookupKey }).go({ consistent: true })).data;
+    if (!winner?.usedAt) throw error;
+    return answerSpentToken(token, winner, request, now);
+  }
+  return tokenResponseOf(pair, now);
+}
+
+const tokenResponseOf = (pair: RotatedPair, now: Date): TokenResponse => ({
+  access_token: pair.access_token,
+  token_type: 'Bearer',
+  expires_in: Math.max(1, pair.accessExpiresAt - epochSeconds(now)),
+  refresh_token: pair.refresh_token,
+  scope: pair.scope,
+});
+
+/**
+ * A spent refresh token presented again (RFC 9700 §4.14.2). The same request within
+ * REFRESH_RACE_SECONDS of the rotation, while the pair it issued is unused, gets that pair
+ * again; anything else is a replay: the grant is revoked.
+ */
+async function answerSpentToken(token: string, stored: OAuthTokenItem, request: string, now: Date): Promise<TokenResponse> {
+  const withinRace = now.getTime() - Date.parse(stored.usedAt!) <= REFRESH_RACE_SECONDS * 1000;
+  const pair = withinRace && stored.rotatedTo && stored.rotationRequest === request ? openRotatedPair(token, stored.rotatedTo) : undefined;
+  if (pair) {
+    const successor = (await db().entities.oauthToken.get({ lookupKey: sha256Hex(pair.refresh_token) }).go({ consistent: true })).data;
+    if (successor && !successor.usedAt) return tokenResponseOf(pair, now);
+  }
+  await revokeGrant(stored.grantId, now);
+  throw oauthError('invalid_grant', 'The refresh token was already used; the grant is revoked');
 }
 
 /**
@@ -364,17 +409,17 @@ export async function revokeGrant(grantId: string, now: Date): Promise<void> {
 
 /**
  * RFC 7009 revocation: a refresh token (or code) revokes its grant, an access token its own
- * record. Unknown tokens, and tokens of another client than the one named, are ignored: the
- * answer is always 200.
+ * record. Unknown tokens, tokens of another client than the one named, and tokens of another
+ * organization than the one whose endpoint was reached, are ignored: the answer is always 200.
  */
-export async function revokeToken(token: string, clientId: string | undefined, now: Date): Promise<void> {
+export async function revokeToken(token: string, clientId: string | undefined, orgId: string, now: Date): Promise<void> {
   if (token.startsWith(REFRESH_PREFIX) || token.startsWith('wmc_')) {
     const stored = (await db().entities.oauthToken.get({ lookupKey: sha256Hex(token) }).go()).data;
-    if (stored && (!clientId || stored.clientId === clientId)) await revokeGrant(stored.grantId, now);
+    if (stored && stored.orgId === orgId && (!clientId || stored.clientId === clientId)) await revokeGrant(stored.grantId, now);
     return;
   }
   const record = (await db().entities.credential.get({ lookupKey: sha256Hex(token) }).go()).data;
-  if (record?.kind === 'OAUTH' && (!clientId || record.clientId === clientId)) {
+  if (record?.kind === 'OAUTH' && record.orgId === orgId && (!clientId || record.clientId === clientId)) {
     await db().entities.credential.delete({ lookupKey: record.lookupKey }).go({ response: 'none' });
   }
 }

@@ -38,14 +38,11 @@ const spaceFields = {
 };
 const RATE_LIMITED = { 429: ['RATE_LIMITED'] } as const;
 
-/** No lone surrogate: such a string cannot be stored as UTF-8 and would not come back as sent. */
-const wellFormed = (text: string) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 const content = z
   .string()
   .max(MAX_CONTENT_LENGTH, `At most ${MAX_CONTENT_LENGTH} characters (UTF-16 code units)`)
-  .refine(wellFormed, 'Contains an unpaired surrogate')
   .meta({ description: `Up to ${MAX_CONTENT_LENGTH} characters, counted in UTF-16 code units (an emoji outside the BMP counts 2)` });
-const title = requiredText(255).refine(wellFormed, 'Contains an unpaired surrogate');
+const title = requiredText(255);
 const order = z.number().int().min(0).max(1_000_000);
 
 /** Routes of the `wiki` group (spec §4.13). Roles per space: lib/wiki/roles.ts. */

@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     const rest = { authorization: `Bearer ${token}`, 'x-organization': 'mcpbench' };
     const call = async (name: string, args: Record<string, unknown>) => {
       const result = await client.callTool({ name, arguments: args });
-      if (result.isError) throw new Error(`${name}: ${JSON.stringify(result.structuredContent)}`);
+      if (result.isError) throw new Error(`${name}: ${JSON.stringify(result.content)}`);
     };
     const restCall = async (method: string, path: string, body?: unknown) => {
       const response = await send(base, method, path, rest, body);

@@ -35,6 +35,18 @@ async function legacyClient(token: string, name = 'Legacy Agent') {
   return client;
 }
 
+/**
+ * The error of a refused tool call: `isError`, no structured content (it would have to satisfy
+ * the tool's output schema, which describes success), and the error as JSON in the text content.
+ */
+function toolError(result: { isError?: unknown; structuredContent?: unknown; content?: unknown }): { code: string; message: string; details?: any } {
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  const [first] = result.content as { type: string; text: string }[];
+  expect(first?.type).toBe('text');
+  return (JSON.parse(first!.text) as { error: { code: string; message: string; details?: unknown } }).error;
+}
+
 describe('the MCP endpoint', () => {
   it('lists the tools to a 2026-07-28 client and claims with the client name', async () => {
     const agent = await createAgent(setup.org, { boardIds: [setup.boardId] });
@@ -111,7 +123,7 @@ describe('the MCP endpoint', () => {
     // A report without a claim: CLAIM_NOT_HELD, as an error result.
     const again = await client.callTool({ name: 'tickets_report', arguments: { ticketId: ticket.id, outcome: 'partial', summary: 'More' } });
     expect(again.isError).toBe(true);
-    expect((again.structuredContent as { error: { code: string } }).error.code).toBe('CLAIM_NOT_HELD');
+    expect(toolError(again).code).toBe('CLAIM_NOT_HELD');
     // Bad input is a tool result too, naming the problem (not a protocol error).
     const invalid = await client.callTool({ name: 'tickets_report', arguments: { ticketId: ticket.id, outcome: 'finished', summary: 'x' } });
     expect(invalid.isError).toBe(true);
@@ -131,9 +143,9 @@ describe('the MCP endpoint', () => {
     expect((await b.callTool({ name: 'tickets_claim', arguments: { ticketId: ticket.id } })).isError).toBeFalsy();
     const stale = await a.callTool({ name: 'tickets_update', arguments: { ticketId: ticket.id, title: 'Overwritten', claimCount: old.claimCount } });
     expect(stale.isError).toBe(true);
-    expect((stale.structuredContent as { error: { code: string } }).error.code).toBe('CLAIM_SUPERSEDED');
+    expect(toolError(stale).code).toBe('CLAIM_SUPERSEDED');
     const heartbeat = await a.callTool({ name: 'tickets_heartbeat', arguments: { ticketId: ticket.id, claimCount: old.claimCount } });
-    expect((heartbeat.structuredContent as { error: { code: string } }).error.code).toBe('CLAIM_SUPERSEDED');
+    expect(toolError(heartbeat).code).toBe('CLAIM_SUPERSEDED');
     const rest = await api('PATCH', `/api/v1/boards/${setup.boardId}/tickets/${ticket.id}`, { token: first.token, org: setup.org.slug, headers: { 'x-claim-count': String(old.claimCount) }, body: { title: 'Overwritten' } });
     expect(rest.status).toBe(409);
     expect(rest.body.error.code).toBe('CLAIM_SUPERSEDED');
@@ -158,7 +170,7 @@ describe('the MCP endpoint', () => {
     await client.connect(new StreamableHTTPClientTransport(url, { fetch: fetch as never, requestInit: { headers: { authorization: `Bearer ${agent.token}` } } }));
     const result = await client.callTool({ name: 'tickets_set_status', arguments: { ticketId: ticket.id, statusId: gated.statuses.DONE.id, reason: 'Finished' } });
     expect(result.isError).toBe(true);
-    const error = (result.structuredContent as { error: { code: string; details: { suggestionId?: string } } }).error;
+    const error = toolError(result);
     expect(error.code).toBe('AGENT_APPROVAL_REQUIRED');
     expect(error.details.suggestionId).toMatch(/^sug_/);
     // A report asking for the gated status records the run and keeps the status.
@@ -212,7 +224,7 @@ describe('the MCP endpoint', () => {
     await holder.callTool({ name: 'tickets_claim', arguments: { ticketId: theirs.id } });
     const refused = await client.callTool({ name: 'tickets_release', arguments: { ticketId: theirs.id } });
     expect(refused.isError).toBe(true);
-    expect((refused.structuredContent as { error: { code: string } }).error.code).toBe('PAT_DENY_DELETE');
+    expect(toolError(refused).code).toBe('PAT_DENY_DELETE');
     await client.close();
     await holder.close();
   });
@@ -231,7 +243,7 @@ describe('the MCP endpoint', () => {
     // 30 of the 60 minutes of that week are booked: another 30 × 1.5 = 45 would pass the cap.
     const refused = await client.callTool({ name: 'time_log', arguments: { ticketId: ticket.id, durationMinutes: 30, date: '2026-11-26' } });
     expect(refused.isError).toBe(true);
-    expect((refused.structuredContent as { error: { code: string; details: Record<string, number> } }).error).toMatchObject({
+    expect(toolError(refused)).toMatchObject({
       code: 'WEEKLY_HOURS_CAP_REACHED',
       details: { cap: 1, used: 0.5, requested: 0.75 },
     });

@@ -185,6 +185,38 @@ describe('authorization codes', () => {
   });
 });
 
+describe("one organization's codes, refresh tokens and grants at another's endpoints", () => {
+  it("refuses an authorization code of another organization at this organization's token endpoint, and leaves it unspent", async () => {
+    const client = (await registered(['http://127.0.0.1/cross'])).body;
+    const { code, verifier } = await codeFor(fetch, originOf(org), client.client_id, 'http://127.0.0.1/cross', admin(org));
+    const params = { grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1/cross', client_id: client.client_id, client_secret: client.client_secret, code_verifier: verifier };
+    const elsewhere = await token(other, params);
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.error).toBe('invalid_grant');
+    expect(elsewhere.body.access_token).toBeUndefined();
+    const home = await token(org, params);
+    expect(home.status).toBe(200);
+    expect(decodeJwt(home.body.access_token!)).toMatchObject({ iss: originOf(org), aud: `${originOf(org)}/api/v1/mcp` });
+  });
+
+  it("refuses a refresh token of another organization at this organization's token endpoint, and leaves it unspent", async () => {
+    const grant = await grantOf();
+    const elsewhere = await token(other, { grant_type: 'refresh_token', refresh_token: grant.refreshToken, client_id: grant.clientId, client_secret: grant.clientSecret });
+    expect(elsewhere.body.error).toBe('invalid_grant');
+    expect((await refreshWith(grant)).status).toBe(200);
+  });
+
+  it("ignores a revocation of another organization's tokens sent to this organization's endpoint", async () => {
+    const grant = await grantOf();
+    for (const value of [grant.refreshToken, grant.accessToken]) {
+      const response = await fetch(`${originOf(other)}/api/v1/oauth/revoke`, { method: 'POST', body: new URLSearchParams({ token: value, client_id: grant.clientId }) });
+      expect(response.status).toBe(200);
+    }
+    expect((await asUser(grant.accessToken)).status).toBe(200);
+    expect((await refreshWith(grant)).status).toBe(200);
+  });
+});
+
 describe('refresh tokens', () => {
   it('refresh reuse after rotation: refused, and the whole grant is revoked', async () => {
     const grant = await grantOf();
@@ -198,13 +230,40 @@ describe('refresh tokens', () => {
     expect((await liveGrants()).map((entry) => entry.id)).not.toContain(grant.grantId);
   });
 
-  it('two concurrent refreshes: exactly one wins and the grant lives on', async () => {
+  it('two concurrent refreshes: one rotation, both answered the same pair, and the grant lives on', async () => {
     const grant = await grantOf();
     const answers = await Promise.all([refreshWith(grant), refreshWith(grant)]);
-    const winners = answers.filter((answer) => answer.status === 200);
-    expect(winners).toHaveLength(1);
-    expect(answers.find((answer) => answer.status !== 200)!.body.error).toBe('invalid_grant');
-    expect((await refreshWith(grant, winners[0]!.body.refresh_token)).status).toBe(200);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(answers[1]!.body.refresh_token).toBe(answers[0]!.body.refresh_token);
+    expect(answers[1]!.body.access_token).toBe(answers[0]!.body.access_token);
+    expect((await refreshWith(grant, answers[0]!.body.refresh_token)).status).toBe(200);
+  });
+
+  it('a refresh sent again at once (a lost response) gets the same pair; nothing new is minted', async () => {
+    const grant = await grantOf();
+    const first = await refreshWith(grant);
+    const again = await refreshWith(grant);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ access_token: first.body.access_token, refresh_token: first.body.refresh_token, scope: first.body.scope });
+    expect((await asUser(first.body.access_token!)).status).toBe(200);
+  });
+
+  it('refuses a spent refresh token sent with another request inside the race allowance, and revokes the grant', async () => {
+    const grant = await grantOf();
+    const first = await refreshWith(grant);
+    const narrowed = await refreshWith(grant, grant.refreshToken, { scope: 'read' });
+    expect(narrowed.body.error).toBe('invalid_grant');
+    expect((await refreshWith(grant, first.body.refresh_token)).body.error).toBe('invalid_grant');
+    expect((await asUser(first.body.access_token!)).status).toBe(401);
+  });
+
+  it('refuses a spent refresh token once its successor was used, and revokes the grant', async () => {
+    const grant = await grantOf();
+    const first = await refreshWith(grant);
+    const second = await refreshWith(grant, first.body.refresh_token);
+    expect(second.status).toBe(200);
+    expect((await refreshWith(grant)).body.error).toBe('invalid_grant');
+    expect((await asUser(second.body.access_token!)).status).toBe(401);
   });
 
   it('a refresh token of another client: refused, and the token is not spent', async () => {
@@ -289,8 +348,7 @@ describe('access tokens', () => {
     expect(write.status).toBe(403);
     expect(write.body.error.code).toBe('INSUFFICIENT_SCOPE');
     expect(write.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="write"');
-    const full = (await refreshWith(grant, (await refreshWith(grant, grant.refreshToken)).body.refresh_token)).body.access_token ?? '';
-    const adminRoute = await api('GET', `/api/v1/organizations/${org.orgId}/agents`, { token: full || readOnly, headers: host });
+    const adminRoute = await api('GET', `/api/v1/organizations/${org.orgId}/agents`, { token: readOnly, headers: host });
     expect(adminRoute.status).toBe(403);
     expect(adminRoute.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="read admin"');
     expect((await api('GET', '/api/v1/boards', { token: readOnly, headers: host })).status).toBe(200);
@@ -310,13 +368,13 @@ describe('registration', () => {
     expect(answer.body.error).toBe('invalid_redirect_uri');
   });
 
-  it('needs a signed-in session: a personal token is refused, no token is a 401 challenge', async () => {
+  it('a confidential client needs a signed-in session: a personal token is refused, a bad token is a 401 challenge', async () => {
     const personal = await createToken(org, org.adminToken);
     const withToken = await fetch(`${originOf(org)}/api/v1/oauth/register`, { method: 'POST', headers: { authorization: `Bearer ${personal.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'x', redirect_uris: ['https://a.example.com/cb'] }) });
     expect(withToken.status).toBe(403);
-    const anonymous = await fetch(`${originOf(org)}/api/v1/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'x', redirect_uris: ['https://a.example.com/cb'] }) });
-    expect(anonymous.status).toBe(401);
-    expect(((await anonymous.json()) as { error: string }).error).toBe('invalid_token');
+    const forged = await fetch(`${originOf(org)}/api/v1/oauth/register`, { method: 'POST', headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'x', redirect_uris: ['https://a.example.com/cb'] }) });
+    expect(forged.status).toBe(401);
+    expect(((await forged.json()) as { error: string }).error).toBe('invalid_token');
   });
 
   it('allows 5 registrations per hour from one address, then 429 with Retry-After and RateLimit headers', async () => {

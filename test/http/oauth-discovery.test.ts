@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { calculateJwkThumbprint } from 'jose';
-import { api, signupOrg, type TestOrg } from '../support/api.js';
+import { api, baseUrl, signupOrg, type TestOrg } from '../support/api.js';
 
 /*
  * OAuth discovery (RFC 8414, RFC 9728) on an organization's own origin: the issuer is exactly the
@@ -63,12 +63,30 @@ describe('OAuth discovery', () => {
     expect(response.body.issuer).toBe(origin);
   });
 
-  it('answers 404 for an unknown organization, and when the organization is named only by X-Organization', async () => {
+  it('answers 404 for an unknown organization, by subdomain or by X-Organization, and when none is named', async () => {
     expect((await fetchFrom(hostOf('no-such-org'), '/.well-known/oauth-authorization-server')).status).toBe(404);
-    const byHeader = await api('GET', '/.well-known/oauth-authorization-server', { org: org.slug });
-    expect(byHeader.status).toBe(404);
-    expect(byHeader.body.error.code).toBe('NOT_FOUND');
+    const unknownByHeader = await api('GET', '/.well-known/oauth-authorization-server', { org: 'no-such-org' });
+    expect(unknownByHeader.status).toBe(404);
+    expect(unknownByHeader.body.error.code).toBe('NOT_FOUND');
+    expect((await api('GET', '/.well-known/oauth-authorization-server')).status).toBe(404);
     expect((await fetchFrom(hostOf('no-such-org'), '/.well-known/oauth-protected-resource/api/v1/mcp')).status).toBe(404);
+  });
+
+  it('answers for the organization X-Organization names on a shared origin: its issuer is that origin, and the browser endpoint names the organization', async () => {
+    const shared = new URL(baseUrl()).origin;
+    const server = await api('GET', '/.well-known/oauth-authorization-server', { org: org.slug });
+    expect(server.status).toBe(200);
+    expect(server.body).toMatchObject({
+      issuer: shared,
+      authorization_endpoint: `${shared}/api/v1/oauth/authorize?org=${org.slug}`,
+      token_endpoint: `${shared}/api/v1/oauth/token`,
+      registration_endpoint: `${shared}/api/v1/oauth/register`,
+    });
+    const resource = await api('GET', '/.well-known/oauth-protected-resource/api/v1/mcp', { org: org.slug });
+    expect(resource.body).toMatchObject({ resource: `${shared}/api/v1/mcp`, authorization_servers: [shared] });
+    const challenge = await api('POST', '/api/v1/mcp', { org: org.slug, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(challenge.status).toBe(401);
+    expect(challenge.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${shared}/.well-known/oauth-protected-resource/api/v1/mcp"`);
   });
 
   it('publishes the Ed25519 public key that signs access tokens, identified by its RFC 7638 thumbprint', async () => {

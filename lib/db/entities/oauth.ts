@@ -1,12 +1,14 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
-export const OAUTH_CLIENT_KINDS = ['REGISTERED', 'METADATA'] as const;
+export const OAUTH_CLIENT_KINDS = ['REGISTERED', 'PUBLIC', 'METADATA'] as const;
 
 /**
- * An OAuth client, by `client_id`: one registered through dynamic registration (RFC 7591;
- * confidential, its secret kept only as SHA-256), or the cached, validated Client ID Metadata
- * Document of a public client whose `client_id` is the document's HTTPS URL (`cachedUntil`
- * says when it is fetched again; TTL removes it later).
+ * An OAuth client, by `client_id`: one registered by a signed-in user (RFC 7591; confidential,
+ * its secret kept only as SHA-256), one registered anonymously (PUBLIC: no secret, PKCE alone,
+ * usable only at the organization it registered with, and gone unless used within 24 hours:
+ * `expiresAt` until its first code is redeemed, `usedAt` after), or the cached, validated
+ * Client ID Metadata Document of a public client whose `client_id` is the document's HTTPS URL
+ * (`cachedUntil` says when it is fetched again; TTL removes it later).
  */
 export const OAuthClient = (config?: EntityConfiguration) =>
   new Entity({
@@ -19,9 +21,12 @@ export const OAuthClient = (config?: EntityConfiguration) =>
     clientUri: { type: 'string' },
     logoUri: { type: 'string' },
     secretSha256: { type: 'string' },
-    /** The organization and user that registered it (REGISTERED). */
+    /** The organization it registered with (REGISTERED, PUBLIC) and the user who did (REGISTERED). */
     orgId: { type: 'string' },
     createdBy: { type: 'string' },
+    /** PUBLIC: unusable from then on unless used before (`usedAt`, set when its first code is redeemed). */
+    expiresAt: { type: 'string' },
+    usedAt: { type: 'string' },
     cachedUntil: { type: 'string' },
     ttl: { type: 'number' },
     createdAt: { type: 'string', required: true },
@@ -99,6 +104,14 @@ export const OAuthToken = (config?: EntityConfiguration) =>
     clientName: { type: 'string' },
     expiresAt: { type: 'string', required: true },
     usedAt: { type: 'string' },
+    /**
+     * REFRESH, once rotated: the pair the rotation issued, sealed with a key derived from this
+     * very token (lib/oauth/rotation.ts), and the digest of the request that rotated it. The
+     * same request sent again within seconds (a lost response, a client racing itself) is
+     * answered that pair; any other reuse revokes the grant (RFC 9700 §4.14.2).
+     */
+    rotatedTo: { type: 'string' },
+    rotationRequest: { type: 'string' },
     ttl: { type: 'number', required: true },
     createdAt: { type: 'string', required: true },
   },
