@@ -91,6 +91,9 @@ function expandIpv6(address: string): number[] | undefined {
   return all.map((group) => parseInt(group, 16));
 }
 
+/** What the refusal of a loopback URL says: the local runtime's setting that admits one. */
+const LOOPBACK_SETTING = 'a local development server admits http://127.0.0.1:<port> and http://localhost:<port> when started with WEBHOOK_ALLOW_LOOPBACK=true';
+
 export interface UrlRules {
   /** Local development and tests: admits `http://127.0.0.1:<port>` and `http://localhost:<port>`. */
   allowLoopback?: boolean;
@@ -111,9 +114,11 @@ export function webhookUrlRefusal(raw: string, rules: UrlRules = {}): string | u
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const loopbackHost = host === 'localhost' || host === '127.0.0.1';
   if (rules.allowLoopback && loopbackHost && (url.protocol === 'http:' || url.protocol === 'https:')) return undefined;
+  if (host === 'localhost') return `Must not point to this machine (${LOOPBACK_SETTING})`;
+  if (loopbackHost || host === '::1') return `Must not point to a private, loopback, link-local or reserved address (${LOOPBACK_SETTING})`;
   if (url.protocol !== 'https:') return 'Must be an https:// URL';
   if (url.username || url.password) return 'Must not carry credentials';
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'Must not point to this machine';
+  if (host.endsWith('.localhost')) return 'Must not point to this machine';
   if (isIP(host) && !isPublicAddress(host)) return 'Must not point to a private, loopback, link-local or reserved address';
   return undefined;
 }

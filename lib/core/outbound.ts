@@ -1,8 +1,8 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
-import { isPublicAddress } from './addresses.js';
+import { isPublicAddress, webhookUrlRefusal, type UrlRules } from './addresses.js';
 
 /**
  * The one way the service calls out to an address a user gave it (webhook receivers, OAuth
@@ -135,6 +135,31 @@ export function outboundRequest(url: string, options: OutboundRequest): Promise<
     });
     request.end(options.body);
   });
+}
+
+/** How long a registration waits for DNS before accepting a name it could not resolve. */
+const REGISTRATION_LOOKUP_MS = 3000;
+
+/**
+ * Why a URL the service will call later (a webhook endpoint, the time-booking endpoint, a
+ * client metadata document) is refused when it is given: its shape (lib/core/addresses.ts),
+ * and every address its host name resolves to now must be public, so a name that points at a
+ * private, loopback or metadata address is refused at once rather than failing every delivery.
+ * Delivery checks again on the address it connects to (DNS may change in between). A name that
+ * does not resolve now is accepted: its DNS may not be set up yet, and delivery will say so.
+ */
+export async function deliverableUrlRefusal(raw: string, rules: UrlRules = {}): Promise<string | undefined> {
+  const shape = webhookUrlRefusal(raw, rules);
+  if (shape) return shape;
+  const host = new URL(raw).hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const addresses = await Promise.race([
+    dnsPromises.lookup(host, { all: true }).catch(() => [] as LookupAddress[]),
+    new Promise<LookupAddress[]>((resolve) => (timer = setTimeout(() => resolve([]), REGISTRATION_LOOKUP_MS))),
+  ]).finally(() => clearTimeout(timer));
+  const refused = addresses.find((entry) => !isPublicAddress(entry.address) && !(rules.allowLoopback === true && LOOPBACK(entry.address)));
+  return refused ? `Its host name ${host} resolves to ${refused.address}, which is not a public address (private, loopback, link-local or reserved)` : undefined;
 }
 
 function describeNetworkError(error: NodeJS.ErrnoException): string {

@@ -3,7 +3,7 @@ import { newId } from '../core/ids.js';
 import type { Clock } from '../core/clock.js';
 import { config, webhookSecretKey } from '../core/config.js';
 import { seal } from '../core/sealed.js';
-import { webhookUrlRefusal } from '../core/addresses.js';
+import { deliverableUrlRefusal } from '../core/outbound.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
@@ -59,7 +59,7 @@ export async function getSyncEndpoint(ctx: DomainContext) {
 export async function putSyncEndpoint(ctx: DomainContext, input: { url: string; rotateSecret?: boolean }) {
   enterTimeTracking(ctx);
   requireAdmin(ctx, 'manage the time-booking sync');
-  const refusal = webhookUrlRefusal(input.url, { allowLoopback: config().webhookAllowLoopback });
+  const refusal = await deliverableUrlRefusal(input.url, { allowLoopback: config().webhookAllowLoopback });
   if (refusal) throw invalidField('url', refusal);
   const existing = (await db().entities.timeSyncEndpoint.get({ orgId: ctx.org.orgId }).go({ consistent: true })).data ?? undefined;
   const now = ctx.clock.now().toISOString();

@@ -9,7 +9,7 @@ import { MAX_WEBHOOK_ENDPOINTS, type WebhookEndpointItem } from '../db/entities/
 import { counterDown, counterUp } from '../organizations/counters.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { requireFeature } from '../organizations/plans.js';
-import { webhookUrlRefusal } from '../core/addresses.js';
+import { deliverableUrlRefusal } from '../core/outbound.js';
 import { newWebhookSecret } from './signing.js';
 import type { EventType } from './events.js';
 
@@ -31,9 +31,9 @@ export function enterWebhooks(ctx: DomainContext, permission: 'webhooks:view' | 
   requirePermission(ctx, permission);
 }
 
-/** 400 naming `url` unless the URL may receive webhooks (HTTPS, not a literal non-public address). */
-function assertDeliverable(url: string): void {
-  const refusal = webhookUrlRefusal(url, { allowLoopback: config().webhookAllowLoopback });
+/** 400 naming `url` unless the URL may receive webhooks (HTTPS, its host public by literal and by what it resolves to now). */
+async function assertDeliverable(url: string): Promise<void> {
+  const refusal = await deliverableUrlRefusal(url, { allowLoopback: config().webhookAllowLoopback });
   if (refusal) throw invalidField('url', refusal);
 }
 
@@ -73,7 +73,7 @@ const limitReached = () =>
  */
 export async function createEndpoint(ctx: DomainContext, input: EndpointInput) {
   enterWebhooks(ctx, 'webhooks:manage');
-  assertDeliverable(input.url);
+  await assertDeliverable(input.url);
   const counted = ctx.org.webhookEndpointCount === undefined ? (await loadEndpoints(ctx.org.orgId)).length : undefined;
   if ((counted ?? ctx.org.webhookEndpointCount ?? 0) >= MAX_WEBHOOK_ENDPOINTS) throw limitReached();
   const secret = newWebhookSecret();
@@ -98,7 +98,7 @@ export async function createEndpoint(ctx: DomainContext, input: EndpointInput) {
 
 export async function updateEndpoint(ctx: DomainContext, endpointId: string, input: Partial<EndpointInput> & { isActive?: boolean }) {
   enterWebhooks(ctx, 'webhooks:manage');
-  if (input.url !== undefined) assertDeliverable(input.url);
+  if (input.url !== undefined) await assertDeliverable(input.url);
   const endpoint = await loadEndpoint(ctx, endpointId);
   const changes = {
     ...(input.name !== undefined ? { name: input.name } : {}),
