@@ -128,6 +128,9 @@ describe('the MCP endpoint', () => {
     const invalid = await client.callTool({ name: 'tickets_report', arguments: { ticketId: ticket.id, outcome: 'finished', summary: 'x' } });
     expect(invalid.isError).toBe(true);
     expect(JSON.stringify(invalid.content)).toContain('outcome');
+    // Text that is not valid Unicode is refused, naming the field, as over REST.
+    const broken = await client.callTool({ name: 'tickets_create', arguments: { boardId: setup.boardId, title: 'Broken \ud800' } });
+    expect(toolError(broken)).toMatchObject({ code: 'VALIDATION_ERROR', details: { issues: [{ path: 'title' }] } });
     await client.close();
   });
 
