@@ -61,6 +61,8 @@ export interface HttpGroup {
   embeds?: readonly EmbeddedValue[];
   /** Files of npm packages copied beside the bundle (`package/path`), read at run time. */
   assets?: readonly string[];
+  /** Module specifiers the bundle resolves to a file of this repository instead (esbuild `alias`). */
+  aliases?: Readonly<Record<string, string>>;
 }
 
 /** ROUTE_KEYS: every route key (JSON array). OPENAPI_DOCUMENT: the OpenAPI document (JSON). */
@@ -279,6 +281,8 @@ export const functionGroups: FunctionDefinition[] = [
     kind: 'http',
     table: 'readWrite',
     routes: mcpRoutes,
+    // The SDK's runtime shim from its public exports, without Ajv (lib/mcp/sdk-runtime.ts).
+    aliases: { '@modelcontextprotocol/server/_shims': 'lib/mcp/sdk-runtime.ts' },
   },
   {
     // The API reference: `GET /` (an index), the OpenAPI document and the docs page with its renderer.

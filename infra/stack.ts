@@ -272,10 +272,13 @@ function createOAuthKeySeed(scope: Construct): secretsmanager.Secret {
  * (infra/embeds.ts, written at synth) and the package files it serves.
  */
 export function bundlingOf(group: FunctionDefinition): BundlingOptions {
-  if (group.kind !== 'http' || (!group.embeds?.length && !group.assets?.length)) return BUNDLING;
+  if (group.kind !== 'http' || (!group.embeds?.length && !group.assets?.length && !group.aliases)) return BUNDLING;
   const files = [...writeEmbeddedFiles(group), ...(group.assets ?? []).map((asset) => path.join(repoRoot, 'node_modules', asset))];
+  const aliases = Object.entries(group.aliases ?? {}).map(([specifier, file]) => [`--alias:${specifier}`, path.join(repoRoot, file)] as const);
+  if (files.length === 0) return { ...BUNDLING, esbuildArgs: Object.fromEntries(aliases) };
   return {
     ...BUNDLING,
+    ...(aliases.length ? { esbuildArgs: Object.fromEntries(aliases) } : {}),
     commandHooks: {
       beforeBundling: () => [],
       beforeInstall: () => [],

@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { McpServer } from '@modelcontextprotocol/server';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import { AppError } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import { errorContent, MAX_RESULT_CHARACTERS, toolsFor, type ToolDefinition } from './tools.js';
@@ -37,7 +38,8 @@ function errorResultOf(error: AppError) {
  * errors become tool results with `isError` and the code; anything else is the SDK's.
  */
 export function buildMcpServer(ctx: DomainContext): McpServer {
-  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
+  // The SDK's light validator (lib/mcp/sdk-runtime.ts): it checks only elicitation answers, and constructing Ajv per request costs more.
+  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
   for (const tool of toolsFor(ctx)) registerTool(server, ctx, tool);
   registerPrompts(server);
   return server;

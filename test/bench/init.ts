@@ -19,7 +19,10 @@ import { build } from 'esbuild';
 import { BUNDLING, WorkManagementStack } from '../../infra/stack.js';
 
 const ROUNDS = Number(process.env.BENCH_INIT_ROUNDS ?? 21);
-const GOAL = 1.25;
+/** The decided goals: every function at most 1.5× the floor, the `mcp` function (the MCP SDK) at most 1.6×. */
+const GOALS: Record<string, number> = { mcp: 1.6 };
+const GOAL = 1.5;
+const goalOf = (name: string): number => GOALS[name] ?? GOAL;
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 interface Bundle {
@@ -127,19 +130,15 @@ async function main(): Promise<void> {
     console.log('"× floor" is the median over rounds of the bundle\'s time divided by the floor\'s time in the same round; CPU time counts all the process\'s threads.\n');
     console.log('| function | bundle KiB | init ms (median) | × floor | CPU ms (median) | × floor (CPU) |');
     console.log('|---|---|---|---|---|---|');
-    let worst = 0;
-    let worstCpu = 0;
+    const over: string[] = [];
     for (const bundle of bundles) {
       const ratio = median(bundle.ratios);
       const cpuRatio = median(bundle.cpuRatios);
-      if (!bundle.reference) {
-        worst = Math.max(worst, ratio);
-        worstCpu = Math.max(worstCpu, cpuRatio);
-      }
+      if (!bundle.reference && (ratio > goalOf(bundle.name) || cpuRatio > goalOf(bundle.name))) over.push(`${bundle.name} ${ratio.toFixed(2)} / ${cpuRatio.toFixed(2)} (goal ${goalOf(bundle.name)})`);
       console.log(`| ${bundle.name} | ${(bundle.bytes / 1024).toFixed(0)} | ${median(bundle.samples).toFixed(1)} | ${ratio.toFixed(2)} | ${median(bundle.cpuSamples).toFixed(1)} | ${cpuRatio.toFixed(2)} |`);
     }
-    const verdict = (value: number) => `${value.toFixed(2)}× (${value <= GOAL ? 'met' : 'NOT met'})`;
-    console.log(`\nWorst function (goal ≤ ${GOAL}× the floor): wall ${verdict(worst)}, CPU ${verdict(worstCpu)}`);
+    console.log(`\nGoals: ≤ ${GOAL}× the floor for every function, ≤ ${GOALS.mcp}× for mcp (wall and CPU).`);
+    console.log(over.length ? `Over the goal (wall / CPU): ${over.join('; ')}` : 'Every function meets its goal.');
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
