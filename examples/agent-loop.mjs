@@ -11,7 +11,8 @@
  *
  * Configuration (environment):
  *   WMS_BASE_URL        the organization's API origin, e.g. https://acme.api.example.com
- *                       (default http://localhost:3000, the local runtime)
+ *                       (default http://localhost:$PORT, the local runtime: PORT as for
+ *                       `npm start`, 3000 when unset)
  *   WMS_ORG             the organization's slug, sent as X-Organization; needed only where the
  *                       origin is not the organization's own subdomain (e.g. localhost)
  *   WMS_TOKEN           the agent's token (wma_…), required
@@ -21,11 +22,11 @@
  *   REVIEW_STATUS_KEY   the status key to hand tickets over in (default IN_REVIEW)
  *   MAX_TICKETS         how many tickets to work through before stopping (default 1)
  *
- * Run: WMS_ORG=acme WMS_TOKEN=wma_… node examples/agent-loop.mjs
+ * Run: WMS_BASE_URL=http://localhost:3000 WMS_ORG=acme WMS_TOKEN=wma_… node examples/agent-loop.mjs
  * Replace `doTheWork` with what your agent actually does.
  */
 
-const BASE_URL = process.env.WMS_BASE_URL ?? 'http://localhost:3000';
+const BASE_URL = (process.env.WMS_BASE_URL ?? `http://localhost:${process.env.PORT || 3000}`).replace(/\/+$/, '');
 const ORG = process.env.WMS_ORG;
 const TOKEN = process.env.WMS_TOKEN;
 const LEASE_SECONDS = Number(process.env.LEASE_SECONDS ?? 900);
@@ -51,9 +52,19 @@ class ApiError extends Error {
   }
 }
 
-/** One API call: JSON in, JSON out, errors thrown as ApiError. */
+/** The service could not be reached at all: says where it looked and why. */
+class UnreachableError extends Error {
+  constructor(url, cause) {
+    const reason = cause?.cause?.code ?? cause?.cause?.message ?? cause?.message ?? 'unknown error';
+    super(`Could not reach ${url} (${reason}). Is the service running there? Set WMS_BASE_URL (or PORT for a local one).`);
+    this.code = 'UNREACHABLE';
+  }
+}
+
+/** One API call: JSON in, JSON out, errors thrown as ApiError (or UnreachableError). */
 async function api(method, path, body) {
-  const response = await fetch(`${BASE_URL}${path}`, {
+  const url = `${BASE_URL}${path}`;
+  const response = await fetch(url, {
     method,
     headers: {
       authorization: `Bearer ${TOKEN}`,
@@ -61,6 +72,8 @@ async function api(method, path, body) {
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
     },
     body: body !== undefined ? JSON.stringify(body) : undefined,
+  }).catch((error) => {
+    throw new UnreachableError(url, error);
   });
   const text = await response.text();
   const payload = text ? JSON.parse(text) : undefined;

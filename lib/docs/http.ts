@@ -62,8 +62,8 @@ const DOCS_PAGE = `<!doctype html>
 
 /**
  * The page loads only from this service: the renderer, the document, the renderer's inline
- * styles and its search worker. (Redoc's credit link would fetch a logo from a CDN; the policy
- * keeps the browser from asking.)
+ * styles and its search worker. (Redoc's credit logo, which it would fetch from a CDN, is served
+ * inline; the policy would keep the browser from asking anyway.)
  */
 const DOCS_PAGE_POLICY = [
   "default-src 'self'",
@@ -84,12 +84,19 @@ function openApi(): { info: { version: string } } {
 
 let script: { plain: string; gzipped: string } | undefined;
 
-/** The renderer: beside the bundle when deployed (copied at synth), from node_modules when run from source. */
+/** The renderer's credit logo, which it would load from Redocly's CDN. */
+const CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+/** The same credit as an inline image, so the page asks nothing of any other host (the link to redocly.com stays). */
+const INLINE_LOGO = `data:image/svg+xml,${encodeURIComponent(
+  "<svg xmlns='http://www.w3.org/2000/svg' width='96' height='16'><text x='0' y='12' font-family='sans-serif' font-size='11' fill='#888'>API docs by Redocly</text></svg>",
+)}`;
+
+/** The renderer: beside the bundle when deployed (copied at synth), from node_modules when run from source; its credit logo inlined. */
 function rendererScript(gzip: boolean): RawBody {
   if (!script) {
     const deployed = process.env.LAMBDA_TASK_ROOT ? path.join(process.env.LAMBDA_TASK_ROOT, RENDERER_FILE) : undefined;
     const file = deployed ?? createRequire(import.meta.url).resolve(REFERENCE_RENDERER);
-    const bytes = readFileSync(file);
+    const bytes = Buffer.from(readFileSync(file, 'utf8').replaceAll(CDN_LOGO, INLINE_LOGO), 'utf8');
     script = { plain: bytes.toString('utf8'), gzipped: gzipSync(bytes).toString('base64') };
   }
   const caching = { 'cache-control': 'public, max-age=3600', vary: 'accept-encoding' };

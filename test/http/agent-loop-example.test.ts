@@ -59,4 +59,21 @@ describe('the example agent loop', () => {
     expect(run.code, run.output).toBe(0);
     expect(run.lines.map((line) => line.message)).toEqual(['no claimable work left', 'finished']);
   });
+
+  it('follows PORT when no base URL is given, as the README runs it against npm start', async () => {
+    const s = await boardSetup('Port loop');
+    await setPlan(s.org.slug, 'PRO');
+    const agents = `/api/v1/organizations/${s.org.orgId}/agents`;
+    const agent = (await s.org.call('POST', agents, { body: { name: 'Ported' } })).body;
+    const token = (await s.org.call('POST', `${agents}/${agent.id}/tokens`, { body: { name: 'loop' } })).body.token;
+    const run = await runAgentLoop({ PORT: new URL(inject('baseUrl')).port, WMS_ORG: s.org.slug, WMS_TOKEN: token });
+    expect(run.code, run.output).toBe(0);
+    expect(run.lines.map((line) => line.message)).toEqual(['no claimable work left', 'finished']);
+  });
+
+  it('names the URL it could not reach, instead of a bare "fetch failed"', async () => {
+    const run = await runAgentLoop({ WMS_BASE_URL: 'http://127.0.0.1:9', WMS_ORG: 'acme', WMS_TOKEN: 'wma_unused' });
+    expect(run.code).toBe(1);
+    expect(run.lines).toEqual([expect.objectContaining({ message: 'stopped', code: 'UNREACHABLE', error: expect.stringContaining('Could not reach http://127.0.0.1:9/api/v1/statuses') })]);
+  });
 });

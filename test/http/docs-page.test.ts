@@ -30,11 +30,16 @@ describe('the /docs page in a browser', () => {
     const page = await browser.newPage();
     // As if offline: anything but this service is refused, and the page must render regardless.
     const local = (url: string) => url.startsWith(inject('baseUrl')) || url.startsWith('data:') || url.startsWith('blob:');
+    // Every request to another host is recorded, asked for or refused by the page's policy alike.
     const loadedFromOutside: string[] = [];
     await page.setRequestInterception(true);
-    page.on('request', (request) => void (local(request.url()) ? request.continue() : request.abort()));
-    page.on('requestfinished', (request) => {
-      if (!local(request.url())) loadedFromOutside.push(request.url());
+    page.on('request', (request) => {
+      if (local(request.url())) return void request.continue();
+      loadedFromOutside.push(request.url());
+      void request.abort();
+    });
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to load/i.test(message.text())) loadedFromOutside.push(message.text());
     });
     await page.setViewport({ width: 1400, height: 900 });
     await page.goto(`${inject('baseUrl')}/docs`, { waitUntil: 'networkidle0', timeout: 60_000 });
