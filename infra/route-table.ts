@@ -39,6 +39,8 @@ export type TableAccess = 'none' | 'read' | 'readWrite';
 
 export interface HttpGroup {
   name: string;
+  /** What the group serves, in a sentence: the description of its tag in the API reference. */
+  description: string;
   entry: string;
   kind: 'http';
   /** The domain's route map; its keys are the function's API Gateway routes. */
@@ -102,6 +104,7 @@ export type FunctionDefinition = HttpGroup | StreamConsumer | QueueConsumer | Sc
 export const functionGroups: FunctionDefinition[] = [
   {
     name: 'health',
+    description: 'Liveness of the service and its table.',
     entry: 'functions/health.ts',
     kind: 'http',
     table: 'read',
@@ -109,6 +112,7 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'auth',
+    description: 'Sign-up of an organization, sign-in, sign-out and password changes.',
     entry: 'functions/auth.ts',
     kind: 'http',
     table: 'readWrite',
@@ -116,6 +120,7 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'users',
+    description: 'People of the organization, their personal access tokens and permission groups.',
     entry: 'functions/users.ts',
     kind: 'http',
     table: 'readWrite',
@@ -123,6 +128,7 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'organization',
+    description: 'The organization: its name, settings, plan and features; the platform operator sets plans.',
     entry: 'functions/organization.ts',
     kind: 'http',
     table: 'readWrite',
@@ -131,6 +137,7 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'boards',
+    description: 'Boards, their members, the statuses they show and the transitions they allow.',
     entry: 'functions/boards.ts',
     kind: 'http',
     table: 'readWrite',
@@ -138,6 +145,7 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'statuses',
+    description: 'The organization-wide statuses tickets move through, by category.',
     entry: 'functions/statuses.ts',
     kind: 'http',
     table: 'readWrite',
@@ -145,6 +153,7 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'ticket-types',
+    description: 'The kinds of ticket an organization uses.',
     entry: 'functions/ticket-types.ts',
     kind: 'http',
     table: 'readWrite',
@@ -152,6 +161,7 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'teams',
+    description: 'Teams of people, and the boards they are assigned to.',
     entry: 'functions/teams.ts',
     kind: 'http',
     table: 'readWrite',
@@ -159,6 +169,7 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'customers',
+    description: 'Customers, whose users see only the boards assigned to them.',
     entry: 'functions/customers.ts',
     kind: 'http',
     table: 'readWrite',
@@ -166,6 +177,7 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'tickets',
+    description: 'Tickets of a board: create, edit, move, approve, subtickets, timelines, claims (exclusive, expiring, fenced leases) and suggestions.',
     entry: 'functions/tickets.ts',
     kind: 'http',
     table: 'readWrite',
@@ -173,6 +185,7 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'comments',
+    description: 'Comments and threads on a ticket.',
     entry: 'functions/comments.ts',
     kind: 'http',
     table: 'readWrite',
@@ -180,6 +193,7 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'issues',
+    description: 'The cross-board list of tickets the caller may see, with filters (claimable work among them).',
     entry: 'functions/issues.ts',
     kind: 'http',
     table: 'read',
@@ -187,6 +201,7 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'notifications',
+    description: 'The notifications of the caller, newest first.',
     entry: 'functions/notifications.ts',
     kind: 'http',
     table: 'readWrite',
@@ -194,6 +209,7 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'labels',
+    description: 'Labels tickets carry.',
     entry: 'functions/labels.ts',
     kind: 'http',
     table: 'readWrite',
@@ -201,6 +217,7 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'custom-fields',
+    description: 'Custom fields of tickets.',
     entry: 'functions/custom-fields.ts',
     kind: 'http',
     table: 'readWrite',
@@ -208,6 +225,7 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'agents',
+    description: 'AI agents: seat-free machine users, their tokens, policies and the overview of their work.',
     entry: 'functions/agents.ts',
     kind: 'http',
     table: 'readWrite',
@@ -215,6 +233,7 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'webhooks',
+    description: 'Webhook endpoints, their signed deliveries, the delivery log, redelivery and ping.',
     entry: 'functions/webhooks.ts',
     kind: 'http',
     table: 'readWrite',
@@ -226,6 +245,7 @@ export const functionGroups: FunctionDefinition[] = [
   {
     // Git provider connections, and the providers' inbound hooks (pull requests, pipelines).
     name: 'integrations',
+    description: 'GitHub and GitLab hooks: pull requests and pipelines linked to tickets.',
     entry: 'functions/integrations.ts',
     kind: 'http',
     table: 'readWrite',
@@ -235,6 +255,7 @@ export const functionGroups: FunctionDefinition[] = [
   {
     // The OAuth 2.0 authorization server: discovery, keys, registration, the sign-in and consent pages, tokens, revocation, grants.
     name: 'oauth',
+    description: 'The OAuth 2.0 authorization server of each organization: discovery, registration, sign-in and consent, tokens, revocation and grants.',
     entry: 'functions/oauth.ts',
     kind: 'http',
     table: 'readWrite',
@@ -244,6 +265,7 @@ export const functionGroups: FunctionDefinition[] = [
   {
     // Milestones of boards (the Milestones & Releases feature).
     name: 'milestones',
+    description: 'Milestones of a board, with progress kept exact.',
     entry: 'functions/milestones.ts',
     kind: 'http',
     table: 'readWrite',
@@ -252,6 +274,7 @@ export const functionGroups: FunctionDefinition[] = [
   {
     // Releases of boards (the Milestones & Releases feature): their milestones and tickets.
     name: 'releases',
+    description: 'Releases of a board, gathering milestones and tickets.',
     entry: 'functions/releases.ts',
     kind: 'http',
     table: 'readWrite',
@@ -260,6 +283,7 @@ export const functionGroups: FunctionDefinition[] = [
   {
     // The wiki: spaces, their roles and members, folders, pages with versions, search.
     name: 'wiki',
+    description: 'Wiki spaces, folders and pages with versions, roles and search.',
     entry: 'functions/wiki.ts',
     kind: 'http',
     table: 'readWrite',
@@ -268,6 +292,7 @@ export const functionGroups: FunctionDefinition[] = [
   {
     // Time tracking: timers, entries and their approval, booking items, the time-booking sync endpoint.
     name: 'time-tracking',
+    description: 'Timers, time entries, approval of agent time, booking items, summaries and the time-booking sync.',
     entry: 'functions/time-tracking.ts',
     kind: 'http',
     table: 'readWrite',
@@ -277,6 +302,7 @@ export const functionGroups: FunctionDefinition[] = [
   {
     // The remote MCP server: tools over the same domain functions as the REST routes.
     name: 'mcp',
+    description: 'The remote MCP server (Model Context Protocol) over the same domain functions as REST.',
     entry: 'functions/mcp.ts',
     kind: 'http',
     table: 'readWrite',
@@ -287,6 +313,7 @@ export const functionGroups: FunctionDefinition[] = [
   {
     // The API reference: `GET /` (an index), the OpenAPI document and the docs page with its renderer.
     name: 'docs',
+    description: 'This reference: the index, the OpenAPI document and the docs page.',
     entry: 'functions/docs.ts',
     kind: 'http',
     table: 'none',
@@ -297,6 +324,7 @@ export const functionGroups: FunctionDefinition[] = [
   {
     // API Gateway's `$default` route: whatever no other route matches (404, or 405 with Allow).
     name: 'fallback',
+    description: 'Unknown routes (404) and wrong methods (405 with Allow).',
     entry: 'functions/fallback.ts',
     kind: 'http',
     table: 'none',

@@ -6,6 +6,7 @@ import { errorBody, errorDescription, errorResponses, oauthErrorBody, successBod
 /** One function's routes, as the route table names them (the group name becomes the tag). */
 export interface RouteGroup {
   name: string;
+  description: string;
   routes: Routes;
 }
 
@@ -30,8 +31,16 @@ export function openApiDocument(groups: readonly RouteGroup[], info: DocumentInf
   return createDocument(
     {
       openapi: '3.1.0',
-      info,
-      tags: groups.filter((group) => Object.keys(group.routes).some((key) => key.includes(' /'))).map((group) => ({ name: group.name })),
+      info: { license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' }, ...info },
+      // Replaced, in the document the service serves, by the origin the request reached.
+      servers: [
+        {
+          url: 'https://{organization}.{baseDomain}',
+          description: "An organization's own origin",
+          variables: { organization: { default: 'acme', description: "The organization's slug" }, baseDomain: { default: 'api.example.com', description: 'The base domain of the deployment' } },
+        },
+      ],
+      tags: groups.filter((group) => Object.keys(group.routes).some((key) => key.includes(' /'))).map((group) => ({ name: group.name, description: group.description })),
       paths,
       components: {
         securitySchemes: {
@@ -55,10 +64,10 @@ function operation(routeKey: string, route: Route, tag: string, method: string, 
   for (const rawStatus of route.raw?.statuses ?? []) {
     responses[String(rawStatus)] = rawStatus >= 300 && rawStatus < 400
       ? { description: 'Redirect (see `Location`)' }
-      : { description: rawStatus < 300 ? 'OK' : errorDescription(rawStatus), content: { [route.raw!.contentType]: { schema: z.string() } } };
+      : { description: rawStatus < 300 ? 'OK' : errorDescription(rawStatus), content: { [route.raw!.contentType]: { schema: route.raw!.schema ?? z.string() } } };
   }
   responses[String(status)] ??= route.raw
-    ? { description: 'OK', content: { [route.raw.contentType]: { schema: z.string() } } }
+    ? { description: 'OK', content: { [route.raw.contentType]: { schema: route.raw.schema ?? z.string() } } }
     : body
       ? { description: status === 201 ? 'Created' : 'OK', content: { 'application/json': { schema: body } } }
       : { description: status === 204 ? 'Done; no body' : 'OK' };

@@ -82,7 +82,12 @@ interface Schemas<P, Q, B> {
    * The route answers a document of this media type instead of JSON (the docs page and its
    * script): the handler returns a `RawBody`.
    */
-  raw?: { contentType: string; statuses?: readonly number[] };
+  raw?: {
+    contentType: string;
+    statuses?: readonly number[];
+    /** The body's schema, for the reference (a string when unset): e.g. the MCP endpoint's JSON-RPC messages. */
+    schema?: z.ZodType;
+  };
   /**
    * The body formats the route reads: `json` (the default), or `form`: an HTML form or an OAuth
    * request (`application/x-www-form-urlencoded`, RFC 6749), with JSON still accepted.

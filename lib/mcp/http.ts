@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { forbidden } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
@@ -6,6 +7,26 @@ import { buildMcpServer } from './server.js';
 import { clientNameOfSession, clientOfMessage, legacySessionId } from './client-name.js';
 
 const MCP_STATUSES = [200, 202, 400, 404, 405, 406, 413, 415] as const;
+
+/**
+ * What the endpoint answers, for the reference: a JSON-RPC 2.0 response, a `result` or an
+ * `error` (a refused transport request, 4xx, carries an `error` and a null `id`). A client that
+ * accepts `text/event-stream` may get the same message as one server-sent event.
+ */
+const jsonRpcMessage = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number(), z.null()]).optional(),
+    result: z.record(z.string(), z.unknown()).optional().meta({ description: 'The method’s result (e.g. `tools` of `tools/list`, a tool result of `tools/call`)' }),
+    error: z
+      .object({
+        code: z.number().int().meta({ description: 'JSON-RPC error code (e.g. -32600 invalid request, -32601 method not found, -32602 invalid params)' }),
+        message: z.string(),
+        data: z.unknown().optional(),
+      })
+      .optional(),
+  })
+  .meta({ id: 'JsonRpcMessage', description: 'A JSON-RPC 2.0 response: exactly one of `result` and `error`' });
 
 /** The caller's context, with the MCP client's name as the credential's label (what claims show). */
 function withClientName(ctx: DomainContext, name: string | undefined): DomainContext {
@@ -56,7 +77,7 @@ export const mcpRoutes: Routes = {
     summary: 'MCP endpoint (Model Context Protocol, streamable HTTP)',
     description:
       'The remote MCP server: protocol revisions 2026-07-28 and 2025-11-25 (stateless). Any credential as `Authorization: Bearer`; OAuth access tokens need this origin as audience. Tools are offered by what the token allows: read-only tokens and `read` scope see read tools only.',
-    raw: { contentType: 'application/json', statuses: MCP_STATUSES },
+    raw: { contentType: 'application/json', statuses: MCP_STATUSES, schema: jsonRpcMessage },
     restrictionsCheckedByOperation: true,
     errors: { 403: ['FORBIDDEN'] },
     handler: (ctx, { request }) => serveMcp(ctx, request),

@@ -1,9 +1,18 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, inject, it } from 'vitest';
 import { allRouteKeys, httpGroups } from '../../infra/route-table.js';
+import { API_INFO } from '../../infra/embeds.js';
+import { openApiDocument } from '../../lib/http/openapi.js';
 import { api } from '../support/api.js';
+
+const run = promisify(execFile);
 
 /*
  * The API reference is generated from the route maps and served by the service itself. These
@@ -20,6 +29,31 @@ describe('the API reference', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(response.body.servers).toEqual([{ url: inject('baseUrl'), description: expect.any(String) }]);
+  });
+
+  it('lints clean with Redocly CLI (its recommended rules, the one exception in redocly.yaml)', async () => {
+    // The document as generated (a deployment embeds it); the served copy differs only in naming the origin reached.
+    const document = openApiDocument(httpGroups(), API_INFO);
+    const dir = mkdtempSync(path.join(tmpdir(), 'openapi-lint-'));
+    try {
+      writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(document));
+      const lint = await run(process.execPath, ['node_modules/@redocly/cli/bin/cli.js', 'lint', path.join(dir, 'openapi.json'), '--config', 'redocly.yaml', '--format', 'json'], {
+        timeout: 60_000,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+      }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+      const report = JSON.parse(lint.stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
+      expect(report.problems.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('documents the MCP endpoint\'s answers as JSON-RPC messages, not strings', async () => {
+    const document = (await api('GET', '/api/v1/openapi.json')).body;
+    const responses = document.paths['/api/v1/mcp'].post.responses as Record<string, { content?: Record<string, { schema: { $ref?: string; type?: string } }> }>;
+    for (const status of ['200', '400', '406']) expect(responses[status]!.content!['application/json']!.schema.$ref).toBe('#/components/schemas/JsonRpcMessage');
+    expect(document.components.schemas.JsonRpcMessage.properties.error.properties.code.type).toBe('integer');
   });
 
   it('documents every route of the route table, with a unique operation id', async () => {
@@ -49,7 +83,8 @@ describe('the API reference', () => {
     expect(claim.security).toEqual([{ bearer: [] }]);
     expect(claim.parameters.map((parameter: { name: string; in: string }) => `${parameter.in}:${parameter.name}`).sort()).toEqual(['path:boardId', 'path:ticketId']);
     expect(Object.keys(claim.requestBody.content['application/json'].schema.properties).sort()).toEqual(['assign', 'leaseSeconds']);
-    expect(Object.keys(claim.responses).sort()).toEqual(['201', '400', '401', '403', '404', '409', '413', '500']);
+    expect(Object.keys(claim.responses).sort()).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '500']);
+    expect(claim.responses['415'].description).toContain('UNSUPPORTED_MEDIA_TYPE');
     expect(claim.responses['403'].description).toContain('CLAIM_LIMIT_REACHED');
     expect(claim.responses['409'].description).toContain('TICKET_ALREADY_CLAIMED');
     expect(claim.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ClaimOutcome' });
