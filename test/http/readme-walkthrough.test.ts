@@ -2,19 +2,35 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
+import { startDeliveryRuntime } from '../support/delivery-runtime.js';
 
 /*
  * The README's walkthrough ("First five minutes") is run as written: every ```bash block of the
  * section, in order, in one bash, against the local runtime. A wrapper around curl records each
  * response's status without changing what the commands print or capture.
  */
-function walkthroughBlocks(): string[] {
+function walkthroughBlocks(heading = '## First five minutes'): string[] {
   const readme = readFileSync('README.md', 'utf8');
-  const start = readme.indexOf('## First five minutes');
-  const end = readme.indexOf('\n## ', start + 1);
+  const start = readme.indexOf(heading);
+  const level = heading.slice(0, heading.indexOf(' ') + 1);
+  const end = readme.indexOf(`\n${level}`, start + 1);
   const section = readme.slice(start, end === -1 ? undefined : end);
   return [...section.matchAll(/```bash\n([\s\S]*?)```/g)].map((match) => match[1]!);
+}
+
+/** Runs bash blocks in one shell against a runtime (PORT and the operator token as `npm start` gives them). */
+function runBlocks(blocks: string[], runtime: { baseUrl: string; platformAdminToken: string }, dir: string, env: Record<string, string> = {}) {
+  const script = ['set -euo pipefail', CURL_RECORDER, ...blocks].join('\n');
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      'bash',
+      ['-c', script],
+      { cwd: process.cwd(), env: { PATH: process.env.PATH ?? '', HOME: dir, PORT: new URL(runtime.baseUrl).port, PLATFORM_TOKEN: runtime.platformAdminToken, STATUS_LOG: path.join(dir, 'statuses'), ...env }, timeout: 60_000 },
+      (error, out, err) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout: out, stderr: err }),
+    );
+  });
 }
 
 const CURL_RECORDER = `
@@ -33,13 +49,7 @@ describe('the README walkthrough', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'walkthrough-'));
     const statusLog = path.join(dir, 'statuses');
     try {
-      const script = ['set -euo pipefail', CURL_RECORDER, ...blocks].join('\n');
-      const port = new URL(inject('baseUrl')).port;
-      const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile('bash', ['-c', script], { env: { PATH: process.env.PATH ?? '', HOME: dir, PORT: port, PLATFORM_TOKEN: inject('platformAdminToken'), STATUS_LOG: statusLog }, timeout: 60_000 }, (error, out, err) =>
-          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout: out, stderr: err }),
-        );
-      });
+      const { code, stdout, stderr } = await runBlocks(blocks, { baseUrl: inject('baseUrl'), platformAdminToken: inject('platformAdminToken') }, dir);
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
       const statuses = readFileSync(statusLog, 'utf8').trim().split('\n').map((line) => ({ status: Number(line.split(' ')[0]), request: line.slice(line.indexOf(' ') + 1) }));
       expect(statuses.length).toBeGreaterThan(20);
@@ -59,4 +69,31 @@ describe('the README walkthrough', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 90_000);
+
+  it('runs the local receiver block after it, on a runtime started with WEBHOOK_ALLOW_LOOPBACK=true', async () => {
+    const runtime = await startDeliveryRuntime('wm-readme-receiver');
+    const dir = mkdtempSync(path.join(tmpdir(), 'walkthrough-receiver-'));
+    const receiverPort = await freePort();
+    try {
+      const receiverBlocks = walkthroughBlocks('### A receiver on your machine');
+      expect(receiverBlocks).toHaveLength(1);
+      const { code, stdout, stderr } = await runBlocks([...walkthroughBlocks(), ...receiverBlocks], runtime, dir, { RECEIVER_PORT: String(receiverPort) });
+      expect(code, stderr).toBe(0);
+      const received = stdout.split('\n').filter((line) => line.startsWith('{"received"')).map((line) => JSON.parse(line));
+      expect(received).toEqual([{ received: 'ticket.created', deliveryId: expect.stringMatching(/^dlv_/), verified: true, data: expect.objectContaining({ ticketId: expect.any(String) }) }]);
+      expect(stderr).toContain(`Receiving webhooks at http://127.0.0.1:${receiverPort}/hooks`);
+    } finally {
+      await runtime.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
