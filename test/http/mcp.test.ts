@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, createToken, setPlan } from '../support/api.js';
 import { oauthFetch } from '../support/oauth.js';
@@ -288,6 +289,21 @@ describe('the MCP endpoint', () => {
     await client.close();
   });
 
+  it('answers server/discover (2026-07-28) with its versions, capabilities and identity', async () => {
+    const { token } = await createToken(setup.org, setup.org.adminToken);
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const response = await fetch(mcpUrl(), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { result: { supportedVersions: string[]; capabilities: Record<string, unknown>; _meta: Record<string, unknown> } };
+    expect(body.result.supportedVersions).toContain('2026-07-28');
+    expect(body.result.capabilities).toHaveProperty('tools');
+    expect(body.result._meta['io.modelcontextprotocol/serverInfo']).toEqual({ name: 'work-management', version: '1.0.0' });
+  });
+
   it('describes every tool compactly: flat input objects, title, annotations, output schema; the catalogue under 20,000 characters', async () => {
     const { token } = await createToken(setup.org, setup.org.adminToken);
     const client = await modernClient(token);
@@ -306,6 +322,14 @@ describe('the MCP endpoint', () => {
       for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint']) expect(typeof (tool.annotations as Record<string, unknown>)[hint]).toBe('boolean');
     }
     expect(JSON.stringify(tools).length).toBeLessThan(20_000);
+    // The README names the tools in this order, with their count and the size of the list.
+    const readme = readFileSync('README.md', 'utf8');
+    const documented = /\*\*Tools\*\* \((\d+), in the order `tools\/list` gives them; the list is ([\d,]+) characters of JSON[^)]*\): ([^\n]+)\./.exec(readme);
+    expect(documented, 'the README\'s **Tools** line').not.toBeNull();
+    expect(Number(documented![1])).toBe(tools.length);
+    expect(Number(documented![2]!.replaceAll(',', ''))).toBe(JSON.stringify(tools).length);
+    expect([...documented![3]!.matchAll(/`(\w+)`/g)].map((match) => match[1])).toEqual(tools.map((tool) => tool.name));
+    expect(readme).toContain(`\`tools/list\`: ${tools.length} tools, ${JSON.stringify(tools).length.toLocaleString('en-US')} characters`);
     const prompt = await client.getPrompt({ name: 'work_next_ticket' });
     expect(JSON.stringify(prompt.messages)).toContain('tickets_claim');
     await client.close();
