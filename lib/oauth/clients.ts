@@ -61,10 +61,32 @@ function registrationResponse(clientId: string, input: RegistrationInput, now: D
 }
 
 /**
+ * Stores a registered client in one transaction with the registration count of its source
+ * address (five per hour, both kinds together), so a refused registration counts nothing.
+ */
+async function storeRegistration(input: RegistrationInput, sourceIp: string, now: Date, kindFields: Pick<OAuthClientItem, 'kind' | 'orgId'> & Partial<OAuthClientItem>) {
+  const clientId = newId('cli');
+  const window = oauthRateWindow('register', sourceIp, now);
+  await transact((e) => [
+    countCall(e, window, now, 'At most 5 client registrations per hour from one address'),
+    e.oauthClient
+      .create({
+        clientId,
+        clientName: input.client_name,
+        redirectUris: input.redirect_uris,
+        ...(input.client_uri ? { clientUri: input.client_uri } : {}),
+        ...(input.logo_uri ? { logoUri: input.logo_uri } : {}),
+        createdAt: now.toISOString(),
+        ...kindFields,
+      })
+      .commit(),
+  ]);
+  return clientId;
+}
+
+/**
  * Dynamic client registration (RFC 7591, spec §2.21, §5.4.1): a signed-in user registers a
- * confidential client. Its secret is returned once and kept only as SHA-256. Five
- * registrations per hour per source address, counted in the registration's own transaction,
- * so a refused registration counts nothing.
+ * confidential client. Its secret is returned once and kept only as SHA-256.
  */
 export async function registerClient(ctx: DomainContext, input: RegistrationInput, sourceIp: string) {
   requireSession(ctx);
@@ -72,28 +94,9 @@ export async function registerClient(ctx: DomainContext, input: RegistrationInpu
   if (input.token_endpoint_auth_method !== undefined && input.token_endpoint_auth_method !== 'client_secret_post') {
     throw oauthError('invalid_client_metadata', 'Registered clients authenticate with client_secret_post');
   }
-
   const now = ctx.clock.now();
-  const clientId = newId('cli');
   const clientSecret = `${CLIENT_SECRET_PREFIX}${randomSecret(32)}`;
-  const window = oauthRateWindow('register', sourceIp, now);
-  await transact((e) => [
-    countCall(e, window, now, 'At most 5 client registrations per hour from one address'),
-    e.oauthClient
-      .create({
-        clientId,
-        kind: 'REGISTERED',
-        clientName: input.client_name,
-        redirectUris: input.redirect_uris,
-        ...(input.client_uri ? { clientUri: input.client_uri } : {}),
-        ...(input.logo_uri ? { logoUri: input.logo_uri } : {}),
-        secretSha256: sha256Hex(clientSecret),
-        orgId: ctx.org.orgId,
-        createdBy: ctx.actor.userId,
-        createdAt: now.toISOString(),
-      })
-      .commit(),
-  ]);
+  const clientId = await storeRegistration(input, sourceIp, now, { kind: 'REGISTERED', secretSha256: sha256Hex(clientSecret), orgId: ctx.org.orgId, createdBy: ctx.actor.userId });
   return registrationResponse(clientId, input, now, clientSecret);
 }
 
@@ -103,8 +106,7 @@ export async function registerClient(ctx: DomainContext, input: RegistrationInpu
  * issued (`token_endpoint_auth_method` `none`, the default here when omitted), the client
  * proves itself with PKCE S256 on every authorization, and may redirect to its own URI scheme
  * (RFC 8252 §7.1). It is usable only at the organization it registered with, and a client
- * whose first code is not redeemed within 24 hours is gone. Counted per source address in the
- * registration's own transaction, in the same window as signed-in registrations.
+ * whose first code is not redeemed within 24 hours is gone.
  */
 export async function registerPublicClient(clock: Clock, orgId: string, input: RegistrationInput, sourceIp: string) {
   checkRegistrationMetadata(input, true);
@@ -115,26 +117,8 @@ export async function registerPublicClient(clock: Clock, orgId: string, input: R
     );
   }
   const now = clock.now();
-  const clientId = newId('cli');
   const expiresAt = addSeconds(now, UNUSED_PUBLIC_CLIENT_SECONDS);
-  const window = oauthRateWindow('register', sourceIp, now);
-  await transact((e) => [
-    countCall(e, window, now, 'At most 5 client registrations per hour from one address'),
-    e.oauthClient
-      .create({
-        clientId,
-        kind: 'PUBLIC',
-        clientName: input.client_name,
-        redirectUris: input.redirect_uris,
-        ...(input.client_uri ? { clientUri: input.client_uri } : {}),
-        ...(input.logo_uri ? { logoUri: input.logo_uri } : {}),
-        orgId,
-        expiresAt: expiresAt.toISOString(),
-        ttl: epochSeconds(expiresAt) + 86_400,
-        createdAt: now.toISOString(),
-      })
-      .commit(),
-  ]);
+  const clientId = await storeRegistration(input, sourceIp, now, { kind: 'PUBLIC', orgId, expiresAt: expiresAt.toISOString(), ttl: epochSeconds(expiresAt) + 86_400 });
   return registrationResponse(clientId, input, now, undefined);
 }
 
@@ -216,7 +200,7 @@ export async function fetchClientMetadata(url: string, now: Date): Promise<OAuth
   const shape = metadataUrlRefusal(url);
   if (shape) return { refused: `The client_id URL ${shape}` };
   const unreachable = await deliverableUrlRefusal(url, { allowLoopback: config().webhookAllowLoopback });
-  if (unreachable) return { refused: `The client_id URL cannot be fetched: ${unreachable}` };
+  if (unreachable) return { refused: `The client_id URL names a non-public address and is not fetched: ${unreachable}` };
   const response = await outboundRequest(url, {
     method: 'GET',
     headers: { accept: 'application/json', 'user-agent': 'work-management-oauth/1' },

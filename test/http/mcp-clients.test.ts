@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { TestOAuthProvider } from '../support/mcp-oauth-provider.js';
 import * as oauth from 'oauth4webapi';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -51,53 +52,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The client's side of OAuth, as the MCP SDK asks a host application to keep it. */
-class ToolProvider implements OAuthClientProvider {
-  information: any;
-  saved: any;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-  clientMetadataUrl?: string;
-  constructor(
-    readonly redirectUrl: string,
-    readonly clientMetadata: any,
-    options: { metadataUrl?: string; registered?: any } = {},
-  ) {
-    if (options.metadataUrl) this.clientMetadataUrl = options.metadataUrl;
-    this.information = options.registered;
-  }
-  state() {
-    return 'client-matrix-state';
-  }
-  clientInformation() {
-    return this.information;
-  }
-  saveClientInformation(information: any) {
-    this.information = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: any) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
 /**
  * One client's first contact through to a tool call: 401 and discovery, the user sent to the
  * authorization page (signed in and consenting there), the code exchanged, then `tools/list`
  * and `boards_list` over MCP with the new token. Returns what the client was given.
  */
-async function connect(provider: ToolProvider, options: { serverUrl?: string; headers?: Record<string, string>; browserPrefix?: string } = {}) {
+async function connect(provider: TestOAuthProvider, options: { serverUrl?: string; headers?: Record<string, string>; browserPrefix?: string } = {}) {
   const url = new URL(options.serverUrl ?? `${origin}/api/v1/mcp`);
   const transportOptions = { authProvider: provider, fetch: fetch as never, ...(options.headers ? { requestInit: { headers: options.headers } } : {}) };
   const first = new StreamableHTTPClientTransport(url, transportOptions);
@@ -149,7 +109,7 @@ describe('the MCP clients people use connect', () => {
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
     });
-    const provider = new ToolProvider('https://claude.ai/api/mcp/auth_callback', { client_name: 'Claude', redirect_uris: ['https://claude.ai/api/mcp/auth_callback'] }, { metadataUrl });
+    const provider = new TestOAuthProvider('https://claude.ai/api/mcp/auth_callback', { client_name: 'Claude', redirect_uris: ['https://claude.ai/api/mcp/auth_callback'] }, { metadataUrl });
     const { authorizationUrl, callback, tokens } = await connect(provider, { browserPrefix: 'https://claude.ai/api/mcp/auth_callback' });
     expect(authorizationUrl.searchParams.get('client_id')).toBe(metadataUrl);
     expect(callback.searchParams.get('iss')).toBe(origin);
@@ -166,7 +126,7 @@ describe('the MCP clients people use connect', () => {
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
     });
-    const provider = new ToolProvider('http://127.0.0.1:33418', { client_name: 'Visual Studio Code', redirect_uris: ['http://127.0.0.1:33418', 'https://vscode.dev/redirect'] }, { metadataUrl });
+    const provider = new TestOAuthProvider('http://127.0.0.1:33418', { client_name: 'Visual Studio Code', redirect_uris: ['http://127.0.0.1:33418', 'https://vscode.dev/redirect'] }, { metadataUrl });
     const { callback } = await connect(provider, { browserPrefix: 'http://127.0.0.1:33418' });
     expect(callback.origin).toBe('http://127.0.0.1:33418');
   });
@@ -180,7 +140,7 @@ describe('the MCP clients people use connect', () => {
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
     });
-    const provider = new ToolProvider(redirect, { client_name: 'ChatGPT', redirect_uris: [redirect] }, { metadataUrl });
+    const provider = new TestOAuthProvider(redirect, { client_name: 'ChatGPT', redirect_uris: [redirect] }, { metadataUrl });
     const { authorizationUrl, tokens } = await connect(provider, { browserPrefix: redirect });
     const resource = `${origin}/api/v1/mcp`;
     expect(authorizationUrl.searchParams.get('resource')).toBe(resource);
@@ -205,19 +165,19 @@ describe('the MCP clients people use connect', () => {
     expect(registered).toMatchObject({ token_endpoint_auth_method: 'none', redirect_uris: registration.redirect_uris });
     expect(registered.client_secret).toBeUndefined();
 
-    const provider = new ToolProvider('cursor://anysphere.cursor-mcp/oauth/callback', registration, { registered });
+    const provider = new TestOAuthProvider('cursor://anysphere.cursor-mcp/oauth/callback', registration, { registered });
     const { callback, tokens } = await connect(provider);
     expect(callback.protocol).toBe('cursor:');
     expect(callback.searchParams.get('iss')).toBe(origin);
     expect((await refreshIndependently(registered.client_id, tokens.refresh_token)).access_token).toBeTruthy();
 
     // Its web callback works too (in the browser), with the same registration.
-    const web = new ToolProvider('https://www.cursor.com/agents/mcp/oauth/callback', registration, { registered });
+    const web = new TestOAuthProvider('https://www.cursor.com/agents/mcp/oauth/callback', registration, { registered });
     await connect(web, { browserPrefix: 'https://www.cursor.com/agents/mcp/oauth/callback' });
   });
 
   it('GitHub Copilot CLI: anonymous registration by the MCP client itself, with a loopback redirect', async () => {
-    const provider = new ToolProvider('http://127.0.0.1:52731/', {
+    const provider = new TestOAuthProvider('http://127.0.0.1:52731/', {
       client_name: 'GitHub Copilot CLI',
       redirect_uris: ['http://127.0.0.1:52731/'],
       grant_types: ['authorization_code', 'refresh_token'],
@@ -232,7 +192,7 @@ describe('the MCP clients people use connect', () => {
   });
 
   it('a Node MCP client against a shared origin (npm start on localhost), naming the organization with X-Organization', async () => {
-    const provider = new ToolProvider('http://127.0.0.1:52732/callback', {
+    const provider = new TestOAuthProvider('http://127.0.0.1:52732/callback', {
       client_name: 'Local Tool',
       redirect_uris: ['http://127.0.0.1:52732/callback'],
       token_endpoint_auth_method: 'none',

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { TestOAuthProvider } from '../support/mcp-oauth-provider.js';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, setPlan } from '../support/api.js';
@@ -37,41 +38,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** The tool's side of OAuth: a client registered for it beforehand, and what it keeps between steps. */
-class TestProvider implements OAuthClientProvider {
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-  constructor(private readonly client: OAuthClientInformationMixed) {}
-  get redirectUrl() {
-    return redirectUri;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Desk Assistant', redirect_uris: [redirectUri], token_endpoint_auth_method: 'client_secret_post', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] };
-  }
-  state() {
-    return 'mcp-oauth-state-123';
-  }
-  clientInformation() {
-    return this.client;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
 describe('an MCP 1.x client that signs in with OAuth', () => {
   it('authorizes in the browser, then claims, heartbeats and reports a ticket under its own name', async () => {
     const origin = `http://${setup.org.slug}.localhost:${new URL(inject('baseUrl')).port}`;
@@ -81,7 +47,7 @@ describe('an MCP 1.x client that signs in with OAuth', () => {
       body: JSON.stringify({ client_name: 'Desk Assistant', redirect_uris: ['http://127.0.0.1/oauth/callback'] }),
     });
     const client = (await registered.json()) as OAuthClientInformationMixed;
-    const provider = new TestProvider(client);
+    const provider = new TestOAuthProvider(redirectUri, { client_name: 'Desk Assistant', redirect_uris: [redirectUri], token_endpoint_auth_method: 'client_secret_post', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }, { registered: client, state: 'mcp-oauth-state-123' });
     const url = new URL(`${origin}/api/v1/mcp`);
 
     // First contact: 401, discovery, and the user is sent to the authorization page.
