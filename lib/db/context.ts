@@ -54,4 +54,6 @@ export interface DomainContext {
 export interface AnonymousContext {
   clock: Clock;
   requestId: string;
+  /** On a route where a credential is optional (`optionalCredential`), the caller who sent one. */
+  caller?: DomainContext;
 }

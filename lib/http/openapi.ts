@@ -91,7 +91,13 @@ function operation(routeKey: string, route: Route, tag: string, method: string, 
     summary: route.summary ?? routeKey,
     ...(route.description ? { description: route.description } : {}),
     tags: [tag],
-    ...(route.auth === 'credential' ? { security: [{ bearer: [] }] } : route.auth === 'platform' ? { security: [{ platformOperator: [] }] } : { security: [] }),
+    ...(route.auth === 'credential'
+      ? { security: [{ bearer: [] }] }
+      : route.auth === 'platform'
+        ? { security: [{ platformOperator: [] }] }
+        : route.optionalCredential
+          ? { security: [{ bearer: [] }, {}] }
+          : { security: [] }),
     ...(Object.keys(requestParams).length ? { requestParams } : {}),
     ...(route.body
       ? {

@@ -76,7 +76,7 @@ export function errorResponses(routeKey: string, route: Route): Map<number, Set<
   add(413, 'PAYLOAD_TOO_LARGE');
   add(500, 'INTERNAL_ERROR');
   if (route.body) add(415, 'UNSUPPORTED_MEDIA_TYPE');
-  if (route.auth === 'credential' || route.auth === 'platform') add(401, 'UNAUTHENTICATED');
+  if (route.auth === 'credential' || route.auth === 'platform' || (route.auth === 'none' && route.optionalCredential)) add(401, 'UNAUTHENTICATED');
   if (route.auth === 'credential') {
     add(403, 'FORBIDDEN', 'INSUFFICIENT_SCOPE');
     if (method !== 'GET') {

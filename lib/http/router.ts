@@ -137,6 +137,13 @@ export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown> exten
 
 export interface OpenRoute<P = unknown, Q = unknown, B = unknown> extends Schemas<P, Q, B> {
   auth: 'none' | 'platform';
+  /**
+   * A credential is optional here: when one is sent it is authenticated before anything else
+   * (401 when it is not valid, restrictions and scopes applied) and given to the handler as
+   * `ctx.caller`; without one the route runs anonymously (OAuth registration: confidential with
+   * a session, public without).
+   */
+  optionalCredential?: boolean;
   handler: (ctx: AnonymousContext, input: Inputs<P, Q, B>) => Promise<unknown>;
 }
 
@@ -268,6 +275,12 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
   } else {
     if (route.auth === 'platform') requirePlatformOperator(headers);
     ctx = { clock, requestId };
+    if (route.optionalCredential && headers['authorization'] !== undefined) {
+      const caller = await authenticateRequest(request, clock);
+      enforceTokenRestrictions(caller, method, route);
+      enforceOAuthScopes(caller, method, event.routeKey);
+      ctx = { ...ctx, caller };
+    }
   }
 
   const inputs = {
@@ -308,7 +321,7 @@ function bearerOf(headers: Record<string, string | undefined>): string {
  * client discovers the authorization server by itself, and it says `error="invalid_token"`
  * when a token was sent.
  */
-export async function authenticateRequest(request: RequestInfo, clock: Clock): Promise<DomainContext> {
+async function authenticateRequest(request: RequestInfo, clock: Clock): Promise<DomainContext> {
   const sent = /^Bearer\s+\S+\s*$/i.test(request.headers['authorization'] ?? '');
   try {
     return await authenticate(bearerOf(request.headers), { slug: request.orgSlug, origin: originOf(request) }, clock, request.requestId);
@@ -343,12 +356,12 @@ function claimFenceOf(headers: Record<string, string | undefined>): number | und
 }
 
 /** Token restrictions that hold for every route (spec §5.3); board restrictions live in board access. */
-function enforceTokenRestrictions(ctx: DomainContext, method: string, route: AuthenticatedRoute<any, any, any>): void {
+function enforceTokenRestrictions(ctx: DomainContext, method: string, route: Route): void {
   const credential = ctx.actor.credential;
   if (credential.readOnly && method !== 'GET' && method !== 'HEAD') {
     throw forbidden('This token is read-only', 'PAT_READ_ONLY');
   }
-  if (credential.denyDelete && method === 'DELETE' && !route.denyDeleteCheckedByDomain) {
+  if (credential.denyDelete && method === 'DELETE' && !('denyDeleteCheckedByDomain' in route && route.denyDeleteCheckedByDomain)) {
     throw forbidden('This token may not delete', 'PAT_DENY_DELETE');
   }
 }

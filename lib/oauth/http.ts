@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { AppError } from '../core/errors.js';
+import { AppError, notFound } from '../core/errors.js';
 import { config } from '../core/config.js';
-import { authenticated, authenticateRequest, open, originOf, type RawBody, type RequestInfo, type Routes } from '../http/router.js';
+import { authenticated, open, originOf, type RawBody, type RequestInfo, type Routes } from '../http/router.js';
 import { organizationSlugOf, subdomainSlugOf } from '../http/organization-slug.js';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
@@ -34,6 +34,18 @@ const SESSION_COOKIE = 'wm_oauth_session';
 async function oauthSite(request: RequestInfo, endpoint: OAuthEndpoint, ctx: AnonymousContext, querySlug?: string): Promise<OAuthSite> {
   const [site] = await Promise.all([siteOf(request, querySlug), limitOAuthCalls(endpoint, request.sourceIp, ctx.clock.now())]);
   return site;
+}
+
+/**
+ * The organization a token or revocation request names (subdomain, else `X-Organization`), with
+ * the call counted; the domain reads the organization beside the token, in the same round trip.
+ */
+async function namedSite(request: RequestInfo, endpoint: OAuthEndpoint, ctx: AnonymousContext): Promise<{ slug: string; origin: string; sharedOrigin: boolean }> {
+  const subdomain = subdomainSlugOf(request.headers);
+  const slug = subdomain ?? organizationSlugOf(request.headers);
+  if (!slug) throw notFound('Organization');
+  await limitOAuthCalls(endpoint, request.sourceIp, ctx.clock.now());
+  return { slug, origin: originOf(request), sharedOrigin: !subdomain };
 }
 
 /** The organization an OAuth endpoint serves: the subdomain's, else the one `X-Organization` (or the authorization endpoint's `org`) names. */
@@ -163,8 +175,9 @@ export const oauthRoutes: Routes = {
       grant_types: z.array(z.string().max(100)).max(10).optional(),
       response_types: z.array(z.string().max(100)).max(10).optional(),
     }),
+    optionalCredential: true,
     handler: async (ctx, { body, request }) => {
-      if (request.headers.authorization !== undefined) return registerClient(await authenticateRequest(request, ctx.clock), body, request.sourceIp);
+      if (ctx.caller) return registerClient(ctx.caller, body, request.sourceIp);
       const site = await siteOf(request);
       return registerPublicClient(ctx.clock, site.orgId, body, request.sourceIp);
     },
@@ -250,9 +263,9 @@ export const oauthRoutes: Routes = {
       organization_id: optionalText(100),
     }),
     handler: async (ctx, { body, request }) => {
-      const site = await oauthSite(request, 'token', ctx);
+      const site = await namedSite(request, 'token', ctx);
       const originOfSlug = (slug: string) => (site.sharedOrigin ? site.origin : site.origin.replace(/^(https?:\/\/)[^.]+/, `$1${slug}`));
-      return exchangeToken(ctx.clock, body, { orgId: site.orgId, origin: site.origin, originOfSlug });
+      return exchangeToken(ctx.clock, body, { slug: site.slug, origin: site.origin, originOfSlug });
     },
   }),
   'POST /api/v1/oauth/revoke': open({
@@ -264,8 +277,8 @@ export const oauthRoutes: Routes = {
     errors: { 404: ['NOT_FOUND'], 429: ['rate_limited'] },
     body: z.object({ token: z.string().min(1).max(4000), token_type_hint: optionalText(100), client_id: optionalText(2000), client_secret: optionalText(200) }),
     handler: async (ctx, { body, request }) => {
-      const site = await oauthSite(request, 'revoke', ctx);
-      await revokeToken(body.token, body.client_id, site.orgId, ctx.clock.now());
+      const site = await namedSite(request, 'revoke', ctx);
+      await revokeToken(body.token, body.client_id, site.slug, ctx.clock.now());
       return {};
     },
   }),

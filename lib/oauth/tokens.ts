@@ -1,10 +1,10 @@
 import { SignJWT } from 'jose';
-import { oauthError } from '../core/errors.js';
+import { notFound, oauthError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import { addSeconds, epochSeconds } from '../core/clock.js';
 import { newId, randomSecret, sha256Hex } from '../core/ids.js';
 import { batchGetMixed } from '../db/batch.js';
-import type { OAuthClientItem, OAuthGrantItem, OAuthTokenItem, OrganizationItem, UserItem } from '../db/entities/index.js';
+import type { OAuthClientItem, OAuthGrantItem, OAuthTokenItem, OrganizationItem, OrganizationSlugItem, UserItem, CredentialItem } from '../db/entities/index.js';
 import { db } from '../db/service.js';
 import { guarded, transact, type TransactionEntities } from '../db/transact.js';
 import { ACCESS_TOKEN_TYP } from '../identity/oauth-access-tokens.js';
@@ -53,12 +53,21 @@ export interface TokenResponse {
   scope: string;
 }
 
-/** The organization whose token endpoint was reached, its origin, and how to reach another organization's. */
+/**
+ * The organization whose token endpoint was reached (its slug: the organization is read beside
+ * the token, in the same round trip), its origin, and how to reach another organization's.
+ */
 export interface TokenEndpointSite {
-  orgId: string;
+  slug: string;
   origin: string;
   /** The origin of the organization with this slug (same scheme, base domain and port). */
   originOfSlug: (slug: string) => string;
+}
+
+/** The organization of the endpoint's slug, read beside the token; unknown → 404, as on every OAuth endpoint. */
+function organizationOf(slug: OrganizationSlugItem | undefined): string {
+  if (!slug) throw notFound('Organization');
+  return slug.orgId;
 }
 
 const required = (value: string | undefined, name: string): string => {
@@ -98,13 +107,15 @@ async function redeemCode(clock: Clock, input: TokenRequest, site: TokenEndpoint
   const verifier = required(input.code_verifier, 'code_verifier');
   const now = clock.now();
   const entities = db().entities;
-  const [stored, clientItem] = (await batchGetMixed([
+  const [stored, clientItem, slug] = (await batchGetMixed([
     { entity: entities.oauthToken, key: { lookupKey: sha256Hex(code) } },
     { entity: entities.oauthClient, key: { clientId } },
-  ])) as [OAuthTokenItem | undefined, OAuthClientItem | undefined];
-  const client = await requestingClient(clientId, site.orgId, input.client_secret, clientItem, now);
+    { entity: entities.organizationSlug, key: { slug: site.slug } },
+  ])) as [OAuthTokenItem | undefined, OAuthClientItem | undefined, OrganizationSlugItem | undefined];
+  const orgId = organizationOf(slug);
+  const client = await requestingClient(clientId, orgId, input.client_secret, clientItem, now);
 
-  if (!stored || stored.kind !== 'CODE' || stored.clientId !== clientId || stored.orgId !== site.orgId) {
+  if (!stored || stored.kind !== 'CODE' || stored.clientId !== clientId || stored.orgId !== orgId) {
     throw oauthError('invalid_grant', 'The code is invalid, expired or was issued to another client');
   }
   if (stored.usedAt) {
@@ -170,14 +181,16 @@ async function refresh(clock: Clock, input: TokenRequest, site: TokenEndpointSit
   const now = clock.now();
   const grantId = grantIdOfRefreshToken(token);
   const entities = db().entities;
-  const [stored, clientItem, grant] = (await batchGetMixed([
+  const [stored, clientItem, grant, slug] = (await batchGetMixed([
     { entity: entities.oauthToken, key: { lookupKey: sha256Hex(token) } },
     { entity: entities.oauthClient, key: { clientId } },
     { entity: entities.oauthGrant, key: { grantId: grantId ?? 'grt_none' } },
-  ])) as [OAuthTokenItem | undefined, OAuthClientItem | undefined, OAuthGrantItem | undefined];
-  const client = await requestingClient(clientId, site.orgId, input.client_secret, clientItem, now);
+    { entity: entities.organizationSlug, key: { slug: site.slug } },
+  ])) as [OAuthTokenItem | undefined, OAuthClientItem | undefined, OAuthGrantItem | undefined, OrganizationSlugItem | undefined];
+  const orgId = organizationOf(slug);
+  const client = await requestingClient(clientId, orgId, input.client_secret, clientItem, now);
 
-  if (!stored || stored.kind !== 'REFRESH' || stored.clientId !== clientId || !grant || grant.grantId !== stored.grantId || grant.orgId !== site.orgId) {
+  if (!stored || stored.kind !== 'REFRESH' || stored.clientId !== clientId || !grant || grant.grantId !== stored.grantId || grant.orgId !== orgId) {
     throw oauthError('invalid_grant', 'The refresh token is invalid or was issued to another client');
   }
   if (grant.revokedAt) throw oauthError('invalid_grant', 'The grant was revoked');
@@ -412,14 +425,15 @@ export async function revokeGrant(grantId: string, now: Date): Promise<void> {
  * record. Unknown tokens, tokens of another client than the one named, and tokens of another
  * organization than the one whose endpoint was reached, are ignored: the answer is always 200.
  */
-export async function revokeToken(token: string, clientId: string | undefined, orgId: string, now: Date): Promise<void> {
-  if (token.startsWith(REFRESH_PREFIX) || token.startsWith('wmc_')) {
-    const stored = (await db().entities.oauthToken.get({ lookupKey: sha256Hex(token) }).go()).data;
-    if (stored && stored.orgId === orgId && (!clientId || stored.clientId === clientId)) await revokeGrant(stored.grantId, now);
-    return;
-  }
-  const record = (await db().entities.credential.get({ lookupKey: sha256Hex(token) }).go()).data;
-  if (record?.kind === 'OAUTH' && record.orgId === orgId && (!clientId || record.clientId === clientId)) {
-    await db().entities.credential.delete({ lookupKey: record.lookupKey }).go({ response: 'none' });
-  }
+export async function revokeToken(token: string, clientId: string | undefined, slug: string, now: Date): Promise<void> {
+  const entities = db().entities;
+  const spendable = token.startsWith(REFRESH_PREFIX) || token.startsWith('wmc_');
+  const [stored, organization] = (await batchGetMixed([
+    spendable ? { entity: entities.oauthToken, key: { lookupKey: sha256Hex(token) } } : { entity: entities.credential, key: { lookupKey: sha256Hex(token) } },
+    { entity: entities.organizationSlug, key: { slug } },
+  ])) as [OAuthTokenItem | CredentialItem | undefined, OrganizationSlugItem | undefined];
+  const orgId = organizationOf(organization);
+  if (!stored || stored.orgId !== orgId || (clientId && stored.clientId !== clientId)) return;
+  if (spendable) await revokeGrant((stored as OAuthTokenItem).grantId, now);
+  else if ((stored as CredentialItem).kind === 'OAUTH') await entities.credential.delete({ lookupKey: stored.lookupKey }).go({ response: 'none' });
 }

@@ -53,3 +53,4 @@ export const OrganizationSlug = (config?: EntityConfiguration) =>
     bySlug: { pk: { field: 'pk', composite: ['slug'] }, sk: { field: 'sk', composite: [] } },
   },
 }, config);
+export type OrganizationSlugItem = EntityItem<ReturnType<typeof OrganizationSlug>>;
