@@ -15,12 +15,14 @@ const agentParams = z.object({ orgId: idParam, agentId: idParam });
 /** Routes of the `agents` group (spec §4.14). `{orgId}` is checked by the router (the caller's organization, else 404). */
 export const agentRoutes: Routes = {
   'GET /api/v1/organizations/{orgId}/agents': authenticated({
+    scope: 'admin',
     summary: 'List agents',
     result: z.array(agentResult),
     params: orgParams,
     handler: (ctx) => listAgents(ctx),
   }),
   'POST /api/v1/organizations/{orgId}/agents': authenticated({
+    scope: 'admin',
     summary: 'Create an agent',
     result: agentResult,
     errors: { 403: ['PLAN_FEATURE_REQUIRED', 'AGENT_LIMIT_REACHED'] },
@@ -35,12 +37,14 @@ export const agentRoutes: Routes = {
     handler: (ctx, { body }) => createAgent(ctx, body),
   }),
   'GET /api/v1/organizations/{orgId}/agents/policies': authenticated({
+    scope: 'admin',
     summary: 'Get the agent policies',
     result: agentPoliciesResult,
     params: orgParams,
     handler: (ctx) => getAgentPolicies(ctx),
   }),
   'PATCH /api/v1/organizations/{orgId}/agents/policies': authenticated({
+    scope: 'admin',
     summary: 'Update the agent policies',
     result: agentPoliciesResult,
     params: orgParams,
@@ -51,18 +55,21 @@ export const agentRoutes: Routes = {
     handler: (ctx, { body }) => updateAgentPolicies(ctx, body),
   }),
   'GET /api/v1/organizations/{orgId}/agents/overview': authenticated({
+    scope: 'admin',
     summary: 'What the agents did: claims, reports, closures',
     result: agentsOverviewResult,
     params: orgParams,
     handler: (ctx) => getAgentsOverview(ctx),
   }),
   'GET /api/v1/organizations/{orgId}/agents/{agentId}': authenticated({
+    scope: 'admin',
     summary: 'Get an agent',
     result: agentResult,
     params: agentParams,
     handler: (ctx, { params }) => getAgent(ctx, params.agentId),
   }),
   'PATCH /api/v1/organizations/{orgId}/agents/{agentId}': authenticated({
+    scope: 'admin',
     summary: 'Update an agent',
     result: agentResult,
     params: agentParams,
@@ -79,18 +86,21 @@ export const agentRoutes: Routes = {
     handler: (ctx, { params, body }) => updateAgent(ctx, params.agentId, body),
   }),
   'DELETE /api/v1/organizations/{orgId}/agents/{agentId}': authenticated({
+    scope: 'admin',
     summary: 'Delete an agent',
     status: 204,
     params: agentParams,
     handler: (ctx, { params }) => deleteAgent(ctx, params.agentId),
   }),
   'GET /api/v1/organizations/{orgId}/agents/{agentId}/tokens': authenticated({
+    scope: 'admin',
     summary: 'List an agent\'s tokens',
     result: z.strictObject({ tokens: z.array(tokenResult) }),
     params: agentParams,
     handler: (ctx, { params }) => listAgentTokens(ctx, params.agentId),
   }),
   'POST /api/v1/organizations/{orgId}/agents/{agentId}/tokens': authenticated({
+    scope: 'admin',
     summary: 'Mint a token for an agent',
     result: createdTokenResult,
     errors: { 403: ['PLAN_FEATURE_REQUIRED'], 429: ['RATE_LIMITED'] },
@@ -100,6 +110,7 @@ export const agentRoutes: Routes = {
     handler: (ctx, { params, body }) => mintAgentToken(ctx, params.agentId, body),
   }),
   'DELETE /api/v1/organizations/{orgId}/agents/{agentId}/tokens/{tokenId}': authenticated({
+    scope: 'admin',
     summary: 'Revoke an agent\'s token',
     status: 204,
     params: z.object({ orgId: idParam, agentId: idParam, tokenId: idParam }),

@@ -25,6 +25,7 @@ const boardFields = {
 /** Routes of the `boards` group (spec §4.4, DESIGN.md §4 "Board access" and "Board features"). */
 export const boardsRoutes: Routes = {
   'GET /api/v1/boards': authenticated({
+    scope: 'read',
     summary: 'List boards',
     result: boardResult,
     envelope: 'page',
@@ -37,6 +38,7 @@ export const boardsRoutes: Routes = {
     handler: (ctx, { query }) => listBoards(ctx, query),
   }),
   'POST /api/v1/boards': authenticated({
+    scope: 'write',
     summary: 'Create a board',
     result: boardResult,
     status: 201,
@@ -50,12 +52,14 @@ export const boardsRoutes: Routes = {
     handler: (ctx, { body }) => createBoard(ctx, body),
   }),
   'GET /api/v1/boards/{boardId}': authenticated({
+    scope: 'read',
     summary: 'Get a board',
     result: boardResult,
     params: boardParams,
     handler: (ctx, { params }) => getBoard(ctx, params.boardId),
   }),
   'PATCH /api/v1/boards/{boardId}': authenticated({
+    scope: 'write',
     summary: 'Update a board',
     result: boardResult,
     params: boardParams,
@@ -69,24 +73,28 @@ export const boardsRoutes: Routes = {
     handler: (ctx, { params, body }) => updateBoard(ctx, params.boardId, body),
   }),
   'DELETE /api/v1/boards/{boardId}': authenticated({
+    scope: 'write',
     summary: 'Delete a board',
     status: 204,
     params: boardParams,
     handler: (ctx, { params }) => deleteBoard(ctx, params.boardId),
   }),
   'POST /api/v1/boards/{boardId}/archive': authenticated({
+    scope: 'write',
     summary: 'Archive a board',
     result: boardResult,
     params: boardParams,
     handler: (ctx, { params }) => setBoardArchived(ctx, params.boardId, true),
   }),
   'POST /api/v1/boards/{boardId}/unarchive': authenticated({
+    scope: 'write',
     summary: 'Unarchive a board',
     result: boardResult,
     params: boardParams,
     handler: (ctx, { params }) => setBoardArchived(ctx, params.boardId, false),
   }),
   'POST /api/v1/boards/{boardId}/teams': authenticated({
+    scope: 'write',
     summary: 'Assign a team to a board',
     result: boardResult,
     params: boardParams,
@@ -94,12 +102,14 @@ export const boardsRoutes: Routes = {
     handler: (ctx, { params, body }) => assignTeamToBoard(ctx, params.boardId, body.teamId),
   }),
   'DELETE /api/v1/boards/{boardId}/teams/{teamId}': authenticated({
+    scope: 'write',
     summary: 'Remove a team from a board',
     result: z.strictObject({ flaggedTicketCount: z.number().int().min(0).meta({ description: 'Tickets whose assignee lost access and now need reassignment' }) }),
     params: z.object({ boardId: idParam, teamId: idParam }),
     handler: (ctx, { params }) => removeTeamFromBoard(ctx, params.boardId, params.teamId, flagTicketsOfAssignees),
   }),
   'POST /api/v1/boards/{boardId}/members': authenticated({
+    scope: 'write',
     summary: 'Add a direct member to a board',
     result: boardResult,
     params: boardParams,
@@ -107,12 +117,14 @@ export const boardsRoutes: Routes = {
     handler: (ctx, { params, body }) => addBoardMember(ctx, params.boardId, body.userId),
   }),
   'DELETE /api/v1/boards/{boardId}/members/{userId}': authenticated({
+    scope: 'write',
     summary: 'Remove a direct member from a board',
     status: 204,
     params: z.object({ boardId: idParam, userId: idParam }),
     handler: (ctx, { params }) => removeBoardMember(ctx, params.boardId, params.userId, flagTicketsOfAssignees),
   }),
   'GET /api/v1/boards/{boardId}/statuses': authenticated({
+    scope: 'read',
     summary: 'List the statuses a board shows',
     result: z.array(boardStatusResult),
     envelope: 'data',
@@ -120,6 +132,7 @@ export const boardsRoutes: Routes = {
     handler: (ctx, { params }) => getBoardStatuses(ctx, params.boardId),
   }),
   'PUT /api/v1/boards/{boardId}/statuses': authenticated({
+    scope: 'write',
     summary: 'Choose the statuses a board shows',
     result: z.array(boardStatusResult),
     envelope: 'data',
@@ -128,12 +141,14 @@ export const boardsRoutes: Routes = {
     handler: (ctx, { params, body }) => setBoardStatuses(ctx, params.boardId, body.statusIds),
   }),
   'GET /api/v1/boards/{boardId}/transitions': authenticated({
+    scope: 'read',
     summary: 'Get a board\'s transition rules',
     result: transitionRulesResult,
     params: boardParams,
     handler: (ctx, { params }) => getTransitionRules(ctx, params.boardId),
   }),
   'PUT /api/v1/boards/{boardId}/transitions': authenticated({
+    scope: 'write',
     summary: 'Replace a board\'s transition rules',
     result: transitionRulesResult,
     params: boardParams,

@@ -17,6 +17,7 @@ const content = z
 /** Routes of the `comments` group (spec §4.8); the ticket may be named by its display id. */
 export const commentsRoutes: Routes = acceptDisplayIds({
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments': authenticated({
+    scope: 'read',
     summary: 'List a ticket\'s comments',
     result: commentResult,
     envelope: 'page',
@@ -25,6 +26,7 @@ export const commentsRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, query }) => listComments(ctx, params.boardId, params.ticketId, query),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments': authenticated({
+    scope: 'write',
     summary: 'Comment on a ticket',
     result: commentResult,
     envelope: 'data',
@@ -34,6 +36,7 @@ export const commentsRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, body }) => createComment(ctx, params.boardId, params.ticketId, body),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': authenticated({
+    scope: 'read',
     summary: 'Get a comment',
     result: commentResult,
     envelope: 'data',
@@ -41,6 +44,7 @@ export const commentsRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params }) => getComment(ctx, params.boardId, params.ticketId, params.commentId),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': authenticated({
+    scope: 'write',
     summary: 'Edit a comment',
     result: commentResult,
     envelope: 'data',
@@ -49,6 +53,7 @@ export const commentsRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, body }) => updateComment(ctx, params.boardId, params.ticketId, params.commentId, body),
   }),
   'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': authenticated({
+    scope: 'write',
     summary: 'Delete a comment',
     status: 204,
     params: commentParams,

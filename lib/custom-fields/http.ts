@@ -14,10 +14,12 @@ const order = z.number().int().min(0).max(10_000);
 /** Routes of the `custom-fields` group: the organization's custom field definitions. */
 export const customFieldsRoutes: Routes = {
   'GET /api/v1/custom-fields': authenticated({
+    scope: 'read',
     summary: 'List custom fields',
     result: z.array(customFieldResult),
     envelope: 'data', handler: (ctx) => listCustomFields(ctx) }),
   'POST /api/v1/custom-fields': authenticated({
+    scope: 'write',
     summary: 'Create a custom field',
     result: customFieldResult,
     status: 201,
@@ -32,6 +34,7 @@ export const customFieldsRoutes: Routes = {
     handler: (ctx, { body }) => createCustomField(ctx, body),
   }),
   'PATCH /api/v1/custom-fields/{customFieldId}': authenticated({
+    scope: 'write',
     summary: 'Update a custom field',
     result: customFieldResult,
     params: fieldParams,
@@ -45,6 +48,7 @@ export const customFieldsRoutes: Routes = {
     handler: (ctx, { params, body }) => updateCustomField(ctx, params.customFieldId, body),
   }),
   'DELETE /api/v1/custom-fields/{customFieldId}': authenticated({
+    scope: 'write',
     summary: 'Delete a custom field',
     status: 204,
     params: fieldParams,

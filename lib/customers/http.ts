@@ -12,6 +12,7 @@ const phone = z.string().trim().min(1, 'Must not be empty').max(50, 'At most 50 
 /** Routes of the `customers` group (spec §4.9). */
 export const customersRoutes: Routes = {
   'GET /api/v1/customers': authenticated({
+    scope: 'read',
     summary: 'List customers',
     result: customerResult,
     envelope: 'page',
@@ -23,6 +24,7 @@ export const customersRoutes: Routes = {
     handler: (ctx, { query }) => listCustomers(ctx, query),
   }),
   'POST /api/v1/customers': authenticated({
+    scope: 'write',
     summary: 'Create a customer',
     result: customerResult,
     status: 201,
@@ -30,12 +32,14 @@ export const customersRoutes: Routes = {
     handler: (ctx, { body }) => createCustomer(ctx, body),
   }),
   'GET /api/v1/customers/{customerId}': authenticated({
+    scope: 'read',
     summary: 'Get a customer',
     result: customerResult,
     params: customerPath,
     handler: (ctx, { params }) => getCustomer(ctx, params.customerId),
   }),
   'PATCH /api/v1/customers/{customerId}': authenticated({
+    scope: 'write',
     summary: 'Update a customer',
     result: customerResult,
     params: customerPath,
@@ -43,12 +47,14 @@ export const customersRoutes: Routes = {
     handler: (ctx, { params, body }) => updateCustomer(ctx, params.customerId, body),
   }),
   'POST /api/v1/customers/{customerId}/archive': authenticated({
+    scope: 'write',
     summary: 'Archive a customer',
     result: customerResult,
     params: customerPath,
     handler: (ctx, { params }) => archiveCustomer(ctx, params.customerId),
   }),
   'DELETE /api/v1/customers/{customerId}': authenticated({
+    scope: 'write',
     summary: 'Delete a customer',
     status: 204,
     params: customerPath,

@@ -10,7 +10,7 @@ import { newMeter, withRoundTripMeter, type RoundTripMeter } from '../db/client.
 import { authenticate } from '../identity/authenticate.js';
 import { errorResponse, jsonResponse, type HttpResponse } from './respond.js';
 import { organizationSlugOf } from './organization-slug.js';
-import { requiredScopes } from '../oauth/scopes.js';
+import type { OAuthScope } from '../oauth/discovery.js';
 import { resourceMetadataUrl } from '../oauth/discovery.js';
 import { parseInput } from './validation.js';
 import { malformedPath, pathSegments } from './route-match.js';
@@ -113,8 +113,24 @@ export interface RawBody {
   cookies?: string[];
 }
 
+/**
+ * What an OAuth access token needs to call a route (spec §5.4.5): `read` (the route only reads),
+ * `write` (it changes something), or `admin` (administration: permission groups, agents,
+ * webhook endpoints, git connections, the time-booking sync endpoint, and changes to the
+ * organization, users and booking items), which needs `admin` beside `read` or `write` by method.
+ */
+export type RouteScope = 'read' | 'write' | 'admin';
+
+/** The OAuth scopes a route needs, from its declared scope and its method. */
+export function scopesOf(route: { scope: RouteScope }, method: string): OAuthScope[] {
+  if (route.scope !== 'admin') return [route.scope];
+  return [method === 'GET' || method === 'HEAD' ? 'read' : 'write', 'admin'];
+}
+
 export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown> extends Schemas<P, Q, B> {
   auth: 'credential';
+  /** What an OAuth access token needs to call the route (RouteScope); every other credential ignores it. */
+  scope: RouteScope;
   /**
    * Lets a `denyDelete` token through this DELETE route; the domain function then decides
    * (releasing one's own claim is allowed, spec §5.3).
@@ -269,7 +285,7 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
   if (route.auth === 'credential') {
     const domainCtx = await authenticateRequest(request, clock);
     enforceTokenRestrictions(domainCtx, route.restrictionsCheckedByOperation ? 'GET' : method, route);
-    enforceOAuthScopes(domainCtx, route.restrictionsCheckedByOperation ? 'GET' : method, event.routeKey);
+    enforceOAuthScopes(domainCtx, scopesOf(route, method));
     const fence = route.acceptsClaimFence ? claimFenceOf(headers) : undefined;
     ctx = fence === undefined ? domainCtx : { ...domainCtx, claimFence: fence };
   } else {
@@ -278,7 +294,7 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
     if (route.optionalCredential && headers['authorization'] !== undefined) {
       const caller = await authenticateRequest(request, clock);
       enforceTokenRestrictions(caller, method, route);
-      enforceOAuthScopes(caller, method, event.routeKey);
+      enforceOAuthScopes(caller, [method === 'GET' || method === 'HEAD' ? 'read' : 'write']);
       ctx = { ...ctx, caller };
     }
   }
@@ -335,11 +351,10 @@ async function authenticateRequest(request: RequestInfo, clock: Clock): Promise<
   }
 }
 
-/** An OAuth access token reaches only what its scopes allow (lib/oauth/scopes.ts); 403 names every scope needed. */
-function enforceOAuthScopes(ctx: DomainContext, method: string, routeKey: string): void {
+/** An OAuth access token reaches only what its route's declared scope allows (RouteScope); 403 names every scope needed. */
+function enforceOAuthScopes(ctx: DomainContext, needed: readonly OAuthScope[]): void {
   const granted = ctx.actor.credential.scopes;
   if (!granted) return;
-  const needed = requiredScopes(method, routeKey);
   const missing = needed.filter((scope) => !granted.includes(scope));
   if (missing.length === 0) return;
   throw new AppError(403, 'INSUFFICIENT_SCOPE', `This token lacks the scope ${missing.join(' and ')}`, { required: needed, granted }, {

@@ -35,11 +35,13 @@ export const authRoutes: Routes = {
     handler: (ctx, { body, request }) => login(ctx, request.orgSlug, body, request.sourceIp),
   }),
   'POST /api/v1/auth/logout': authenticated({
+    scope: 'write',
     summary: 'Sign out (ends this session)',
     status: 204,
     handler: (ctx) => logout(ctx),
   }),
   'POST /api/v1/auth/password': authenticated({
+    scope: 'write',
     summary: 'Change your password (ends your other sessions)',
     result: z.strictObject(session),
     errors: { 409: ['CONFLICT'] },

@@ -10,12 +10,14 @@ const REFUSED = { 401: ['UNAUTHENTICATED'] } as const;
 /** Routes of the `integrations` group: git provider connections and the providers' inbound hooks (DESIGN.md, Integrations). */
 export const integrationsRoutes: Routes = {
   'GET /api/v1/integrations/{provider}': authenticated({
+    scope: 'admin',
     summary: 'Get the connection to a git provider',
     result: integrationResult,
     params: providerParams,
     handler: (ctx, { params, request }) => getIntegration(ctx, params.provider, originOf(request)),
   }),
   'PUT /api/v1/integrations/{provider}': authenticated({
+    scope: 'admin',
     summary: 'Connect a git provider, or replace its secret (returned once)',
     description:
       'Answers the URL to configure at the provider and a new secret: GitHub webhook secret (`X-Hub-Signature-256`) or GitLab secret token (`X-Gitlab-Token`). A previous secret stops working at once.',
@@ -24,6 +26,7 @@ export const integrationsRoutes: Routes = {
     handler: (ctx, { params, request }) => putIntegration(ctx, params.provider, originOf(request)),
   }),
   'DELETE /api/v1/integrations/{provider}': authenticated({
+    scope: 'admin',
     summary: 'Disconnect a git provider',
     status: 204,
     params: providerParams,

@@ -11,10 +11,12 @@ const description = optionalText(500);
 /** Routes of the `labels` group: the organization's label definitions. */
 export const labelsRoutes: Routes = {
   'GET /api/v1/labels': authenticated({
+    scope: 'read',
     summary: 'List labels',
     result: z.array(labelResult),
     envelope: 'data', handler: (ctx) => listLabels(ctx) }),
   'POST /api/v1/labels': authenticated({
+    scope: 'write',
     summary: 'Create a label',
     result: labelResult,
     status: 201,
@@ -22,6 +24,7 @@ export const labelsRoutes: Routes = {
     handler: (ctx, { body }) => createLabel(ctx, body),
   }),
   'PATCH /api/v1/labels/{labelId}': authenticated({
+    scope: 'write',
     summary: 'Update a label',
     result: labelResult,
     params: labelParams,
@@ -29,6 +32,7 @@ export const labelsRoutes: Routes = {
     handler: (ctx, { params, body }) => updateLabel(ctx, params.labelId, body),
   }),
   'DELETE /api/v1/labels/{labelId}': authenticated({
+    scope: 'write',
     summary: 'Delete a label',
     status: 204,
     params: labelParams,

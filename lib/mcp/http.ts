@@ -74,6 +74,7 @@ async function serveMcp(ctx: DomainContext, request: RequestInfo): Promise<RawBo
  */
 export const mcpRoutes: Routes = {
   'POST /api/v1/mcp': authenticated({
+    scope: 'read',
     summary: 'MCP endpoint (Model Context Protocol, streamable HTTP)',
     description:
       'The remote MCP server: protocol revisions 2026-07-28 and 2025-11-25 (stateless). Any credential as `Authorization: Bearer`; OAuth access tokens need this origin as audience. Tools are offered by what the token allows: read-only tokens and `read` scope see read tools only.',

@@ -14,6 +14,7 @@ const sortOrder = z.number().int().min(0).max(1_000_000);
 /** Routes of the `milestones` group (spec §4.10); every route needs the board's Milestones & Releases feature. */
 export const milestonesRoutes: Routes = {
   'GET /api/v1/boards/{boardId}/milestones': authenticated({
+    scope: 'read',
     summary: "List a board's milestones",
     result: z.array(milestoneResult),
     errors: FEATURE,
@@ -26,6 +27,7 @@ export const milestonesRoutes: Routes = {
     handler: (ctx, { params, query }) => listMilestones(ctx, params.boardId, query),
   }),
   'POST /api/v1/boards/{boardId}/milestones': authenticated({
+    scope: 'write',
     summary: 'Create a milestone',
     description: 'The name is unique among the board\'s live milestones, whatever its case (409 otherwise).',
     status: 201,
@@ -42,6 +44,7 @@ export const milestonesRoutes: Routes = {
     handler: (ctx, { params, body }) => createMilestone(ctx, params.boardId, body),
   }),
   'GET /api/v1/boards/{boardId}/milestones/{milestoneId}': authenticated({
+    scope: 'read',
     summary: 'Get a milestone with its progress',
     result: milestoneResult,
     errors: FEATURE,
@@ -49,6 +52,7 @@ export const milestonesRoutes: Routes = {
     handler: (ctx, { params }) => getMilestone(ctx, params.boardId, params.milestoneId),
   }),
   'PATCH /api/v1/boards/{boardId}/milestones/{milestoneId}': authenticated({
+    scope: 'write',
     summary: 'Change a milestone',
     result: milestoneResult,
     errors: FEATURE,
@@ -63,6 +67,7 @@ export const milestonesRoutes: Routes = {
     handler: (ctx, { params, body }) => updateMilestone(ctx, params.boardId, params.milestoneId, body),
   }),
   'DELETE /api/v1/boards/{boardId}/milestones/{milestoneId}': authenticated({
+    scope: 'write',
     summary: 'Delete a milestone (soft); its tickets leave it',
     status: 204,
     errors: FEATURE,
@@ -70,6 +75,7 @@ export const milestonesRoutes: Routes = {
     handler: (ctx, { params }) => deleteMilestone(ctx, params.boardId, params.milestoneId),
   }),
   'GET /api/v1/boards/{boardId}/milestones/{milestoneId}/tickets': authenticated({
+    scope: 'read',
     summary: "List a milestone's tickets",
     result: ticketResult,
     envelope: 'page',

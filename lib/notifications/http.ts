@@ -7,6 +7,7 @@ import { notificationResult } from './http-responses.js';
 /** Routes of the `notifications` group (DESIGN.md §4 "Notifications"). */
 export const notificationsRoutes: Routes = {
   'GET /api/v1/notifications': authenticated({
+    scope: 'read',
     summary: 'List your notifications',
     result: notificationResult,
     envelope: 'page',
@@ -14,6 +15,7 @@ export const notificationsRoutes: Routes = {
     handler: (ctx, { query }) => listNotifications(ctx, query),
   }),
   'POST /api/v1/notifications/{notificationId}/read': authenticated({
+    scope: 'write',
     summary: 'Mark a notification read',
     status: 204,
     params: z.object({ notificationId: idParam }),

@@ -283,6 +283,7 @@ export const oauthRoutes: Routes = {
     },
   }),
   'GET /api/v1/oauth/me/organizations': authenticated({
+    scope: 'read',
     summary: 'Organizations you belong to that authorized a client',
     description: 'With an access token of that (registered) client: every organization where you (the same e-mail address) authorized it, the targets of `organization_id` at the token endpoint. With any other credential: this organization, if you authorized the client here.',
     envelope: 'data',
@@ -295,6 +296,7 @@ export const oauthRoutes: Routes = {
     },
   }),
   'GET /api/v1/oauth/grants': authenticated({
+    scope: 'read',
     summary: 'The clients you authorized in this organization',
     envelope: 'data',
     result: z.array(grantResult),
@@ -305,6 +307,7 @@ export const oauthRoutes: Routes = {
     },
   }),
   'DELETE /api/v1/oauth/grants/{grantId}': authenticated({
+    scope: 'write',
     summary: 'Revoke a client you authorized (its tokens stop working at once)',
     status: 204,
     errors: { 429: ['RATE_LIMITED'] },

@@ -10,8 +10,9 @@ const groupParams = z.object({ groupId: idParam });
 
 /** Routes of the `organization` group: settings, permission groups and the platform operator's plan endpoint. */
 export const organizationRoutes: Routes = {
-  'GET /api/v1/organization': authenticated({ summary: 'Get the organization', result: organizationResult, handler: async (ctx) => getOrganization(ctx) }),
+  'GET /api/v1/organization': authenticated({ scope: 'read', summary: 'Get the organization', result: organizationResult, handler: async (ctx) => getOrganization(ctx) }),
   'PATCH /api/v1/organization': authenticated({
+    scope: 'admin',
     summary: 'Update the organization\'s name and settings',
     result: organizationResult,
     body: z.strictObject({
@@ -27,10 +28,12 @@ export const organizationRoutes: Routes = {
     handler: (ctx, { body }) => updateOrganization(ctx, body),
   }),
   'GET /api/v1/permission-groups': authenticated({
+    scope: 'admin',
     summary: 'List permission groups',
     envelope: 'data',
     result: z.array(permissionGroupResult), handler: (ctx) => listGroups(ctx) }),
   'POST /api/v1/permission-groups': authenticated({
+    scope: 'admin',
     summary: 'Create a permission group',
     status: 201,
     result: permissionGroupResult,
@@ -44,12 +47,14 @@ export const organizationRoutes: Routes = {
     handler: (ctx, { body }) => createGroup(ctx, body),
   }),
   'GET /api/v1/permission-groups/{groupId}': authenticated({
+    scope: 'admin',
     summary: 'Get a permission group',
     result: permissionGroupResult,
     params: groupParams,
     handler: (ctx, { params }) => getGroup(ctx, params.groupId),
   }),
   'PATCH /api/v1/permission-groups/{groupId}': authenticated({
+    scope: 'admin',
     summary: 'Update a permission group',
     result: permissionGroupResult,
     errors: { 409: ['CONFLICT'] },
@@ -62,6 +67,7 @@ export const organizationRoutes: Routes = {
     handler: (ctx, { params, body }) => updateGroup(ctx, params.groupId, body),
   }),
   'DELETE /api/v1/permission-groups/{groupId}': authenticated({
+    scope: 'admin',
     summary: 'Delete a permission group',
     errors: { 409: ['CONFLICT'] },
     status: 204,

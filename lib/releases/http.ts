@@ -20,6 +20,7 @@ const releaseFields = {
 /** Routes of the `releases` group (spec §4.11); every route needs the board's Milestones & Releases feature. */
 export const releasesRoutes: Routes = {
   'GET /api/v1/boards/{boardId}/releases': authenticated({
+    scope: 'read',
     summary: "List a board's releases",
     description: 'Newest release date first; releases without a date last.',
     result: z.array(releaseResult),
@@ -28,6 +29,7 @@ export const releasesRoutes: Routes = {
     handler: (ctx, { params }) => listReleases(ctx, params.boardId),
   }),
   'POST /api/v1/boards/{boardId}/releases': authenticated({
+    scope: 'write',
     summary: 'Create a release',
     description: '`milestoneIds` attaches live milestones of the same board at once (another board\'s or an unknown one → 400).',
     status: 201,
@@ -42,6 +44,7 @@ export const releasesRoutes: Routes = {
     handler: (ctx, { params, body }) => createRelease(ctx, params.boardId, body),
   }),
   'GET /api/v1/boards/{boardId}/releases/{releaseId}': authenticated({
+    scope: 'read',
     summary: 'Get a release',
     result: releaseResult,
     errors: FEATURE,
@@ -49,6 +52,7 @@ export const releasesRoutes: Routes = {
     handler: (ctx, { params }) => getRelease(ctx, params.boardId, params.releaseId),
   }),
   'PATCH /api/v1/boards/{boardId}/releases/{releaseId}': authenticated({
+    scope: 'write',
     summary: 'Change a release',
     description: '`null` (or an empty string) clears `version`, `description` or `releaseDate`.',
     result: releaseResult,
@@ -58,6 +62,7 @@ export const releasesRoutes: Routes = {
     handler: (ctx, { params, body }) => updateRelease(ctx, params.boardId, params.releaseId, body),
   }),
   'DELETE /api/v1/boards/{boardId}/releases/{releaseId}': authenticated({
+    scope: 'write',
     summary: 'Delete a release; its tickets and milestones are detached, not deleted',
     status: 204,
     errors: FEATURE,
@@ -65,6 +70,7 @@ export const releasesRoutes: Routes = {
     handler: (ctx, { params }) => deleteRelease(ctx, params.boardId, params.releaseId),
   }),
   'POST /api/v1/boards/{boardId}/releases/{releaseId}/milestones': authenticated({
+    scope: 'write',
     summary: 'Attach a milestone to a release',
     description: 'A live milestone of the same board (otherwise 400). Attaching one already attached changes nothing.',
     result: releaseResult,
@@ -74,6 +80,7 @@ export const releasesRoutes: Routes = {
     handler: (ctx, { params, body }) => attachMilestone(ctx, params.boardId, params.releaseId, body.milestoneId),
   }),
   'DELETE /api/v1/boards/{boardId}/releases/{releaseId}/milestones/{milestoneId}': authenticated({
+    scope: 'write',
     summary: 'Detach a milestone from a release',
     description: '404 when the release does not show that milestone.',
     status: 204,
@@ -82,6 +89,7 @@ export const releasesRoutes: Routes = {
     handler: (ctx, { params }) => detachMilestone(ctx, params.boardId, params.releaseId, params.milestoneId),
   }),
   'POST /api/v1/boards/{boardId}/releases/{releaseId}/tickets': authenticated({
+    scope: 'write',
     summary: 'Attach a ticket to a release',
     description: 'A live ticket of the same board (otherwise 400). Attaching one already attached changes nothing. A ticket leaves its releases when it is deleted or moved to another board.',
     result: releaseResult,
@@ -91,6 +99,7 @@ export const releasesRoutes: Routes = {
     handler: (ctx, { params, body }) => attachTicket(ctx, params.boardId, params.releaseId, body.ticketId),
   }),
   'DELETE /api/v1/boards/{boardId}/releases/{releaseId}/tickets/{ticketId}': authenticated({
+    scope: 'write',
     summary: 'Detach a ticket from a release',
     description: '404 when the ticket is not attached.',
     status: 204,
@@ -99,6 +108,7 @@ export const releasesRoutes: Routes = {
     handler: (ctx, { params }) => detachTicket(ctx, params.boardId, params.releaseId, params.ticketId),
   }),
   'GET /api/v1/boards/{boardId}/releases/{releaseId}/tickets': authenticated({
+    scope: 'read',
     summary: "List a release's tickets",
     description: 'In ticket id order, paginated, with an exact total (equal to the release\'s `ticketCount`).',
     result: ticketResult,

@@ -15,10 +15,12 @@ const order = z.number().int().min(0);
 /** Routes of the `statuses` group (spec §4.5). */
 export const statusesRoutes: Routes = {
   'GET /api/v1/statuses': authenticated({
+    scope: 'read',
     summary: 'List statuses',
     result: z.array(statusResult),
     envelope: 'data', handler: (ctx) => listStatuses(ctx) }),
   'POST /api/v1/statuses': authenticated({
+    scope: 'write',
     summary: 'Create a status',
     result: statusResult,
     status: 201,
@@ -35,6 +37,7 @@ export const statusesRoutes: Routes = {
     handler: (ctx, { body }) => createStatus(ctx, body),
   }),
   'POST /api/v1/statuses/reorder': authenticated({
+    scope: 'write',
     summary: 'Reorder statuses',
     result: z.array(statusResult),
     envelope: 'data',
@@ -42,12 +45,14 @@ export const statusesRoutes: Routes = {
     handler: (ctx, { body }) => reorderStatuses(ctx, body.statusIds),
   }),
   'GET /api/v1/statuses/{statusId}': authenticated({
+    scope: 'read',
     summary: 'Get a status',
     result: statusResult,
     params: statusParams,
     handler: (ctx, { params }) => getStatus(ctx, params.statusId),
   }),
   'PATCH /api/v1/statuses/{statusId}': authenticated({
+    scope: 'write',
     summary: 'Update a status',
     result: statusResult,
     params: statusParams,
@@ -61,6 +66,7 @@ export const statusesRoutes: Routes = {
     handler: (ctx, { params, body }) => updateStatus(ctx, params.statusId, body, recategorizeTickets),
   }),
   'DELETE /api/v1/statuses/{statusId}': authenticated({
+    scope: 'write',
     summary: 'Delete a status',
     status: 204,
     params: statusParams,

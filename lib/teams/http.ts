@@ -9,6 +9,7 @@ const teamPath = z.object({ teamId: idParam });
 /** Routes of the `teams` group (spec §4.7). */
 export const teamsRoutes: Routes = {
   'GET /api/v1/teams': authenticated({
+    scope: 'read',
     summary: 'List teams',
     result: teamResult,
     envelope: 'page',
@@ -16,6 +17,7 @@ export const teamsRoutes: Routes = {
     handler: (ctx, { query }) => listTeams(ctx, query),
   }),
   'POST /api/v1/teams': authenticated({
+    scope: 'write',
     summary: 'Create a team',
     result: teamResult,
     errors: { 403: ['PLAN_FEATURE_REQUIRED'] },
@@ -28,12 +30,14 @@ export const teamsRoutes: Routes = {
     handler: (ctx, { body }) => createTeam(ctx, body),
   }),
   'GET /api/v1/teams/{teamId}': authenticated({
+    scope: 'read',
     summary: 'Get a team with its members',
     result: teamWithMembersResult,
     params: teamPath,
     handler: (ctx, { params }) => getTeam(ctx, params.teamId),
   }),
   'PATCH /api/v1/teams/{teamId}': authenticated({
+    scope: 'write',
     summary: 'Update a team',
     result: teamResult,
     errors: { 403: ['PLAN_FEATURE_REQUIRED'] },
@@ -42,6 +46,7 @@ export const teamsRoutes: Routes = {
     handler: (ctx, { params, body }) => updateTeam(ctx, params.teamId, body),
   }),
   'DELETE /api/v1/teams/{teamId}': authenticated({
+    scope: 'write',
     summary: 'Delete a team',
     errors: { 403: ['PLAN_FEATURE_REQUIRED'] },
     status: 204,
@@ -49,6 +54,7 @@ export const teamsRoutes: Routes = {
     handler: (ctx, { params }) => deleteTeam(ctx, params.teamId),
   }),
   'POST /api/v1/teams/{teamId}/members': authenticated({
+    scope: 'write',
     summary: 'Add a member to a team',
     result: teamWithMembersResult,
     errors: { 403: ['PLAN_FEATURE_REQUIRED'] },
@@ -58,6 +64,7 @@ export const teamsRoutes: Routes = {
     handler: (ctx, { params, body }) => addTeamMember(ctx, params.teamId, body.userId),
   }),
   'DELETE /api/v1/teams/{teamId}/members/{userId}': authenticated({
+    scope: 'write',
     summary: 'Remove a member from a team',
     status: 204,
     params: z.object({ teamId: idParam, userId: idParam }),

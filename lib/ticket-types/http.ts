@@ -15,11 +15,13 @@ const order = z.number().int().min(0).max(MAX_TYPE_ORDER);
 /** Routes of the `ticket-types` group (spec §4.6). */
 export const ticketTypesRoutes: Routes = {
   'GET /api/v1/ticket-types': authenticated({
+    scope: 'read',
     summary: 'List ticket types',
     result: z.array(ticketTypeResult),
     envelope: 'data', handler: (ctx) => listTicketTypes(ctx) }),
-  'GET /api/v1/ticket-types/default': authenticated({ summary: 'Get the default ticket type', result: ticketTypeResult, handler: (ctx) => getDefaultTicketType(ctx) }),
+  'GET /api/v1/ticket-types/default': authenticated({ scope: 'read', summary: 'Get the default ticket type', result: ticketTypeResult, handler: (ctx) => getDefaultTicketType(ctx) }),
   'POST /api/v1/ticket-types': authenticated({
+    scope: 'write',
     summary: 'Create a ticket type',
     result: ticketTypeResult,
     status: 201,
@@ -34,12 +36,14 @@ export const ticketTypesRoutes: Routes = {
     handler: (ctx, { body }) => createTicketType(ctx, body),
   }),
   'GET /api/v1/ticket-types/{typeId}': authenticated({
+    scope: 'read',
     summary: 'Get a ticket type',
     result: ticketTypeResult,
     params: typeParams,
     handler: (ctx, { params }) => getTicketType(ctx, params.typeId),
   }),
   'PATCH /api/v1/ticket-types/{typeId}': authenticated({
+    scope: 'write',
     summary: 'Update a ticket type',
     result: ticketTypeResult,
     params: typeParams,
@@ -53,6 +57,7 @@ export const ticketTypesRoutes: Routes = {
     handler: (ctx, { params, body }) => updateTicketType(ctx, params.typeId, body),
   }),
   'GET /api/v1/ticket-types/{typeId}/ticket-count': authenticated({
+    scope: 'read',
     summary: 'Count the tickets of a type',
     result: z.strictObject({ count: z.number().int().min(0) }),
     envelope: 'data',
@@ -60,6 +65,7 @@ export const ticketTypesRoutes: Routes = {
     handler: (ctx, { params }) => getTicketTypeCount(ctx, params.typeId),
   }),
   'DELETE /api/v1/ticket-types/{typeId}': authenticated({
+    scope: 'write',
     summary: 'Delete a ticket type',
     status: 204,
     params: typeParams,

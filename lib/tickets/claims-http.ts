@@ -13,6 +13,7 @@ const seconds = z.number().finite().meta({ description: 'Seconds; clamped to 60โ
 /** Claim routes of the `tickets` group (spec ยง4.2). */
 export const claimsRoutes: Routes = {
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim': authenticated({
+    scope: 'write',
     summary: 'Claim a ticket (exclusive, expiring lease)',
     result: claimOutcomeResult,
     errors: { 403: ['CLAIM_LIMIT_REACHED'], 409: ['TICKET_ALREADY_CLAIMED'] },
@@ -22,6 +23,7 @@ export const claimsRoutes: Routes = {
     handler: (ctx, { params, body }) => claimTicket(ctx, params.boardId, params.ticketId, body),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat': authenticated({
+    scope: 'write',
     summary: 'Renew your claim on a ticket',
     result: claimResult,
     errors: { 409: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'] },
@@ -30,6 +32,7 @@ export const claimsRoutes: Routes = {
     handler: (ctx, { params, body }) => heartbeatClaim(ctx, params.boardId, params.ticketId, body),
   }),
   'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim': authenticated({
+    scope: 'write',
     summary: 'Release a claim',
     result: z.strictObject({ released: z.literal(true) }),
     errors: { 409: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'] },

@@ -26,6 +26,7 @@ export const ticketsRoutes: Routes = acceptClaimFence(acceptDisplayIds({
   ...claimsRoutes,
   ...suggestionsRoutes,
   'GET /api/v1/boards/{boardId}/tickets': authenticated({
+    scope: 'read',
     summary: 'List a board\'s tickets',
     result: ticketResult,
     envelope: 'page',
@@ -34,6 +35,7 @@ export const ticketsRoutes: Routes = acceptClaimFence(acceptDisplayIds({
     handler: (ctx, { params, query }) => listBoardTickets(ctx, params.boardId, toFilters(query)),
   }),
   'POST /api/v1/boards/{boardId}/tickets': authenticated({
+    scope: 'write',
     summary: 'Create a ticket',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED'] },
@@ -44,6 +46,7 @@ export const ticketsRoutes: Routes = acceptClaimFence(acceptDisplayIds({
     handler: (ctx, { params, body }) => createBoardTicket(ctx, params.boardId, body),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
+    scope: 'read',
     summary: 'Get a ticket',
     result: fullTicketResult,
     envelope: 'data',
@@ -51,6 +54,7 @@ export const ticketsRoutes: Routes = acceptClaimFence(acceptDisplayIds({
     handler: (ctx, { params }) => getTicket(ctx, params.boardId, params.ticketId),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
+    scope: 'write',
     summary: 'Update a ticket',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED'] },
@@ -60,6 +64,7 @@ export const ticketsRoutes: Routes = acceptClaimFence(acceptDisplayIds({
     handler: (ctx, { params, body }) => patchTicket(ctx, params.boardId, params.ticketId, body),
   }),
   'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
+    scope: 'write',
     summary: 'Delete a ticket',
     status: 204,
     params: ticketParams,

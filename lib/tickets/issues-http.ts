@@ -19,6 +19,7 @@ const issuesQuery = z.strictObject({
 
 export const issuesRoutes: Routes = {
   'GET /api/v1/issues': authenticated({
+    scope: 'read',
     summary: 'List tickets across boards (claimable work, your claims …)',
     result: ticketResult,
     envelope: 'page',

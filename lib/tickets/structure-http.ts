@@ -19,6 +19,7 @@ const customFieldValue = z.strictObject({
 /** Ticket structure (spec §4.1): custom field values, completion and blocker checks, pull requests, subtickets. */
 export const structureRoutes: Routes = {
   'PUT /api/v1/boards/{boardId}/tickets/{ticketId}/custom-fields': authenticated({
+    scope: 'write',
     summary: 'Set a ticket\'s custom field values',
     result: fullTicketResult,
     envelope: 'data',
@@ -27,6 +28,7 @@ export const structureRoutes: Routes = {
     handler: (ctx, { params, body }) => setCustomFieldValues(ctx, params.boardId, params.ticketId, body.values),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/completion-check': authenticated({
+    scope: 'read',
     summary: 'Check whether a ticket may be completed',
     result: completionCheckResult,
     envelope: 'data',
@@ -34,6 +36,7 @@ export const structureRoutes: Routes = {
     handler: (ctx, { params }) => getCompletionCheck(ctx, params.boardId, params.ticketId),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/blocker': authenticated({
+    scope: 'read',
     summary: 'Get what blocks a ticket',
     result: blockerResult,
     envelope: 'data',
@@ -41,6 +44,7 @@ export const structureRoutes: Routes = {
     handler: (ctx, { params }) => getBlockerInfo(ctx, params.boardId, params.ticketId),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/pull-requests': authenticated({
+    scope: 'read',
     summary: 'List a ticket\'s pull requests',
     result: z.array(pullRequestResult).meta({ description: 'Pull requests whose branch name or title names the ticket, oldest first' }),
     envelope: 'data',
@@ -48,12 +52,14 @@ export const structureRoutes: Routes = {
     handler: (ctx, { params }) => listTicketPullRequests(ctx, params.boardId, params.ticketId),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets': authenticated({
+    scope: 'read',
     summary: 'List a ticket\'s subtickets',
     result: subticketsResult,
     params: ticketParams,
     handler: (ctx, { params }) => listSubtickets(ctx, params.boardId, params.ticketId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets': authenticated({
+    scope: 'write',
     summary: 'Create a subticket',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
@@ -64,6 +70,7 @@ export const structureRoutes: Routes = {
     handler: (ctx, { params, body }) => createSubticket(ctx, params.boardId, params.ticketId, body),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets/{subticketId}/status': authenticated({
+    scope: 'write',
     summary: 'Change a subticket\'s status',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
@@ -73,6 +80,7 @@ export const structureRoutes: Routes = {
     handler: (ctx, { params, body }) => updateSubticketStatus(ctx, params.boardId, params.ticketId, params.subticketId, body.statusId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/convert-to-subticket': authenticated({
+    scope: 'write',
     summary: 'Make a ticket a subticket of another',
     result: fullTicketResult,
     envelope: 'data',
@@ -81,6 +89,7 @@ export const structureRoutes: Routes = {
     handler: (ctx, { params, body }) => convertToSubticket(ctx, params.boardId, params.ticketId, body.parentTicketId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/promote-to-standalone': authenticated({
+    scope: 'write',
     summary: 'Make a subticket a standalone ticket',
     result: fullTicketResult,
     envelope: 'data',

@@ -13,6 +13,7 @@ const decisionBody = z.strictObject({ reason: reason.optional() });
 /** Suggestion routes of the `tickets` group (DESIGN.md §4 "Workflow": agent moves awaiting approval). */
 export const suggestionsRoutes: Routes = {
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions': authenticated({
+    scope: 'read',
     summary: 'List an agent\'s suggested moves of a ticket',
     result: suggestionResult,
     envelope: 'page',
@@ -21,6 +22,7 @@ export const suggestionsRoutes: Routes = {
     handler: (ctx, { params, query }) => listSuggestions(ctx, params.boardId, params.ticketId, query),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/accept': authenticated({
+    scope: 'write',
     summary: 'Accept a suggested move',
     result: suggestionResult,
     envelope: 'data',
@@ -29,6 +31,7 @@ export const suggestionsRoutes: Routes = {
     handler: (ctx, { params, body }) => acceptSuggestion(ctx, params.boardId, params.ticketId, params.suggestionId, body),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/reject': authenticated({
+    scope: 'write',
     summary: 'Reject a suggested move',
     result: suggestionResult,
     envelope: 'data',

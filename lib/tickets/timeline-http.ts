@@ -7,6 +7,7 @@ import { timelineEntryResult } from './http-responses.js';
 /** The ticket timeline (Explainable Status, spec §4.1). */
 export const timelineRoutes: Routes = {
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/timeline': authenticated({
+    scope: 'read',
     summary: 'List a ticket\'s timeline',
     result: timelineEntryResult,
     envelope: 'page',

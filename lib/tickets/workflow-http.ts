@@ -26,6 +26,7 @@ const inlineBody = z
 /** Workflow routes of the `tickets` group (spec §4.1): status, assign, move, transition, approve, reassignment, reorder, inline edit. */
 export const workflowRoutes: Routes = {
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/status': authenticated({
+    scope: 'write',
     summary: 'Change a ticket\'s status',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
@@ -35,6 +36,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, body }) => changeTicketStatus(ctx, params.boardId, params.ticketId, body),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/assign': authenticated({
+    scope: 'write',
     summary: 'Assign a ticket',
     result: fullTicketResult,
     envelope: 'data',
@@ -43,6 +45,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, body }) => assignTicket(ctx, params.boardId, params.ticketId, body.assigneeId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/move': authenticated({
+    scope: 'write',
     summary: 'Move a ticket to another board',
     result: movedTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
@@ -52,6 +55,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, body }) => moveTicket(ctx, params.boardId, params.ticketId, body.targetBoardId),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/transition': authenticated({
+    scope: 'write',
     summary: 'Move a ticket to a status, with a reason',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
@@ -65,6 +69,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, body }) => transitionTicket(ctx, params.boardId, params.ticketId, body),
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/approve': authenticated({
+    scope: 'write',
     summary: 'Approve a planned ticket into the active workflow',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
@@ -73,6 +78,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params }) => approveTicket(ctx, params.boardId, params.ticketId),
   }),
   'GET /api/v1/boards/{boardId}/tickets/needing-reassignment': authenticated({
+    scope: 'read',
     summary: 'List tickets whose assignee lost access',
     result: ticketResult,
     envelope: 'page',
@@ -81,6 +87,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, query }) => listTicketsNeedingReassignment(ctx, params.boardId, query),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/reorder': authenticated({
+    scope: 'write',
     summary: 'Reorder a ticket within or across columns',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
@@ -98,6 +105,7 @@ export const workflowRoutes: Routes = {
     handler: (ctx, { params, body }) => reorderTicket(ctx, params.boardId, body),
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/inline': authenticated({
+    scope: 'write',
     summary: 'Edit one field of a ticket (guarded by updatedAt)',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'], 409: ['STALE_UPDATE'] },

@@ -43,12 +43,14 @@ const TIME = { 403: OFF } as const;
 /** Routes of the `time-tracking` group (spec §4.12); every route needs time tracking switched on. */
 export const timeRoutes: Routes = acceptDisplayIds({
   'GET /api/v1/time-tracking/timers': authenticated({
+    scope: 'read',
     summary: "List the caller's running timers",
     result: z.array(timerResult),
     errors: TIME,
     handler: (ctx) => listTimers(ctx),
   }),
   'POST /api/v1/time-tracking/timers': authenticated({
+    scope: 'write',
     summary: 'Start a timer on a ticket or a booking item',
     description: 'One running timer per ticket (or booking item) per person: a second start answers 409 with `details.timerId` of the running one.',
     status: 201,
@@ -58,6 +60,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { body }) => startTimer(ctx, body),
   }),
   'POST /api/v1/time-tracking/timers/stop-all': authenticated({
+    scope: 'write',
     summary: "Stop all the caller's timers",
     result: stopAllResult,
     errors: TIME,
@@ -65,6 +68,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { body }) => stopAllTimers(ctx, body ?? {}),
   }),
   'POST /api/v1/time-tracking/timers/{timerId}/stop': authenticated({
+    scope: 'write',
     summary: 'Stop a timer: it becomes a time entry',
     description:
       'The entry books the whole minutes the timer ran (at least 1), dated the UTC day it started. An agent\'s entry is PENDING and factored; one that would pass its weekly cap is refused (403) and the timer keeps running.',
@@ -75,6 +79,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, body }) => stopTimer(ctx, params.timerId, body ?? {}),
   }),
   'GET /api/v1/time-tracking/entries': authenticated({
+    scope: 'read',
     summary: 'List time entries',
     description:
       "The caller's own entries, newest first; `userId` names another person's (time-tracking:approve). An approver's `state=PENDING` without `userId` lists the organization's entries waiting for approval.",
@@ -92,6 +97,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { query }) => listEntries(ctx, query),
   }),
   'POST /api/v1/time-tracking/entries': authenticated({
+    scope: 'write',
     summary: 'Book time',
     description:
       "A person's entry is APPROVED at once. An agent's entry is PENDING until a holder of time-tracking:approve decides it; its minutes are multiplied by the agent's time factor, and it is refused (403 WEEKLY_HOURS_CAP_REACHED) when it would take the agent's PENDING plus APPROVED hours of the ISO week (UTC) past its weekly cap.",
@@ -102,6 +108,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { body }) => createEntry(ctx, body),
   }),
   'GET /api/v1/time-tracking/entries/recent': authenticated({
+    scope: 'read',
     summary: "The caller's recent work, grouped by ticket",
     result: recentResult,
     errors: TIME,
@@ -109,6 +116,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { query }) => recentEntries(ctx, query),
   }),
   'GET /api/v1/time-tracking/entries/today-by-ticket': authenticated({
+    scope: 'read',
     summary: "The caller's entries of today, grouped by ticket",
     result: todayResult,
     errors: TIME,
@@ -124,6 +132,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { query }) => todayByTicket(ctx, query),
   }),
   'PATCH /api/v1/time-tracking/entries/{entryId}': authenticated({
+    scope: 'write',
     summary: 'Change a time entry',
     description:
       'Own entries, or any for holders of time-tracking:approve; an approved agent entry only by them. A billed entry is locked (409 ENTRY_BILLED); a rejected one cannot change.',
@@ -134,6 +143,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, body }) => updateEntry(ctx, params.entryId, body),
   }),
   'DELETE /api/v1/time-tracking/entries/{entryId}': authenticated({
+    scope: 'write',
     summary: 'Delete a time entry',
     status: 204,
     errors: { ...TIME, 409: ['ENTRY_BILLED'] },
@@ -141,6 +151,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params }) => deleteEntry(ctx, params.entryId),
   }),
   'POST /api/v1/time-tracking/entries/{entryId}/approve': authenticated({
+    scope: 'write',
     summary: "Approve an agent's pending entry",
     description: 'time-tracking:approve, never on one\'s own entry. A decided entry answers 409.',
     result: timeEntryResult,
@@ -149,6 +160,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params }) => decideEntry(ctx, params.entryId, 'APPROVED'),
   }),
   'POST /api/v1/time-tracking/entries/{entryId}/reject': authenticated({
+    scope: 'write',
     summary: "Reject an agent's pending entry",
     description: "time-tracking:approve, never on one's own entry. A decided entry answers 409. The minutes leave the agent's week.",
     result: timeEntryResult,
@@ -158,6 +170,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, body }) => decideEntry(ctx, params.entryId, 'REJECTED', body?.reason),
   }),
   'POST /api/v1/time-tracking/entries/{entryId}/resync': authenticated({
+    scope: 'write',
     summary: 'Push an approved entry to the time-booking system again',
     description: 'Own entries, or any for administrators. The push is queued; the entry shows `syncStatus: PENDING` until it is answered.',
     result: timeEntryResult,
@@ -166,6 +179,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params }) => resyncEntry(ctx, params.entryId),
   }),
   'GET /api/v1/time-tracking/booking-items': authenticated({
+    scope: 'read',
     summary: 'List booking items',
     result: z.array(bookingItemResult),
     errors: TIME,
@@ -177,6 +191,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { query }) => listBookingItems(ctx, query),
   }),
   'POST /api/v1/time-tracking/booking-items': authenticated({
+    scope: 'admin',
     summary: 'Create a booking item (administrators)',
     status: 201,
     result: bookingItemResult,
@@ -190,6 +205,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { body }) => createBookingItem(ctx, body),
   }),
   'PATCH /api/v1/time-tracking/booking-items/{bookingItemId}': authenticated({
+    scope: 'admin',
     summary: 'Change a booking item (administrators)',
     result: bookingItemResult,
     errors: TIME,
@@ -203,6 +219,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, body }) => updateBookingItem(ctx, params.bookingItemId, body),
   }),
   'DELETE /api/v1/time-tracking/booking-items/{bookingItemId}': authenticated({
+    scope: 'admin',
     summary: 'Delete a booking item (administrators)',
     status: 204,
     errors: TIME,
@@ -210,12 +227,14 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params }) => deleteBookingItem(ctx, params.bookingItemId),
   }),
   'GET /api/v1/time-tracking/sync-endpoint': authenticated({
+    scope: 'admin',
     summary: 'Get the time-booking sync endpoint (administrators)',
     result: syncEndpointResult,
     errors: { ...TIME, 404: ['NOT_FOUND'] },
     handler: (ctx) => getSyncEndpoint(ctx),
   }),
   'PUT /api/v1/time-tracking/sync-endpoint': authenticated({
+    scope: 'admin',
     summary: 'Configure the time-booking sync endpoint (administrators)',
     description:
       'Approved entries are pushed to this HTTPS URL as signed JSON POSTs, exactly like webhook deliveries (same headers, signatures and retries). A new endpoint returns its `secret` once; `rotateSecret` issues a new one.',
@@ -225,12 +244,14 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { body }) => putSyncEndpoint(ctx, body),
   }),
   'DELETE /api/v1/time-tracking/sync-endpoint': authenticated({
+    scope: 'admin',
     summary: 'Remove the time-booking sync endpoint (administrators)',
     status: 204,
     errors: { ...TIME, 404: ['NOT_FOUND'] },
     handler: (ctx) => deleteSyncEndpoint(ctx),
   }),
   'GET /api/v1/boards/{boardId}/time-entries': authenticated({
+    scope: 'read',
     summary: "List a board's time entries",
     result: timeEntryResult,
     envelope: 'page',
@@ -240,6 +261,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, query }) => listBoardEntries(ctx, params.boardId, query),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries': authenticated({
+    scope: 'read',
     summary: "List a ticket's time entries",
     result: timeEntryResult,
     envelope: 'page',
@@ -249,6 +271,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params, query }) => listTicketEntries(ctx, params.boardId, params.ticketId, query),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary': authenticated({
+    scope: 'read',
     summary: 'Time tracked on a ticket',
     result: summaryResult,
     errors: TIME,
@@ -256,6 +279,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
     handler: (ctx, { params }) => ticketSummary(ctx, params.boardId, params.ticketId),
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary-with-budget': authenticated({
+    scope: 'read',
     summary: "Time tracked on a ticket against its estimate",
     result: budgetSummaryResult,
     errors: TIME,

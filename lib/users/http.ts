@@ -22,8 +22,9 @@ export const tokenRestrictionsBody = z.strictObject({
 
 /** Routes of the `users` group. */
 export const userRoutes: Routes = {
-  'GET /api/v1/users/me': authenticated({ summary: 'Who am I: your user, permissions and organization', result: meResult, handler: (ctx) => getMe(ctx) }),
+  'GET /api/v1/users/me': authenticated({ scope: 'read', summary: 'Who am I: your user, permissions and organization', result: meResult, handler: (ctx) => getMe(ctx) }),
   'GET /api/v1/users': authenticated({
+    scope: 'read',
     summary: 'List users',
     envelope: 'page',
     result: userResult,
@@ -31,6 +32,7 @@ export const userRoutes: Routes = {
     handler: (ctx, { query }) => listUsers(ctx, query),
   }),
   'POST /api/v1/users': authenticated({
+    scope: 'admin',
     summary: 'Create a user',
     status: 201,
     result: userResult,
@@ -46,12 +48,14 @@ export const userRoutes: Routes = {
     handler: (ctx, { body }) => createUser(ctx, body),
   }),
   'GET /api/v1/users/{userId}': authenticated({
+    scope: 'read',
     summary: 'Get a user',
     result: userResult,
     params: z.object({ userId: idParam }),
     handler: (ctx, { params }) => getUser(ctx, params.userId),
   }),
   'PATCH /api/v1/users/{userId}': authenticated({
+    scope: 'admin',
     summary: 'Update a user',
     result: userResult,
     params: z.object({ userId: idParam }),
@@ -64,6 +68,7 @@ export const userRoutes: Routes = {
     handler: (ctx, { params, body }) => updateUser(ctx, params.userId, body),
   }),
   'GET /api/v1/users/me/tokens': authenticated({
+    scope: 'read',
     summary: 'List your personal access tokens',
     result: z.strictObject({ tokens: z.array(tokenResult) }),
     handler: async (ctx) => {
@@ -72,6 +77,7 @@ export const userRoutes: Routes = {
     },
   }),
   'POST /api/v1/users/me/tokens': authenticated({
+    scope: 'write',
     summary: 'Create a personal access token',
     status: 201,
     result: createdTokenResult,
@@ -83,6 +89,7 @@ export const userRoutes: Routes = {
     },
   }),
   'DELETE /api/v1/users/me/tokens/{tokenId}': authenticated({
+    scope: 'write',
     summary: 'Revoke a personal access token',
     status: 204,
     params: z.object({ tokenId: idParam }),

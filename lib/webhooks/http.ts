@@ -15,6 +15,7 @@ const PLAN = { 403: ['PLAN_FEATURE_REQUIRED'] } as const;
 /** Routes of the `webhooks` group (spec §4.15; Pro plan and up, except the catalogue). */
 export const webhooksRoutes: Routes = {
   'GET /api/v1/webhook-endpoints/events': authenticated({
+    scope: 'admin',
     summary: 'List the event types an endpoint can subscribe to',
     result: z.array(z.enum(EVENT_TYPES)).meta({
       description: `Every subscribable event type: ${Object.entries(EVENT_CATALOGUE)
@@ -24,12 +25,14 @@ export const webhooksRoutes: Routes = {
     handler: async () => [...EVENT_TYPES],
   }),
   'GET /api/v1/webhook-endpoints': authenticated({
+    scope: 'admin',
     summary: 'List webhook endpoints',
     result: z.array(endpointResult),
     errors: PLAN,
     handler: (ctx) => listEndpoints(ctx),
   }),
   'POST /api/v1/webhook-endpoints': authenticated({
+    scope: 'admin',
     summary: 'Create a webhook endpoint (its secret is returned once)',
     status: 201,
     result: createdEndpointResult,
@@ -38,6 +41,7 @@ export const webhooksRoutes: Routes = {
     handler: (ctx, { body }) => createEndpoint(ctx, body),
   }),
   'GET /api/v1/webhook-endpoints/{endpointId}': authenticated({
+    scope: 'admin',
     summary: 'Get a webhook endpoint',
     result: endpointResult,
     errors: PLAN,
@@ -45,6 +49,7 @@ export const webhooksRoutes: Routes = {
     handler: (ctx, { params }) => getEndpoint(ctx, params.endpointId),
   }),
   'PATCH /api/v1/webhook-endpoints/{endpointId}': authenticated({
+    scope: 'admin',
     summary: 'Update a webhook endpoint',
     result: endpointResult,
     errors: PLAN,
@@ -53,6 +58,7 @@ export const webhooksRoutes: Routes = {
     handler: (ctx, { params, body }) => updateEndpoint(ctx, params.endpointId, body),
   }),
   'DELETE /api/v1/webhook-endpoints/{endpointId}': authenticated({
+    scope: 'admin',
     summary: 'Delete a webhook endpoint',
     status: 204,
     errors: PLAN,
@@ -60,6 +66,7 @@ export const webhooksRoutes: Routes = {
     handler: (ctx, { params }) => deleteEndpoint(ctx, params.endpointId),
   }),
   'POST /api/v1/webhook-endpoints/{endpointId}/ping': authenticated({
+    scope: 'admin',
     summary: 'Send a test ping to a webhook endpoint',
     description:
       'Queues one delivery of event `ping` with `data: {endpointId}`, signed like any other; it is sent even to an inactive endpoint, is tried once, and shows in the endpoint\'s deliveries.',
@@ -69,6 +76,7 @@ export const webhooksRoutes: Routes = {
     handler: (ctx, { params }) => pingEndpoint(ctx, params.endpointId),
   }),
   'GET /api/v1/webhook-endpoints/{endpointId}/deliveries': authenticated({
+    scope: 'admin',
     summary: "List an endpoint's delivery attempts, newest first",
     description: 'Each attempt of each delivery is one entry; the automatic retries of a delivery share its `id`. Kept 30 days.',
     result: z.array(deliveryResult),
@@ -78,6 +86,7 @@ export const webhooksRoutes: Routes = {
     handler: (ctx, { params, query }) => listDeliveries(ctx, params.endpointId, query.limit),
   }),
   'POST /api/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/redeliver': authenticated({
+    scope: 'admin',
     summary: 'Send a delivery again',
     description: 'Queues the same envelope (same event id) as a new delivery with a new id, tried once, even to an inactive endpoint.',
     status: 204,

@@ -48,12 +48,14 @@ const order = z.number().int().min(0).max(1_000_000);
 /** Routes of the `wiki` group (spec §4.13). Roles per space: lib/wiki/roles.ts. */
 export const wikiRoutes: Routes = {
   'GET /api/v1/wiki/spaces': authenticated({
+    scope: 'read',
     summary: 'List the wiki spaces the caller may view',
     result: z.array(spaceResult),
     query: z.strictObject({ boardId: idParam.optional() }),
     handler: (ctx, { query }) => listSpaces(ctx, query),
   }),
   'POST /api/v1/wiki/spaces': authenticated({
+    scope: 'write',
     summary: 'Create a wiki space',
     description:
       'Needs wiki:create; 10 per organization and hour. `slug` defaults to one made from the name (with `-2`, `-3` … when taken); a slug given that is taken is 409. `memberMode` defaults to INHERIT_BOARD with a `boardId` and MANAGE_SEPARATE without (the creator then manages the space).',
@@ -64,6 +66,7 @@ export const wikiRoutes: Routes = {
     handler: (ctx, { body }) => createSpace(ctx, body),
   }),
   'GET /api/v1/wiki/search': authenticated({
+    scope: 'read',
     summary: 'Search every wiki space the caller may view',
     description: 'Titles and current content, case-insensitive; each hit carries a snippet around the match.',
     result: searchHitResult,
@@ -72,12 +75,14 @@ export const wikiRoutes: Routes = {
     handler: (ctx, { query }) => searchWiki(ctx, query.q, query),
   }),
   'GET /api/v1/wiki/spaces/board/{boardId}': authenticated({
+    scope: 'read',
     summary: 'Get the wiki space linked to a board',
     result: spaceResult,
     params: z.object({ boardId: idParam }),
     handler: (ctx, { params }) => getBoardSpace(ctx, params.boardId),
   }),
   'POST /api/v1/wiki/spaces/board/{boardId}': authenticated({
+    scope: 'write',
     summary: 'Create a wiki space linked to a board',
     description: 'A board links to at most one space (409 when it has one).',
     status: 201,
@@ -88,12 +93,14 @@ export const wikiRoutes: Routes = {
     handler: (ctx, { params, body }) => createBoardSpace(ctx, params.boardId, body),
   }),
   'GET /api/v1/wiki/spaces/{spaceId}': authenticated({
+    scope: 'read',
     summary: 'Get a wiki space',
     result: spaceResult,
     params: spaceParams,
     handler: (ctx, { params }) => getSpace(ctx, params.spaceId),
   }),
   'PATCH /api/v1/wiki/spaces/{spaceId}': authenticated({
+    scope: 'write',
     summary: 'Change a wiki space (manage role)',
     result: spaceResult,
     params: spaceParams,
@@ -101,6 +108,7 @@ export const wikiRoutes: Routes = {
     handler: (ctx, { params, body }) => updateSpace(ctx, params.spaceId, body),
   }),
   'DELETE /api/v1/wiki/spaces/{spaceId}': authenticated({
+    scope: 'write',
     summary: 'Delete a wiki space (manage role)',
     description: 'The space is gone at once; its folders, pages and versions are deleted in the background.',
     status: 204,
@@ -108,24 +116,28 @@ export const wikiRoutes: Routes = {
     handler: (ctx, { params }) => deleteSpace(ctx, params.spaceId),
   }),
   'GET /api/v1/wiki/spaces/{spaceId}/tree': authenticated({
+    scope: 'read',
     summary: "A space's folders and page titles, nested",
     result: treeResult,
     params: spaceParams,
     handler: (ctx, { params }) => spaceTree(ctx, params.spaceId),
   }),
   'GET /api/v1/wiki/spaces/{spaceId}/permission': authenticated({
+    scope: 'read',
     summary: "The caller's capabilities in a space",
     result: permissionResult,
     params: spaceParams,
     handler: (ctx, { params }) => spacePermission(ctx, params.spaceId),
   }),
   'GET /api/v1/wiki/spaces/{spaceId}/effective-members': authenticated({
+    scope: 'read',
     summary: 'Everyone who may view a space, with their role and where it comes from',
     result: z.array(effectiveMemberResult),
     params: spaceParams,
     handler: (ctx, { params }) => effectiveMembers(ctx, params.spaceId),
   }),
   'POST /api/v1/wiki/spaces/{spaceId}/link-board': authenticated({
+    scope: 'write',
     summary: 'Link a space to a board (manage role)',
     description: 'Replaces the current link; a board links to at most one space (409).',
     result: spaceResult,
@@ -134,18 +146,21 @@ export const wikiRoutes: Routes = {
     handler: (ctx, { params, body }) => linkBoard(ctx, params.spaceId, body.boardId),
   }),
   'POST /api/v1/wiki/spaces/{spaceId}/unlink-board': authenticated({
+    scope: 'write',
     summary: 'Unlink a space from its board (manage role)',
     result: spaceResult,
     params: spaceParams,
     handler: (ctx, { params }) => unlinkBoard(ctx, params.spaceId),
   }),
   'GET /api/v1/wiki/spaces/{spaceId}/members': authenticated({
+    scope: 'read',
     summary: "A space's own member list (MANAGE_SEPARATE)",
     result: z.array(memberResult),
     params: spaceParams,
     handler: (ctx, { params }) => listSpaceMembers(ctx, params.spaceId),
   }),
   'POST /api/v1/wiki/spaces/{spaceId}/members': authenticated({
+    scope: 'write',
     summary: "Add a user to a space's member list, or change their role (manage role)",
     result: memberResult,
     params: spaceParams,
@@ -153,12 +168,14 @@ export const wikiRoutes: Routes = {
     handler: (ctx, { params, body }) => setSpaceMember(ctx, params.spaceId, body.userId, body.role),
   }),
   'DELETE /api/v1/wiki/spaces/{spaceId}/members/{userId}': authenticated({
+    scope: 'write',
     summary: "Remove a user from a space's member list (manage role)",
     status: 204,
     params: z.object({ spaceId: idParam, userId: idParam }),
     handler: (ctx, { params }) => removeSpaceMember(ctx, params.spaceId, params.userId),
   }),
   'GET /api/v1/wiki/spaces/{spaceId}/pages': authenticated({
+    scope: 'read',
     summary: "List or search a space's pages",
     description: '`folderId` keeps one folder\'s pages; `search` keeps the pages whose title or content contains it (any case), each with a snippet.',
     result: pageSummaryResult,
@@ -168,6 +185,7 @@ export const wikiRoutes: Routes = {
     handler: (ctx, { params, query }) => (query.search ? searchSpace(ctx, params.spaceId, query.search, query, query.folderId) : listPages(ctx, params.spaceId, query)),
   }),
   'POST /api/v1/wiki/spaces/{spaceId}/pages': authenticated({
+    scope: 'write',
     summary: 'Create a page (edit role)',
     description: '60 per organization and hour. The page starts at version 1.',
     status: 201,
@@ -179,12 +197,14 @@ export const wikiRoutes: Routes = {
     handler: (ctx, { params, body }) => createPage(ctx, params.spaceId, body),
   }),
   'GET /api/v1/wiki/spaces/{spaceId}/pages/{pageId}': authenticated({
+    scope: 'read',
     summary: 'Get a page with its content',
     result: pageResult,
     params: pageParams,
     handler: (ctx, { params }) => getPage(ctx, params.spaceId, params.pageId),
   }),
   'PATCH /api/v1/wiki/spaces/{spaceId}/pages/{pageId}': authenticated({
+    scope: 'write',
     summary: 'Change a page (edit role)',
     description: 'A change of title or content makes a new version. With `expectedVersion`, a page at another version is 409 STALE_UPDATE naming the current one.',
     result: pageResult,
@@ -202,12 +222,14 @@ export const wikiRoutes: Routes = {
     handler: (ctx, { params, body }) => updatePage(ctx, params.spaceId, params.pageId, body),
   }),
   'DELETE /api/v1/wiki/spaces/{spaceId}/pages/{pageId}': authenticated({
+    scope: 'write',
     summary: 'Delete a page (edit role)',
     status: 204,
     params: pageParams,
     handler: (ctx, { params }) => deletePage(ctx, params.spaceId, params.pageId),
   }),
   'GET /api/v1/wiki/spaces/{spaceId}/pages/{pageId}/versions': authenticated({
+    scope: 'read',
     summary: "A page's versions, newest first",
     result: versionResult,
     envelope: 'page',
@@ -216,18 +238,21 @@ export const wikiRoutes: Routes = {
     handler: (ctx, { params, query }) => listVersions(ctx, params.spaceId, params.pageId, query),
   }),
   'GET /api/v1/wiki/spaces/{spaceId}/pages/{pageId}/versions/{versionId}': authenticated({
+    scope: 'read',
     summary: 'One version of a page, with its content',
     result: versionWithContentResult,
     params: versionParams,
     handler: (ctx, { params }) => getVersion(ctx, params.spaceId, params.pageId, params.versionId),
   }),
   'POST /api/v1/wiki/spaces/{spaceId}/pages/{pageId}/versions/{versionId}/restore': authenticated({
+    scope: 'write',
     summary: 'Restore a version (edit role): a new version with its title and content',
     result: pageResult,
     params: versionParams,
     handler: (ctx, { params }) => restoreVersion(ctx, params.spaceId, params.pageId, params.versionId),
   }),
   'GET /api/v1/wiki/spaces/{spaceId}/folders': authenticated({
+    scope: 'read',
     summary: 'List the folders under a folder (the top level without `parentId`)',
     result: z.array(folderResult),
     params: spaceParams,
@@ -235,6 +260,7 @@ export const wikiRoutes: Routes = {
     handler: (ctx, { params, query }) => listFolders(ctx, params.spaceId, query),
   }),
   'POST /api/v1/wiki/spaces/{spaceId}/folders': authenticated({
+    scope: 'write',
     summary: 'Create a folder (edit role)',
     status: 201,
     result: folderResult,
@@ -243,12 +269,14 @@ export const wikiRoutes: Routes = {
     handler: (ctx, { params, body }) => createFolder(ctx, params.spaceId, body),
   }),
   'GET /api/v1/wiki/spaces/{spaceId}/folders/{folderId}': authenticated({
+    scope: 'read',
     summary: 'Get a folder',
     result: folderResult,
     params: folderParams,
     handler: (ctx, { params }) => getFolder(ctx, params.spaceId, params.folderId),
   }),
   'PATCH /api/v1/wiki/spaces/{spaceId}/folders/{folderId}': authenticated({
+    scope: 'write',
     summary: 'Rename, reorder or move a folder (edit role)',
     description: '`parentId: null` moves it to the top; into itself or one of its descendants is 400.',
     result: folderResult,
@@ -257,6 +285,7 @@ export const wikiRoutes: Routes = {
     handler: (ctx, { params, body }) => updateFolder(ctx, params.spaceId, params.folderId, body),
   }),
   'DELETE /api/v1/wiki/spaces/{spaceId}/folders/{folderId}': authenticated({
+    scope: 'write',
     summary: 'Delete a folder (edit role)',
     description: 'A folder with subfolders or pages is 409 FOLDER_NOT_EMPTY unless `deleteContents=true`, which deletes them too.',
     status: 204,
