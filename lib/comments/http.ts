@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { idParam, pageQuery } from '../http/validation.js';
-import { acceptDisplayIds } from '../tickets/http-refs.js';
+import { withTicketRefs } from '../tickets/http-refs.js';
 import { createComment, deleteComment, getComment, listComments, updateComment } from './comments.js';
 import { commentResult } from './http-responses.js';
 
@@ -15,9 +15,11 @@ const content = z
   .refine((value) => value.trim().length > 0, 'Must not be empty');
 
 /** Routes of the `comments` group (spec §4.8); the ticket may be named by its display id. */
-export const commentsRoutes: Routes = acceptDisplayIds({
+export const commentsRoutes: Routes = withTicketRefs({
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments': authenticated({
     scope: 'read',
+    fence: false,
+    ticketRefs: ['ticketId'],
     summary: 'List a ticket\'s comments',
     result: commentResult,
     envelope: 'page',
@@ -27,6 +29,8 @@ export const commentsRoutes: Routes = acceptDisplayIds({
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments': authenticated({
     scope: 'write',
+    fence: false,
+    ticketRefs: ['ticketId'],
     summary: 'Comment on a ticket',
     result: commentResult,
     envelope: 'data',
@@ -37,6 +41,8 @@ export const commentsRoutes: Routes = acceptDisplayIds({
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': authenticated({
     scope: 'read',
+    fence: false,
+    ticketRefs: ['ticketId'],
     summary: 'Get a comment',
     result: commentResult,
     envelope: 'data',
@@ -45,6 +51,8 @@ export const commentsRoutes: Routes = acceptDisplayIds({
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': authenticated({
     scope: 'write',
+    fence: false,
+    ticketRefs: ['ticketId'],
     summary: 'Edit a comment',
     result: commentResult,
     envelope: 'data',
@@ -54,6 +62,8 @@ export const commentsRoutes: Routes = acceptDisplayIds({
   }),
   'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': authenticated({
     scope: 'write',
+    fence: false,
+    ticketRefs: ['ticketId'],
     summary: 'Delete a comment',
     status: 204,
     params: commentParams,

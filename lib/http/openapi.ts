@@ -81,7 +81,7 @@ function operation(routeKey: string, route: Route, tag: string, method: string, 
   const requestParams: NonNullable<ZodOpenApiOperationObject['requestParams']> = {};
   if (route.params) requestParams.path = route.params as z.ZodObject;
   if (route.query) requestParams.query = route.query as z.ZodObject;
-  if (route.auth === 'credential' && route.acceptsClaimFence) {
+  if (route.auth === 'credential' && route.fence) {
     requestParams.header = z.object({
       'x-claim-count': z.string().regex(/^\d+$/).optional().meta({ description: 'Fencing: the claimCount of your claim. The write is refused with 409 CLAIM_SUPERSEDED unless that is still your live claim of the ticket.' }),
     });

@@ -85,7 +85,7 @@ export function errorResponses(routeKey: string, route: Route): Map<number, Set<
       add(409, 'CONFLICT');
     }
     if (method === 'DELETE') add(403, 'PAT_DENY_DELETE');
-    if (route.acceptsClaimFence) add(409, 'CLAIM_SUPERSEDED', 'CLAIM_NOT_HELD');
+    if (route.fence) add(409, 'CLAIM_SUPERSEDED', 'CLAIM_NOT_HELD');
   }
   if (routeKey.includes('{')) add(404, 'NOT_FOUND');
   for (const [status, codes] of Object.entries(route.errors ?? {})) add(Number(status), ...(codes ?? []));

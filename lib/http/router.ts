@@ -113,6 +113,9 @@ export interface RawBody {
   cookies?: string[];
 }
 
+/** The input fields that can name a ticket (RouteScope's sibling: `ticketRefs`). */
+export type TicketRefField = 'ticketId' | 'subticketId' | 'parentTicketId';
+
 /**
  * What an OAuth access token needs to call a route (spec §5.4.5): `read` (the route only reads),
  * `write` (it changes something), or `admin` (administration: permission groups, agents,
@@ -143,11 +146,17 @@ export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown> exten
    */
   restrictionsCheckedByOperation?: boolean;
   /**
-   * The route writes a ticket and takes `X-Claim-Count`: the claim the caller works under
-   * (`ctx.claimFence`); the write is refused with 409 CLAIM_SUPERSEDED unless that is still the
-   * ticket's live claim of the caller.
+   * Fencing: the route writes a ticket and takes `X-Claim-Count`, the claim the caller works
+   * under (`ctx.claimFence`); the write is refused with 409 CLAIM_SUPERSEDED unless that is still
+   * the ticket's live claim of the caller. Declared (true or false) by every route of a ticket.
    */
-  acceptsClaimFence?: boolean;
+  fence?: boolean;
+  /**
+   * The fields, of the path or the body, that name a ticket and so take its display id
+   * (`PLAT-12`) as well: resolved to the ticket id before the handler runs (the tickets domain's
+   * `withTicketRefs`). Declared by every route of a ticket and every route whose input names one.
+   */
+  ticketRefs?: readonly TicketRefField[];
   handler: (ctx: DomainContext, input: Inputs<P, Q, B>) => Promise<unknown>;
 }
 
@@ -286,7 +295,7 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
     const domainCtx = await authenticateRequest(request, clock);
     enforceTokenRestrictions(domainCtx, route.restrictionsCheckedByOperation ? 'GET' : method, route);
     enforceOAuthScopes(domainCtx, scopesOf(route, method));
-    const fence = route.acceptsClaimFence ? claimFenceOf(headers) : undefined;
+    const fence = route.fence ? claimFenceOf(headers) : undefined;
     ctx = fence === undefined ? domainCtx : { ...domainCtx, claimFence: fence };
   } else {
     if (route.auth === 'platform') requirePlatformOperator(headers);

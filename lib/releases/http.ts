@@ -100,6 +100,9 @@ export const releasesRoutes: Routes = {
   }),
   'DELETE /api/v1/boards/{boardId}/releases/{releaseId}/tickets/{ticketId}': authenticated({
     scope: 'write',
+    // A release's membership, not a write of the ticket: no fence; the ticket is named by its id only.
+    fence: false,
+    ticketRefs: [],
     summary: 'Detach a ticket from a release',
     description: '404 when the ticket is not attached.',
     status: 204,

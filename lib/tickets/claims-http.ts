@@ -14,6 +14,8 @@ const seconds = z.number().finite().meta({ description: 'Seconds; clamped to 60â
 export const claimsRoutes: Routes = {
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim': authenticated({
     scope: 'write',
+    fence: false,
+    ticketRefs: ['ticketId'],
     summary: 'Claim a ticket (exclusive, expiring lease)',
     result: claimOutcomeResult,
     errors: { 403: ['CLAIM_LIMIT_REACHED'], 409: ['TICKET_ALREADY_CLAIMED'] },
@@ -24,6 +26,8 @@ export const claimsRoutes: Routes = {
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat': authenticated({
     scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
     summary: 'Renew your claim on a ticket',
     result: claimResult,
     errors: { 409: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'] },
@@ -33,6 +37,8 @@ export const claimsRoutes: Routes = {
   }),
   'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim': authenticated({
     scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
     summary: 'Release a claim',
     result: z.strictObject({ released: z.literal(true) }),
     errors: { 409: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'] },

@@ -9,7 +9,7 @@ import { structureRoutes } from './structure-http.js';
 import { timelineRoutes } from './timeline-http.js';
 import { claimsRoutes } from './claims-http.js';
 import { suggestionsRoutes } from './suggestions-http.js';
-import { acceptClaimFence, acceptDisplayIds } from './http-refs.js';
+import { withTicketRefs } from './http-refs.js';
 import { fullTicketResult, ticketResult } from './http-responses.js';
 
 const boardParams = z.object({ boardId: idParam });
@@ -19,7 +19,7 @@ const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
  * Routes of the `tickets` group (spec §4.1): the core here, the rest by theme in the files
  * imported above. Every route takes a display id ("PLAT-12") wherever it takes a ticket id.
  */
-export const ticketsRoutes: Routes = acceptClaimFence(acceptDisplayIds({
+export const ticketsRoutes: Routes = withTicketRefs({
   ...workflowRoutes,
   ...structureRoutes,
   ...timelineRoutes,
@@ -47,6 +47,8 @@ export const ticketsRoutes: Routes = acceptClaimFence(acceptDisplayIds({
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
     scope: 'read',
+    fence: false,
+    ticketRefs: ['ticketId'],
     summary: 'Get a ticket',
     result: fullTicketResult,
     envelope: 'data',
@@ -55,6 +57,8 @@ export const ticketsRoutes: Routes = acceptClaimFence(acceptDisplayIds({
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
     scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
     summary: 'Update a ticket',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED'] },
@@ -65,9 +69,11 @@ export const ticketsRoutes: Routes = acceptClaimFence(acceptDisplayIds({
   }),
   'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
     scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
     summary: 'Delete a ticket',
     status: 204,
     params: ticketParams,
     handler: (ctx, { params }) => deleteTicket(ctx, params.boardId, params.ticketId),
   }),
-}));
+});

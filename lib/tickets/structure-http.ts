@@ -20,6 +20,8 @@ const customFieldValue = z.strictObject({
 export const structureRoutes: Routes = {
   'PUT /api/v1/boards/{boardId}/tickets/{ticketId}/custom-fields': authenticated({
     scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
     summary: 'Set a ticket\'s custom field values',
     result: fullTicketResult,
     envelope: 'data',
@@ -29,6 +31,8 @@ export const structureRoutes: Routes = {
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/completion-check': authenticated({
     scope: 'read',
+    fence: false,
+    ticketRefs: ['ticketId'],
     summary: 'Check whether a ticket may be completed',
     result: completionCheckResult,
     envelope: 'data',
@@ -37,6 +41,8 @@ export const structureRoutes: Routes = {
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/blocker': authenticated({
     scope: 'read',
+    fence: false,
+    ticketRefs: ['ticketId'],
     summary: 'Get what blocks a ticket',
     result: blockerResult,
     envelope: 'data',
@@ -45,6 +51,8 @@ export const structureRoutes: Routes = {
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/pull-requests': authenticated({
     scope: 'read',
+    fence: false,
+    ticketRefs: ['ticketId'],
     summary: 'List a ticket\'s pull requests',
     result: z.array(pullRequestResult).meta({ description: 'Pull requests whose branch name or title names the ticket, oldest first' }),
     envelope: 'data',
@@ -53,6 +61,8 @@ export const structureRoutes: Routes = {
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets': authenticated({
     scope: 'read',
+    fence: false,
+    ticketRefs: ['ticketId'],
     summary: 'List a ticket\'s subtickets',
     result: subticketsResult,
     params: ticketParams,
@@ -60,6 +70,8 @@ export const structureRoutes: Routes = {
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets': authenticated({
     scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
     summary: 'Create a subticket',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
@@ -71,6 +83,8 @@ export const structureRoutes: Routes = {
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets/{subticketId}/status': authenticated({
     scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId', 'subticketId'],
     summary: 'Change a subticket\'s status',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
@@ -81,6 +95,8 @@ export const structureRoutes: Routes = {
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/convert-to-subticket': authenticated({
     scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId', 'parentTicketId'],
     summary: 'Make a ticket a subticket of another',
     result: fullTicketResult,
     envelope: 'data',
@@ -90,6 +106,8 @@ export const structureRoutes: Routes = {
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/promote-to-standalone': authenticated({
     scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
     summary: 'Make a subticket a standalone ticket',
     result: fullTicketResult,
     envelope: 'data',

@@ -14,6 +14,8 @@ const decisionBody = z.strictObject({ reason: reason.optional() });
 export const suggestionsRoutes: Routes = {
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions': authenticated({
     scope: 'read',
+    fence: false,
+    ticketRefs: ['ticketId'],
     summary: 'List an agent\'s suggested moves of a ticket',
     result: suggestionResult,
     envelope: 'page',
@@ -23,6 +25,8 @@ export const suggestionsRoutes: Routes = {
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/accept': authenticated({
     scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
     summary: 'Accept a suggested move',
     result: suggestionResult,
     envelope: 'data',
@@ -32,6 +36,8 @@ export const suggestionsRoutes: Routes = {
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/reject': authenticated({
     scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
     summary: 'Reject a suggested move',
     result: suggestionResult,
     envelope: 'data',

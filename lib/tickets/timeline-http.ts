@@ -8,6 +8,8 @@ import { timelineEntryResult } from './http-responses.js';
 export const timelineRoutes: Routes = {
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/timeline': authenticated({
     scope: 'read',
+    fence: false,
+    ticketRefs: ['ticketId'],
     summary: 'List a ticket\'s timeline',
     result: timelineEntryResult,
     envelope: 'page',

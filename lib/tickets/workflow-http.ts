@@ -27,6 +27,8 @@ const inlineBody = z
 export const workflowRoutes: Routes = {
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/status': authenticated({
     scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
     summary: 'Change a ticket\'s status',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
@@ -37,6 +39,8 @@ export const workflowRoutes: Routes = {
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/assign': authenticated({
     scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
     summary: 'Assign a ticket',
     result: fullTicketResult,
     envelope: 'data',
@@ -46,6 +50,8 @@ export const workflowRoutes: Routes = {
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/move': authenticated({
     scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
     summary: 'Move a ticket to another board',
     result: movedTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
@@ -56,6 +62,8 @@ export const workflowRoutes: Routes = {
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/transition': authenticated({
     scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
     summary: 'Move a ticket to a status, with a reason',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
@@ -70,6 +78,8 @@ export const workflowRoutes: Routes = {
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/approve': authenticated({
     scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
     summary: 'Approve a planned ticket into the active workflow',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
@@ -88,6 +98,7 @@ export const workflowRoutes: Routes = {
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/reorder': authenticated({
     scope: 'write',
+    ticketRefs: ['ticketId'],
     summary: 'Reorder a ticket within or across columns',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'] },
@@ -106,6 +117,8 @@ export const workflowRoutes: Routes = {
   }),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/inline': authenticated({
     scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
     summary: 'Edit one field of a ticket (guarded by updatedAt)',
     result: fullTicketResult,
     errors: { 403: ['AGENT_APPROVAL_REQUIRED'], 409: ['STALE_UPDATE'] },

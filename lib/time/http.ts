@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/router.js';
 import { calendarDate, idParam, optionalText, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
-import { acceptDisplayIds } from '../tickets/http-refs.js';
+import { withTicketRefs } from '../tickets/http-refs.js';
 import { TIME_ENTRY_STATES } from '../db/entities/index.js';
 import { createBookingItem, deleteBookingItem, listBookingItems, updateBookingItem } from './booking-items.js';
 import { createEntry, decideEntry, deleteEntry, resyncEntry, updateEntry } from './entries.js';
@@ -41,7 +41,7 @@ const CAP = { 403: [...OFF, 'WEEKLY_HOURS_CAP_REACHED'] } as const;
 const TIME = { 403: OFF } as const;
 
 /** Routes of the `time-tracking` group (spec §4.12); every route needs time tracking switched on. */
-export const timeRoutes: Routes = acceptDisplayIds({
+export const timeRoutes: Routes = withTicketRefs({
   'GET /api/v1/time-tracking/timers': authenticated({
     scope: 'read',
     summary: "List the caller's running timers",
@@ -51,6 +51,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
   }),
   'POST /api/v1/time-tracking/timers': authenticated({
     scope: 'write',
+    ticketRefs: ['ticketId'],
     summary: 'Start a timer on a ticket or a booking item',
     description: 'One running timer per ticket (or booking item) per person: a second start answers 409 with `details.timerId` of the running one.',
     status: 201,
@@ -98,6 +99,7 @@ export const timeRoutes: Routes = acceptDisplayIds({
   }),
   'POST /api/v1/time-tracking/entries': authenticated({
     scope: 'write',
+    ticketRefs: ['ticketId'],
     summary: 'Book time',
     description:
       "A person's entry is APPROVED at once. An agent's entry is PENDING until a holder of time-tracking:approve decides it; its minutes are multiplied by the agent's time factor, and it is refused (403 WEEKLY_HOURS_CAP_REACHED) when it would take the agent's PENDING plus APPROVED hours of the ISO week (UTC) past its weekly cap.",
@@ -262,6 +264,8 @@ export const timeRoutes: Routes = acceptDisplayIds({
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries': authenticated({
     scope: 'read',
+    fence: false,
+    ticketRefs: ['ticketId'],
     summary: "List a ticket's time entries",
     result: timeEntryResult,
     envelope: 'page',
@@ -272,6 +276,8 @@ export const timeRoutes: Routes = acceptDisplayIds({
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary': authenticated({
     scope: 'read',
+    fence: false,
+    ticketRefs: ['ticketId'],
     summary: 'Time tracked on a ticket',
     result: summaryResult,
     errors: TIME,
@@ -280,6 +286,8 @@ export const timeRoutes: Routes = acceptDisplayIds({
   }),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary-with-budget': authenticated({
     scope: 'read',
+    fence: false,
+    ticketRefs: ['ticketId'],
     summary: "Time tracked on a ticket against its estimate",
     result: budgetSummaryResult,
     errors: TIME,

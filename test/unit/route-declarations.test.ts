@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type * as z from 'zod';
+import { functionGroups } from '../../infra/route-table.js';
+import type { AuthenticatedRoute, Route } from '../../lib/http/router.js';
+
+/*
+ * Fencing and display-id resolution are declared on each route (`fence`, `ticketRefs`), not
+ * inferred from route-key text. The old inference lives on here only to check the
+ * declarations: a route of a ticket must declare both, and what it declares must agree with what
+ * the route's key and schemas say.
+ */
+const TICKET_REF_FIELDS = ['ticketId', 'subticketId', 'parentTicketId'] as const;
+/** The groups whose route maps apply `ticketRefs` (lib/tickets/http-refs.ts `withTicketRefs`). */
+const RESOLVING_GROUPS = new Set(['tickets', 'comments', 'time-tracking']);
+
+const routesOf = (): { group: string; key: string; route: AuthenticatedRoute }[] =>
+  functionGroups.flatMap((group) =>
+    group.kind === 'http'
+      ? Object.entries(group.routes)
+          .filter(([, route]) => (route as Route).auth === 'credential')
+          .map(([key, route]) => ({ group: group.name, key, route: route as AuthenticatedRoute }))
+      : [],
+  );
+
+const fieldsOf = (schema: z.ZodType | undefined): string[] => {
+  const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape ? Object.keys(shape) : [];
+};
+
+describe('what routes declare about tickets', () => {
+  it('every route of a ticket declares fence and ticketRefs', () => {
+    const ticketRoutes = routesOf().filter(({ key }) => key.includes('{ticketId}'));
+    expect(ticketRoutes.length).toBeGreaterThan(30);
+    for (const { key, route } of ticketRoutes) expect([key, 'fence' in route, 'ticketRefs' in route]).toEqual([key, true, true]);
+  });
+
+  it('fences exactly the writes of an existing ticket in the tickets group, taking a claim aside', () => {
+    for (const { group, key, route } of routesOf()) {
+      const inferred = group === 'tickets' && key.includes('{ticketId}') && !key.startsWith('GET ') && !(key.startsWith('POST ') && key.endsWith('/{ticketId}/claim'));
+      expect([key, route.fence === true]).toEqual([key, inferred]);
+    }
+  });
+
+  it('resolves display ids in exactly the fields that name a ticket, in the groups that resolve them', () => {
+    for (const { group, key, route } of routesOf()) {
+      const fields = new Set([...fieldsOf(route.params), ...fieldsOf(route.body)]);
+      const inferred = RESOLVING_GROUPS.has(group) ? TICKET_REF_FIELDS.filter((field) => fields.has(field)) : [];
+      expect([key, [...(route.ticketRefs ?? [])]]).toEqual([key, inferred]);
+    }
+  });
+});
