@@ -7,7 +7,7 @@
  * least-privilege grants from it; the local runtime builds its HTTP server, stream
  * poller, queue poller and schedule from it. Local and cloud cannot drift.
  */
-import type { Routes } from '../lib/http/router.js';
+import type { Routes } from '../lib/http/routes.js';
 import { healthRoutes } from '../lib/health/http.js';
 import { authRoutes } from '../lib/identity/http.js';
 import { userRoutes } from '../lib/users/http.js';

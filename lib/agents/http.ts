@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, optionalText, requiredText } from '../http/validation.js';
 import { tokenRestrictionsBody } from '../users/http.js';
 import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from './agents.js';

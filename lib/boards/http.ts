@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, optionalText, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
 import { createBoard, deleteBoard, getBoard, listBoards, setBoardArchived, updateBoard } from './boards.js';
 import { addBoardMember, assignTeamToBoard, removeBoardMember, removeTeamFromBoard } from './membership.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, optionalText, requiredText } from '../http/validation.js';
 import { CUSTOM_FIELD_TYPES } from '../db/entities/index.js';
 import { MAX_OPTIONS_PER_FIELD, createCustomField, deleteCustomField, listCustomFields, updateCustomField } from './custom-fields.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
 import { archiveCustomer, createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from './customers.js';
 import { customerResult } from './http-responses.js';

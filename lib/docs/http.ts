@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as z from 'zod';
 import { embedded } from '../core/embedded.js';
-import { open, originOf, type RawBody, type Routes } from '../http/router.js';
+import { open, originOf, type RawBody, type Routes } from '../http/routes.js';
 
 /** The docs page's renderer (Redoc's standalone build), served by this service: no CDN. */
 export const REFERENCE_RENDERER = 'redoc/bundles/redoc.standalone.js';

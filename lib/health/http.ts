@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { open, type Routes } from '../http/router.js';
+import { open, type Routes } from '../http/routes.js';
 import { db } from '../db/service.js';
 
 export const healthRoutes: Routes = {

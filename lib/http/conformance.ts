@@ -1,4 +1,4 @@
-import type { Route } from './router.js';
+import type { Route } from './routes.js';
 import type { HttpResponse } from './respond.js';
 import { errorBody, errorResponses, oauthErrorBody, successBody, successStatus } from './responses.js';
 

@@ -1,6 +1,6 @@
 import { AppError } from '../core/errors.js';
 import { embedded } from '../core/embedded.js';
-import { open, type Routes } from './router.js';
+import { open, type Routes } from './routes.js';
 import { allowedMethods, compileRoutes, malformedPath, pathSegments, type CompiledRoute } from './route-match.js';
 
 /**

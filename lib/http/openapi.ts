@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
-import type { Route, Routes } from './router.js';
+import type { Route, Routes } from './routes.js';
 import { errorBody, errorDescription, errorResponses, oauthErrorBody, successBody, successStatus } from './responses.js';
 
 /** One function's routes, as the route table names them (the group name becomes the tag). */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Route } from './router.js';
+import type { Route } from './routes.js';
 
 /**
  * What a route answers, derived from its declaration: the success status and body (the route's

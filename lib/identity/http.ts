@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, open, type Routes } from '../http/router.js';
+import { authenticated, open, type Routes } from '../http/routes.js';
 import { requiredText, emailAddress } from '../http/validation.js';
 import { signup } from './signup.js';
 import { changePassword, login, logout } from './login.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, open, originOf, type Routes } from '../http/router.js';
+import { authenticated, open, originOf, type Routes } from '../http/routes.js';
 import { GIT_PROVIDERS } from '../db/entities/index.js';
 import { deleteIntegration, getIntegration, putIntegration, receiveGithubHook, receiveGitlabHook } from './integrations.js';
 import { connectedIntegrationResult, hookOutcomeResult, integrationResult } from './http-responses.js';

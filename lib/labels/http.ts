@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { hexColor, idParam, optionalText, requiredText } from '../http/validation.js';
 import { createLabel, deleteLabel, listLabels, updateLabel } from './labels.js';
 import { labelResult } from './http-responses.js';

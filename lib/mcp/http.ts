@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { forbidden } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
-import { authenticated, originOf, type RawBody, type RequestInfo, type Routes } from '../http/router.js';
+import { authenticated, originOf, type RawBody, type RequestInfo, type Routes } from '../http/routes.js';
 import { buildMcpServer } from './server.js';
 import { clientNameOfSession, clientOfMessage, legacySessionId } from './client-name.js';
 

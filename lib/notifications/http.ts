@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, pageQuery } from '../http/validation.js';
 import { listNotifications, markNotificationRead } from './notifications.js';
 import { notificationResult } from './http-responses.js';

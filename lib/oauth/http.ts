@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { AppError, notFound } from '../core/errors.js';
 import { config } from '../core/config.js';
-import { authenticated, open, originOf, type RawBody, type RequestInfo, type Routes } from '../http/router.js';
+import { authenticated, open, originOf, type RawBody, type RequestInfo, type Routes } from '../http/routes.js';
 import { organizationSlugOf, subdomainSlugOf } from '../http/organization-slug.js';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';

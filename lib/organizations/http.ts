@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, platform, type Routes } from '../http/router.js';
+import { authenticated, platform, type Routes } from '../http/routes.js';
 import { hexColor, idParam, requiredText } from '../http/validation.js';
 import { GROUP_TYPES, PLANS } from '../db/entities/index.js';
 import { getOrganization, setPlan, updateOrganization } from './organization.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, optionalText, pageQuery, requiredText, timestamp } from '../http/validation.js';
 import { ticketResult } from '../tickets/http-responses.js';
 import { attachMilestone, attachTicket, createRelease, deleteRelease, detachMilestone, detachTicket, getRelease, listReleaseTickets, listReleases, updateRelease } from './releases.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { hexColor, idParam, requiredText } from '../http/validation.js';
 import { STATUS_CATEGORIES } from '../db/entities/index.js';
 import {

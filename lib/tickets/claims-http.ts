@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { idParam } from '../http/validation.js';
 import { claimTicket, heartbeatClaim, releaseClaim } from './claims.js';
 import { reason } from './http-schemas.js';

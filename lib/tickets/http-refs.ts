@@ -1,5 +1,5 @@
 import type { DomainContext } from '../db/context.js';
-import type { AuthenticatedRoute, Route, Routes, TicketRefField } from '../http/router.js';
+import type { AuthenticatedRoute, Route, Routes, TicketRefField } from '../http/routes.js';
 import { resolveTicketRef } from './refs.js';
 
 async function resolveFields<T>(ctx: DomainContext, values: T, fields: readonly TicketRefField[]): Promise<T> {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { idParam } from '../http/validation.js';
 import { listBoardTickets } from './list.js';
 import { createTicketBody, listFilterQuery, patchTicketBody, toFilters } from './http-schemas.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { commaSeparated, idParam, queryBoolean } from '../http/validation.js';
 import { listIssues } from './list.js';
 import { listFilterQuery, toFilters } from './http-schemas.js';

@@ -1,6 +1,6 @@
 import { pullRequestResult } from '../integrations/http-responses.js';
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { idParam } from '../http/validation.js';
 import { getBlockerInfo, getCompletionCheck, listTicketPullRequests } from './checks.js';
 import { MAX_TEXT_VALUE_LENGTH, MAX_VALUES_PER_REQUEST, setCustomFieldValues } from './custom-field-values.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, pageQuery } from '../http/validation.js';
 import { SUGGESTION_STATES } from '../db/entities/index.js';
 import { reason } from './http-schemas.js';

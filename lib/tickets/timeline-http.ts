@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, pageQuery } from '../http/validation.js';
 import { listTimeline } from './timeline.js';
 import { timelineEntryResult } from './http-responses.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, pageQuery, requiredText } from '../http/validation.js';
 import { description, reason, timestamp, title } from './http-schemas.js';
 import {

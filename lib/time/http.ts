@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { calendarDate, idParam, optionalText, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
 import { withTicketRefs } from '../tickets/http-refs.js';
 import { TIME_ENTRY_STATES } from '../db/entities/index.js';

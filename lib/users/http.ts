@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, pageQuery, queryBoolean, requiredText, emailAddress } from '../http/validation.js';
 import { ROLES } from '../db/entities/index.js';
 import { createPersonalToken, listPersonalTokens, revokePersonalToken } from '../identity/personal-tokens.js';

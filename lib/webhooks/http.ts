@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/router.js';
+import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, requiredText } from '../http/validation.js';
 import { EVENT_CATALOGUE, EVENT_TYPES } from './events.js';
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, updateEndpoint } from './endpoints.js';

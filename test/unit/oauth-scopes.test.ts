@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { functionGroups } from '../../infra/route-table.js';
-import { scopesOf, type AuthenticatedRoute, type Route } from '../../lib/http/router.js';
+import { scopesOf, type AuthenticatedRoute, type Route } from '../../lib/http/routes.js';
 
 /*
  * Every authenticated route declares the scope an OAuth access token needs (`scope` on the

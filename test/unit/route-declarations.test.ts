@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { functionGroups } from '../../infra/route-table.js';
-import type { AuthenticatedRoute, Route } from '../../lib/http/router.js';
+import type { AuthenticatedRoute, Route } from '../../lib/http/routes.js';
 
 /*
  * Fencing and display-id resolution are declared on each route (`fence`, `ticketRefs`), not

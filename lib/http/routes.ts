@@ -1,0 +1,172 @@
+import type * as z from 'zod';
+import type { AnonymousContext, DomainContext } from '../db/context.js';
+import type { OAuthScope } from '../oauth/discovery.js';
+
+/*
+ * What a route is: its declaration (schemas, the rules it obeys, its handler), the request it
+ * receives, and the builders a domain's route map uses. Everything a route obeys is a typed
+ * field here, so the author of a new route is asked by the type checker.
+ */
+
+export interface RequestInfo {
+  method: string;
+  path: string;
+  routeKey: string;
+  headers: Record<string, string | undefined>;
+  requestId: string;
+  sourceIp: string;
+  orgSlug: string | null;
+  /** The raw request body (UTF-8), for routes that verify a signature over its exact bytes. */
+  bodyText: string;
+  /** Request cookies by name (API Gateway passes them apart from the headers). */
+  cookies: Record<string, string>;
+}
+
+/**
+ * The origin the client reached (scheme, host and port as it sent them): the Host header, which
+ * API Gateway passes as the client's (the custom domain), and the scheme API Gateway reports in
+ * `X-Forwarded-Proto`; a loopback host without it is plain HTTP (the local runtime). A client's
+ * own `X-Forwarded-Host` is ignored: OAuth issuers and token audiences are built from this.
+ */
+export function originOf(request: RequestInfo): string {
+  const host = (request.headers.host ?? 'localhost').toLowerCase();
+  const loopback = /^((?:[a-z0-9-]+\.)*localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host);
+  const proto = request.headers['x-forwarded-proto'] === 'https' || !loopback ? 'https' : 'http';
+  return `${proto}://${host}`;
+}
+
+interface Inputs<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  request: RequestInfo;
+}
+
+interface Schemas<P, Q, B> {
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  /** Success status; 200 unless given. 204 sends no body. */
+  status?: number;
+  /**
+   * How the REST adapter wraps the domain result: `data` → `{data: result}` (single records of
+   * the ticket endpoints and the `{data: [...]}` lists, spec §2.1), `page` → the page envelope
+   * of a domain Page. Unset: the result is the body.
+   */
+  envelope?: 'data' | 'page';
+  /**
+   * What the handler returns (for `envelope: 'page'`, one item of the page): the documented
+   * success body, checked against every response in test runs. Every route but a 204 has one.
+   */
+  result?: z.ZodType;
+  /** Error codes this route answers beyond those every route of its kind can (lib/http/responses.ts), by status. */
+  errors?: Partial<Record<number, readonly string[]>>;
+  /** One line for the reference (OpenAPI `summary`). */
+  summary?: string;
+  /** More about the operation, when the summary is not enough (OpenAPI `description`). */
+  description?: string;
+  /**
+   * The route answers a document of this media type instead of JSON (the docs page and its
+   * script): the handler returns a `RawBody`.
+   */
+  raw?: {
+    contentType: string;
+    statuses?: readonly number[];
+    /** The body's schema, for the reference (a string when unset): e.g. the MCP endpoint's JSON-RPC messages. */
+    schema?: z.ZodType;
+  };
+  /**
+   * The body formats the route reads: `json` (the default), or `form`: an HTML form or an OAuth
+   * request (`application/x-www-form-urlencoded`, RFC 6749), with JSON still accepted.
+   */
+  bodyFormat?: 'json' | 'form';
+  /**
+   * How errors are answered: the service's envelope (default), or `oauth`: RFC 6749 §5.2 JSON
+   * (`{error, error_description}`) with lower-case OAuth codes (lib/http/respond.ts).
+   */
+  errorFormat?: 'oauth';
+  /** Largest body the route accepts (413 above it); MAX_BODY_BYTES unless given. */
+  maxBodyBytes?: number;
+}
+
+/** What the handler of a `raw` route returns. */
+export interface RawBody {
+  body: string;
+  isBase64Encoded?: boolean;
+  headers?: Record<string, string>;
+  /** One of the route's `raw.statuses`; its success status unless given. */
+  statusCode?: number;
+  /** `Set-Cookie` values. */
+  cookies?: string[];
+}
+
+/** The input fields that can name a ticket (RouteScope's sibling: `ticketRefs`). */
+export type TicketRefField = 'ticketId' | 'subticketId' | 'parentTicketId';
+
+/**
+ * What an OAuth access token needs to call a route (spec §5.4.5): `read` (the route only reads),
+ * `write` (it changes something), or `admin` (administration: permission groups, agents,
+ * webhook endpoints, git connections, the time-booking sync endpoint, and changes to the
+ * organization, users and booking items), which needs `admin` beside `read` or `write` by method.
+ */
+export type RouteScope = 'read' | 'write' | 'admin';
+
+/** The OAuth scopes a route needs, from its declared scope and its method. */
+export function scopesOf(route: { scope: RouteScope }, method: string): OAuthScope[] {
+  if (route.scope !== 'admin') return [route.scope];
+  return [method === 'GET' || method === 'HEAD' ? 'read' : 'write', 'admin'];
+}
+
+export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown> extends Schemas<P, Q, B> {
+  auth: 'credential';
+  /** What an OAuth access token needs to call the route (RouteScope); every other credential ignores it. */
+  scope: RouteScope;
+  /**
+   * Lets a `denyDelete` token through this DELETE route; the domain function then decides
+   * (releasing one's own claim is allowed, spec §5.3).
+   */
+  denyDeleteCheckedByDomain?: boolean;
+  /**
+   * A route that carries operations of both kinds in its body (the MCP endpoint's tools): a
+   * read-only token or a `read`-scoped OAuth token reaches it with any method, and each
+   * operation applies the restriction itself (lib/mcp: only read tools are offered).
+   */
+  restrictionsCheckedByOperation?: boolean;
+  /**
+   * Fencing: the route writes a ticket and takes `X-Claim-Count`, the claim the caller works
+   * under (`ctx.claimFence`); the write is refused with 409 CLAIM_SUPERSEDED unless that is still
+   * the ticket's live claim of the caller. Declared (true or false) by every route of a ticket.
+   */
+  fence?: boolean;
+  /**
+   * The fields, of the path or the body, that name a ticket and so take its display id
+   * (`PLAT-12`) as well: resolved to the ticket id before the handler runs (the tickets domain's
+   * `withTicketRefs`). Declared by every route of a ticket and every route whose input names one.
+   */
+  ticketRefs?: readonly TicketRefField[];
+  handler: (ctx: DomainContext, input: Inputs<P, Q, B>) => Promise<unknown>;
+}
+
+export interface OpenRoute<P = unknown, Q = unknown, B = unknown> extends Schemas<P, Q, B> {
+  auth: 'none' | 'platform';
+  /**
+   * A credential is optional here: when one is sent it is authenticated before anything else
+   * (401 when it is not valid, restrictions and scopes applied) and given to the handler as
+   * `ctx.caller`; without one the route runs anonymously (OAuth registration: confidential with
+   * a session, public without).
+   */
+  optionalCredential?: boolean;
+  handler: (ctx: AnonymousContext, input: Inputs<P, Q, B>) => Promise<unknown>;
+}
+
+export type Route = AuthenticatedRoute<any, any, any> | OpenRoute<any, any, any>;
+export type Routes = Record<string, Route>;
+
+/** A route reached with any credential of the organization (session, personal, agent token). */
+export const authenticated = <P = undefined, Q = undefined, B = undefined>(route: Omit<AuthenticatedRoute<P, Q, B>, 'auth'>): AuthenticatedRoute<P, Q, B> => ({ ...route, auth: 'credential' });
+
+/** A route reached without a credential (signup, login, health). */
+export const open = <P = undefined, Q = undefined, B = undefined>(route: Omit<OpenRoute<P, Q, B>, 'auth'>): OpenRoute<P, Q, B> => ({ ...route, auth: 'none' });
+
+/** A route of the platform operator (PLATFORM_ADMIN_TOKEN). */
+export const platform = <P = undefined, Q = undefined, B = undefined>(route: Omit<OpenRoute<P, Q, B>, 'auth'>): OpenRoute<P, Q, B> => ({ ...route, auth: 'platform' });
