@@ -12,7 +12,7 @@ export interface SqsRecordShape {
   awsRegion: string;
 }
 
-export type QueueLambda = (event: { Records: SqsRecordShape[] }) => Promise<{ batchItemFailures?: { itemIdentifier: string }[] } | void>;
+export type QueueLambda = (event: { Records: SqsRecordShape[] }) => Promise<{ batchItemFailures?: { itemIdentifier: string }[] } | undefined>;
 
 export interface QueuePoller {
   stop(): Promise<void>;

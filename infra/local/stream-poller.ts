@@ -4,11 +4,12 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
   type _Record,
+  type GetRecordsCommandOutput,
 } from '@aws-sdk/client-dynamodb-streams';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { localClient } from './dynamodb.js';
 
-export type StreamLambda = (event: { Records: unknown[] }) => Promise<{ batchItemFailures?: { itemIdentifier: string }[] } | void>;
+export type StreamLambda = (event: { Records: unknown[] }) => Promise<{ batchItemFailures?: { itemIdentifier: string }[] } | undefined>;
 
 export interface StreamPoller {
   /** Resolves once every record written so far has been handed to the consumer. */
@@ -52,7 +53,7 @@ export async function startStreamPoller(endpoint: string, tableName: string, con
     let sawRecords = false;
     for (const [shardId, iterator] of iterators) {
       if (!iterator) continue;
-      let page;
+      let page: GetRecordsCommandOutput | undefined;
       try {
         page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: BATCH_SIZE }));
       } catch (error) {
@@ -107,7 +108,7 @@ export async function startStreamPoller(endpoint: string, tableName: string, con
       if (!sawRecords) {
         const waiters = idleWaiters;
         idleWaiters = [];
-        waiters.forEach((resolve) => resolve());
+        for (const resolve of waiters) resolve();
         await new Promise((resolve) => setTimeout(resolve, intervalMs));
       }
     }
@@ -119,7 +120,7 @@ export async function startStreamPoller(endpoint: string, tableName: string, con
     async stop() {
       stopped = true;
       await running;
-      idleWaiters.forEach((resolve) => resolve());
+      for (const resolve of idleWaiters) resolve();
       streams.destroy();
       ddb.destroy();
     },

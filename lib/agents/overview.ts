@@ -63,6 +63,7 @@ export async function getAgentsOverview(ctx: DomainContext) {
   const from7 = utcDaysBefore(now, 6);
   const [users, activity, maySeeBoard] = await Promise.all([
     db().entities.user.query.byOrg({ orgId: ctx.org.orgId }).go({ pages: 'all' }).then((result) => result.data as UserItem[]),
+    // biome-ignore lint/complexity/useMathMinMax: ISO dates (strings), the earlier of the two
     activitySince(ctx.org.orgId, monthStart < from30 ? monthStart : from30, now),
     boardVisibility(ctx),
   ]);

@@ -70,6 +70,7 @@ export function outboundRequest(url: string, options: OutboundRequest): Promise<
       return;
     }
 
+    // biome-ignore lint/suspicious/noExplicitAny: Node's lookup callback is overloaded; its arguments differ by `all`
     const guardedLookup = (hostname: string, lookupOptions: { all?: boolean; family?: number }, callback: (...args: any[]) => void) => {
       dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses: LookupAddress[]) => {
         if (error) return callback(error);

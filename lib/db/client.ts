@@ -44,6 +44,7 @@ function buildClient(): DynamoDBClient {
     { step: 'initialize', name: 'roundTripMeter' },
   );
   // Each retry runs serialize → send again: a fresh request, counted as the one round trip above.
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK middleware passes any command output through
   client.middlewareStack.add((next) => retryTransactionConflicts(next as (args: unknown) => Promise<any>) as typeof next, {
     step: 'initialize',
     name: 'transactionConflictRetry',

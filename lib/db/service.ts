@@ -39,7 +39,10 @@ function buildDb(): Db {
   return {
     entities,
     collections: {
-      orgConfig: (...args) => (collectionService ??= orgConfigService(entities)).collections.orgConfig(...args),
+      orgConfig: (...args) => {
+        collectionService ??= orgConfigService(entities);
+        return collectionService.collections.orgConfig(...args);
+      },
     },
   };
 }

@@ -26,6 +26,7 @@ export interface DispatchedEvent {
 }
 
 /** `batch` lives for one call of the consumer: what a dispatcher may read once per batch rather than per event. */
+// biome-ignore lint/suspicious/noExplicitAny: one batch cache shared by dispatchers of different item types
 export type Dispatcher = (event: DispatchedEvent, clock: Clock, batch: Map<string, any>) => Promise<void>;
 
 export interface BatchResult {
@@ -65,6 +66,7 @@ export async function consumeStreamRecords(
   dispatch: Dispatcher,
   clock: Clock,
 ): Promise<BatchResult> {
+  // biome-ignore lint/suspicious/noExplicitAny: one batch cache shared by dispatchers of different item types
   const batch = new Map<string, any>();
   const events: { index: number; record: StreamRecordLike; event: DispatchedEvent }[] = [];
   records.forEach((record, index) => {

@@ -14,7 +14,7 @@ import { originOf, type RequestInfo, type Route } from './routes.js';
  */
 
 export function bearerOf(headers: Record<string, string | undefined>): string {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(headers['authorization'] ?? '');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
   if (!match?.[1]) throw unauthenticated();
   return match[1];
 }
@@ -27,7 +27,7 @@ export function bearerOf(headers: Record<string, string | undefined>): string {
  * when a token was sent.
  */
 export async function authenticateRequest(request: RequestInfo, clock: Clock): Promise<DomainContext> {
-  const sent = /^Bearer\s+\S+\s*$/i.test(request.headers['authorization'] ?? '');
+  const sent = /^Bearer\s+\S+\s*$/i.test(request.headers.authorization ?? '');
   try {
     return await authenticate(bearerOf(request.headers), { slug: request.orgSlug, origin: originOf(request) }, clock, request.requestId);
   } catch (error) {

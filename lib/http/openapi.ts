@@ -24,7 +24,8 @@ export function openApiDocument(groups: readonly RouteGroup[], info: DocumentInf
       const match = /^([A-Z]+) (\/\S*)$/.exec(routeKey);
       if (!match) continue; // `$default` is not an operation
       const [, method, path] = match as unknown as [string, string, string];
-      const item = (paths[path] ??= {}) as Record<string, ZodOpenApiOperationObject>;
+      paths[path] ??= {};
+      const item = paths[path] as Record<string, ZodOpenApiOperationObject>;
       item[method.toLowerCase()] = operation(routeKey, route, group.name, method, path);
     }
   }

@@ -13,7 +13,7 @@ export function organizationSlugOf(headers: Record<string, string | undefined>):
 
 /** The organization named by the Host's first label under the base domain, or null. */
 export function subdomainSlugOf(headers: Record<string, string | undefined>): string | null {
-  const host = (headers['host'] ?? '').toLowerCase().replace(/:\d+$/, '');
+  const host = (headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
   const base = config().baseDomain;
   if (base && host.endsWith(`.${base}`)) {
     const label = host.slice(0, -(base.length + 1));

@@ -135,7 +135,7 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
   } else {
     if (route.auth === 'platform') requirePlatformOperator(headers);
     ctx = { clock, requestId };
-    if (route.optionalCredential && headers['authorization'] !== undefined) {
+    if (route.optionalCredential && headers.authorization !== undefined) {
       const caller = await authenticateRequest(request, clock);
       enforceTokenRestrictions(caller, method, route);
       enforceOAuthScopes(caller, [method === 'GET' || method === 'HEAD' ? 'read' : 'write']);

@@ -159,6 +159,7 @@ export interface OpenRoute<P = unknown, Q = unknown, B = unknown> extends Schema
   handler: (ctx: AnonymousContext, input: Inputs<P, Q, B>) => Promise<unknown>;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a map holds routes of every parameter type; handlers are contravariant in them
 export type Route = AuthenticatedRoute<any, any, any> | OpenRoute<any, any, any>;
 export type Routes = Record<string, Route>;
 

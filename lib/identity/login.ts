@@ -77,7 +77,7 @@ export async function logout(ctx: DomainContext): Promise<void> {
 export async function changePassword(ctx: DomainContext, input: { currentPassword: string; newPassword: string }) {
   const entities = db().entities;
   const user = (await entities.user.get({ orgId: ctx.org.orgId, userId: ctx.actor.userId }).go()).data;
-  if (!user || !user.passwordHash) throw unauthenticated();
+  if (!user?.passwordHash) throw unauthenticated();
   if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
     throw invalidField('currentPassword', 'Current password is wrong');
   }

@@ -183,6 +183,7 @@ function githubWork(org: OrganizationItem, event: Exclude<GithubEvent, 'ping'>, 
     }
     case 'check_suite':
     case 'workflow_run': {
+      // biome-ignore lint/suspicious/noExplicitAny: the provider's payload beyond the fields this code reads
       const payload = parsePayload(githubPayloads[event] as z.ZodType, bodyText) as { repository: { full_name: string } } & Record<string, any>;
       const run = event === 'check_suite' ? payload.check_suite : payload.workflow_run;
       return async () =>

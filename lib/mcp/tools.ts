@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { AppError, invalidField } from '../core/errors.js';
+import { type AppError, invalidField } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import { listBoards } from '../boards/boards.js';
 import { listStatuses } from '../statuses/statuses.js';

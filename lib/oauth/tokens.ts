@@ -115,7 +115,7 @@ async function redeemCode(clock: Clock, input: TokenRequest, site: TokenEndpoint
   const orgId = organizationOf(slug);
   const client = await requestingClient(clientId, orgId, input.client_secret, clientItem, now);
 
-  if (!stored || stored.kind !== 'CODE' || stored.clientId !== clientId || stored.orgId !== orgId) {
+  if (stored?.kind !== 'CODE' || stored.clientId !== clientId || stored.orgId !== orgId) {
     throw oauthError('invalid_grant', 'The code is invalid, expired or was issued to another client');
   }
   if (stored.usedAt) {
@@ -190,7 +190,7 @@ async function refresh(clock: Clock, input: TokenRequest, site: TokenEndpointSit
   const orgId = organizationOf(slug);
   const client = await requestingClient(clientId, orgId, input.client_secret, clientItem, now);
 
-  if (!stored || stored.kind !== 'REFRESH' || stored.clientId !== clientId || !grant || grant.grantId !== stored.grantId || grant.orgId !== orgId) {
+  if (stored?.kind !== 'REFRESH' || stored.clientId !== clientId || !grant || grant.grantId !== stored.grantId || grant.orgId !== orgId) {
     throw oauthError('invalid_grant', 'The refresh token is invalid or was issued to another client');
   }
   if (grant.revokedAt) throw oauthError('invalid_grant', 'The grant was revoked');

@@ -23,8 +23,10 @@ export function withTicketRefs(routes: Routes): Routes {
   return Object.fromEntries(
     Object.entries(routes).map(([key, route]): [string, Route] => {
       if (route.auth !== 'credential' || !route.ticketRefs?.length) return [key, route];
+      // biome-ignore lint/suspicious/noExplicitAny: wraps a route whatever its parameter types
       const original = route as AuthenticatedRoute<any, any, any>;
       const fields = route.ticketRefs;
+      // biome-ignore lint/suspicious/noExplicitAny: wraps a route whatever its parameter types
       const resolving: AuthenticatedRoute<any, any, any> = {
         ...original,
         handler: async (ctx, input) => original.handler(ctx, { ...input, params: await resolveFields(ctx, input.params, fields), body: await resolveFields(ctx, input.body, fields) }),

@@ -73,7 +73,7 @@ export async function readAssignee(ctx: DomainContext, assigneeId: string | unde
 /** The checks of `resolveAssignee` on a user already read; returns the name to store. */
 export function checkAssignee(board: BoardItem, assigneeId: string | undefined | null, user: UserItem | undefined): string | undefined {
   if (!assigneeId) return undefined;
-  if (!user || !user.isActive) throw invalidField('assigneeId', 'Unknown user');
+  if (!user?.isActive) throw invalidField('assigneeId', 'Unknown user');
   if (user.role === 'CUSTOMER') throw invalidField('assigneeId', 'Customer users cannot be assigned');
   const subject = { userId: user.userId, role: user.role, customerId: user.customerId ?? null, teamIds: user.teamIds ?? [] };
   if (!membershipGrantsAccess(subject, board)) throw invalidField('assigneeId', 'This user cannot see the board');

@@ -1,7 +1,7 @@
 import type { DomainContext } from '../db/context.js';
 import { requirePermission } from '../organizations/permissions.js';
 import { loadTicketWithConfig } from './access.js';
-import { type TicketFieldChanges } from './fields.js';
+import type { TicketFieldChanges } from './fields.js';
 import { presentFullTicket, presentTicket } from './present.js';
 import { createTicket, type CreateTicketInput } from './create.js';
 import { updateTicket } from './update.js';

@@ -161,7 +161,7 @@ export async function inlineUpdateTicket(ctx: DomainContext, boardId: string, ti
 
 /** Whether a stored user (the assignee) may see the board, token restrictions aside. */
 function userMaySeeBoard(user: UserItem | undefined, board: BoardItem): boolean {
-  if (!user || !user.isActive) return false;
+  if (!user?.isActive) return false;
   return membershipGrantsAccess({ userId: user.userId, role: user.role, customerId: user.customerId ?? null, teamIds: user.teamIds ?? [] }, board);
 }
 

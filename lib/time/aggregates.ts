@@ -34,12 +34,12 @@ const round2 = (value: number): number => Math.round(value * 100) / 100;
 
 /** Minutes the entry counts against its agent's week (PENDING and APPROVED agent entries). */
 const weekMinutes = (entry: TimeEntryItem | undefined): number =>
-  entry && entry.isAgent && entry.state !== 'REJECTED' ? entry.durationMinutes : 0;
+  entry?.isAgent && entry.state !== 'REJECTED' ? entry.durationMinutes : 0;
 
 const approvedMinutes = (entry: TimeEntryItem | undefined): number => (entry && entry.state === 'APPROVED' ? entry.durationMinutes : 0);
 
 const pending = (entry: TimeEntryItem | undefined): { count: number; minutes: number } =>
-  entry && entry.isAgent && entry.state === 'PENDING' ? { count: 1, minutes: entry.durationMinutes } : { count: 0, minutes: 0 };
+  entry?.isAgent && entry.state === 'PENDING' ? { count: 1, minutes: entry.durationMinutes } : { count: 0, minutes: 0 };
 
 /** Differences keyed by `key(entry)`: after's contribution minus before's. */
 function deltasBy(before: TimeEntryItem | undefined, after: TimeEntryItem | undefined, key: (entry: TimeEntryItem) => string, value: (entry: TimeEntryItem | undefined) => number) {

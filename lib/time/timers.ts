@@ -77,7 +77,7 @@ const minutesRun = (timer: TimerItem, now: Date): number => Math.max(1, Math.rou
  */
 async function stop(ctx: DomainContext, timer: TimerItem, description: string | undefined) {
   const timerKey = { orgId: timer.orgId, userId: timer.userId, target: timer.target };
-  let target;
+  let target: Awaited<ReturnType<typeof resolveTarget>>;
   try {
     target = await resolveTarget(ctx, { ...(timer.ticketId ? { ticketId: timer.ticketId } : { bookingItemId: timer.bookingItemId! }) }, [syncEndpointKey(ctx.org.orgId)], true);
   } catch (error) {

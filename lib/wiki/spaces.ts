@@ -358,7 +358,7 @@ export async function setSpaceMember(ctx: DomainContext, spaceId: string, userId
       enterSpace(ctx, spaceId, 'manage'),
       db().entities.user.get({ orgId: ctx.org.orgId, userId }).go().then((result) => result.data ?? undefined),
     ]);
-    if (!user || !user.isActive || user.role === 'CUSTOMER') throw invalidField('userId', 'Unknown user, or a customer user');
+    if (!user?.isActive || user.role === 'CUSTOMER') throw invalidField('userId', 'Unknown user, or a customer user');
     const members = membersOf(space);
     if (members[userId] === role) return { userId, name: user.name, role };
     if (!(userId in members) && Object.keys(members).length >= MAX_SPACE_MEMBERS) throw invalidField('userId', `A space has at most ${MAX_SPACE_MEMBERS} members`);

@@ -110,7 +110,7 @@ describe('listing and reading customers', () => {
     ['includeArchived=yes', 'includeArchived'],
     ['page=-1', 'page'],
     ['limit=ten', 'limit'],
-    ['search=' + 'x'.repeat(201), 'search'],
+    [`search=${'x'.repeat(201)}`, 'search'],
     ['archived=true', 'archived'],
   ])('rejects the query %s with 400 naming %s', async (query, field) => {
     expectValidationError(await org.call('GET', `/api/v1/customers?${query}`), field);

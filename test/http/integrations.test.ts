@@ -221,7 +221,7 @@ describe('GitHub hooks', () => {
 
   it('refuses a missing or wrong signature with 401 and records nothing', async () => {
     expect((await github('pull_request', prPayload(140), { signature: null })).status).toBe(401);
-    expect((await github('pull_request', prPayload(140), { signature: 'sha256=' + '0'.repeat(64) })).status).toBe(401);
+    expect((await github('pull_request', prPayload(140), { signature: `sha256=${'0'.repeat(64)}` })).status).toBe(401);
     expect((await github('pull_request', prPayload(140), { secret: 'not-the-secret' })).status).toBe(401);
     const elsewhere = await api('POST', '/api/v1/integrations/github/events', { org: 'no-such-org', rawBody: '{}', headers: { 'x-github-event': 'ping' } });
     expect(elsewhere.status).toBe(401);

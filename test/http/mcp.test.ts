@@ -205,14 +205,14 @@ describe('the MCP endpoint', () => {
   });
 
   it('cuts a long description with a marker, and tickets_get reads on from the offset it names', async () => {
-    const description = 'x'.repeat(9_000) + 'THE END';
+    const description = `${'x'.repeat(9_000)}THE END`;
     const ticket = await createTicket(setup.org, setup.boardId, { title: 'Long', description });
     const { token } = await createToken(setup.org, setup.org.adminToken);
     const client = await modernClient(token);
     const first = (await client.callTool({ name: 'tickets_get', arguments: { ticketId: ticket.id } })).structuredContent as { ticket: { description: string } };
     expect(first.ticket.description).toContain('tickets_get with descriptionOffset=8000 reads on');
     const rest = (await client.callTool({ name: 'tickets_get', arguments: { ticketId: ticket.id, descriptionOffset: 8000 } })).structuredContent as { ticket: { description: string } };
-    expect(rest.ticket.description).toBe('x'.repeat(1_000) + 'THE END');
+    expect(rest.ticket.description).toBe(`${'x'.repeat(1_000)}THE END`);
     await client.close();
   });
 

@@ -427,7 +427,7 @@ describe('switching organization with a refresh token (spec §5.4.7)', () => {
     const email = `switch-${Date.now()}@people.test`;
     const [first, second] = await Promise.all([signupOrg({ email }), signupOrg({ email })]);
     const client = (await registered(['http://127.0.0.1/switch'], first)).body;
-    const user = (o: TestOrg) => ({ email, password: 'correct horse battery' });
+    const user = (_o: TestOrg) => ({ email, password: 'correct horse battery' });
     const exchange = async (o: TestOrg) => {
       const { code, verifier } = await codeFor(fetch, originOf(o), client.client_id, 'http://127.0.0.1/switch', user(o));
       return (await token(o, { grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1/switch', client_id: client.client_id, client_secret: client.client_secret, code_verifier: verifier })).body;

@@ -837,11 +837,11 @@ function timeProbes(): Record<string, Probe> {
       },
     },
     // auth; the board ∥ its entries (one Query); their tickets and items.
-    ['GET /api/v1/boards/{boardId}/time-entries']: { budget: 4, run: call('GET /api/v1/boards/{boardId}/time-entries') },
+    "GET /api/v1/boards/{boardId}/time-entries": { budget: 4, run: call('GET /api/v1/boards/{boardId}/time-entries') },
     // auth; the ticket (with its board) ∥ its entries; their tickets and items.
-    ['GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries']: { budget: 4, run: call('GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries') },
-    ['GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary']: { budget: 3, run: call('GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary') },
-    ['GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary-with-budget']: {
+    "GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries": { budget: 4, run: call('GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries') },
+    "GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary": { budget: 3, run: call('GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary') },
+    "GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary-with-budget": {
       budget: 3,
       run: call('GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary-with-budget'),
     },
@@ -859,7 +859,7 @@ describe('round-trip budget of every endpoint', () => {
     expect(Object.keys(probes).sort()).toEqual(routes);
   });
 
-  it.each(Object.entries(probes))('%s stays within its budget', async (routeKey, probe) => {
+  it.each(Object.entries(probes))('%s stays within its budget', async (_routeKey, probe) => {
     const response = await probe.run(org);
     if (probe.status) expect(response.status, JSON.stringify(response.body)).toBe(probe.status);
     else expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);

@@ -148,7 +148,7 @@ describe('listing and reading teams', () => {
   it.each([
     ['page=0', 'page'],
     ['limit=abc', 'limit'],
-    ['search=' + 'x'.repeat(101), 'search'],
+    [`search=${'x'.repeat(101)}`, 'search'],
     ['sort=name', 'sort'],
   ])('rejects the query %s with 400 naming %s', async (query, field) => {
     const response = await org.call('GET', `/api/v1/teams?${query}`);

@@ -60,7 +60,8 @@ async function countsOf(world: World, boardId = world.boardId): Promise<Record<s
   const { data } = await db().entities.columnCount.query.byBoard({ orgId: world.org.orgId, boardId }).go({ pages: 'all', consistent: true });
   const sums: Record<string, { total: number; archived: number }> = {};
   for (const shard of data) {
-    const sum = (sums[shard.statusId] ??= { total: 0, archived: 0 });
+    sums[shard.statusId] ??= { total: 0, archived: 0 };
+    const sum = sums[shard.statusId]!;
     sum.total += shard.total;
     sum.archived += shard.archived;
   }
@@ -73,7 +74,8 @@ async function countsFromTickets(world: World, boardId = world.boardId): Promise
   expect(response.body.total).toBeLessThanOrEqual(100);
   const counts: Record<string, { total: number; archived: number }> = {};
   for (const ticket of response.body.data) {
-    const count = (counts[ticket.status.id] ??= { total: 0, archived: 0 });
+    counts[ticket.status.id] ??= { total: 0, archived: 0 };
+    const count = counts[ticket.status.id]!;
     count.total += 1;
     if (ticket.isArchived) count.archived += 1;
   }
@@ -392,7 +394,8 @@ describe('GET /api/v1/issues across boards answers exactly what the full-read pa
     const ids: Record<string, string[]> = {};
     const fill = async (boardId: string, key: string, count: number, extra: Record<string, unknown> = {}) => {
       for (let index = 0; index < count; index += 1) {
-        (ids[`${boardId}:${key}`] ??= []).push(await newTicket(org, boardId, `${key} ${index}`, { statusId: s[key]!.id, ...extra }));
+        ids[`${boardId}:${key}`] ??= [];
+        ids[`${boardId}:${key}`]!.push(await newTicket(org, boardId, `${key} ${index}`, { statusId: s[key]!.id, ...extra }));
       }
     };
     for (const boardId of [...large, small]) {

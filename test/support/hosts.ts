@@ -11,8 +11,7 @@ import { isPublicAddress } from '../../lib/core/addresses.js';
 export async function nonPublicHostName(): Promise<{ name: string; address: string }> {
   const names = readFileSync('/etc/hosts', 'utf8')
     .split('\n')
-    .map((line) => line.replace(/#.*/, '').trim().split(/\s+/).slice(1))
-    .flat()
+    .flatMap((line) => line.replace(/#.*/, '').trim().split(/\s+/).slice(1))
     .filter((name) => name && !/^localhost$|\.localhost$/i.test(name) && !/^[\d.:]+$/.test(name));
   for (const name of names) {
     const addresses = await lookup(name, { all: true }).catch(() => []);

@@ -56,6 +56,7 @@ export const PullRequest = (config?: EntityConfiguration) =>
     authorName: { type: 'string', required: true },
     ticketId: { type: 'string' },
     /** Index key of byTicket: the ticket id, or NO_KEY while no ticket is linked (derived). */
+    // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
     ticketKey: { type: 'string', watch: ['ticketId'], set: (_value?: string, item?: any) => item?.ticketId ?? NO_KEY },
     boardId: { type: 'string' },
     /** The agent whose gitIdentity matched the author. */

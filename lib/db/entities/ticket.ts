@@ -79,6 +79,7 @@ export const Ticket = (config?: EntityConfiguration) =>
     priority: { type: PRIORITIES, required: true, default: 'medium' },
     assigneeId: { type: 'string' },
     /** Index key of byAssignee: the assignee id, or NO_KEY when unassigned (derived). */
+    // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
     assigneeKey: { type: 'string', watch: ['assigneeId'], set: (_value?: string, item?: any) => item?.assigneeId ?? NO_KEY },
     /** Denormalized display name of the assignee (rewritten when the user is renamed). */
     assigneeName: { type: 'string' },
@@ -94,6 +95,7 @@ export const Ticket = (config?: EntityConfiguration) =>
     impactLevel: { type: IMPACT_LEVELS },
     milestoneId: { type: 'string' },
     /** Index key of byMilestone (derived): NO_KEY when the ticket is in no milestone or deleted. */
+    // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
     milestoneKey: { type: 'string', watch: ['milestoneId', 'isDeleted'], set: (_value?: string, item?: any) => (item?.milestoneId && !item?.isDeleted ? item.milestoneId : NO_KEY) },
     /**
      * The releases the ticket is attached to (a set; absent when none). Changed by release
@@ -108,6 +110,7 @@ export const Ticket = (config?: EntityConfiguration) =>
     /** Position within its status column: a finite number, 0 ≤ position < 1e15. */
     position: { type: 'number', required: true },
     /** Index key of the column order in byBoard: `position` as a fixed-width sortable string (derived, `positionKeyOf`). */
+    // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
     positionKey: { type: 'string', watch: ['position'], set: (_value?: string, item?: any) => positionKeyOf(item?.position) },
     parentTicketId: { type: 'string' },
     subticketIds: { type: 'list', items: { type: 'string' } },
@@ -135,8 +138,11 @@ export const Ticket = (config?: EntityConfiguration) =>
     /** +1 with every new claim of the ticket: the fencing number. */
     claimCount: { type: 'number', default: 0 },
     /** Index keys of byClaimHolder/byClaimExpiry/byOrgClaimExpiry (derived): NO_KEY when unclaimed. */
+    // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
     claimHolderKey: { type: 'string', watch: CLAIM_SOURCES, set: (_value?: string, item?: any) => (isClaimed(item ?? {}) ? item.claimedById : NO_KEY) },
+    // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
     claimShard: { type: 'string', watch: CLAIM_SOURCES, set: (_value?: string, item?: any) => (isClaimed(item ?? {}) ? claimShardOf(item.ticketId) : NO_KEY) },
+    // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
     claimExpiresAtKey: { type: 'string', watch: CLAIM_SOURCES, set: (_value?: string, item?: any) => (isClaimed(item ?? {}) ? item.claimExpiresAt : NO_KEY) },
     /** Incremented by every write; the condition of the next write. */
     version: { type: 'number', required: true },

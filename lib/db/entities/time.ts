@@ -35,7 +35,9 @@ export const TimeEntry = (config?: EntityConfiguration) =>
     boardId: { type: 'string' },
     bookingItemId: { type: 'string' },
     /** Index keys of byBoard / byTicket (derived): NO_KEY for a booking-item entry, which those sparse indexes leave out. */
+    // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
     boardKey: { type: 'string', watch: ['boardId'], set: (_value?: string, item?: any) => item?.boardId ?? NO_KEY },
+    // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
     ticketKey: { type: 'string', watch: ['ticketId'], set: (_value?: string, item?: any) => item?.ticketId ?? NO_KEY },
     durationMinutes: { type: 'number', required: true },
     rawMinutes: { type: 'number', required: true },
