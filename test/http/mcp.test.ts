@@ -329,7 +329,7 @@ describe('the MCP endpoint', () => {
     expect(Number(documented![1])).toBe(tools.length);
     expect(Number(documented![2]!.replaceAll(',', ''))).toBe(JSON.stringify(tools).length);
     expect([...documented![3]!.matchAll(/`(\w+)`/g)].map((match) => match[1])).toEqual(tools.map((tool) => tool.name));
-    expect(readme).toContain(`\`tools/list\`: ${tools.length} tools, ${JSON.stringify(tools).length.toLocaleString('en-US')} characters`);
+    expect(readFileSync('docs/performance.md', 'utf8')).toContain(`\`tools/list\`: ${tools.length} tools, ${JSON.stringify(tools).length.toLocaleString('en-US')} characters`);
     const prompt = await client.getPrompt({ name: 'work_next_ticket' });
     expect(JSON.stringify(prompt.messages)).toContain('tickets_claim');
     await client.close();
