@@ -11,6 +11,7 @@ import { directoryEntryOf } from '../organizations/group-directory.js';
 import { DEFAULT_STATUSES, DEFAULT_TICKET_TYPE } from '../organizations/defaults.js';
 import { claimName } from '../organizations/unique-names.js';
 import type { OrganizationItem, UserItem } from '../db/entities/index.js';
+import { DEFAULT_MAX_CONCURRENT_CLAIMS } from '../db/entities/index.js';
 
 export interface SignupInput {
   organizationName: string;
@@ -57,7 +58,7 @@ export async function signup(ctx: AnonymousContext, input: SignupInput) {
     plan: 'FREE',
     timeTrackingEnabled: true,
     defaultTimeFactor: 1,
-    defaultMaxConcurrentClaims: 3,
+    defaultMaxConcurrentClaims: DEFAULT_MAX_CONCURRENT_CLAIMS,
     liveAgentCount: 0,
     webhookEndpointCount: 0,
     groupDirectory: Object.fromEntries(groups.map((group) => [group.groupId, directoryEntryOf(group)])),

@@ -21,8 +21,6 @@ export const MAX_MEMBERS_ON_CREATE = Math.floor((MAX_TRANSACTION_ITEMS - 1) / 2)
 /** Members handled per transaction when a team is deleted (same arithmetic as on create). */
 const MEMBERS_PER_DELETE_TRANSACTION = MAX_MEMBERS_ON_CREATE;
 
-/** BatchGetItem reads at most 100 keys per call. */
-const BATCH_GET_LIMIT = 100;
 
 export function presentTeam(team: TeamItem) {
   return {
@@ -70,8 +68,8 @@ async function loadTeamWithMembers(orgId: string, teamId: string) {
     { entity: entities.team, key: { orgId, teamId } },
     ...memberships.map((membership) => ({ entity: entities.user, key: { orgId, userId: membership.userId } })),
   ];
-  const chunks = chunk(requests, BATCH_GET_LIMIT);
-  const [team, ...users] = (await Promise.all(chunks.map((requests) => batchGetMixed(requests)))).flat() as [
+  // batchGetMixed sends more than 100 keys as parallel calls itself.
+  const [team, ...users] = (await batchGetMixed(requests)) as [
     TeamItem | undefined,
     ...(UserItem | undefined)[],
   ];

@@ -2,6 +2,7 @@ import { AppError, forbidden } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import { addSeconds } from '../core/clock.js';
 import type { TicketItem } from '../db/entities/index.js';
+import { DEFAULT_MAX_CONCURRENT_CLAIMS } from '../db/entities/index.js';
 import { guarded, type TransactionEntities } from '../db/transact.js';
 import { retryLostRaces } from '../db/races.js';
 import { requirePermission } from '../organizations/permissions.js';
@@ -25,7 +26,7 @@ export const clampLease = (seconds: number | undefined): number =>
 /** An agent's concurrent-claim maximum; null for people (never limited). */
 export function claimLimitOf(ctx: DomainContext): number | null {
   if (!ctx.actor.agent) return null;
-  return ctx.actor.agent.maxConcurrentClaims ?? ctx.org.defaultMaxConcurrentClaims ?? 3;
+  return ctx.actor.agent.maxConcurrentClaims ?? ctx.org.defaultMaxConcurrentClaims ?? DEFAULT_MAX_CONCURRENT_CLAIMS;
 }
 
 export const alreadyClaimed = (ticket: TicketItem): AppError =>

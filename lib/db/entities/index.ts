@@ -1,4 +1,4 @@
-export { Organization, OrganizationSlug, PLANS, type Plan, type OrganizationItem, type OrganizationSlugItem } from './organization.js';
+export { DEFAULT_MAX_CONCURRENT_CLAIMS, Organization, OrganizationSlug, PLANS, type Plan, type OrganizationItem, type OrganizationSlugItem } from './organization.js';
 export { User, UserEmail, ROLES, type Role, type UserItem } from './user.js';
 export { Credential, CREDENTIAL_KINDS, type CredentialKind, type CredentialItem } from './credential.js';
 export { PermissionGroup, GROUP_TYPES, type PermissionGroupItem } from './permission-group.js';

@@ -10,6 +10,9 @@ export type Plan = (typeof PLANS)[number];
  * same transaction as the group itself, so resolving a caller's permissions, or checking
  * the groups a user is put in, costs no extra round trip.
  */
+/** Live claims an agent may hold at once unless it or its organization says otherwise (spec §8: 1–50, default 3). */
+export const DEFAULT_MAX_CONCURRENT_CLAIMS = 3;
+
 export const Organization = (config?: EntityConfiguration) =>
   new Entity({
   model: { entity: 'organization', version: '1', service: 'wm' },
@@ -20,7 +23,7 @@ export const Organization = (config?: EntityConfiguration) =>
     plan: { type: PLANS, required: true, default: 'FREE' },
     timeTrackingEnabled: { type: 'boolean', required: true, default: true },
     defaultTimeFactor: { type: 'number', required: true, default: 1 },
-    defaultMaxConcurrentClaims: { type: 'number', required: true, default: 3 },
+    defaultMaxConcurrentClaims: { type: 'number', required: true, default: DEFAULT_MAX_CONCURRENT_CLAIMS },
     /** groupId → {type, permissions, systemKey} (denormalized from PermissionGroup, see above). */
     groupDirectory: { type: 'any', default: () => ({}) },
     /** Agent policies (spec §2.16): {statusTransitionsRequireApproval, prsRequireHumanReview}; absent = defaults. */
