@@ -2,6 +2,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { setPlan } from '../support/api.js';
 import { boardSetup } from '../support/tickets.js';
+import { createAgent } from '../support/factories.js';
 
 /** Runs examples/agent-loop.mjs (the script docs/agents.md shows) against the local runtime. */
 function runAgentLoop(env: Record<string, string>): Promise<{ code: number; lines: { message: string; [field: string]: unknown }[]; output: string }> {
@@ -14,6 +15,14 @@ function runAgentLoop(env: Record<string, string>): Promise<{ code: number; line
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, lines, output: stdout + stderr });
     });
   });
+}
+
+/** A board with no claimable work, and an agent (Pro plan) with a token. */
+async function idleAgent(board: string) {
+  const s = await boardSetup(board);
+  await setPlan(s.org.slug, 'PRO');
+  const { token } = await createAgent(s.org, { token: { name: 'loop' } });
+  return { s, token };
 }
 
 describe('the example agent loop', () => {
@@ -50,22 +59,14 @@ describe('the example agent loop', () => {
   }, 60_000);
 
   it('stops cleanly when there is no claimable work', async () => {
-    const s = await boardSetup('Idle loop');
-    await setPlan(s.org.slug, 'PRO');
-    const agents = `/api/v1/organizations/${s.org.orgId}/agents`;
-    const agent = (await s.org.call('POST', agents, { body: { name: 'Idle' } })).body;
-    const token = (await s.org.call('POST', `${agents}/${agent.id}/tokens`, { body: { name: 'loop' } })).body.token;
+    const { s, token } = await idleAgent('Idle loop');
     const run = await runAgentLoop({ WMS_BASE_URL: inject('baseUrl'), WMS_ORG: s.org.slug, WMS_TOKEN: token });
     expect(run.code, run.output).toBe(0);
     expect(run.lines.map((line) => line.message)).toEqual(['no claimable work left', 'finished']);
   });
 
   it('follows PORT when no base URL is given, as the README runs it against npm start', async () => {
-    const s = await boardSetup('Port loop');
-    await setPlan(s.org.slug, 'PRO');
-    const agents = `/api/v1/organizations/${s.org.orgId}/agents`;
-    const agent = (await s.org.call('POST', agents, { body: { name: 'Ported' } })).body;
-    const token = (await s.org.call('POST', `${agents}/${agent.id}/tokens`, { body: { name: 'loop' } })).body.token;
+    const { s, token } = await idleAgent('Port loop');
     const run = await runAgentLoop({ PORT: new URL(inject('baseUrl')).port, WMS_ORG: s.org.slug, WMS_TOKEN: token });
     expect(run.code, run.output).toBe(0);
     expect(run.lines.map((line) => line.message)).toEqual(['no claimable work left', 'finished']);
