@@ -142,8 +142,8 @@ export function outboundRequest(url: string, options: OutboundRequest): Promise<
 const REGISTRATION_LOOKUP_MS = 3000;
 
 /**
- * Why a URL the service will call later (a webhook endpoint, the time-booking endpoint, a
- * client metadata document) is refused when it is given: its shape (lib/core/addresses.ts),
+ * Why a URL the service will call later (a webhook endpoint, the time-booking endpoint) is
+ * refused when it is given: its shape (lib/core/addresses.ts),
  * and every address its host name resolves to now must be public, so a name that points at a
  * private, loopback or metadata address is refused at once rather than failing every delivery.
  * Delivery checks again on the address it connects to (DNS may change in between). A name that

@@ -2,7 +2,7 @@ import { oauthError } from '../core/errors.js';
 import { config } from '../core/config.js';
 import { addSeconds, epochSeconds, type Clock } from '../core/clock.js';
 import { newId, randomSecret, safeEqual, sha256Hex } from '../core/ids.js';
-import { deliverableUrlRefusal, outboundRequest } from '../core/outbound.js';
+import { outboundRequest } from '../core/outbound.js';
 import type { DomainContext } from '../db/context.js';
 import type { OAuthClientItem } from '../db/entities/index.js';
 import { db } from '../db/service.js';
@@ -199,8 +199,6 @@ export const METADATA_DOCUMENT_LIMITS = { timeoutMs: 5000, maxBytes: 5 * 1024, m
 export async function fetchClientMetadata(url: string, now: Date): Promise<OAuthClientItem | { refused: string }> {
   const shape = metadataUrlRefusal(url);
   if (shape) return { refused: `The client_id URL ${shape}` };
-  const unreachable = await deliverableUrlRefusal(url, { allowLoopback: config().webhookAllowLoopback });
-  if (unreachable) return { refused: `The client_id URL names a non-public address and is not fetched: ${unreachable}` };
   const response = await outboundRequest(url, {
     method: 'GET',
     headers: { accept: 'application/json', 'user-agent': 'work-management-oauth/1' },

@@ -58,11 +58,17 @@ const siteOf = (request: RequestInfo, querySlug?: string): Promise<OAuthSite> =>
  * request was made for.
  */
 async function formSite(request: RequestInfo, ctx: AnonymousContext, sealed: string): Promise<{ site: OAuthSite; authorization: AuthorizationRequest | undefined }> {
-  const named = organizationSlugOf(request.headers);
-  const unverified = named ? undefined : await openAuthorizationRequest(sealed, undefined, ctx.clock.now());
-  const slug = named ?? (unverified ? await slugOfOrganization(unverified.orgId) : undefined);
-  const site = await oauthSite(request, 'authorize', ctx, slug ?? undefined);
-  return { site, authorization: await openAuthorizationRequest(sealed, site.orgId, ctx.clock.now()) };
+  const now = ctx.clock.now();
+  if (organizationSlugOf(request.headers)) {
+    const site = await oauthSite(request, 'authorize', ctx);
+    return { site, authorization: await openAuthorizationRequest(sealed, site.orgId, now) };
+  }
+  // The seal vouches for the organization; its slug is read (beside the call's count) for the redirects.
+  const authorization = await openAuthorizationRequest(sealed, undefined, now);
+  if (!authorization) throw notFound('Organization');
+  const [slug] = await Promise.all([slugOfOrganization(authorization.orgId), limitOAuthCalls('authorize', request.sourceIp, now)]);
+  if (!slug) throw notFound('Organization');
+  return { site: { orgId: authorization.orgId, slug, origin: originOf(request), sharedOrigin: true }, authorization };
 }
 
 const asRaw = (page: Page, cookies?: string[]): RawBody => ({ body: page.body, headers: page.headers, statusCode: page.statusCode, ...(cookies ? { cookies } : {}) });

@@ -45,7 +45,7 @@ describe('host names that resolve to a non-public address', () => {
     const page = await fetch(new URL(`/api/v1/oauth/authorize?${query}`, baseUrl()));
     expect(page.status).toBe(400);
     expect(page.headers.get('content-type')).toContain('text/html');
-    expect(await page.text()).toContain(`resolves to ${inside.address}`);
+    expect(await page.text()).toContain(`non-public address ${inside.address}`);
   });
 
   it('names the setting that admits loopback URLs locally when refusing one', async () => {
