@@ -1,5 +1,5 @@
 import { createHttpHandler } from '../lib/http/router.js';
-import { issuesRoutes } from '../lib/tickets/issues-http.js';
+import { issuesRoutes } from '../lib/tickets/http/issues.js';
 
 /** Exported so tests can hold this group to the route table. */
 export const routes = issuesRoutes;

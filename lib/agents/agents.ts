@@ -5,12 +5,8 @@ import { db } from '../db/service.js';
 import { guarded, inTransactionChunks, transact } from '../db/transact.js';
 import { batchGetMixed } from '../db/batch.js';
 import type { PermissionGroupItem, UserItem } from '../db/entities/index.js';
-import { hasPermission, requireHeldPermissions, requirePermission } from '../organizations/permissions.js';
-import { requireFeature } from '../organizations/plans.js';
-import { groupDirectoryOf, permissionsOfGroups, systemGroupId } from '../organizations/group-directory.js';
-import { requireSession } from '../identity/require-session.js';
-import { listAccessTokens } from '../identity/personal-tokens.js';
-import { counterDown, counterUp } from '../organizations/counters.js';
+import { hasPermission, requireHeldPermissions, requirePermission, requireFeature, groupDirectoryOf, permissionsOfGroups, systemGroupId, counterDown, counterUp } from '../organizations/index.js';
+import { requireSession, listAccessTokens } from '../identity/index.js';
 
 export const MAX_LIVE_AGENTS = 25;
 

@@ -1,13 +1,12 @@
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/routes.js';
-import { idParam, optionalText, requiredText } from '../http/validation.js';
-import { tokenRestrictionsBody } from '../users/http.js';
+import { idParam, optionalText, requiredText, tokenRestrictionsBody } from '../http/validation.js';
 import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from './agents.js';
 import { listAgentTokens, mintAgentToken, revokeAgentToken } from './tokens.js';
 import { getAgentPolicies, updateAgentPolicies } from './policies.js';
 import { getAgentsOverview } from './overview.js';
-import { agentPoliciesResult, agentResult, agentsOverviewResult } from './http-responses.js';
-import { createdTokenResult, tokenResult } from '../users/http-responses.js';
+import { agentPoliciesResult, agentResult, agentsOverviewResult } from './shapes.js';
+import { createdTokenResult, tokenResult } from '../users/index.js';
 
 const orgParams = z.object({ orgId: idParam });
 const agentParams = z.object({ orgId: idParam, agentId: idParam });

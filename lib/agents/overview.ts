@@ -1,11 +1,11 @@
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { isOrgSubject, type ActivityDayItem, type TicketItem, type UserItem } from '../db/entities/index.js';
-import { requirePermission } from '../organizations/permissions.js';
-import { requireSession } from '../identity/require-session.js';
+import { requirePermission } from '../organizations/index.js';
+import { requireSession } from '../identity/index.js';
 import { canSeeBoard, listOrganizationBoards } from '../boards/index.js';
-import { liveClaimsOf } from '../tickets/claim-expiry.js';
-import { activitySince, utcDay, utcDaysBefore, utcMonthStart } from '../activity/activity.js';
+import { liveClaimsOf } from '../tickets/index.js';
+import { activitySince, utcDay, utcDaysBefore, utcMonthStart } from '../activity/index.js';
 
 const REPORT_OUTCOMES = { done: 'reportsDone', blocked: 'reportsBlocked', needsReview: 'reportsNeedsReview', partial: 'reportsPartial', unknown: 'reportsUnknown' } as const;
 

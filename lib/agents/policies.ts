@@ -1,9 +1,8 @@
 import { forbidden, invalidField } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
-import { agentPoliciesOf, type AgentPolicies } from '../organizations/agent-policies.js';
-import { hasPermission, requirePermission } from '../organizations/permissions.js';
-import { requireSession } from '../identity/require-session.js';
+import { agentPoliciesOf, type AgentPolicies, hasPermission, requirePermission } from '../organizations/index.js';
+import { requireSession } from '../identity/index.js';
 
 /** Every status key of the organization except BACKLOG (moving back to the backlog is never gated). */
 async function gateableStatusKeys(orgId: string): Promise<string[]> {

@@ -1,9 +1,7 @@
 import type { DomainContext } from '../db/context.js';
-import { requireHeldPermissions, requirePermission } from '../organizations/permissions.js';
-import { requireFeature } from '../organizations/plans.js';
-import { groupDirectoryOf, permissionsOfGroups } from '../organizations/group-directory.js';
+import { requireHeldPermissions, requirePermission, requireFeature, groupDirectoryOf, permissionsOfGroups } from '../organizations/index.js';
 import { assertBoardsExist } from '../boards/index.js';
-import { createAccessToken, listAccessTokens, presentToken, revokeAccessToken, type TokenRestrictionsInput } from '../identity/personal-tokens.js';
+import { createAccessToken, listAccessTokens, presentToken, revokeAccessToken, type TokenRestrictionsInput } from '../identity/index.js';
 import { loadManagedAgent } from './agents.js';
 import { consumeRateLimit } from '../db/rate-limit.js';
 

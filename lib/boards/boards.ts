@@ -6,7 +6,7 @@ import { batchGetMixed } from '../db/batch.js';
 import { guarded, transact } from '../db/transact.js';
 import type { BoardItem, TeamItem } from '../db/entities/index.js';
 import { pageOf } from '../core/pages.js';
-import { requirePermission } from '../organizations/permissions.js';
+import { requirePermission } from '../organizations/index.js';
 import { canSeeBoard, listOrganizationBoards, loadVisibleBoard, type BoardTeam } from './access.js';
 import { boardChanged, patchLiveBoard } from './board-writes.js';
 import { retryLostRaces } from '../db/races.js';

@@ -3,10 +3,10 @@ import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, optionalText, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
 import { createBoard, deleteBoard, getBoard, listBoards, setBoardArchived, updateBoard } from './boards.js';
 import { addBoardMember, assignTeamToBoard, removeBoardMember, removeTeamFromBoard } from './membership.js';
-import { flagTicketsOfAssignees } from '../tickets/bulk.js';
+import { flagTicketsOfAssignees } from '../tickets/index.js';
 import { getBoardStatuses, getTransitionRules, setBoardStatuses, setTransitionRules } from './workflow.js';
 import { PREFIX_PATTERN } from './prefix.js';
-import { boardResult, boardStatusResult, transitionRulesResult } from './http-responses.js';
+import { boardResult, boardStatusResult, transitionRulesResult } from './shapes.js';
 
 /** Board descriptions have no limit in the spec; this keeps items far below DynamoDB's 400 KB. */
 const MAX_DESCRIPTION = 10_000;

@@ -3,3 +3,4 @@ export { teamsOf, type BoardTeam } from './access.js';
 export { canSeeBoard, membershipGrantsAccess, visibleOrNotFound, loadVisibleBoard, listOrganizationBoards, assertBoardsExist, type BoardAccessSubject } from './access.js';
 export { renameTeamOnBoards, removeTeamFromBoards, removeCustomerFromBoards } from './assignment-sync.js';
 export { isStatusEnabledOnBoard, isTransitionAllowed, type TransitionRule } from './workflow.js';
+export { listBoards } from './boards.js';

@@ -4,7 +4,7 @@ import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
 import { guarded, transact } from '../db/transact.js';
 import type { BoardItem, TeamItem, UserItem } from '../db/entities/index.js';
-import { requirePermission } from '../organizations/permissions.js';
+import { requirePermission } from '../organizations/index.js';
 import { loadVisibleBoard, membershipGrantsAccess, teamsOf, visibleOrNotFound, type BoardAccessSubject } from './access.js';
 import { boardChanged, patchLiveBoard, writeBoardTeams } from './board-writes.js';
 import { retryLostRaces } from '../db/races.js';

@@ -1,7 +1,7 @@
 import { invalidField } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import type { BoardItem, StatusItem } from '../db/entities/index.js';
-import { requirePermission } from '../organizations/permissions.js';
+import { requirePermission } from '../organizations/index.js';
 import { loadOrganizationStatuses, presentStatus } from '../statuses/index.js';
 import { loadVisibleBoard } from './access.js';
 import { patchLiveBoard } from './board-writes.js';

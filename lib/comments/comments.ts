@@ -4,12 +4,10 @@ import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { guarded, isConditionFailure, transact, type TransactionEntities } from '../db/transact.js';
 import type { CommentItem, TicketItem } from '../db/entities/index.js';
-import { eventPuts, newEventRecord } from '../events/outbox.js';
+import { eventPuts, newEventRecord } from '../events/index.js';
 import { pageOf } from '../core/pages.js';
-import { hasPermission, requirePermission } from '../organizations/permissions.js';
-import { loadTicketOnBoard, loadTicketOnBoardWith } from '../tickets/access.js';
-import { baseTicketData } from '../tickets/events.js';
-import { maySeeSecretComments } from '../tickets/present.js';
+import { hasPermission, requirePermission } from '../organizations/index.js';
+import { loadTicketOnBoard, loadTicketOnBoardWith, baseTicketData, maySeeSecretComments } from '../tickets/index.js';
 
 /** A comment as the API shows it (spec §2.7). */
 export function presentComment(comment: CommentItem) {

@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, pageQuery } from '../http/validation.js';
-import { withTicketRefs } from '../tickets/http-refs.js';
+import { withTicketRefs } from '../http/ticket-refs.js';
 import { createComment, deleteComment, getComment, listComments, updateComment } from './comments.js';
-import { commentResult } from './http-responses.js';
+import { commentResult } from './shapes.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 const commentParams = ticketParams.extend({ commentId: idParam });

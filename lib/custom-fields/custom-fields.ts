@@ -4,8 +4,7 @@ import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { guarded, transact } from '../db/transact.js';
 import type { CustomFieldItem, CustomFieldType } from '../db/entities/index.js';
-import { requirePermission } from '../organizations/permissions.js';
-import { assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/unique-names.js';
+import { requirePermission, assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/index.js';
 
 /**
  * Definitions an organization may hold. Setting a ticket's values checks every definition it

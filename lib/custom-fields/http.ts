@@ -3,7 +3,7 @@ import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, optionalText, requiredText } from '../http/validation.js';
 import { CUSTOM_FIELD_TYPES } from '../db/entities/index.js';
 import { MAX_OPTIONS_PER_FIELD, createCustomField, deleteCustomField, listCustomFields, updateCustomField } from './custom-fields.js';
-import { customFieldResult } from './http-responses.js';
+import { customFieldResult } from './shapes.js';
 
 const fieldParams = z.object({ customFieldId: idParam });
 const fieldName = requiredText(100);

@@ -4,7 +4,7 @@ import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
 import type { CustomerItem } from '../db/entities/index.js';
-import { requirePermission } from '../organizations/permissions.js';
+import { requirePermission } from '../organizations/index.js';
 import { pageOf } from '../core/pages.js';
 import { removeCustomerFromBoards } from '../boards/index.js';
 

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
 import { archiveCustomer, createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from './customers.js';
-import { customerResult } from './http-responses.js';
+import { customerResult } from './shapes.js';
 
 const customerPath = z.object({ customerId: idParam });
 

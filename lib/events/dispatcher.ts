@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.js';
-import { fanOutEvent, type BatchMemo } from '../webhooks/fanout.js';
+import { fanOutEvent, type BatchMemo } from '../webhooks/index.js';
 import type { DispatchedEvent, Dispatcher } from './consumer.js';
 
 /** Hands one outbox record of an internal type to its receiver; answers how many deliveries it queued. */

@@ -3,9 +3,8 @@ import type { Clock } from '../core/clock.js';
 import { safeEqual, sha256Hex } from '../core/ids.js';
 import { config } from '../core/config.js';
 import type { DomainContext } from '../db/context.js';
-import { authenticate } from '../identity/authenticate.js';
-import type { OAuthScope } from '../oauth/discovery.js';
-import { resourceMetadataUrl } from '../oauth/discovery.js';
+import { authenticate } from '../identity/index.js';
+import { type OAuthScope, resourceMetadataUrl } from '../oauth/index.js';
 import { originOf, type RequestInfo, type Route } from './routes.js';
 
 /*

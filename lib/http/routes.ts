@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
-import type { OAuthScope } from '../oauth/discovery.js';
+import type { OAuthScope } from '../oauth/index.js';
 
 /*
  * What a route is: its declaration (schemas, the rules it obeys, its handler), the request it

@@ -74,13 +74,12 @@ export const calendarDate = z
 
 export const idParam = z.string().min(1).max(64);
 
-/*
- * Building blocks of response schemas (what the service sends; no transforms): each documents
- * a field the way clients meet it and is checked against every response in test runs.
- */
-
-/** An ISO 8601 UTC timestamp as the service writes it (`2026-11-22T10:00:00.000Z`). */
-export const timestamp = z.iso.datetime();
-
-/** An id of the service (prefixed, e.g. `brd_…`, `tkt_…`). */
-export const anId = z.string().min(1);
+/** Restriction fields shared by personal and agent tokens (spec §4.14, §5.3). */
+export const tokenRestrictionsBody = z.strictObject({
+  name: requiredText(200),
+  expiresInDays: z.number().int().min(1).max(3650).nullable().optional(),
+  allowedBoardIds: z.array(idParam).max(100, 'At most 100 boards').optional(),
+  readOnly: z.boolean().optional(),
+  denyDelete: z.boolean().optional(),
+  clientLabel: z.string().max(200, 'At most 200 characters').nullable().optional(),
+});

@@ -5,7 +5,7 @@ import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
 import { transact } from '../db/transact.js';
 import type { CredentialItem, OAuthGrantItem, OrganizationItem, UserItem } from '../db/entities/index.js';
-import { groupDirectoryOf, permissionsOfGroups } from '../organizations/group-directory.js';
+import { groupDirectoryOf, permissionsOfGroups } from '../organizations/index.js';
 import { looksLikeJwt, verifySessionJwt } from './sessions.js';
 import { parseAccessToken } from './access-tokens.js';
 import { parseOAuthAccessToken, resourceOf } from './oauth-access-tokens.js';

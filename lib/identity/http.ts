@@ -3,7 +3,7 @@ import { authenticated, open, type Routes } from '../http/routes.js';
 import { requiredText, emailAddress } from '../http/validation.js';
 import { signup } from './signup.js';
 import { changePassword, login, logout } from './login.js';
-import { organizationBrief, userResult } from '../users/http-responses.js';
+import { organizationBrief, userResult } from '../users/index.js';
 
 /** A new session: the bearer token and how long it lives. */
 const session = {

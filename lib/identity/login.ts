@@ -3,7 +3,7 @@ import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { transact } from '../db/transact.js';
 import { consumeRateLimits, rateWindow, uncountCall } from '../db/rate-limit.js';
-import { presentUser } from '../users/present.js';
+import { presentUser } from '../users/index.js';
 import { hashPassword, verifyPassword } from '../core/passwords.js';
 import { issueSession } from './session-issuer.js';
 

@@ -5,11 +5,8 @@ import { config } from '../core/config.js';
 import { guarded, transact } from '../db/transact.js';
 import { hashPassword } from '../core/passwords.js';
 import { issueSession } from './session-issuer.js';
-import { presentUser } from '../users/present.js';
-import { SYSTEM_GROUPS } from '../organizations/permissions.js';
-import { directoryEntryOf } from '../organizations/group-directory.js';
-import { DEFAULT_STATUSES, DEFAULT_TICKET_TYPE } from '../organizations/defaults.js';
-import { claimName } from '../organizations/unique-names.js';
+import { presentUser } from '../users/index.js';
+import { SYSTEM_GROUPS, directoryEntryOf, DEFAULT_STATUSES, DEFAULT_TICKET_TYPE, claimName } from '../organizations/index.js';
 import type { OrganizationItem, UserItem } from '../db/entities/index.js';
 import { DEFAULT_MAX_CONCURRENT_CLAIMS } from '../db/entities/index.js';
 

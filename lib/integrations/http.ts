@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { authenticated, open, originOf, type Routes } from '../http/routes.js';
 import { GIT_PROVIDERS } from '../db/entities/index.js';
 import { deleteIntegration, getIntegration, putIntegration, receiveGithubHook, receiveGitlabHook } from './integrations.js';
-import { connectedIntegrationResult, hookOutcomeResult, integrationResult } from './http-responses.js';
+import { connectedIntegrationResult, hookOutcomeResult, integrationResult } from './shapes.js';
 
 const providerParams = z.object({ provider: z.enum(GIT_PROVIDERS) });
 const REFUSED = { 401: ['UNAUTHENTICATED'] } as const;

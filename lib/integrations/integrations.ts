@@ -9,7 +9,7 @@ import type { DomainContext } from '../db/context.js';
 import type { GitProvider, IntegrationItem, OrganizationItem } from '../db/entities/index.js';
 import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
-import { requirePermission } from '../organizations/permissions.js';
+import { requirePermission } from '../organizations/index.js';
 import { githubPayloads, githubRunStatus, gitlabPayloads, gitlabPipelineStatus, parsePayload, type GithubEvent, type GitlabEvent } from './payloads.js';
 import { recordPipeline, recordPullRequest } from './pull-requests.js';
 

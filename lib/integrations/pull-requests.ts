@@ -6,8 +6,8 @@ import type {
 import { LostRace, retryLostRaces } from '../db/races.js';
 import { db } from '../db/service.js';
 import { guarded, transact } from '../db/transact.js';
-import { eventPuts, newEventRecord, type EventInput } from '../events/outbox.js';
-import { agentPoliciesOf } from '../organizations/agent-policies.js';
+import { eventPuts, newEventRecord, type EventInput } from '../events/index.js';
+import { agentPoliciesOf } from '../organizations/index.js';
 
 /** What a provider's hook says about a pull request (undefined: the hook does not say). */
 export interface PullRequestFacts {

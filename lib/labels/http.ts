@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { authenticated, type Routes } from '../http/routes.js';
 import { hexColor, idParam, optionalText, requiredText } from '../http/validation.js';
 import { createLabel, deleteLabel, listLabels, updateLabel } from './labels.js';
-import { labelResult } from './http-responses.js';
+import { labelResult } from './shapes.js';
 
 const labelParams = z.object({ labelId: idParam });
 const labelName = requiredText(50);

@@ -1,20 +1,14 @@
 import * as z from 'zod';
 import { type AppError, invalidField } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
-import { listBoards } from '../boards/boards.js';
-import { listStatuses } from '../statuses/statuses.js';
-import { listIssues } from '../tickets/list.js';
-import { createBoardTicket, getTicket, patchTicket } from '../tickets/tickets.js';
-import { changeTicketStatus } from '../tickets/workflow.js';
-import { REPORT_OUTCOMES, reportRun } from '../tickets/reports.js';
+import { listBoards } from '../boards/index.js';
+import { listStatuses } from '../statuses/index.js';
+import { listIssues, createBoardTicket, getTicket, patchTicket, changeTicketStatus, REPORT_OUTCOMES, reportRun, claimTicket, heartbeatClaim, releaseClaim, locateTicket } from '../tickets/index.js';
 import { PRIORITIES } from '../db/entities/index.js';
-import { claimTicket, heartbeatClaim, releaseClaim } from '../tickets/claims.js';
-import { locateTicket } from '../tickets/refs.js';
-import { createComment, listComments } from '../comments/comments.js';
-import { createEntry } from '../time/entries.js';
-import { isCalendarDay } from '../time/calendar.js';
-import { getPage } from '../wiki/pages.js';
-import { searchSpace, searchWiki } from '../wiki/search.js';
+import { createComment, listComments } from '../comments/index.js';
+import { createEntry } from '../time/index.js';
+import { isCalendarDay } from '../core/clock.js';
+import { getPage, searchSpace, searchWiki } from '../wiki/index.js';
 
 /**
  * The MCP tools: each a thin adapter over the domain functions the REST routes call, never a

@@ -2,9 +2,9 @@ import * as z from 'zod';
 import { authenticated, type Routes } from '../http/routes.js';
 import { calendarDate, hexColor, idParam, optionalText, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
 import { STATUS_CATEGORIES } from '../db/entities/index.js';
-import { ticketResult } from '../tickets/http-responses.js';
+import { ticketResult } from '../tickets/index.js';
 import { createMilestone, deleteMilestone, getMilestone, listMilestoneTickets, listMilestones, updateMilestone } from './milestones.js';
-import { milestoneResult } from './http-responses.js';
+import { milestoneResult } from './shapes.js';
 
 const boardParams = z.object({ boardId: idParam });
 const milestoneParams = z.object({ boardId: idParam, milestoneId: idParam });

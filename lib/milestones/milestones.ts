@@ -8,12 +8,9 @@ import { LostRace, retryLostRaces } from '../db/races.js';
 import type { BoardItem, MilestoneItem, StatusCategory, TicketItem } from '../db/entities/index.js';
 import { pageOf } from '../core/pages.js';
 import { forEachAtMost } from '../core/concurrency.js';
-import { saveTicket } from '../tickets/write.js';
-import { loadOrgConfig } from '../tickets/config.js';
-import { presentTicket } from '../tickets/present.js';
+import { saveTicket, loadOrgConfig, presentTicket } from '../tickets/index.js';
 import { visibleOrNotFound } from '../boards/index.js';
-import { requirePermission, type Permission } from '../organizations/permissions.js';
-import { claimName, nameChanges, nameTaken, releaseName } from '../organizations/unique-names.js';
+import { requirePermission, type Permission, claimName, nameChanges, nameTaken, releaseName } from '../organizations/index.js';
 
 /*
  * Milestones of a board (spec §2.9, §4.10), behind the board's Milestones & Releases feature.

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, pageQuery } from '../http/validation.js';
 import { listNotifications, markNotificationRead } from './notifications.js';
-import { notificationResult } from './http-responses.js';
+import { notificationResult } from './shapes.js';
 
 /** Routes of the `notifications` group (DESIGN.md §4 "Notifications"). */
 export const notificationsRoutes: Routes = {

@@ -8,7 +8,7 @@ import type { OAuthClientItem } from '../db/entities/index.js';
 import { db } from '../db/service.js';
 import { countCall } from '../db/rate-limit.js';
 import { transact, type TransactionEntities } from '../db/transact.js';
-import { requireSession } from '../identity/require-session.js';
+import { requireSession } from '../identity/index.js';
 import { redirectUriRefusal } from './redirects.js';
 import { oauthRateWindow } from './rate-limits.js';
 

@@ -1,6 +1,6 @@
 import { notFound } from '../core/errors.js';
 import { db } from '../db/service.js';
-import { resourceOf } from '../identity/oauth-access-tokens.js';
+import { resourceOf } from '../identity/index.js';
 
 /** Scopes of OAuth access tokens (spec §5.4.5): read, write (changes), admin (administration). */
 export const OAUTH_SCOPES = ['read', 'write', 'admin'] as const;

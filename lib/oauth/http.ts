@@ -5,8 +5,7 @@ import { authenticated, open, originOf, type RawBody, type RequestInfo, type Rou
 import { organizationSlugOf, subdomainSlugOf } from '../http/organization-slug.js';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
-import { authenticate } from '../identity/authenticate.js';
-import { login } from '../identity/login.js';
+import { authenticate, login } from '../identity/index.js';
 import { authorizationServerMetadata, oauthSiteOf, protectedResourceMetadata, slugOfOrganization, type OAuthSite } from './discovery.js';
 import { signingKey } from './keys.js';
 import { limitOAuthCalls, type OAuthEndpoint } from './rate-limits.js';
@@ -20,7 +19,7 @@ import { exchangeToken, revokeToken } from './tokens.js';
 import { deleteGrant, listGrants, organizationsOfClient } from './grants.js';
 import {
   authorizationServerResult, authorizedOrganizationResult, grantResult, jwksResult, protectedResourceResult, registeredClientResult, tokenResult,
-} from './http-responses.js';
+} from './shapes.js';
 
 const ORG_BY_SUBDOMAIN = { 404: ['NOT_FOUND'] } as const;
 const LIMITED_PAGE = { 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] } as const;

@@ -7,7 +7,7 @@ import { batchGetMixed } from '../db/batch.js';
 import type { OAuthClientItem, OAuthGrantItem, OAuthTokenItem, OrganizationItem, OrganizationSlugItem, UserItem, CredentialItem } from '../db/entities/index.js';
 import { db } from '../db/service.js';
 import { guarded, transact, type TransactionEntities } from '../db/transact.js';
-import { ACCESS_TOKEN_TYP } from '../identity/oauth-access-tokens.js';
+import { ACCESS_TOKEN_TYP } from '../identity/index.js';
 import { authenticateClient, markClientUsed, resolveClient, type OAuthClient } from './clients.js';
 import { openRotatedPair, rotationRequestDigest, sealRotatedPair, type RotatedPair } from './rotation.js';
 import { resourceOf } from './discovery.js';

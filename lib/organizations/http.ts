@@ -4,7 +4,7 @@ import { hexColor, idParam, requiredText } from '../http/validation.js';
 import { GROUP_TYPES, PLANS } from '../db/entities/index.js';
 import { getOrganization, setPlan, updateOrganization } from './organization.js';
 import { createGroup, deleteGroup, getGroup, listGroups, updateGroup } from './permission-groups.js';
-import { organizationResult, permissionGroupResult } from './http-responses.js';
+import { organizationResult, permissionGroupResult } from './shapes.js';
 
 const groupParams = z.object({ groupId: idParam });
 

@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/routes.js';
-import { idParam, optionalText, pageQuery, requiredText, timestamp } from '../http/validation.js';
-import { ticketResult } from '../tickets/http-responses.js';
+import { idParam, optionalText, pageQuery, requiredText } from '../http/validation.js';
+import { timestamp } from '../core/shapes.js';
+import { ticketResult } from '../tickets/index.js';
 import { attachMilestone, attachTicket, createRelease, deleteRelease, detachMilestone, detachTicket, getRelease, listReleaseTickets, listReleases, updateRelease } from './releases.js';
-import { releaseResult } from './http-responses.js';
+import { releaseResult } from './shapes.js';
 
 const boardParams = z.object({ boardId: idParam });
 const releaseParams = z.object({ boardId: idParam, releaseId: idParam });

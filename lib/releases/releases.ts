@@ -8,12 +8,9 @@ import type { KeyRequest } from '../db/batch.js';
 import { guarded, transact, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import { LostRace, retryLostRaces } from '../db/races.js';
 import type { BoardItem, MilestoneItem, ReleaseItem, TicketItem } from '../db/entities/index.js';
-import type { Permission } from '../organizations/permissions.js';
-import { enterFeatureBoard, milestonesOf } from '../milestones/milestones.js';
-import { liveTicketOf, loadTickets } from '../tickets/access.js';
-import { loadOrgConfig } from '../tickets/config.js';
-import { presentTicket } from '../tickets/present.js';
-import { joinRelease, leaveRelease } from '../tickets/release-membership.js';
+import type { Permission } from '../organizations/index.js';
+import { enterFeatureBoard, milestonesOf } from '../milestones/index.js';
+import { liveTicketOf, loadTickets, loadOrgConfig, presentTicket, joinRelease, leaveRelease } from '../tickets/index.js';
 
 /*
  * Releases of a board (spec §2.10, §4.11), behind the board's Milestones & Releases feature.

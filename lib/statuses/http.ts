@@ -5,8 +5,8 @@ import { STATUS_CATEGORIES } from '../db/entities/index.js';
 import {
   MAX_STATUSES_PER_ORGANIZATION, createStatus, deleteStatus, getStatus, listStatuses, reorderStatuses, updateStatus,
 } from './statuses.js';
-import { recategorizeTickets } from '../tickets/recategorize.js';
-import { statusResult } from './http-responses.js';
+import { recategorizeTickets } from '../tickets/index.js';
+import { statusResult } from './shapes.js';
 
 const statusParams = z.object({ statusId: idParam });
 const statusName = requiredText(50);

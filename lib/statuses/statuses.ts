@@ -4,8 +4,7 @@ import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { guarded, inTransactionChunks, transact, type TransactionEntities } from '../db/transact.js';
 import type { StatusCategory, StatusItem } from '../db/entities/index.js';
-import { requirePermission } from '../organizations/permissions.js';
-import { assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/unique-names.js';
+import { requirePermission, assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/index.js';
 
 /**
  * Upper bound of statuses per organization: a reorder rewrites them all in one

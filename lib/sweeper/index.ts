@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.js';
-import { sweepLapsedClaims, type SweepScope } from '../tickets/claim-expiry.js';
+import { sweepLapsedClaims, type SweepScope } from '../tickets/index.js';
 
 /** One periodic housekeeping job; returns how many items it handled. */
 export interface SweepTask {

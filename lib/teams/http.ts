@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { authenticated, type Routes } from '../http/routes.js';
 import { hexColor, idParam, pageQuery, requiredText } from '../http/validation.js';
 import { MAX_MEMBERS_ON_CREATE, addTeamMember, createTeam, deleteTeam, getTeam, listTeams, removeTeamMember, updateTeam } from './teams.js';
-import { teamResult, teamWithMembersResult } from './http-responses.js';
+import { teamResult, teamWithMembersResult } from './shapes.js';
 
 const teamPath = z.object({ teamId: idParam });
 

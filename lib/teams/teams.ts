@@ -5,8 +5,7 @@ import { db } from '../db/service.js';
 import { batchGetMixed, type KeyRequest } from '../db/batch.js';
 import { guarded, isConditionFailure, MAX_TRANSACTION_ITEMS, transact } from '../db/transact.js';
 import type { TeamItem, UserItem } from '../db/entities/index.js';
-import { requirePermission } from '../organizations/permissions.js';
-import { requireFeature } from '../organizations/plans.js';
+import { requirePermission, requireFeature } from '../organizations/index.js';
 import { pageOf } from '../core/pages.js';
 import { removeTeamFromBoards, renameTeamOnBoards } from '../boards/index.js';
 

@@ -5,7 +5,7 @@ import {
   MAX_TYPE_ORDER, createTicketType, deleteTicketType, getDefaultTicketType, getTicketType, getTicketTypeCount,
   listTicketTypes, updateTicketType,
 } from './ticket-types.js';
-import { ticketTypeResult } from './http-responses.js';
+import { ticketTypeResult } from './shapes.js';
 
 const typeParams = z.object({ typeId: idParam });
 const typeName = requiredText(50);

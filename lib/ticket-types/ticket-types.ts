@@ -4,9 +4,8 @@ import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { guarded, transact, type TransactionEntities } from '../db/transact.js';
 import type { TicketTypeItem } from '../db/entities/index.js';
-import { requirePermission } from '../organizations/permissions.js';
-import { assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/unique-names.js';
-import { retypeTickets } from '../tickets/bulk.js';
+import { requirePermission, assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/index.js';
+import { retypeTickets } from '../tickets/index.js';
 
 /** Spec §8: a ticket type's order is 0-100. */
 export const MAX_TYPE_ORDER = 100;

@@ -5,11 +5,11 @@ import { db } from '../db/service.js';
 import { guarded, isConditionFailure } from '../db/transact.js';
 import type { BoardItem, TicketItem } from '../db/entities/index.js';
 import { loadVisibleBoard, visibleOrNotFound } from '../boards/index.js';
-import { requirePermission } from '../organizations/permissions.js';
+import { requirePermission } from '../organizations/index.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
 import { applyFieldChanges, type TicketFieldChanges } from './fields.js';
-import { checkAssignee, readAssignee, referenceGuards, validateReferences } from './references.js';
-import { assertAgentMayCreateIn } from './approval-gate.js';
+import { checkAssignee, readAssignee, referenceGuards, validateReferences } from './reference-guards.js';
+import { assertAgentMayCreateIn } from './suggestions/approval-gate.js';
 import { saveTicket, type TransactionItemsBuilder } from './write.js';
 
 export interface CreateTicketInput extends Omit<TicketFieldChanges, 'timeSpent'> {

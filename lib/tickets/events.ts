@@ -1,6 +1,6 @@
 import type { DomainContext } from '../db/context.js';
 import type { TicketItem } from '../db/entities/index.js';
-import type { EventInput } from '../events/outbox.js';
+import type { EventInput } from '../events/index.js';
 
 /** The base four of every ticket event (spec §6.2): ids only, never content. */
 export const baseTicketData = (ticket: TicketItem) => ({

@@ -1,13 +1,13 @@
 import type { DomainContext } from '../db/context.js';
-import { requirePermission } from '../organizations/permissions.js';
+import { requirePermission } from '../organizations/index.js';
 import { loadTicketWithConfig } from './access.js';
 import type { TicketFieldChanges } from './fields.js';
 import { presentFullTicket, presentTicket } from './present.js';
 import { createTicket, type CreateTicketInput } from './create.js';
 import { updateTicket } from './update.js';
 import { saveTicket } from './write.js';
-import { referenceGuards } from './references.js';
-import { detachFromParent, loadLiveParent } from './subtickets.js';
+import { referenceGuards } from './reference-guards.js';
+import { detachFromParent, loadLiveParent } from './structure/subtickets.js';
 import { conflict } from '../core/errors.js';
 import { guarded } from '../db/transact.js';
 

@@ -1,11 +1,11 @@
 import type { DomainContext } from '../db/context.js';
 import type { BoardItem, TicketItem } from '../db/entities/index.js';
-import type { EventInput } from '../events/outbox.js';
+import type { EventInput } from '../events/index.js';
 import type { OrgConfig } from './config.js';
 import { applyFieldChanges, type TicketFieldChanges } from './fields.js';
-import { referenceGuards, resolveAssignee, validateReferences } from './references.js';
+import { referenceGuards, resolveAssignee, validateReferences } from './reference-guards.js';
 import { saveTicket, type TimelineInput, type TransactionItemsBuilder } from './write.js';
-import { enforceApprovalGate, type ApprovalGateMode } from './approval-gate.js';
+import { enforceApprovalGate, type ApprovalGateMode } from './suggestions/approval-gate.js';
 
 /** Key of the status whose tickets carry blocker info (spec §3.2). */
 export const BLOCKED_KEY = 'BLOCKED';

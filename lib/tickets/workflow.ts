@@ -5,14 +5,14 @@ import { guarded } from '../db/transact.js';
 import { LostRace } from '../db/races.js';
 import type { BoardItem, StatusItem, TicketItem, UserItem } from '../db/entities/index.js';
 import { isStatusEnabledOnBoard, isTransitionAllowed, membershipGrantsAccess, visibleOrNotFound } from '../boards/index.js';
-import { requirePermission } from '../organizations/permissions.js';
+import { requirePermission } from '../organizations/index.js';
 import { loadTicketOnBoardWith, loadTicketWithConfig } from './access.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
 import { takeTicketNumber } from './create.js';
-import { listBoardTickets } from './list.js';
+import { listBoardTickets } from './lists/list.js';
 import { presentFullTicket } from './present.js';
 import { BLOCKED_KEY, updateTicket, type UpdateOptions } from './update.js';
-import { enforceApprovalGate } from './approval-gate.js';
+import { enforceApprovalGate } from './suggestions/approval-gate.js';
 
 const respond = (ctx: DomainContext, ticket: TicketItem, config: OrgConfig) => presentFullTicket(ticket, config, ctx);
 

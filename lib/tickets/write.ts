@@ -4,10 +4,10 @@ import { guarded, transact, type TransactionEntities, type TransactionItem } fro
 import { LostRace } from '../db/races.js';
 import { invalidField } from '../core/errors.js';
 import { COLUMN_COUNT_SHARDS, type TicketItem, type TimelineEntryItem } from '../db/entities/index.js';
-import { eventPuts, newEventRecord, type EventInput } from '../events/outbox.js';
+import { eventPuts, newEventRecord, type EventInput } from '../events/index.js';
 import { ticketEventsFor } from './events.js';
-import { closingDelta } from '../activity/activity.js';
-import { claimEndReason, endedClaimEffects, withoutClaim, fenceRefusal } from './lease.js';
+import { closingDelta } from '../activity/index.js';
+import { claimEndReason, endedClaimEffects, withoutClaim, fenceRefusal } from './claims/lease.js';
 import { releaseMembership } from './release-membership.js';
 
 /** Builds the extra items of a ticket transaction (each guarded item names its own failure). */

@@ -1,6 +1,6 @@
 import { forbidden } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
-import { requirePermission, type Permission } from '../organizations/permissions.js';
+import { requirePermission, type Permission } from '../organizations/index.js';
 
 type TimePermission = Extract<Permission, `time-tracking:${string}`>;
 

@@ -1,5 +1,5 @@
 import { AppError, forbidden } from '../core/errors.js';
-import { activityDelta } from '../activity/activity.js';
+import { activityDelta } from '../activity/index.js';
 import { db } from '../db/service.js';
 import { guarded, transact, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import { ORG_SUBJECT, ORG_SUBJECT_SHARDS, type TimeEntryItem } from '../db/entities/index.js';

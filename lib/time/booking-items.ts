@@ -5,7 +5,7 @@ import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
 import type { BookingItemItem } from '../db/entities/index.js';
 import { assertBoardsExist } from '../boards/index.js';
-import { requireAdmin } from '../organizations/permissions.js';
+import { requireAdmin } from '../organizations/index.js';
 import { enterTimeTracking } from './access.js';
 
 /** A booking item as the API shows it. `boardIds` empty: offered on every board. */

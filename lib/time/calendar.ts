@@ -25,5 +25,3 @@ export function dayRange(year: number, month?: number): { from: string; to: stri
   const mm = String(month).padStart(2, '0');
   return { from: `${year}-${mm}-01`, to: `${year}-${mm}-${String(last).padStart(2, '0')}` };
 }
-
-export { isCalendarDay } from '../core/clock.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/routes.js';
 import { calendarDate, idParam, optionalText, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
-import { withTicketRefs } from '../tickets/http-refs.js';
+import { withTicketRefs } from '../http/ticket-refs.js';
 import { TIME_ENTRY_STATES } from '../db/entities/index.js';
 import { createBookingItem, deleteBookingItem, listBookingItems, updateBookingItem } from './booking-items.js';
 import { createEntry, decideEntry, deleteEntry, resyncEntry, updateEntry } from './entries.js';
@@ -11,7 +11,7 @@ import { listTimers, startTimer, stopAllTimers, stopTimer } from './timers.js';
 import {
   bookingItemResult, budgetSummaryResult, recentResult, savedSyncEndpointResult, stopAllResult, summaryResult, syncEndpointResult,
   timeEntryResult, timerResult, todayResult,
-} from './http-responses.js';
+} from './shapes.js';
 
 /** One entry is one day's work: 1 to 1,440 whole minutes. */
 const durationMinutes = z

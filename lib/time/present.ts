@@ -2,7 +2,7 @@ import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { batchGetMixed, type KeyRequest } from '../db/batch.js';
 import type { BookingItemItem, TicketItem, TimeEntryItem } from '../db/entities/index.js';
-import { liveTicketOf } from '../tickets/access.js';
+import { liveTicketOf } from '../tickets/index.js';
 import { bookingItemRef } from './booking-items.js';
 
 /** The tickets and booking items entries (or timers) name, read once for a whole list. */

@@ -8,14 +8,9 @@ import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
 import type { TimeEntryItem, TimeSyncEndpointItem, WebhookDeliveryItem } from '../db/entities/index.js';
-import { newEventRecord, type EventRecord } from '../events/outbox.js';
-import { requireAdmin } from '../organizations/permissions.js';
-import type { DeliveryKind } from '../webhooks/attempts.js';
-import { automaticDeliveryId, deliveryRecord, envelope } from '../webhooks/delivery-records.js';
-import { recordOnce } from '../webhooks/fanout.js';
-import { enqueueDeliveries } from '../webhooks/queue.js';
-import { newWebhookSecret } from '../webhooks/signing.js';
-import type { PostResult } from '../webhooks/transport.js';
+import { newEventRecord, type EventRecord } from '../events/index.js';
+import { requireAdmin } from '../organizations/index.js';
+import { type DeliveryKind, automaticDeliveryId, deliveryRecord, envelope, recordOnce, enqueueDeliveries, newWebhookSecret, type PostResult } from '../webhooks/index.js';
 import { enterTimeTracking } from './access.js';
 
 /*

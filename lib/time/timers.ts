@@ -4,7 +4,7 @@ import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { guarded, isConditionFailure } from '../db/transact.js';
 import type { TimerItem } from '../db/entities/index.js';
-import { utcDay } from '../activity/activity.js';
+import { utcDay } from '../activity/index.js';
 import { enterTimeTracking } from './access.js';
 import { bookingItemRef } from './booking-items.js';
 import { bookEntry, newEntry, resolveTarget, type TimeTargetRef } from './entries.js';

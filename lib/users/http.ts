@@ -1,24 +1,13 @@
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/routes.js';
-import { idParam, pageQuery, queryBoolean, requiredText, emailAddress } from '../http/validation.js';
+import { idParam, pageQuery, queryBoolean, requiredText, emailAddress, tokenRestrictionsBody } from '../http/validation.js';
 import { ROLES } from '../db/entities/index.js';
-import { createPersonalToken, listPersonalTokens, revokePersonalToken } from '../identity/personal-tokens.js';
-import { requireSession } from '../identity/require-session.js';
+import { createPersonalToken, listPersonalTokens, revokePersonalToken, requireSession } from '../identity/index.js';
 import { assertBoardsExist } from '../boards/index.js';
 import { createUser, getMe, getUser, listUsers, updateUser } from './users.js';
-import { createdTokenResult, meResult, tokenResult, userResult } from './http-responses.js';
+import { createdTokenResult, meResult, tokenResult, userResult } from './shapes.js';
 
 const email = emailAddress;
-
-/** Restriction fields shared by personal and agent tokens (spec §4.14, §5.3). */
-export const tokenRestrictionsBody = z.strictObject({
-  name: requiredText(200),
-  expiresInDays: z.number().int().min(1).max(3650).nullable().optional(),
-  allowedBoardIds: z.array(idParam).max(100, 'At most 100 boards').optional(),
-  readOnly: z.boolean().optional(),
-  denyDelete: z.boolean().optional(),
-  clientLabel: z.string().max(200, 'At most 200 characters').nullable().optional(),
-});
 
 /** Routes of the `users` group. */
 export const userRoutes: Routes = {

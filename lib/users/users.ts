@@ -5,8 +5,7 @@ import { db } from '../db/service.js';
 import { guarded, transact, type TransactionEntities } from '../db/transact.js';
 import type { Role, UserItem } from '../db/entities/index.js';
 import { hashPassword } from '../core/passwords.js';
-import { requireAdmin, requireHeldPermissions, requirePermission } from '../organizations/permissions.js';
-import { groupDirectoryOf, permissionsOfGroups, systemGroupId } from '../organizations/group-directory.js';
+import { requireAdmin, requireHeldPermissions, requirePermission, groupDirectoryOf, permissionsOfGroups, systemGroupId } from '../organizations/index.js';
 import { pageOf } from '../core/pages.js';
 import { presentUser } from './present.js';
 

@@ -4,7 +4,7 @@ import { unseal } from '../core/sealed.js';
 import type { WebhookDeliveryItem, WebhookEndpointItem } from '../db/entities/index.js';
 import { db } from '../db/service.js';
 import { isConditionFailure, transact, type TransactionEntities } from '../db/transact.js';
-import { notificationPut } from '../notifications/records.js';
+import { notificationPut } from '../notifications/index.js';
 import { DELIVERY_RETENTION_SECONDS } from './delivery-records.js';
 import type { DeliveryMessage } from './queue.js';
 import { signDelivery } from './signing.js';

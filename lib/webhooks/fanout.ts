@@ -3,7 +3,7 @@ import { config } from '../core/config.js';
 import type { WebhookDeliveryItem, WebhookEndpointItem } from '../db/entities/index.js';
 import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
-import { planIncludes } from '../organizations/plans.js';
+import { planIncludes } from '../organizations/index.js';
 import { automaticDeliveryId, deliveryRecord, envelope, messageOf } from './delivery-records.js';
 import { enqueueDeliveries, type DeliveryMessage } from './queue.js';
 

@@ -4,7 +4,7 @@ import { idParam, requiredText } from '../http/validation.js';
 import { EVENT_CATALOGUE, EVENT_TYPES } from './events.js';
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, updateEndpoint } from './endpoints.js';
 import { listDeliveries, MAX_DELIVERIES_PAGE, pingEndpoint, redeliver } from './deliveries.js';
-import { createdEndpointResult, deliveryResult, endpointResult } from './http-responses.js';
+import { createdEndpointResult, deliveryResult, endpointResult } from './shapes.js';
 
 const endpointParams = z.object({ endpointId: idParam });
 const deliveryParams = z.object({ endpointId: idParam, deliveryId: idParam });

@@ -5,7 +5,7 @@ import { db } from '../db/service.js';
 import { guarded, inTransactionChunks, transact, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import { LostRace, retryLostRaces } from '../db/races.js';
 import type { WikiFolderItem, WikiPageItem } from '../db/entities/index.js';
-import { eventPuts, newEventRecord } from '../events/outbox.js';
+import { eventPuts, newEventRecord } from '../events/index.js';
 import { enterSpace } from './spaces.js';
 import { WIKI_PURGE_EVENT } from './purge.js';
 

@@ -12,7 +12,7 @@ import { searchSpace, searchWiki } from './search.js';
 import {
   effectiveMemberResult, folderResult, memberResult, pageResult, pageSummaryResult, permissionResult, searchHitResult, spaceResult, treeResult, versionResult,
   versionWithContentResult,
-} from './http-responses.js';
+} from './shapes.js';
 
 /**
  * A page body at the limits, each character escaped as `\uXXXX` (6 bytes), with its title:

@@ -7,7 +7,7 @@ import { guarded, transact, type TransactionEntities, type TransactionItem } fro
 import { LostRace, retryLostRaces } from '../db/races.js';
 import { countCall, rateWindow } from '../db/rate-limit.js';
 import { versionKeyOf, type WikiPageItem, type WikiRole, type WikiVersionItem } from '../db/entities/index.js';
-import { eventPuts, newEventRecord } from '../events/outbox.js';
+import { eventPuts, newEventRecord } from '../events/index.js';
 import { chunkCountOf, contentPuts, readContent } from './content.js';
 import { enterSpace, type EnteredSpace } from './spaces.js';
 import { spaceLive } from './folders.js';

@@ -1,8 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { db } from '../db/service.js';
-import { eventPuts, newEventRecord } from '../events/outbox.js';
+import { eventPuts, newEventRecord, type DispatchedEvent } from '../events/index.js';
 import { transact } from '../db/transact.js';
-import type { DispatchedEvent } from '../events/consumer.js';
 
 /*
  * Background deletion of wiki content. Deleting a space (or a page, or a folder with its

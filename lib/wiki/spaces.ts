@@ -7,11 +7,9 @@ import { guarded, transact, type TransactionEntities, type TransactionItem } fro
 import { LostRace, retryLostRaces } from '../db/races.js';
 import { countCall, rateWindow } from '../db/rate-limit.js';
 import type { BoardItem, UniqueNameItem, UserItem, WikiMemberMode, WikiRole, WikiSpaceItem } from '../db/entities/index.js';
-import { eventPuts, newEventRecord } from '../events/outbox.js';
+import { eventPuts, newEventRecord } from '../events/index.js';
 import { canSeeBoard, listOrganizationBoards } from '../boards/index.js';
-import { requirePermission } from '../organizations/permissions.js';
-import { groupDirectoryOf, permissionsOfGroups } from '../organizations/group-directory.js';
-import { claimName, comparableName, releaseName } from '../organizations/unique-names.js';
+import { requirePermission, groupDirectoryOf, permissionsOfGroups, claimName, comparableName, releaseName } from '../organizations/index.js';
 import { callerAccess, membersOf, roleAllows, wikiAccess, type WikiAccess } from './roles.js';
 import { WIKI_PURGE_EVENT } from './purge.js';
 

@@ -5,7 +5,7 @@ import { lapseClaim } from '../support/tickets.js';
 import { createTicket } from '../support/factories.js';
 
 /*
- * The board list's fast path (lib/tickets/list.ts `listBoardColumns`): a list filtered only by
+ * The board list's fast path (lib/tickets/lists/list.ts `listBoardColumns`): a list filtered only by
  * status and the category flags takes its exact `total` from the board's ColumnCount items and
  * reads just the columns its page reaches, in byBoard index order. It must answer exactly what
  * the full-read path answers. A filter that matches every ticket (`search=<the word every

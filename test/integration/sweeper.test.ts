@@ -4,7 +4,7 @@ import { dispatchedEventsOf } from '../support/events.js';
 import { db } from '../../lib/db/service.js';
 import type { Clock } from '../../lib/core/clock.js';
 import { runSweep } from '../../lib/sweeper/index.js';
-import { expireClaim } from '../../lib/tickets/claim-expiry.js';
+import { expireClaim } from '../../lib/tickets/claims/expiry.js';
 import type { TicketItem } from '../../lib/db/entities/index.js';
 import { createAgent, createTicket } from '../support/factories.js';
 

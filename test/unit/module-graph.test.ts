@@ -4,9 +4,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 /*
  * Layers point one way: functions → lib/http + lib/<domain> → lib/db → lib/core. A module is a
- * folder of lib. HTTP adapters (`http.ts`, `*-http.ts`, `http-*.ts` in a domain folder) belong to
- * the outer layer with lib/http: they may import any domain, and no domain code imports them or
- * lib/http. Among modules, no import cycle (runtime imports; type-only imports are erased).
+ * folder of lib. HTTP adapters (`http.ts`, `*-http.ts`, `http-*.ts` in a domain folder, and every
+ * file of a domain's `http/` folder) belong to the outer layer with lib/http: they may import any
+ * domain, and no domain code imports them or lib/http. Among modules, no import cycle (runtime
+ * imports; type-only imports are erased). A domain is reached from outside only through its
+ * `index.ts`, its public face; core, db and http are layers, not domains, and are imported by file.
  */
 const LIB = resolve('lib');
 
@@ -35,7 +37,10 @@ function importsOf(file: string): Edge[] {
 }
 
 const moduleOf = (file: string): string => relative(LIB, file).split('/')[0]!;
-const isAdapter = (file: string): boolean => moduleOf(file) !== 'http' && /^(http(-[a-z-]+)?|[a-z-]+-http)\.ts$/.test(file.split('/').pop()!);
+const isAdapter = (file: string): boolean =>
+  moduleOf(file) !== 'http' && (relative(LIB, file).split('/').includes('http') || /^(http(-[a-z-]+)?|[a-z-]+-http)\.ts$/.test(file.split('/').pop()!));
+const LAYERS = new Set(['core', 'db', 'http']);
+const faceOf = (module: string): string => join(LIB, module, 'index.ts');
 const rank = (module: string): number => (module === 'core' ? 0 : module === 'db' ? 1 : 2);
 
 const files = sourceFiles(LIB);
@@ -52,6 +57,20 @@ describe('module graph of lib', () => {
   it('keeps lib/http and the HTTP adapters out of domain code', () => {
     const inward = edges
       .filter((edge) => !isAdapter(edge.from) && moduleOf(edge.from) !== 'http' && (moduleOf(edge.to) === 'http' || isAdapter(edge.to)))
+      .map((edge) => `${relative(LIB, edge.from)} → ${relative(LIB, edge.to)}`);
+    expect(inward).toEqual([]);
+  });
+
+  it('reaches another domain only through its index.ts', () => {
+    const bypassing = edges
+      .filter((edge) => moduleOf(edge.to) !== moduleOf(edge.from) && !LAYERS.has(moduleOf(edge.to)) && edge.to !== faceOf(moduleOf(edge.to)))
+      .map((edge) => `${relative(LIB, edge.from)} → ${relative(LIB, edge.to)}`);
+    expect(bypassing).toEqual([]);
+  });
+
+  it('never imports its own domain through the face (the face is for other domains)', () => {
+    const inward = edges
+      .filter((edge) => moduleOf(edge.to) === moduleOf(edge.from) && edge.to === faceOf(moduleOf(edge.to)))
       .map((edge) => `${relative(LIB, edge.from)} → ${relative(LIB, edge.to)}`);
     expect(inward).toEqual([]);
   });

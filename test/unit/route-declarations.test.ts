@@ -10,7 +10,7 @@ import type { AuthenticatedRoute, Route } from '../../lib/http/routes.js';
  * the route's key and schemas say.
  */
 const TICKET_REF_FIELDS = ['ticketId', 'subticketId', 'parentTicketId'] as const;
-/** The groups whose route maps apply `ticketRefs` (lib/tickets/http-refs.ts `withTicketRefs`). */
+/** The groups whose route maps apply `ticketRefs` (lib/http/ticket-refs.ts `withTicketRefs`). */
 const RESOLVING_GROUPS = new Set(['tickets', 'comments', 'time-tracking']);
 
 const routesOf = (): { group: string; key: string; route: AuthenticatedRoute }[] =>

@@ -5,7 +5,7 @@ import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
  * (a UniqueName guard of scope `milestone`, `<boardId>:<name>`, taken and released in the
  * transactions that create, rename and delete it). `ticketCount` and `completedCount` are the
  * progress: changed by ADD in the transaction of every ticket write that moves a ticket into
- * or out of the milestone, into or out of a FINAL status, or deletes it (lib/tickets/references.ts),
+ * or out of the milestone, into or out of a FINAL status, or deletes it (lib/tickets/reference-guards.ts),
  * and never written otherwise, so a milestone's own changes use `patch`, not `put`.
  */
 export const Milestone = (config?: EntityConfiguration) =>

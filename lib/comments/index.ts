@@ -1,0 +1,2 @@
+/** Public face of the comments domain for other domains: they reach it only through this file. */
+export { createComment, listComments } from './comments.js';

@@ -1,6 +1,0 @@
-import * as z from 'zod';
-import { anId, timestamp } from '../http/validation.js';
-
-export const customerResult = z
-  .strictObject({ id: anId, name: z.string(), email: z.string().nullable(), phone: z.string().nullable(), isArchived: z.boolean(), createdAt: timestamp })
-  .meta({ id: 'Customer' });

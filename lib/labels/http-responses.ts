@@ -1,6 +1,0 @@
-import * as z from 'zod';
-import { anId, timestamp } from '../http/validation.js';
-
-export const labelResult = z
-  .strictObject({ id: anId, name: z.string(), color: z.string(), description: z.string(), createdAt: timestamp, updatedAt: timestamp })
-  .meta({ id: 'Label' });

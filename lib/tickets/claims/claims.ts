@@ -1,0 +1,218 @@
+import { AppError, forbidden } from '../../core/errors.js';
+import type { DomainContext } from '../../db/context.js';
+import { addSeconds } from '../../core/clock.js';
+import type { TicketItem } from '../../db/entities/index.js';
+import { DEFAULT_MAX_CONCURRENT_CLAIMS } from '../../db/entities/index.js';
+import { guarded, type TransactionEntities } from '../../db/transact.js';
+import { retryLostRaces } from '../../db/races.js';
+import { requirePermission } from '../../organizations/index.js';
+import { loadTicketOnBoard, loadTicketWithConfig, type TicketOnBoard } from '../access.js';
+import type { OrgConfig } from '../config.js';
+import { baseTicketData } from '../events.js';
+import { presentClaim } from '../present.js';
+import { updateTicket } from '../update.js';
+import { saveTicket } from '../write.js';
+import { expireClaim, lapsedClaimsOf, liveClaimsOf } from './expiry.js';
+import { hasLiveClaim, lapsedClaimEffects, releasedClaimEffects, withoutClaim, fenceRefusal } from './lease.js';
+
+/** Lease bounds of spec §4.2 (seconds): out-of-range values are clamped, not refused. */
+export const MIN_LEASE_SECONDS = 60;
+export const MAX_LEASE_SECONDS = 14_400;
+export const DEFAULT_LEASE_SECONDS = 1800;
+
+export const clampLease = (seconds: number | undefined): number =>
+  Math.min(MAX_LEASE_SECONDS, Math.max(MIN_LEASE_SECONDS, Math.round(seconds ?? DEFAULT_LEASE_SECONDS)));
+
+/** An agent's concurrent-claim maximum; null for people (never limited). */
+export function claimLimitOf(ctx: DomainContext): number | null {
+  if (!ctx.actor.agent) return null;
+  return ctx.actor.agent.maxConcurrentClaims ?? ctx.org.defaultMaxConcurrentClaims ?? DEFAULT_MAX_CONCURRENT_CLAIMS;
+}
+
+export const alreadyClaimed = (ticket: TicketItem): AppError =>
+  new AppError(409, 'TICKET_ALREADY_CLAIMED', 'Another actor holds a live claim on this ticket', {
+    claimedBy: { id: ticket.claimedById, name: ticket.claimedByName ?? '' },
+    claimExpiresAt: ticket.claimExpiresAt,
+  });
+
+/** A heartbeat or release under a named claim answers precisely whether that claim lapsed or was superseded. */
+function throwIfFencedOut(ctx: DomainContext, ticket: TicketItem, now: Date): void {
+  if (ctx.claimFence === undefined) return;
+  const refusal = fenceRefusal(ticket, ctx.actor.userId, ctx.claimFence, now);
+  if (refusal) throw refusal;
+}
+
+const claimNotHeld = (): AppError => new AppError(409, 'CLAIM_NOT_HELD', 'You hold no live claim on this ticket; claim it again');
+/** CLAIM_LIMIT_REACHED names the tickets the agent holds, so it can finish or release one (one byClaimHolder Query, on refusal only). */
+async function claimLimitReached(ctx: DomainContext, max: number): Promise<AppError> {
+  const held = await liveClaimsOf(ctx.org.orgId, ctx.actor.userId, ctx.clock.now());
+  return slotsFull(max, held.map((ticket) => ticket.ticketId));
+}
+
+/** The failure of the slot counter's guard: the agent holds its maximum (details completed by `claimLimitReached`). */
+const slotsFull = (max: number, heldTicketIds?: string[]): AppError =>
+  forbidden(`The agent already holds its maximum of ${max} concurrent claims`, 'CLAIM_LIMIT_REACHED', { maxConcurrentClaims: max, ...(heldTicketIds ? { heldTicketIds } : {}) });
+const isClaimLimit = (error: unknown): boolean => error instanceof AppError && error.code === 'CLAIM_LIMIT_REACHED';
+
+export interface ClaimInput {
+  leaseSeconds?: number;
+  assign?: boolean;
+}
+
+/**
+ * POST .../claim (spec §4.2, §3.2): takes a lease on a ticket, or extends the caller's own
+ * live lease (alreadyHeld). The claim is part of the ticket, so the ticket's version guard
+ * makes it exclusive; an agent's slot counter changes in the same transaction, so the
+ * per-agent maximum holds exactly under concurrency. A lapsed claim (swept or not) is free.
+ */
+export async function claimTicket(ctx: DomainContext, boardId: string, ticketId: string, input: ClaimInput) {
+  requirePermission(ctx, 'tickets:edit');
+  const leaseSeconds = clampLease(input.leaseSeconds);
+  const limit = claimLimitOf(ctx);
+  const attempt = () => retryLostRaces(() => claimOnce(ctx, boardId, ticketId, leaseSeconds, input.assign ?? false, limit));
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!isClaimLimit(error) || limit === null) throw error;
+  }
+  // A lapsed but unswept claim still occupies a slot: clear the agent's own lapsed claims (as the sweeper would), try once more.
+  if ((await clearOwnLapsedClaims(ctx)) > 0) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isClaimLimit(error)) throw error;
+    }
+  }
+  throw await claimLimitReached(ctx, limit);
+}
+
+async function claimOnce(ctx: DomainContext, boardId: string, ticketId: string, leaseSeconds: number, assign: boolean, limit: number | null) {
+  // The organization's configuration is needed only to assign (reference checks in updateTicket).
+  const loaded: TicketOnBoard & { config?: OrgConfig } = assign
+    ? await loadTicketWithConfig(ctx, boardId, ticketId)
+    : await loadTicketOnBoard(ctx, boardId, ticketId);
+  const { ticket, config } = loaded;
+  if (ticket.statusCategory === 'FINAL' || (config && config.status(ticket.statusId)?.category === 'FINAL')) {
+    throw new AppError(409, 'CONFLICT', 'A ticket in a final status cannot be claimed');
+  }
+  const nowDate = ctx.clock.now();
+  const now = nowDate.toISOString();
+  const me = ctx.actor.userId;
+  const live = hasLiveClaim(ticket, nowDate);
+  if (live && ticket.claimedById !== me) throw alreadyClaimed(ticket);
+  const alreadyHeld = live && ticket.claimedById === me;
+  const previousHolder = ticket.claimedById;
+  const claimCount = (ticket.claimCount ?? 0) + (alreadyHeld ? 0 : 1);
+  const claim: Partial<TicketItem> = {
+    claimedById: me,
+    claimedByName: ctx.actor.credential.clientLabel || ctx.actor.name,
+    claimedByIsAgent: ctx.actor.isAgent,
+    claimedAt: alreadyHeld ? ticket.claimedAt ?? now : now,
+    claimExpiresAt: addSeconds(nowDate, leaseSeconds).toISOString(),
+    claimCount,
+  };
+  if (ctx.actor.agent?.ownerId) claim.claimAgentOwnerId = ctx.actor.agent.ownerId;
+  const remove: (keyof TicketItem)[] = [];
+  if (!ctx.actor.agent?.ownerId) remove.push('claimAgentOwnerId');
+  if (!alreadyHeld) remove.push('claimHeartbeatAt');
+  else if (ticket.claimHeartbeatAt) claim.claimHeartbeatAt = ticket.claimHeartbeatAt;
+
+  // A new claim by an agent takes a slot, unless it replaces its own lapsed claim (which holds one).
+  const takesSlot = !alreadyHeld && limit !== null && previousHolder !== me;
+  // A lapsed lease this claim replaces (the sweeper has not cleared it yet) ends here as expired.
+  const lapsed = previousHolder && !live ? lapsedClaimEffects(ticket, nowDate, { keepSlot: previousHolder === me }) : undefined;
+  const related = (e: TransactionEntities) => [
+    ...(takesSlot
+      ? [
+          guarded(
+            e.claimSlots
+              .update({ orgId: ctx.org.orgId, agentId: me })
+              .add({ held: 1 })
+              .where((attr, op) => `${op.notExists(attr.held)} OR ${op.lt(attr.held, limit!)}`)
+              .commit(),
+            () => slotsFull(limit!),
+          ),
+        ]
+      : []),
+    ...(lapsed?.related(e) ?? []),
+  ];
+  const events = alreadyHeld
+    ? []
+    : [...(lapsed?.events ?? []), { type: 'ticket.claimed', data: { ...baseTicketData(ticket), claimedById: me, claimExpiresAt: claim.claimExpiresAt, claimCount } }];
+  const timeline = alreadyHeld
+    ? []
+    : [
+        ...(lapsed?.timeline ?? []),
+        { kind: 'CLAIMED' as const, details: { claimedById: me, claimedByName: claim.claimedByName, claimExpiresAt: claim.claimExpiresAt, claimCount } },
+      ];
+  const assigned = assign && !ticket.assigneeId;
+  let saved: TicketItem;
+  if (assigned && config) {
+    saved = await updateTicket(ctx, { board: loaded.board, ticket, config }, { assigneeId: me }, { extra: claim, remove, related, events, timeline });
+  } else {
+    const after = { ...ticket, ...claim } as TicketItem;
+    for (const field of remove) delete after[field];
+    saved = await saveTicket(ctx, { before: ticket, after, related, events, timeline });
+  }
+  return {
+    ticket: { id: saved.ticketId, displayId: saved.displayId, title: saved.title, boardId: saved.boardId, statusId: saved.statusId, assigneeId: saved.assigneeId ?? null },
+    claim: presentClaim(saved, nowDate),
+    alreadyHeld,
+    assigned,
+  };
+}
+
+/** Clears the calling agent's own lapsed claims (byClaimHolder, expiry < now); returns how many. */
+async function clearOwnLapsedClaims(ctx: DomainContext): Promise<number> {
+  const now = ctx.clock.now();
+  const lapsed = await lapsedClaimsOf(ctx.org.orgId, ctx.actor.userId, now);
+  let cleared = 0;
+  for (const ticket of lapsed) if (await expireClaim(ctx.org, ticket, ctx.clock)) cleared++;
+  return cleared;
+}
+
+/** POST .../claim/heartbeat: pushes the caller's live lease to now + extendSeconds. */
+export async function heartbeatClaim(ctx: DomainContext, boardId: string, ticketId: string, input: { extendSeconds?: number }) {
+  requirePermission(ctx, 'tickets:edit');
+  const extendSeconds = clampLease(input.extendSeconds);
+  return retryLostRaces(async () => {
+    const { ticket } = await loadTicketOnBoard(ctx, boardId, ticketId);
+    const nowDate = ctx.clock.now();
+    throwIfFencedOut(ctx, ticket, nowDate);
+    if (!hasLiveClaim(ticket, nowDate)) throw claimNotHeld();
+    if (ticket.claimedById !== ctx.actor.userId) throw alreadyClaimed(ticket);
+    const after: TicketItem = { ...ticket, claimExpiresAt: addSeconds(nowDate, extendSeconds).toISOString(), claimHeartbeatAt: nowDate.toISOString() };
+    const saved = await saveTicket(ctx, { before: ticket, after });
+    return presentClaim(saved, nowDate);
+  });
+}
+
+/**
+ * DELETE .../claim: hands a live lease back. Allowed for the holder, the holding agent's owner
+ * and administrators; a denyDelete token may release only its own claim (spec §5.3).
+ */
+export async function releaseClaim(ctx: DomainContext, boardId: string, ticketId: string, input: { reason?: string }) {
+  requirePermission(ctx, 'tickets:edit');
+  return retryLostRaces(async () => {
+    const { ticket } = await loadTicketOnBoard(ctx, boardId, ticketId);
+    const nowDate = ctx.clock.now();
+    throwIfFencedOut(ctx, ticket, nowDate);
+    if (!hasLiveClaim(ticket, nowDate)) throw claimNotHeld();
+    const holder = ticket.claimedById!;
+    const me = ctx.actor.userId;
+    if (holder !== me) {
+      if (ctx.actor.credential.denyDelete) throw forbidden("This token may release only its own claim", 'PAT_DENY_DELETE');
+      const isOwner = !!ticket.claimedByIsAgent && ticket.claimAgentOwnerId === me;
+      if (!ctx.actor.isAdmin && !isOwner) throw forbidden('Only the holder, the holding agent\'s owner or an administrator may release this claim');
+    }
+    const released = releasedClaimEffects(ticket, me, input.reason ?? null);
+    await saveTicket(ctx, {
+      before: ticket,
+      after: withoutClaim(ticket),
+      related: released.related,
+      timeline: released.timeline,
+      events: released.events,
+    });
+    return { released: true };
+  });
+}

@@ -1,0 +1,95 @@
+import type { Clock } from '../../core/clock.js';
+import { LostRace } from '../../db/races.js';
+import { db } from '../../db/service.js';
+import { claimShards, type OrganizationItem, type TicketItem } from '../../db/entities/index.js';
+import { saveTicket } from '../write.js';
+import { hasLiveClaim, lapsedClaimEffects, withoutClaim } from './lease.js';
+import { systemContext } from '../system-context.js';
+
+/** Every claimed ticket whose lease lapsed before `now`, across organizations (byClaimExpiry, its shards in parallel). */
+export async function lapsedClaims(now: Date): Promise<TicketItem[]> {
+  const shards = await Promise.all(
+    claimShards().map((claimShard) =>
+      db().entities.ticket.query.byClaimExpiry({ claimShard }).lt({ claimExpiresAtKey: now.toISOString() }).go({ pages: 'all' }),
+    ),
+  );
+  return shards.flatMap((result) => result.data as TicketItem[]);
+}
+
+/** One organization's claimed tickets whose lease lapsed at or before `now` and which are not cleared yet (byOrgClaimExpiry). */
+export async function lapsedClaimsOfOrganization(orgId: string, now: Date): Promise<TicketItem[]> {
+  const result = await db().entities.ticket.query.byOrgClaimExpiry({ orgId }).lte({ claimExpiresAtKey: now.toISOString() }).go({ pages: 'all' });
+  return result.data as TicketItem[];
+}
+
+/** One holder's live claims, soonest expiry first (byClaimHolder, expiry after `now`). */
+export async function liveClaimsOf(orgId: string, holderId: string, now: Date): Promise<TicketItem[]> {
+  const result = await db().entities.ticket.query
+    .byClaimHolder({ orgId, claimHolderKey: holderId })
+    .gt({ claimExpiresAtKey: now.toISOString() })
+    .go({ pages: 'all' });
+  return (result.data as TicketItem[]).filter((ticket) => !ticket.isDeleted && ticket.claimedById === holderId);
+}
+
+/** One holder's claims whose lease lapsed before `now` (byClaimHolder). */
+export async function lapsedClaimsOf(orgId: string, holderId: string, now: Date): Promise<TicketItem[]> {
+  const result = await db().entities.ticket.query
+    .byClaimHolder({ orgId, claimHolderKey: holderId })
+    .lt({ claimExpiresAtKey: now.toISOString() })
+    .go({ pages: 'all' });
+  return result.data as TicketItem[];
+}
+
+/**
+ * Clears one lapsed claim as the system: the ticket put guarded by the version read (a lease
+ * renewed meanwhile is left alone) with the lapsed lease's effects (lapsedClaimEffects), in
+ * one transaction. Returns false when there was nothing (any more) to clear.
+ */
+export async function expireClaim(org: Pick<OrganizationItem, 'orgId'>, ticket: TicketItem, clock: Clock): Promise<boolean> {
+  const now = clock.now();
+  // The index is eventually consistent: re-check the item itself.
+  if (!ticket.claimedById || hasLiveClaim(ticket, now)) return false;
+  const ctx = systemContext(clock, org);
+  const after = withoutClaim(ticket);
+  const effects = lapsedClaimEffects(ticket, now);
+  try {
+    await saveTicket(ctx, {
+      before: ticket,
+      after: { ...after, updatedAt: ticket.updatedAt },
+      related: effects.related,
+      timeline: effects.timeline,
+      events: effects.events,
+    });
+    return true;
+  } catch (error) {
+    // Renewed or changed meanwhile: left alone (the next run sees the new state).
+    if (error instanceof LostRace) return false;
+    throw error;
+  }
+}
+
+/**
+ * What a sweep covers: the whole deployment (the schedule), or one organization (tests that
+ * drive the sweeper with a clock in the future, so they never touch other organizations' claims).
+ */
+export interface SweepScope {
+  orgId?: string;
+}
+
+/** The sweeper task: clears every lapsed claim (of the scope); returns how many it cleared. */
+export async function sweepLapsedClaims(clock: Clock, scope: SweepScope = {}): Promise<number> {
+  // One organization's lapsed claims come from its own index (byOrgClaimExpiry), the deployment's from the sharded one.
+  const lapsed = scope.orgId ? await lapsedClaimsOfOrganization(scope.orgId, clock.now()) : await lapsedClaims(clock.now());
+  let cleared = 0;
+  for (const ticket of lapsed) {
+    // The GSI copy may be stale: read the ticket itself before deciding.
+    const current = (await db().entities.ticket.get({ ticketId: ticket.ticketId }).go({ consistent: true })).data as TicketItem | null;
+    if (!current) continue;
+    try {
+      if (await expireClaim({ orgId: current.orgId }, current, clock)) cleared++;
+    } catch (error) {
+      console.error(JSON.stringify({ msg: 'claim expiry failed', ticketId: ticket.ticketId, error: String(error) }));
+    }
+  }
+  return cleared;
+}

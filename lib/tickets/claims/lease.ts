@@ -1,0 +1,121 @@
+import { AppError } from '../../core/errors.js';
+import { notificationPut } from '../../notifications/index.js';
+import type { TicketItem } from '../../db/entities/index.js';
+import type { TransactionEntities, TransactionItem } from '../../db/transact.js';
+import type { EventInput } from '../../events/index.js';
+import { activityDelta } from '../../activity/index.js';
+import { baseTicketData } from '../events.js';
+import { releaseSlot } from './slots.js';
+
+/**
+ * What a lease is and how one ends. A claim lives on its ticket (the claim attributes below);
+ * every lease ends in exactly one of two ways, each with its own effects written in the same
+ * transaction as the ticket: released (by its holder, the holder's owner, an administrator, or
+ * the ticket entering a FINAL status or being deleted) or expired (lapsed, then swept or taken
+ * over). The ticket write path (tickets/write.ts) and the claim routes share these functions.
+ */
+
+/** The claim attributes of a ticket (removed together when a claim ends). */
+export const CLAIM_ATTRIBUTES = [
+  'claimedById', 'claimedByName', 'claimedByIsAgent', 'claimAgentOwnerId', 'claimedAt', 'claimExpiresAt', 'claimHeartbeatAt',
+] as const satisfies readonly (keyof TicketItem)[];
+
+/** The ticket without its claim (claimCount, the fencing number, is kept). */
+export function withoutClaim(ticket: TicketItem): TicketItem {
+  const next = { ...ticket };
+  for (const field of CLAIM_ATTRIBUTES) delete next[field];
+  return next;
+}
+
+/**
+ * Fencing: a write made under the claim numbered `fence` stands only while that is the
+ * ticket's live claim of the writer, so an agent that lost its lease (lapsed, released, taken
+ * over) cannot overwrite its successor's work. Undefined when the write may go on; otherwise
+ * CLAIM_NOT_HELD when the writer's own lease merely lapsed with nobody after it, and
+ * CLAIM_SUPERSEDED when the ticket was claimed again or is held by another.
+ */
+export function fenceRefusal(ticket: TicketItem, writerId: string, fence: number, now: Date): AppError | undefined {
+  const live = hasLiveClaim(ticket, now);
+  if (live && ticket.claimedById === writerId && (ticket.claimCount ?? 0) === fence) return undefined;
+  if (!live && (ticket.claimCount ?? 0) === fence && (!ticket.claimedById || ticket.claimedById === writerId)) {
+    return new AppError(409, 'CLAIM_NOT_HELD', 'Your claim on this ticket has ended; claim it again', { claimCount: fence });
+  }
+  return new AppError(409, 'CLAIM_SUPERSEDED', 'Your claim on this ticket was superseded; stop working on it', { claimCount: fence, currentClaimCount: ticket.claimCount ?? 0 });
+}
+
+/** Whether the ticket holds a live lease (spec §2.12): claimExpiresAt > now, at read time. */
+export function hasLiveClaim(ticket: TicketItem, now: Date): boolean {
+  const expiresAt = ticket.claimExpiresAt;
+  return !!ticket.claimedById && expiresAt !== undefined && Date.parse(expiresAt) > now.getTime();
+}
+
+/** The effects of one lease's end, added to the ticket write that ends it. */
+export interface ClaimEndEffects {
+  related: (e: TransactionEntities) => TransactionItem[];
+  timeline: { kind: 'CLAIM_RELEASED' | 'CLAIM_EXPIRED'; details: Record<string, unknown> }[];
+  events: EventInput[];
+}
+
+/**
+ * A live lease handed back: the agent's slot freed, a CLAIM_RELEASED timeline note with the
+ * reason, and ticket.claim_released (spec §6.2).
+ */
+export function releasedClaimEffects(ticket: TicketItem, releasedById: string, reason: string | null): ClaimEndEffects {
+  const holder = ticket.claimedById!;
+  return {
+    related: (e) => (ticket.claimedByIsAgent ? [releaseSlot(e, ticket.orgId, holder)] : []),
+    timeline: [{ kind: 'CLAIM_RELEASED', details: { previousClaimedById: holder, releasedById, reason } }],
+    events: [{ type: 'ticket.claim_released', data: { ...baseTicketData(ticket), releasedById, previousClaimedById: holder, reason } }],
+  };
+}
+
+/**
+ * What ending a lapsed lease adds to the ticket write that clears or replaces it: the agent's
+ * slot freed (unless the same agent takes the ticket again, keeping its slot), the agent's
+ * claimsExpired counter of the day, TICKET_CLAIM_EXPIRED notifications to the assignee and
+ * the agent's owner, a CLAIM_EXPIRED timeline note and ticket.claim_expired. Shared by the
+ * sweeper and by a claim that takes over a lapsed, not yet swept lease, so every lease ends
+ * with exactly one of ticket.claim_released or ticket.claim_expired.
+ */
+export function lapsedClaimEffects(ticket: TicketItem, now: Date, options: { keepSlot?: boolean } = {}): ClaimEndEffects {
+  const holder = ticket.claimedById!;
+  const isAgent = ticket.claimedByIsAgent === true;
+  const recipients = [...new Set([ticket.assigneeId, isAgent ? ticket.claimAgentOwnerId : undefined].filter((id): id is string => !!id))];
+  return {
+    related: (e: TransactionEntities) => [
+      ...(isAgent && !options.keepSlot ? [releaseSlot(e, ticket.orgId, holder)] : []),
+      ...recipients.map((userId) =>
+        notificationPut(
+          e,
+          {
+            orgId: ticket.orgId,
+            userId,
+            type: 'TICKET_CLAIM_EXPIRED',
+            data: { ticketId: ticket.ticketId, boardId: ticket.boardId, displayId: ticket.displayId, title: ticket.title },
+          },
+          now,
+        ),
+      ),
+      ...(isAgent ? [activityDelta(e, ticket.orgId, holder, now, { claimsExpired: 1 })] : []),
+    ],
+    timeline: [{ kind: 'CLAIM_EXPIRED' as const, details: { previousClaimedById: holder, claimExpiresAt: ticket.claimExpiresAt } }],
+    events: [{ type: 'ticket.claim_expired', data: { ...baseTicketData(ticket), previousClaimedById: holder, claimExpiresAt: ticket.claimExpiresAt } }],
+  };
+}
+
+/**
+ * A ticket that enters a FINAL status or is deleted ends the claim it carries in the same
+ * write, so a finished ticket never holds an agent's slot (DESIGN.md §4, Claims). Returns the
+ * reason recorded with the release, or undefined when the write ends no claim.
+ */
+export function claimEndReason(before: TicketItem | undefined, after: TicketItem): string | undefined {
+  if (!before || !after.claimedById) return undefined;
+  if (after.isDeleted && !before.isDeleted) return 'ticket deleted';
+  if (after.statusCategory === 'FINAL' && before.statusCategory !== 'FINAL') return 'ticket completed';
+  return undefined;
+}
+
+/** Ends whatever lease the ticket carries: a live one is released by `actorId`, a lapsed one expires. */
+export function endedClaimEffects(ticket: TicketItem, now: Date, actorId: string, reason: string): ClaimEndEffects {
+  return hasLiveClaim(ticket, now) ? releasedClaimEffects(ticket, actorId, reason) : lapsedClaimEffects(ticket, now);
+}

@@ -1,0 +1,36 @@
+import * as z from 'zod';
+import { authenticated, type Routes } from '../../http/routes.js';
+import { commaSeparated, idParam, queryBoolean } from '../../http/validation.js';
+import { listIssues } from '../lists/list.js';
+import { listFilterQuery, toFilters } from './schemas.js';
+import { ticketResult } from '../shapes.js';
+
+const boardIdList = commaSeparated.pipe(z.array(idParam).min(1, 'At least one board id').max(100, 'At most 100 boards'));
+
+/** GET /api/v1/issues (spec §4.3): the board list's filters plus the cross-board ones. */
+const issuesQuery = z.strictObject({
+  ...listFilterQuery,
+  boardId: boardIdList.optional(),
+  claimable: queryBoolean.optional(),
+  assignedToMe: queryBoolean.optional(),
+  /** A user id, or `me` for the caller. */
+  claimedBy: idParam.optional(),
+});
+
+export const issuesRoutes: Routes = {
+  'GET /api/v1/issues': authenticated({
+    scope: 'read',
+    summary: 'List tickets across boards (claimable work, your claims …)',
+    result: ticketResult,
+    envelope: 'page',
+    query: issuesQuery,
+    handler: (ctx, { query }) =>
+      listIssues(ctx, {
+        ...toFilters(query),
+        boardIds: query.boardId,
+        claimable: query.claimable,
+        assignedToMe: query.assignedToMe,
+        claimedBy: query.claimedBy === undefined ? undefined : query.claimedBy === 'me' ? ctx.actor.userId : query.claimedBy,
+      }),
+  }),
+};

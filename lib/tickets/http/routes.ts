@@ -1,0 +1,79 @@
+import * as z from 'zod';
+import { authenticated, type Routes } from '../../http/routes.js';
+import { idParam } from '../../http/validation.js';
+import { listBoardTickets } from '../lists/list.js';
+import { createTicketBody, listFilterQuery, patchTicketBody, toFilters } from './schemas.js';
+import { createBoardTicket, deleteTicket, getTicket, patchTicket } from '../tickets.js';
+import { workflowRoutes } from './workflow.js';
+import { structureRoutes } from './structure.js';
+import { timelineRoutes } from './timeline.js';
+import { claimsRoutes } from './claims.js';
+import { suggestionsRoutes } from './suggestions.js';
+import { withTicketRefs } from '../../http/ticket-refs.js';
+import { fullTicketResult, ticketResult } from '../shapes.js';
+
+const boardParams = z.object({ boardId: idParam });
+const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
+
+/**
+ * Routes of the `tickets` group (spec §4.1): the core here, the rest by theme in the files
+ * imported above. Every route takes a display id ("PLAT-12") wherever it takes a ticket id.
+ */
+export const ticketsRoutes: Routes = withTicketRefs({
+  ...workflowRoutes,
+  ...structureRoutes,
+  ...timelineRoutes,
+  ...claimsRoutes,
+  ...suggestionsRoutes,
+  'GET /api/v1/boards/{boardId}/tickets': authenticated({
+    scope: 'read',
+    summary: 'List a board\'s tickets',
+    result: ticketResult,
+    envelope: 'page',
+    params: boardParams,
+    query: z.strictObject(listFilterQuery),
+    handler: (ctx, { params, query }) => listBoardTickets(ctx, params.boardId, toFilters(query)),
+  }),
+  'POST /api/v1/boards/{boardId}/tickets': authenticated({
+    scope: 'write',
+    summary: 'Create a ticket',
+    result: fullTicketResult,
+    errors: { 403: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED'] },
+    envelope: 'data',
+    status: 201,
+    params: boardParams,
+    body: createTicketBody,
+    handler: (ctx, { params, body }) => createBoardTicket(ctx, params.boardId, body),
+  }),
+  'GET /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
+    scope: 'read',
+    fence: false,
+    ticketRefs: ['ticketId'],
+    summary: 'Get a ticket',
+    result: fullTicketResult,
+    envelope: 'data',
+    params: ticketParams,
+    handler: (ctx, { params }) => getTicket(ctx, params.boardId, params.ticketId),
+  }),
+  'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
+    scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
+    summary: 'Update a ticket',
+    result: fullTicketResult,
+    errors: { 403: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED'] },
+    envelope: 'data',
+    params: ticketParams,
+    body: patchTicketBody,
+    handler: (ctx, { params, body }) => patchTicket(ctx, params.boardId, params.ticketId, body),
+  }),
+  'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
+    scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
+    summary: 'Delete a ticket',
+    status: 204,
+    params: ticketParams,
+    handler: (ctx, { params }) => deleteTicket(ctx, params.boardId, params.ticketId),
+  }),
+});

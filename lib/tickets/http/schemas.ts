@@ -1,0 +1,92 @@
+import * as z from 'zod';
+import { IMPACT_LEVELS, PRIORITIES, RESOLUTION_TYPES } from '../../db/entities/index.js';
+import { idParam, pageQuery, queryBoolean, commaSeparated } from '../../http/validation.js';
+
+/** ISO 8601 timestamp or date (`YYYY-MM-DD`), stored as a UTC timestamp with milliseconds. */
+export const timestamp = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'Must be an ISO 8601 date or timestamp' })
+  .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00.000Z` : value).toISOString());
+
+export const title = z.string().trim().min(1, 'Must not be empty').max(200, 'At most 200 characters');
+export const description = z.string().max(50_000, 'At most 50,000 characters');
+export const reason = z.string().max(500, 'At most 500 characters');
+
+/** The settable fields shared by create and update (spec §2.2). */
+export const ticketFields = {
+  description,
+  statusId: idParam,
+  priority: z.enum(PRIORITIES),
+  assigneeId: idParam.nullable(),
+  typeId: idParam,
+  labelIds: z.array(idParam).max(50, 'At most 50 labels'),
+  customerId: idParam.nullable(),
+  dueDate: timestamp.nullable(),
+  startDate: timestamp.nullable(),
+  storyPoints: z.number().min(0).max(1000).nullable(),
+  externalReference: z.string().max(200, 'At most 200 characters').nullable(),
+  impactLevel: z.enum(IMPACT_LEVELS).nullable(),
+  milestoneId: idParam.nullable(),
+  resolution: z.string().max(2000, 'At most 2,000 characters').nullable(),
+  resolutionType: z.enum(RESOLUTION_TYPES).nullable(),
+  isArchived: z.boolean(),
+};
+
+const settable = z.strictObject(ticketFields).partial();
+
+export const createTicketBody = settable.extend({
+  title,
+  estimatedHours: z.number().min(0.1, 'At least 0.1').max(100_000).nullable().optional(),
+});
+
+export const patchTicketBody = settable.extend({
+  title: title.optional(),
+  estimatedHours: z.number().min(0).max(100_000).nullable().optional(),
+  timeSpent: z.number().min(0).max(100_000).nullable().optional(),
+  statusChangeReason: reason.optional(),
+});
+
+
+/** Query parameters of the ticket lists (spec §4.1 GET and §4.3). */
+export const listFilterQuery = {
+  ...pageQuery(20, 100),
+  statusId: commaSeparated.optional(),
+  assigneeId: idParam.optional(),
+  milestoneId: idParam.optional(),
+  customerId: idParam.optional(),
+  needsReassignment: queryBoolean.optional(),
+  typeId: commaSeparated.optional(),
+  labelId: commaSeparated.optional(),
+  search: z.string().max(200).optional(),
+  includePlanning: queryBoolean.optional(),
+  includeArchived: queryBoolean.optional(),
+  overdue: queryBoolean.optional(),
+  noDueDate: queryBoolean.optional(),
+  dueBefore: timestamp.optional(),
+  dueAfter: timestamp.optional(),
+  impactLevel: commaSeparated.pipe(z.array(z.enum(IMPACT_LEVELS))).optional(),
+  externalReference: z.string().max(200).optional(),
+};
+
+/** Maps the query parameters onto the shared filter object. */
+export function toFilters(query: z.infer<z.ZodObject<typeof listFilterQuery>>) {
+  return {
+    page: query.page,
+    limit: query.limit,
+    statusIds: query.statusId,
+    assigneeId: query.assigneeId,
+    milestoneId: query.milestoneId,
+    customerId: query.customerId,
+    needsReassignment: query.needsReassignment,
+    typeIds: query.typeId,
+    labelIds: query.labelId,
+    search: query.search,
+    includePlanning: query.includePlanning,
+    includeArchived: query.includeArchived,
+    overdue: query.overdue,
+    noDueDate: query.noDueDate,
+    dueBefore: query.dueBefore,
+    dueAfter: query.dueAfter,
+    impactLevels: query.impactLevel,
+    externalReference: query.externalReference,
+  };
+}

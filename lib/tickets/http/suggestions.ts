@@ -1,0 +1,48 @@
+import * as z from 'zod';
+import { authenticated, type Routes } from '../../http/routes.js';
+import { idParam, pageQuery } from '../../http/validation.js';
+import { SUGGESTION_STATES } from '../../db/entities/index.js';
+import { reason } from './schemas.js';
+import { acceptSuggestion, listSuggestions, rejectSuggestion } from '../suggestions/suggestions.js';
+import { suggestionResult } from '../shapes.js';
+
+const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
+const suggestionParams = z.object({ boardId: idParam, ticketId: idParam, suggestionId: idParam });
+const decisionBody = z.strictObject({ reason: reason.optional() });
+
+/** Suggestion routes of the `tickets` group (DESIGN.md §4 "Workflow": agent moves awaiting approval). */
+export const suggestionsRoutes: Routes = {
+  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions': authenticated({
+    scope: 'read',
+    fence: false,
+    ticketRefs: ['ticketId'],
+    summary: 'List an agent\'s suggested moves of a ticket',
+    result: suggestionResult,
+    envelope: 'page',
+    params: ticketParams,
+    query: z.strictObject({ ...pageQuery(50, 100), state: z.enum(SUGGESTION_STATES).optional() }),
+    handler: (ctx, { params, query }) => listSuggestions(ctx, params.boardId, params.ticketId, query),
+  }),
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/accept': authenticated({
+    scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
+    summary: 'Accept a suggested move',
+    result: suggestionResult,
+    envelope: 'data',
+    params: suggestionParams,
+    body: decisionBody,
+    handler: (ctx, { params, body }) => acceptSuggestion(ctx, params.boardId, params.ticketId, params.suggestionId, body),
+  }),
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/reject': authenticated({
+    scope: 'write',
+    fence: true,
+    ticketRefs: ['ticketId'],
+    summary: 'Reject a suggested move',
+    result: suggestionResult,
+    envelope: 'data',
+    params: suggestionParams,
+    body: decisionBody,
+    handler: (ctx, { params, body }) => rejectSuggestion(ctx, params.boardId, params.ticketId, params.suggestionId, body),
+  }),
+};

@@ -1,0 +1,332 @@
+import type { DomainContext } from '../../db/context.js';
+import { db } from '../../db/service.js';
+import { STATUS_CATEGORIES, type BoardItem, type ColumnCountItem, type StatusCategory, type StatusItem, type TicketItem } from '../../db/entities/index.js';
+import { pageOf, type Page } from '../../core/pages.js';
+import { canSeeBoard, listOrganizationBoards, loadVisibleBoard } from '../../boards/index.js';
+import { loadOrgConfig, type OrgConfig } from '../config.js';
+import { isStatusShown, matchesFilters, sortTickets, type TicketFilters } from './filters.js';
+import { hasLiveClaim } from '../claims/lease.js';
+import { lapsedClaimsOfOrganization, liveClaimsOf } from '../claims/expiry.js';
+import { presentTicket } from '../present.js';
+
+/**
+ * The Queries that serve a board list, never touching other boards or organizations:
+ * - a status filter reads those status columns (`byBoard`, category + status prefix);
+ * - an assignee filter reads the assignee's tickets on this board (`byAssignee`);
+ * - otherwise only the categories the list can show: ACTIVE, plus PLANNING with
+ *   includePlanning and FINAL with includeArchived — finished history is not read for the
+ *   default list, however long it grows.
+ */
+export async function queryBoardTickets(orgId: string, boardId: string, filters: TicketFilters, config: OrgConfig): Promise<TicketItem[]> {
+  const tickets = db().entities.ticket;
+  if (filters.statusIds?.length) {
+    const statuses = [...new Set(filters.statusIds)].map((statusId) => config.status(statusId)).filter((status) => status !== undefined);
+    const columns = await Promise.all(
+      statuses.map((status) =>
+        tickets.query.byBoard({ orgId, boardId, statusCategory: status.category, statusId: status.statusId }).go({ pages: 'all' }),
+      ),
+    );
+    return columns.flatMap((column) => column.data);
+  }
+  if (filters.assigneeId) {
+    return (await tickets.query.byAssignee({ orgId, assigneeKey: filters.assigneeId, boardId }).go({ pages: 'all' })).data;
+  }
+  if (filters.milestoneId) {
+    return (await tickets.query.byMilestone({ orgId, milestoneKey: filters.milestoneId }).go({ pages: 'all' })).data.filter((ticket) => ticket.boardId === boardId);
+  }
+  const categories = categoriesShown(filters);
+  if (categories.length === STATUS_CATEGORIES.length) return (await tickets.query.byBoard({ orgId, boardId }).go({ pages: 'all' })).data;
+  const parts = await Promise.all(categories.map((statusCategory) => tickets.query.byBoard({ orgId, boardId, statusCategory }).go({ pages: 'all' })));
+  return parts.flatMap((part) => part.data);
+}
+
+/** The status categories a list without a status filter can show (spec §3.1). */
+export function categoriesShown(filters: TicketFilters): StatusCategory[] {
+  return (['ACTIVE', 'PLANNING', 'FINAL'] as const).filter((category) => isStatusShown({ category }, filters));
+}
+
+export interface ListQuery extends TicketFilters {
+  page: number;
+  limit: number;
+}
+
+export interface IssuesQuery extends ListQuery {
+  /** Narrows to these boards (those the caller cannot see are ignored, never revealed). */
+  boardIds?: string[];
+}
+
+/**
+ * GET /boards/{boardId}/tickets. Lists that filter only by status (and the category flags)
+ * take the fast path (`listBoardColumns`): cost proportional to the page. Every other filter
+ * reads what its Query selects in full: board and configuration in parallel, then the ticket
+ * Queries (in parallel), `matchesFilters`, sort, page in memory.
+ */
+export async function listBoardTickets(ctx: DomainContext, boardId: string, query: ListQuery) {
+  if (servedByColumns(query)) {
+    const [, config, counts] = await Promise.all([loadVisibleBoard(ctx, boardId), loadOrgConfig(ctx.org.orgId), loadColumnCounts(ctx.org.orgId, boardId)]);
+    // A board whose live tickets fit in one page is cheaper read whole by category (one Query
+    // for the default list) than column by column.
+    const liveTickets = [...counts.values()].reduce((sum, count) => sum + count.total, 0);
+    if (liveTickets <= query.limit) return listFromQueries(ctx, boardId, query, config);
+    const page = await listBoardColumns(ctx.org.orgId, boardId, query, config, counts, ctx.clock.now());
+    if (page) return page;
+    return listFromQueries(ctx, boardId, query, config);
+  }
+  const [, config] = await Promise.all([loadVisibleBoard(ctx, boardId), loadOrgConfig(ctx.org.orgId)]);
+  return listFromQueries(ctx, boardId, query, config);
+}
+
+/** The full-read path: every ticket the list's Queries select, filtered, sorted, paged in memory. */
+async function listFromQueries(ctx: DomainContext, boardId: string, query: ListQuery, config: OrgConfig) {
+  const candidates = await queryBoardTickets(ctx.org.orgId, boardId, query, config);
+  const context = { config, now: ctx.clock.now(), callerId: ctx.actor.userId };
+  const matching = sortTickets(candidates.filter((ticket) => matchesFilters(ticket, query, context)), config);
+  return pageOf(matching.map((ticket) => presentTicket(ticket, config, ctx.clock.now())), query.page, query.limit);
+}
+
+/** The only query fields the fast path serves; any other field set (even to false) takes the full-read path. */
+const COLUMN_LIST_FIELDS = new Set(['page', 'limit', 'statusIds', 'includePlanning', 'includeArchived']);
+
+/** `/issues` serves `claimable` by columns too (ColumnCount `claimed` and the lapsed claims). */
+const ISSUE_COLUMN_FIELDS = new Set([...COLUMN_LIST_FIELDS, 'claimable']);
+
+/** Whether a list filters by nothing but status and the category flags (and, on `/issues`, claimable). */
+export function servedByColumns(query: ListQuery, fields: Set<string> = COLUMN_LIST_FIELDS): boolean {
+  return Object.entries(query).every(([field, value]) => value === undefined || fields.has(field));
+}
+
+/** A board's column counts by status id: its ColumnCount items (one Query, pk orgId + boardId), shards summed. */
+export async function loadColumnCounts(orgId: string, boardId: string): Promise<Map<string, ColumnCountItem>> {
+  const { data } = await db().entities.columnCount.query.byBoard({ orgId, boardId }).go({ pages: 'all' });
+  const counts = new Map<string, ColumnCountItem>();
+  for (const shard of data) {
+    const count = counts.get(shard.statusId);
+    if (!count) {
+      counts.set(shard.statusId, { ...shard });
+      continue;
+    }
+    count.total += shard.total;
+    count.archived += shard.archived;
+    count.claimed = (count.claimed ?? 0) + (shard.claimed ?? 0);
+    count.claimedArchived = (count.claimedArchived ?? 0) + (shard.claimedArchived ?? 0);
+  }
+  return counts;
+}
+
+/**
+ * The status columns a list shows, in list order (organization status order): the statuses
+ * asked for by id (any category), or those `matchesFilters` lets through without a status
+ * filter: ACTIVE, PLANNING with includePlanning, FINAL with includeArchived, and a status
+ * marked `isFinal` only with includeArchived.
+ */
+export function columnsShown(config: OrgConfig, filters: TicketFilters): StatusItem[] {
+  if (filters.statusIds?.length) {
+    const wanted = new Set(filters.statusIds);
+    return config.statuses.filter((status) => wanted.has(status.statusId));
+  }
+  return config.statuses.filter((status) => isStatusShown(status, filters));
+}
+
+/** Live tickets of a column the list shows (archived ones only with includeArchived). */
+const shownCount = (count: ColumnCountItem | undefined, includeArchived: boolean): number =>
+  count ? Math.max(0, count.total - (includeArchived ? 0 : count.archived)) : 0;
+
+/**
+ * The fast path of a board list (no filter but statuses and the category flags): the exact
+ * `total` is the sum of the shown columns' counts; the page is read from the byBoard index,
+ * whose order within a column (positionKey, ticketId) is the list order. Columns wholly before
+ * the page are skipped by their counts; each column the page reaches is read from its start
+ * (the page's part of it and what precedes it in the column, archived and deleted tickets
+ * filtered out by DynamoDB), those columns in parallel. Returns undefined when the board still
+ * holds live tickets of a status the organization no longer has: without a status filter those
+ * sort together after every known status, by position, across statuses, which only the
+ * full-read path reproduces.
+ */
+export async function listBoardColumns(orgId: string, boardId: string, query: ListQuery, config: OrgConfig, counts: Map<string, ColumnCountItem>, now: Date) {
+  const includeArchived = query.includeArchived === true;
+  if (!query.statusIds?.length && [...counts.values()].some((count) => !config.status(count.statusId) && shownCount(count, includeArchived) > 0)) {
+    return undefined;
+  }
+  const columns = columnsShown(config, query).map((status) => ({ status, count: counts.get(status.statusId), shown: shownCount(counts.get(status.statusId), includeArchived) }));
+  const { total, spans } = pageSpans(columns, query);
+  const parts = await Promise.all(
+    spans.map(async ({ column, skip, take }) =>
+      (await readColumn(orgId, boardId, column.status, skip + take, includeArchived, column.count?.archived ?? 0)).slice(skip),
+    ),
+  );
+  return columnPage(parts.flat(), total, query, config, now);
+}
+
+/**
+ * Which columns a page reaches and what it takes from each: columns wholly before the page are
+ * skipped by their `shown` counts; of each column the page reaches, `skip` tickets precede the
+ * page and `take` are on it. `total` is the sum of the columns' counts (exact, like the list).
+ */
+function pageSpans<C extends { shown: number }>(columns: C[], query: { page: number; limit: number }) {
+  const total = columns.reduce((sum, column) => sum + column.shown, 0);
+  const start = (query.page - 1) * query.limit;
+  const end = Math.min(start + query.limit, total);
+  const spans: { column: C; skip: number; take: number }[] = [];
+  let offset = 0;
+  for (const column of columns) {
+    if (offset >= end) break;
+    if (column.shown > 0 && offset + column.shown > start) {
+      const skip = Math.max(0, start - offset);
+      spans.push({ column, skip, take: Math.min(column.shown, end - offset) - skip });
+    }
+    offset += column.shown;
+  }
+  return { total, spans };
+}
+
+/** A page of the column paths, shaped like `pageOf`'s. */
+function columnPage(tickets: TicketItem[], total: number, query: { page: number; limit: number }, config: OrgConfig, now: Date): Page<ReturnType<typeof presentTicket>> {
+  return {
+    items: tickets.map((ticket) => presentTicket(ticket, config, now)),
+    total,
+    page: query.page,
+    pageSize: query.limit,
+    totalPages: Math.ceil(total / query.limit),
+  };
+}
+
+/**
+ * Deleted tickets stay in their column's key range (flagged, uncounted): each column Query
+ * reads this many items beyond what the counts require, so a few of them cost no extra Query.
+ */
+const DELETED_SLACK = 10;
+
+/**
+ * The first `count` listed tickets of one column, in index order. DynamoDB's Limit counts
+ * items before the filter drops deleted (and, without includeArchived, archived) tickets, so
+ * it covers the column's archived tickets (known from its count) plus DELETED_SLACK: one
+ * Query, unless more deleted tickets than that precede the page's end (ElectroDB's `count`
+ * then reads on until it has `count` tickets or the column ends).
+ */
+async function readColumn(orgId: string, boardId: string, status: StatusItem, count: number, includeArchived: boolean, archived: number): Promise<TicketItem[]> {
+  const { data } = await db()
+    .entities.ticket.query.byBoard({ orgId, boardId, statusCategory: status.category, statusId: status.statusId })
+    .where((attr, op) => (includeArchived ? op.eq(attr.isDeleted, false) : `${op.eq(attr.isDeleted, false)} AND ${op.eq(attr.isArchived, false)}`))
+    .go({ count, limit: count + (includeArchived ? 0 : archived) + DELETED_SLACK });
+  // Defensive: the filter already dropped them.
+  return data.filter((ticket) => !ticket.isDeleted && (includeArchived || !ticket.isArchived)).slice(0, count);
+}
+
+/**
+ * GET /api/v1/issues: the same filters over every board the caller may see. A holder's
+ * claimed tickets (`claimedBy`) come from `byClaimHolder`, assigned tickets from `byAssignee`,
+ * each one Query. A list filtered only by status
+ * and the category flags (and `boardId`) takes the cross-board column path
+ * (`listIssuesByColumns`); any other filter reads each visible board's matching Query (in
+ * parallel), so the cost follows the caller's boards, never the organization's other data.
+ */
+export async function listIssues(ctx: DomainContext, query: IssuesQuery) {
+  const [boards, config] = await Promise.all([listOrganizationBoards(ctx.org.orgId), loadOrgConfig(ctx.org.orgId)]);
+  const wanted = query.boardIds?.length ? new Set(query.boardIds) : undefined;
+  const visible = new Map(
+    boards.filter((board) => canSeeBoard(ctx.actor, board) && (!wanted || wanted.has(board.boardId))).map((board) => [board.boardId, board]),
+  );
+  const { boardIds: _boardIds, ...filters } = query;
+  if (servedByColumns(filters, ISSUE_COLUMN_FIELDS)) {
+    const page = await listIssuesByColumns(ctx, [...visible.values()], filters, config);
+    if (page) return page;
+  }
+  let candidates: TicketItem[];
+  const assignee = query.assignedToMe ? ctx.actor.userId : query.assigneeId;
+  if (typeof query.claimedBy === 'string') {
+    // The holder's live claims (byClaimHolder, expiry after now): a handful, whatever the boards hold.
+    candidates = await liveClaimsOf(ctx.org.orgId, query.claimedBy, ctx.clock.now());
+  } else if (assignee) {
+    candidates = (await db().entities.ticket.query.byAssignee({ orgId: ctx.org.orgId, assigneeKey: assignee }).go({ pages: 'all' })).data;
+  } else {
+    candidates = (await mapLimited([...visible.keys()], 8, (boardId) => queryBoardTickets(ctx.org.orgId, boardId, query, config))).flat();
+  }
+  const context = { config, now: ctx.clock.now(), callerId: ctx.actor.userId };
+  const matching = sortTickets(
+    candidates.filter((ticket) => visible.has(ticket.boardId) && matchesFilters(ticket, query, context)),
+    config,
+  );
+  return pageOf(matching.map((ticket) => presentTicket(ticket, config, ctx.clock.now())), query.page, query.limit);
+}
+
+/**
+ * Boards whose display-id counter (every ticket ever numbered on the board, an upper bound of
+ * its live tickets) stays at or below this are read whole by `/issues`' column path: one Query
+ * per category shown costs less than counts plus column reads.
+ */
+export const SMALL_BOARD_TICKETS = 100;
+
+/**
+ * The cross-board fast path of GET /api/v1/issues (no filter but statuses, the category flags
+ * and boardId). The list order is the organization's status order, then position and ticket
+ * id across boards, so each status column of the list is the union of the boards' columns.
+ * Small boards are read whole (their tickets counted as read); larger boards contribute their
+ * ColumnCount items, and for each column the page reaches, their first (skip + take) tickets
+ * of that column (`readColumn`), which contain every ticket the page can take from them. The
+ * union is sorted like `sortTickets` and sliced: the same page and exact total as the
+ * full-read path, at a cost that follows the page instead of the boards' sizes. Returns
+ * undefined (full-read path) when a board holds live tickets of a status the organization no
+ * longer has.
+ */
+async function listIssuesByColumns(ctx: DomainContext, boards: BoardItem[], query: ListQuery, config: OrgConfig) {
+  const orgId = ctx.org.orgId;
+  const now = ctx.clock.now();
+  const includeArchived = query.includeArchived === true;
+  const claimable = query.claimable === true;
+  const small = boards.filter((board) => (board.ticketCounter ?? 0) <= SMALL_BOARD_TICKETS);
+  const large = boards.filter((board) => (board.ticketCounter ?? 0) > SMALL_BOARD_TICKETS);
+  const [smallTickets, largeCounts, lapsed] = await Promise.all([
+    mapLimited(small, 8, (board) => queryBoardTickets(orgId, board.boardId, query, config)).then((parts) => parts.flat()),
+    mapLimited(large, 8, (board) => loadColumnCounts(orgId, board.boardId)),
+    claimable && large.length > 0 ? lapsedClaimsOfOrganization(orgId, now) : Promise.resolve([]),
+  ]);
+  const context = { config, now, callerId: ctx.actor.userId };
+  const smallMatching = smallTickets.filter((ticket) => matchesFilters(ticket, query, context));
+  if (!query.statusIds?.length) {
+    const unknownStatus = (statusId: string) => !config.status(statusId);
+    if (smallMatching.some((ticket) => unknownStatus(ticket.statusId))) return undefined;
+    if (largeCounts.some((counts) => [...counts.values()].some((count) => unknownStatus(count.statusId) && shownCount(count, includeArchived) > 0))) return undefined;
+  }
+  // Claimable: never a FINAL status; a large board's column loses its live claims (claimed − lapsed).
+  const shownStatuses = columnsShown(config, query).filter((status) => !claimable || status.category !== 'FINAL');
+  const lapsedShown = (boardId: string, statusId: string) =>
+    lapsed.filter((ticket) => ticket.boardId === boardId && ticket.statusId === statusId && !ticket.isDeleted && (includeArchived || !ticket.isArchived)).length;
+  const columns = shownStatuses.map((status) => {
+    const fromSmall = smallMatching.filter((ticket) => ticket.statusId === status.statusId);
+    const fromLarge = large
+      .map((board, index) => {
+        const count = largeCounts[index]!.get(status.statusId);
+        const claimedShown = claimable ? (count?.claimed ?? 0) - (includeArchived ? 0 : (count?.claimedArchived ?? 0)) : 0;
+        const liveClaims = claimable ? Math.max(0, claimedShown - lapsedShown(board.boardId, status.statusId)) : 0;
+        return { board, count, liveClaims, shown: Math.max(0, shownCount(count, includeArchived) - liveClaims) };
+      })
+      .filter((entry) => entry.shown > 0);
+    return { status, fromSmall, fromLarge, shown: fromSmall.length + fromLarge.reduce((sum, entry) => sum + entry.shown, 0) };
+  });
+  const { total, spans } = pageSpans(columns, query);
+  const parts = await Promise.all(
+    spans.map(async ({ column, skip, take }) => {
+      const fromLarge = await mapLimited(column.fromLarge, 8, async (entry) => {
+        // Read past the column's live claims (at most `liveClaims` of the first tickets), then drop them.
+        const read = await readColumn(orgId, entry.board.boardId, column.status, Math.min(skip + take, entry.shown) + entry.liveClaims, includeArchived, entry.count?.archived ?? 0);
+        return claimable ? read.filter((ticket) => !hasLiveClaim(ticket, now)) : read;
+      });
+      return sortTickets([...column.fromSmall, ...fromLarge.flat()], config).slice(skip, skip + take);
+    }),
+  );
+  return columnPage(parts.flat(), total, query, config, now);
+}
+
+/** Runs `work` over `items` with at most `limit` in flight. */
+export async function mapLimited<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}

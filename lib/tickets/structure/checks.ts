@@ -1,0 +1,95 @@
+import { presentPullRequest, pullRequestsOfTicket } from '../../integrations/index.js';
+import type { DomainContext } from '../../db/context.js';
+import { db } from '../../db/service.js';
+import { batchGetMixed } from '../../db/batch.js';
+import type { BoardItem, TicketItem } from '../../db/entities/index.js';
+import { canSeeBoard } from '../../boards/index.js';
+import { loadTicketOnBoard, loadTicketWithConfig, loadTickets } from '../access.js';
+import type { OrgConfig } from '../config.js';
+import { loadSubtickets } from './subtickets.js';
+
+/** What the workflow stores on a blocked ticket (POST .../transition to BLOCKED). */
+interface BlockerInfo {
+  reason?: string;
+  reasonText?: string;
+  blockedBy?: string;
+  blockingTicketIds?: string[];
+}
+
+const blockerInfoOf = (ticket: TicketItem): BlockerInfo | undefined => (ticket.blockerInfo as BlockerInfo | undefined) ?? undefined;
+
+/**
+ * GET .../completion-check (spec §2.19): whether the ticket may be completed now. It may
+ * unless a subticket is still open (not in a FINAL status) or blocker info is recorded.
+ * Reads the ticket, then its subtickets; status categories come from the tickets themselves.
+ */
+export async function getCompletionCheck(ctx: DomainContext, boardId: string, ticketId: string) {
+  const { ticket } = await loadTicketOnBoard(ctx, boardId, ticketId);
+  const subtickets = await loadSubtickets(ctx, ticket);
+  const open = subtickets.filter((subticket) => subticket.statusCategory !== 'FINAL');
+  const completed = subtickets.length - open.length;
+  const blocker = blockerInfoOf(ticket);
+  return {
+    canComplete: open.length === 0 && !blocker,
+    hasOpenSubtickets: open.length > 0,
+    openSubtickets: open.map((subticket) => ({ id: subticket.ticketId, title: subticket.title, displayId: subticket.displayId })),
+    aggregation: { total: subtickets.length, completed, summary: `${completed}/${subtickets.length} completed` },
+    blockers: blocker
+      ? [{ reason: blocker.reason ?? null, reasonText: blocker.reasonText ?? null, blockedBy: blocker.blockedBy ?? null, blockingTicketIds: blocker.blockingTicketIds ?? [] }]
+      : [],
+    requirements: {
+      hasDescription: ticket.description.trim().length > 0,
+      hasAssignee: !!ticket.assigneeId,
+      hasCustomer: !!ticket.customerId,
+      hasNoActiveSubtickets: open.length === 0,
+    },
+  };
+}
+
+/**
+ * The blocking tickets the caller may see: live tickets of the organization on a board the
+ * caller can see (boards other than this one are read only when a blocker lives there).
+ */
+async function loadVisibleBlockingTickets(ctx: DomainContext, board: BoardItem, ticketIds: string[]): Promise<TicketItem[]> {
+  const tickets = await loadTickets(ctx, [...new Set(ticketIds)]);
+  const otherBoardIds = [...new Set(tickets.map((ticket) => ticket.boardId).filter((id) => id !== board.boardId))];
+  const otherBoards = (await batchGetMixed(
+    otherBoardIds.map((boardId) => ({ entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId } })),
+  )) as (BoardItem | undefined)[];
+  const visibleBoardIds = new Set([board.boardId, ...otherBoards.filter((other) => other && canSeeBoard(ctx.actor, other)).map((other) => other!.boardId)]);
+  return tickets.filter((ticket) => visibleBoardIds.has(ticket.boardId));
+}
+
+function presentBlockingTicket(ticket: TicketItem, config: OrgConfig) {
+  const status = config.status(ticket.statusId);
+  return {
+    id: ticket.ticketId,
+    ticketNumber: ticket.displayId,
+    title: ticket.title,
+    status: { id: ticket.statusId, name: status?.name ?? '', color: status?.color ?? '#9E9E9E' },
+    createdAt: ticket.createdAt,
+  };
+}
+
+/**
+ * GET .../blocker (spec §2.19): the ticket is blocked while it is in the BLOCKED status or
+ * carries blocker info. `blockerCount` counts the blocking tickets shown.
+ */
+export async function getBlockerInfo(ctx: DomainContext, boardId: string, ticketId: string) {
+  const { board, ticket, config } = await loadTicketWithConfig(ctx, boardId, ticketId);
+  const blocker = blockerInfoOf(ticket);
+  const blocking = await loadVisibleBlockingTickets(ctx, board, blocker?.blockingTicketIds ?? []);
+  return {
+    isBlocked: config.status(ticket.statusId)?.key === 'BLOCKED' || !!blocker,
+    reason: blocker?.reason ?? null,
+    reasonText: blocker?.reasonText ?? null,
+    blockingTickets: blocking.map((blockingTicket) => presentBlockingTicket(blockingTicket, config)),
+    blockerCount: blocking.length,
+  };
+}
+
+/** GET .../pull-requests: the ticket's linked pull requests. */
+export async function listTicketPullRequests(ctx: DomainContext, boardId: string, ticketId: string) {
+  const { ticket } = await loadTicketOnBoard(ctx, boardId, ticketId);
+  return (await pullRequestsOfTicket(ctx.org.orgId, ticket.ticketId)).map(presentPullRequest);
+}

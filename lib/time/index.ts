@@ -1,0 +1,2 @@
+/** Public face of time tracking for other domains: they reach it only through this file. */
+export { createEntry } from './entries.js';

@@ -1,0 +1,3 @@
+/** Public face of the users domain for other domains: they reach it only through this file. */
+export { presentUser } from './present.js';
+export { createdTokenResult, organizationBrief, tokenResult, userResult } from './shapes.js';
