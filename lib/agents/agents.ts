@@ -1,8 +1,9 @@
-import { forbidden, invalidField, notFound, conflict } from '../core/errors.js';
+import { forbidden, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { guarded, inTransactionChunks, transact } from '../db/transact.js';
+import { LostRace, retryLostRaces } from '../db/races.js';
 import { batchGetMixed } from '../db/batch.js';
 import type { PermissionGroupItem, UserItem } from '../db/entities/index.js';
 import { hasPermission, requireHeldPermissions, requirePermission, requireFeature, groupDirectoryOf, permissionsOfGroups, systemGroupId, counterDown, counterUp } from '../organizations/index.js';
@@ -121,8 +122,8 @@ function assertValidOwner(owner: UserItem | undefined): asserts owner is UserIte
 const agentLimitReached = () =>
   forbidden(`An organization holds at most ${MAX_LIVE_AGENTS} agents`, 'AGENT_LIMIT_REACHED', { limit: MAX_LIVE_AGENTS });
 
-const agentChanged = () => conflict('The agent changed concurrently; retry');
-const agentNotCreated = () => conflict('The agent could not be created; retry');
+const agentChanged = () => new LostRace('The agent changed concurrently; retry');
+const agentNotCreated = () => new LostRace('The agent could not be created; retry');
 const ownerRequirement = () => invalidField('ownerId', 'Must be an active member of the organization (not an agent or customer)');
 
 export interface CreateAgentInput {
@@ -133,60 +134,62 @@ export interface CreateAgentInput {
 }
 
 export async function createAgent(ctx: DomainContext, input: CreateAgentInput) {
-  enter(ctx);
-  requirePermission(ctx, 'agents:manage');
-  requireFeature(ctx, 'AGENT_USERS');
-  const directory = groupDirectoryOf(ctx.org);
-  let groupId: string | undefined;
-  if (input.permissionGroupId) {
-    const entry = directory[input.permissionGroupId];
-    if (!entry) throw invalidField('permissionGroupId', 'Unknown permission group');
-    if (entry.type !== 'INTERNAL') throw invalidField('permissionGroupId', 'An agent needs an INTERNAL group');
-    groupId = input.permissionGroupId;
-  } else {
-    groupId = systemGroupId(directory, 'AGENTS');
-  }
-  // The agent acts with its group's permissions: no one hands out more than they hold.
-  if (groupId) requireHeldPermissions(ctx, permissionsOfGroups(directory, [groupId]), 'give an agent');
-  const [users, groups] = await Promise.all([orgUsers(ctx.org.orgId), orgGroups(ctx.org.orgId)]);
-  const liveAgents = ctx.org.liveAgentCount ?? users.filter(isLiveAgent).length;
-  if (liveAgents >= MAX_LIVE_AGENTS) throw agentLimitReached();
-  const ownerId = input.ownerId ?? ctx.actor.userId;
-  const owner = users.find((user) => user.userId === ownerId);
-  assertValidOwner(owner);
-  const at = ctx.clock.now().toISOString();
-  const userId = newId('usr');
-  const agent: UserItem = {
-    orgId: ctx.org.orgId,
-    userId,
-    name: input.name,
-    // Synthetic and undeliverable (RFC 2606 .invalid): agents receive no mail and have no login.
-    email: `agent-${userId.slice(4).toLowerCase()}@agents.invalid`,
-    role: 'TEAM_MEMBER',
-    isActive: true,
-    isAgent: true,
-    permissionGroupIds: groupId ? [groupId] : [],
-    ownerId,
-    ...(input.description ? { description: input.description } : {}),
-    createdAt: at,
-    updatedAt: at,
-  };
-  await transact((e) => [
-    guarded(e.userEmail.create({ orgId: ctx.org.orgId, email: agent.email, userId }).commit(), agentNotCreated),
-    guarded(e.user.create(agent).commit(), agentNotCreated),
-    guarded(
-      e.user
-        .check({ orgId: ctx.org.orgId, userId: ownerId })
-        .where((attr, op) => `${op.eq(attr.isActive, true)} AND ${op.eq(attr.isAgent, false)}`)
-        .commit(),
-      ownerRequirement,
-    ),
-    counterUp(e, ctx.org.orgId, 'liveAgentCount', MAX_LIVE_AGENTS, ctx.org.liveAgentCount === undefined ? liveAgents : undefined, agentLimitReached),
-    ...(groupId
-      ? [guarded(e.permissionGroup.check({ orgId: ctx.org.orgId, groupId }).where((attr, op) => op.exists(attr.groupId)).commit(), () => invalidField('permissionGroupId', 'Unknown permission group'))]
-      : []),
-  ]);
-  return presentAgent(agent, owner, groups, 0);
+  return retryLostRaces(async () => {
+    enter(ctx);
+    requirePermission(ctx, 'agents:manage');
+    requireFeature(ctx, 'AGENT_USERS');
+    const directory = groupDirectoryOf(ctx.org);
+    let groupId: string | undefined;
+    if (input.permissionGroupId) {
+      const entry = directory[input.permissionGroupId];
+      if (!entry) throw invalidField('permissionGroupId', 'Unknown permission group');
+      if (entry.type !== 'INTERNAL') throw invalidField('permissionGroupId', 'An agent needs an INTERNAL group');
+      groupId = input.permissionGroupId;
+    } else {
+      groupId = systemGroupId(directory, 'AGENTS');
+    }
+    // The agent acts with its group's permissions: no one hands out more than they hold.
+    if (groupId) requireHeldPermissions(ctx, permissionsOfGroups(directory, [groupId]), 'give an agent');
+    const [users, groups] = await Promise.all([orgUsers(ctx.org.orgId), orgGroups(ctx.org.orgId)]);
+    const liveAgents = ctx.org.liveAgentCount ?? users.filter(isLiveAgent).length;
+    if (liveAgents >= MAX_LIVE_AGENTS) throw agentLimitReached();
+    const ownerId = input.ownerId ?? ctx.actor.userId;
+    const owner = users.find((user) => user.userId === ownerId);
+    assertValidOwner(owner);
+    const at = ctx.clock.now().toISOString();
+    const userId = newId('usr');
+    const agent: UserItem = {
+      orgId: ctx.org.orgId,
+      userId,
+      name: input.name,
+      // Synthetic and undeliverable (RFC 2606 .invalid): agents receive no mail and have no login.
+      email: `agent-${userId.slice(4).toLowerCase()}@agents.invalid`,
+      role: 'TEAM_MEMBER',
+      isActive: true,
+      isAgent: true,
+      permissionGroupIds: groupId ? [groupId] : [],
+      ownerId,
+      ...(input.description ? { description: input.description } : {}),
+      createdAt: at,
+      updatedAt: at,
+    };
+    await transact((e) => [
+      guarded(e.userEmail.create({ orgId: ctx.org.orgId, email: agent.email, userId }).commit(), agentNotCreated),
+      guarded(e.user.create(agent).commit(), agentNotCreated),
+      guarded(
+        e.user
+          .check({ orgId: ctx.org.orgId, userId: ownerId })
+          .where((attr, op) => `${op.eq(attr.isActive, true)} AND ${op.eq(attr.isAgent, false)}`)
+          .commit(),
+        ownerRequirement,
+      ),
+      counterUp(e, ctx.org.orgId, 'liveAgentCount', MAX_LIVE_AGENTS, ctx.org.liveAgentCount === undefined ? liveAgents : undefined, agentLimitReached),
+      ...(groupId
+        ? [guarded(e.permissionGroup.check({ orgId: ctx.org.orgId, groupId }).where((attr, op) => op.exists(attr.groupId)).commit(), () => invalidField('permissionGroupId', 'Unknown permission group'))]
+        : []),
+    ]);
+    return presentAgent(agent, owner, groups, 0);
+  });
 }
 
 export interface UpdateAgentInput {
@@ -203,65 +206,69 @@ export interface UpdateAgentInput {
 const NULLABLE_FIELDS = ['description', 'timeFactor', 'weeklyHoursCap', 'maxConcurrentClaims', 'gitIdentity'] as const;
 
 export async function updateAgent(ctx: DomainContext, agentId: string, input: UpdateAgentInput) {
-  const { agent, manages, other } = await loadManagedAgentWith(ctx, agentId, input.ownerId);
-  let owner: UserItem | undefined;
-  if (input.ownerId !== undefined && input.ownerId !== agent.ownerId) {
-    if (!manages) throw forbidden('Changing the owner needs agents:manage', 'FORBIDDEN', { permission: 'agents:manage' });
-    owner = other;
-    assertValidOwner(owner);
-  }
-  const set: Partial<UserItem> = { updatedAt: ctx.clock.now().toISOString() };
-  const remove: (typeof NULLABLE_FIELDS)[number][] = [];
-  if (input.name !== undefined) set.name = input.name;
-  if (input.isActive !== undefined) set.isActive = input.isActive;
-  if (owner) set.ownerId = owner.userId;
-  for (const field of NULLABLE_FIELDS) {
-    const value = input[field];
-    if (value === undefined) continue;
-    if (value === null || value === '') remove.push(field);
-    else (set as Record<string, unknown>)[field] = value;
-  }
-  await transact((e) => [
-    guarded(
-      (remove.length > 0
-        ? e.user.patch({ orgId: ctx.org.orgId, userId: agentId }).set(set).remove(remove)
-        : e.user.patch({ orgId: ctx.org.orgId, userId: agentId }).set(set)
-      )
-        .where((attr, op) => op.eq(attr.updatedAt, agent.updatedAt))
-        .commit(),
-      agentChanged,
-    ),
-    ...(owner
-      ? [guarded(e.user.check({ orgId: ctx.org.orgId, userId: owner.userId }).where((attr, op) => `${op.eq(attr.isActive, true)} AND ${op.eq(attr.isAgent, false)}`).commit(), ownerRequirement)]
-      : []),
-  ]);
-  const after: UserItem = { ...agent, ...set };
-  for (const field of remove) delete after[field];
-  return present(ctx, after, owner);
+  return retryLostRaces(async () => {
+    const { agent, manages, other } = await loadManagedAgentWith(ctx, agentId, input.ownerId);
+    let owner: UserItem | undefined;
+    if (input.ownerId !== undefined && input.ownerId !== agent.ownerId) {
+      if (!manages) throw forbidden('Changing the owner needs agents:manage', 'FORBIDDEN', { permission: 'agents:manage' });
+      owner = other;
+      assertValidOwner(owner);
+    }
+    const set: Partial<UserItem> = { updatedAt: ctx.clock.now().toISOString() };
+    const remove: (typeof NULLABLE_FIELDS)[number][] = [];
+    if (input.name !== undefined) set.name = input.name;
+    if (input.isActive !== undefined) set.isActive = input.isActive;
+    if (owner) set.ownerId = owner.userId;
+    for (const field of NULLABLE_FIELDS) {
+      const value = input[field];
+      if (value === undefined) continue;
+      if (value === null || value === '') remove.push(field);
+      else (set as Record<string, unknown>)[field] = value;
+    }
+    await transact((e) => [
+      guarded(
+        (remove.length > 0
+          ? e.user.patch({ orgId: ctx.org.orgId, userId: agentId }).set(set).remove(remove)
+          : e.user.patch({ orgId: ctx.org.orgId, userId: agentId }).set(set)
+        )
+          .where((attr, op) => op.eq(attr.updatedAt, agent.updatedAt))
+          .commit(),
+        agentChanged,
+      ),
+      ...(owner
+        ? [guarded(e.user.check({ orgId: ctx.org.orgId, userId: owner.userId }).where((attr, op) => `${op.eq(attr.isActive, true)} AND ${op.eq(attr.isAgent, false)}`).commit(), ownerRequirement)]
+        : []),
+    ]);
+    const after: UserItem = { ...agent, ...set };
+    for (const field of remove) delete after[field];
+    return present(ctx, after, owner);
+  });
 }
 
 /** Soft delete: the record stays (history), the agent can never authenticate again, its tokens are deleted. */
 export async function deleteAgent(ctx: DomainContext, agentId: string): Promise<void> {
-  const { agent } = await loadManagedAgent(ctx, agentId);
-  const tokens = await listAccessTokens(ctx.org.orgId, agentId, 'AGENT');
-  const at = ctx.clock.now().toISOString();
-  // The counter exists once any agent was created through it (signup starts it at 0).
-  const countsAgents = ctx.org.liveAgentCount !== undefined;
-  // First the agent itself (which cuts every token off at once, authentication refuses a deleted
-  // user) with as many token deletions as fit beside it; then the rest, one bounded transaction
-  // each (deleting a deleted token changes nothing, so each step may simply be sent again).
-  const [first = [], ...rest] = inTransactionChunks(tokens, countsAgents ? 2 : 1);
-  await transact((e) => [
-    guarded(
-      e.user
-        .patch({ orgId: ctx.org.orgId, userId: agentId })
-        .set({ isDeleted: true, isActive: false, updatedAt: at })
-        .where((attr, op) => op.eq(attr.updatedAt, agent.updatedAt))
-        .commit(),
-      agentChanged,
-    ),
-    ...(countsAgents ? [counterDown(e, ctx.org.orgId, 'liveAgentCount')] : []),
-    ...first.map((token) => e.credential.delete({ lookupKey: token.lookupKey }).commit()),
-  ]);
-  for (const chunk of rest) await transact((e) => chunk.map((token) => e.credential.delete({ lookupKey: token.lookupKey }).commit()));
+  await retryLostRaces(async () => {
+    const { agent } = await loadManagedAgent(ctx, agentId);
+    const tokens = await listAccessTokens(ctx.org.orgId, agentId, 'AGENT');
+    const at = ctx.clock.now().toISOString();
+    // The counter exists once any agent was created through it (signup starts it at 0).
+    const countsAgents = ctx.org.liveAgentCount !== undefined;
+    // First the agent itself (which cuts every token off at once, authentication refuses a deleted
+    // user) with as many token deletions as fit beside it; then the rest, one bounded transaction
+    // each (deleting a deleted token changes nothing, so each step may simply be sent again).
+    const [first = [], ...rest] = inTransactionChunks(tokens, countsAgents ? 2 : 1);
+    await transact((e) => [
+      guarded(
+        e.user
+          .patch({ orgId: ctx.org.orgId, userId: agentId })
+          .set({ isDeleted: true, isActive: false, updatedAt: at })
+          .where((attr, op) => op.eq(attr.updatedAt, agent.updatedAt))
+          .commit(),
+        agentChanged,
+      ),
+      ...(countsAgents ? [counterDown(e, ctx.org.orgId, 'liveAgentCount')] : []),
+      ...first.map((token) => e.credential.delete({ lookupKey: token.lookupKey }).commit()),
+    ]);
+    for (const chunk of rest) await transact((e) => chunk.map((token) => e.credential.delete({ lookupKey: token.lookupKey }).commit()));
+  });
 }

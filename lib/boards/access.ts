@@ -44,7 +44,7 @@ export interface BoardTeam {
   assignedAt: string;
 }
 
-export const teamsOf = (board: BoardItem): BoardTeam[] => (board.teams as BoardTeam[] | undefined) ?? [];
+export const teamsOf = (board: Pick<BoardItem, 'teams'>): BoardTeam[] => (board.teams as BoardTeam[] | undefined) ?? [];
 
 /** The board if the caller may see it; 404 for a missing, deleted, foreign or hidden board. */
 export function visibleOrNotFound(ctx: DomainContext, board: BoardItem | undefined): BoardItem {

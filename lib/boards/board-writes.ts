@@ -33,7 +33,7 @@ export async function writeBoardTeams(board: BoardItem, teams: BoardTeam[], now:
 }
 
 type BoardFieldChanges = Partial<
-  Pick<BoardItem, 'name' | 'searchName' | 'description' | 'isArchived' | 'isDeleted' | 'deletedAt' | 'milestonesAndReleases' | 'explainableStatus' | 'enabledStatusIds' | 'transitionRules'>
+  Pick<BoardItem, 'name' | 'description' | 'isArchived' | 'isDeleted' | 'deletedAt' | 'milestonesAndReleases' | 'explainableStatus' | 'enabledStatusIds' | 'transitionRules'>
 > & { updatedAt: string };
 
 /** A change of the direct members; adding to or deleting from a set is atomic, so it needs no lock. */

@@ -69,16 +69,18 @@ const GENERATED_PREFIX_ATTEMPTS = 3;
  * `updatedAt`, so a team renamed or deleted meanwhile makes the create start over.
  * A creator who is not an administrator becomes a direct member, so they see their board.
  */
+/** A board as written: the entity derives `searchName` from its name. */
+type NewBoard = Omit<BoardItem, 'searchName'>;
+
 export async function createBoard(ctx: DomainContext, input: CreateBoardInput) {
   requirePermission(ctx, 'boards:create');
   return retryLostRaces(async () => {
     const teams = await loadTeams(ctx, input.teamIds ?? []);
     const at = ctx.clock.now().toISOString();
-    const board: BoardItem = {
+    const board: NewBoard = {
       orgId: ctx.org.orgId,
       boardId: newId('brd'),
       name: input.name,
-      searchName: input.name.toLowerCase(),
       prefix: '',
       description: input.description ?? '',
       isArchived: false,
@@ -112,7 +114,7 @@ async function loadTeams(ctx: DomainContext, teamIds: string[]): Promise<TeamIte
   });
 }
 
-async function insertWithGeneratedPrefix(board: BoardItem, teams: TeamItem[], customerIds: string[]): Promise<BoardItem> {
+async function insertWithGeneratedPrefix(board: NewBoard, teams: TeamItem[], customerIds: string[]): Promise<NewBoard> {
   const base = prefixFromName(board.name);
   try {
     return await insertBoard(board, base, teams, customerIds);
@@ -141,8 +143,8 @@ async function freePrefixes(orgId: string, candidates: string[]): Promise<string
  * team (unchanged since read) and per customer (exists). Deleted boards keep their
  * reservation, so a prefix is never reused within the organization.
  */
-async function insertBoard(board: BoardItem, prefix: string, teams: TeamItem[], customerIds: string[]): Promise<BoardItem> {
-  const created: BoardItem = { ...board, prefix };
+async function insertBoard(board: NewBoard, prefix: string, teams: TeamItem[], customerIds: string[]): Promise<NewBoard> {
+  const created: NewBoard = { ...board, prefix };
   const uniqueCustomers = [...new Set(customerIds)];
   await transact((e) => [
     guarded(e.boardPrefix.create({ orgId: board.orgId, prefix, boardId: board.boardId }).commit(), () => new PrefixTaken(prefix)),
@@ -183,7 +185,7 @@ export async function updateBoard(ctx: DomainContext, boardId: string, input: Up
   requirePermission(ctx, 'boards:edit');
   const board = await loadVisibleBoard(ctx, boardId);
   const changes = {
-    ...(input.name !== undefined ? { name: input.name, searchName: input.name.toLowerCase() } : {}),
+    ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.description !== undefined ? { description: input.description } : {}),
     ...(input.isArchived !== undefined ? { isArchived: input.isArchived } : {}),
     ...(input.features?.milestonesAndReleases !== undefined ? { milestonesAndReleases: input.features.milestonesAndReleases } : {}),

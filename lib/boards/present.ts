@@ -10,7 +10,7 @@ const byNameThenId = (a: { name: string; id: string }, b: { name: string; id: st
  * A customer user sees only its own customer among the board's customers and none of the
  * internal team and member assignments.
  */
-export function presentBoard(board: BoardItem, viewer: Actor) {
+export function presentBoard(board: Omit<BoardItem, 'searchName'>, viewer: Actor) {
   const isCustomer = viewer.role === 'CUSTOMER';
   const customerIds = [...(board.customerIds ?? [])].filter((id) => !isCustomer || id === viewer.customerId).sort();
   return {

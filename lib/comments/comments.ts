@@ -1,5 +1,6 @@
-import { conflict, forbidden, invalidField, notFound } from '../core/errors.js';
+import { forbidden, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
+import { LostRace, retryLostRaces } from '../db/races.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { guarded, isConditionFailure, transact, type TransactionEntities } from '../db/transact.js';
@@ -88,7 +89,7 @@ export async function createComment(ctx: DomainContext, boardId: string, ticketI
     data: { ...baseTicketData(ticket), commentId: comment.commentId, authorId: comment.authorId, isSecret },
   });
   await transact((e) => [
-    guarded(e.comment.create(comment).commit(), () => conflict('The comment could not be stored; retry')),
+    guarded(e.comment.create(comment).commit(), () => new LostRace('The comment could not be stored; retry')),
     countComments(e, ticket, 1, isSecret),
     ...(input.parentId
       ? [
@@ -104,21 +105,23 @@ export async function createComment(ctx: DomainContext, boardId: string, ticketI
 
 /** PATCH …/comments/{commentId}: new content, by its author or a holder of tickets:edit. */
 export async function updateComment(ctx: DomainContext, boardId: string, ticketId: string, commentId: string, input: { content: string }) {
-  const { comment } = await loadComment(ctx, boardId, ticketId, commentId);
-  requireAuthorOr(ctx, comment, 'tickets:edit');
-  const updatedAt = ctx.clock.now().toISOString();
-  try {
-    // Guarded by the updatedAt read, so a concurrent edit or delete is not silently overwritten.
-    await db()
-      .entities.comment.patch({ ticketId, commentId })
-      .set({ content: input.content, updatedAt })
-      .where((attr, op) => op.eq(attr.updatedAt, comment.updatedAt))
-      .go();
-  } catch (error) {
-    if (isConditionFailure(error)) throw conflict('The comment changed concurrently; retry');
-    throw error;
-  }
-  return presentComment({ ...comment, content: input.content, updatedAt });
+  return retryLostRaces(async () => {
+    const { comment } = await loadComment(ctx, boardId, ticketId, commentId);
+    requireAuthorOr(ctx, comment, 'tickets:edit');
+    const updatedAt = ctx.clock.now().toISOString();
+    try {
+      // Guarded by the updatedAt read, so a concurrent edit or delete is not silently overwritten.
+      await db()
+        .entities.comment.patch({ ticketId, commentId })
+        .set({ content: input.content, updatedAt })
+        .where((attr, op) => op.eq(attr.updatedAt, comment.updatedAt))
+        .go();
+    } catch (error) {
+      if (isConditionFailure(error)) throw new LostRace('The comment changed concurrently; retry');
+      throw error;
+    }
+    return presentComment({ ...comment, content: input.content, updatedAt });
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { conflict, forbidden, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
+import { LostRace, retryLostRaces } from '../db/races.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { guarded, transact } from '../db/transact.js';
@@ -45,7 +46,7 @@ function requireInternalUser(ctx: DomainContext): void {
 const assertNameFree = (fields: CustomFieldItem[], name: string, exceptId?: string): void =>
   assertFree(fields, name, { idOf: (field) => field.fieldId, nameOf: (field) => field.name, exceptId, what: 'custom field' });
 
-const changedConcurrently = () => conflict('The custom field changed concurrently; retry');
+const changedConcurrently = () => new LostRace('The custom field changed concurrently; retry');
 
 
 /** SELECT fields need at least one option, each once; other types take none. */
@@ -84,30 +85,32 @@ export interface CreateCustomFieldInput {
  */
 export async function createCustomField(ctx: DomainContext, input: CreateCustomFieldInput) {
   requirePermission(ctx, 'custom-fields:manage');
-  const options = checkOptions(input.type, input.options);
-  const fields = await loadOrganizationCustomFields(ctx.org.orgId);
-  if (fields.length >= MAX_CUSTOM_FIELDS_PER_ORGANIZATION) {
-    throw conflict(`An organization has at most ${MAX_CUSTOM_FIELDS_PER_ORGANIZATION} custom fields`);
-  }
-  assertNameFree(fields, input.name);
-  const at = ctx.clock.now().toISOString();
-  const field: CustomFieldItem = {
-    orgId: ctx.org.orgId,
-    fieldId: newId('cf'),
-    name: input.name,
-    fieldType: input.type,
-    description: input.description,
-    ...(options ? { options } : {}),
-    isRequired: input.isRequired,
-    order: input.order ?? Math.max(-1, ...fields.map((existing) => existing.order)) + 1,
-    createdAt: at,
-    updatedAt: at,
-  };
-  await transact((e) => [
-    guarded(e.customField.create(field).commit(), changedConcurrently),
-    claimName(e, field.orgId, 'customField', field.name, field.fieldId, () => nameTaken('custom field', field.name)),
-  ]);
-  return presentCustomField(field);
+  return retryLostRaces(async () => {
+    const options = checkOptions(input.type, input.options);
+    const fields = await loadOrganizationCustomFields(ctx.org.orgId);
+    if (fields.length >= MAX_CUSTOM_FIELDS_PER_ORGANIZATION) {
+      throw conflict(`An organization has at most ${MAX_CUSTOM_FIELDS_PER_ORGANIZATION} custom fields`);
+    }
+    assertNameFree(fields, input.name);
+    const at = ctx.clock.now().toISOString();
+    const field: CustomFieldItem = {
+      orgId: ctx.org.orgId,
+      fieldId: newId('cf'),
+      name: input.name,
+      fieldType: input.type,
+      description: input.description,
+      ...(options ? { options } : {}),
+      isRequired: input.isRequired,
+      order: input.order ?? Math.max(-1, ...fields.map((existing) => existing.order)) + 1,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await transact((e) => [
+      guarded(e.customField.create(field).commit(), changedConcurrently),
+      claimName(e, field.orgId, 'customField', field.name, field.fieldId, () => nameTaken('custom field', field.name)),
+    ]);
+    return presentCustomField(field);
+  });
 }
 
 export interface UpdateCustomFieldInput {
@@ -126,37 +129,39 @@ export interface UpdateCustomFieldInput {
  */
 export async function updateCustomField(ctx: DomainContext, fieldId: string, input: UpdateCustomFieldInput) {
   requirePermission(ctx, 'custom-fields:manage');
-  const fields = await loadOrganizationCustomFields(ctx.org.orgId);
-  const field = fields.find((candidate) => candidate.fieldId === fieldId);
-  if (!field) throw notFound('Custom field');
-  if (input.name !== undefined) assertNameFree(fields, input.name, fieldId);
-  const options = input.options !== undefined ? checkOptions(field.fieldType, input.options) : field.options;
-  const changes = {
-    name: input.name ?? field.name,
-    description: input.description ?? field.description,
-    ...(options ? { options } : {}),
-    isRequired: input.isRequired ?? field.isRequired,
-    order: input.order ?? field.order,
-    updatedAt: ctx.clock.now().toISOString(),
-  };
-  const renamed = nameChanges(field.name, input.name);
-  await transact((e) => [
-    guarded(
-      e.customField
-        .patch({ orgId: ctx.org.orgId, fieldId })
-        .set(changes)
-        .where((attr, op) => op.eq(attr.updatedAt, field.updatedAt))
-        .commit(),
-      changedConcurrently,
-    ),
-    ...(renamed
-      ? [
-          releaseName(e, ctx.org.orgId, 'customField', field.name),
-          claimName(e, ctx.org.orgId, 'customField', changes.name, fieldId, () => nameTaken('custom field', changes.name)),
-        ]
-      : []),
-  ]);
-  return presentCustomField({ ...field, ...changes });
+  return retryLostRaces(async () => {
+    const fields = await loadOrganizationCustomFields(ctx.org.orgId);
+    const field = fields.find((candidate) => candidate.fieldId === fieldId);
+    if (!field) throw notFound('Custom field');
+    if (input.name !== undefined) assertNameFree(fields, input.name, fieldId);
+    const options = input.options !== undefined ? checkOptions(field.fieldType, input.options) : field.options;
+    const changes = {
+      name: input.name ?? field.name,
+      description: input.description ?? field.description,
+      ...(options ? { options } : {}),
+      isRequired: input.isRequired ?? field.isRequired,
+      order: input.order ?? field.order,
+      updatedAt: ctx.clock.now().toISOString(),
+    };
+    const renamed = nameChanges(field.name, input.name);
+    await transact((e) => [
+      guarded(
+        e.customField
+          .patch({ orgId: ctx.org.orgId, fieldId })
+          .set(changes)
+          .where((attr, op) => op.eq(attr.updatedAt, field.updatedAt))
+          .commit(),
+        changedConcurrently,
+      ),
+      ...(renamed
+        ? [
+            releaseName(e, ctx.org.orgId, 'customField', field.name),
+            claimName(e, ctx.org.orgId, 'customField', changes.name, fieldId, () => nameTaken('custom field', changes.name)),
+          ]
+        : []),
+    ]);
+    return presentCustomField({ ...field, ...changes });
+  });
 }
 
 /**
@@ -166,16 +171,18 @@ export async function updateCustomField(ctx: DomainContext, fieldId: string, inp
  */
 export async function deleteCustomField(ctx: DomainContext, fieldId: string): Promise<void> {
   requirePermission(ctx, 'custom-fields:manage');
-  const field = (await db().entities.customField.get({ orgId: ctx.org.orgId, fieldId }).go({ consistent: true })).data;
-  if (!field) throw notFound('Custom field');
-  await transact((e) => [
-    guarded(
-      e.customField
-        .delete({ orgId: ctx.org.orgId, fieldId })
-        .where((attr, op) => op.eq(attr.updatedAt, field.updatedAt))
-        .commit(),
-      changedConcurrently,
-    ),
-    releaseName(e, ctx.org.orgId, 'customField', field.name),
-  ]);
+  await retryLostRaces(async () => {
+    const field = (await db().entities.customField.get({ orgId: ctx.org.orgId, fieldId }).go({ consistent: true })).data;
+    if (!field) throw notFound('Custom field');
+    await transact((e) => [
+      guarded(
+        e.customField
+          .delete({ orgId: ctx.org.orgId, fieldId })
+          .where((attr, op) => op.eq(attr.updatedAt, field.updatedAt))
+          .commit(),
+        changedConcurrently,
+      ),
+      releaseName(e, ctx.org.orgId, 'customField', field.name),
+    ]);
+  });
 }

@@ -1,5 +1,6 @@
 import { conflict, forbidden, notFound } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
+import { LostRace, retryLostRaces } from '../db/races.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
@@ -8,7 +9,7 @@ import { requirePermission } from '../organizations/index.js';
 import { pageOf } from '../core/pages.js';
 import { removeCustomerFromBoards } from '../boards/index.js';
 
-export function presentCustomer(customer: CustomerItem) {
+export function presentCustomer(customer: Omit<CustomerItem, 'searchText'>) {
   return {
     id: customer.customerId,
     name: customer.name,
@@ -18,9 +19,6 @@ export function presentCustomer(customer: CustomerItem) {
     createdAt: customer.createdAt,
   };
 }
-
-/** Lower-cased name and e-mail, kept on the item for case-insensitive search. */
-const searchTextOf = (name: string, email: string | undefined): string => [name, email].filter(Boolean).join('\n').toLowerCase();
 
 /** Whether the customer matches a search term in its name or its e-mail. */
 function matches(customer: CustomerItem, needle: string): boolean {
@@ -87,13 +85,12 @@ export async function createCustomer(ctx: DomainContext, input: CreateCustomerIn
   requireCustomerManager(ctx);
   const at = ctx.clock.now().toISOString();
   const email = input.email ?? undefined;
-  const customer: CustomerItem = {
+  const customer: Omit<CustomerItem, 'searchText'> = {
     orgId: ctx.org.orgId,
     customerId: newId('cst'),
     name: input.name,
     email,
     phone: input.phone ?? undefined,
-    searchText: searchTextOf(input.name, email),
     isArchived: false,
     createdAt: at,
     updatedAt: at,
@@ -103,43 +100,43 @@ export async function createCustomer(ctx: DomainContext, input: CreateCustomerIn
 }
 
 /**
- * Changes name, e-mail or phone; null clears e-mail or phone. The search text depends on
- * both name and e-mail, so the current record is read and the write is guarded by its
- * `updatedAt` (a concurrent change in between is a 409, never a lost update).
+ * Changes name, e-mail or phone; null clears e-mail or phone. The search text the entity derives
+ * depends on both name and e-mail, so the current record is read, both are sent, and the write is
+ * guarded by its `updatedAt` (a concurrent change in between is a lost race: read again).
  */
 export async function updateCustomer(ctx: DomainContext, customerId: string, input: Partial<CreateCustomerInput>) {
   requireCustomerManager(ctx);
-  const current = await loadCustomer(ctx.org.orgId, customerId);
-  const at = ctx.clock.now().toISOString();
-  const next: CustomerItem = {
-    ...current,
-    name: input.name ?? current.name,
-    email: input.email === undefined ? current.email : input.email ?? undefined,
-    phone: input.phone === undefined ? current.phone : input.phone ?? undefined,
-    updatedAt: at,
-  };
-  next.searchText = searchTextOf(next.name, next.email);
-  const cleared = [
-    ...(input.email === null ? (['email'] as const) : []),
-    ...(input.phone === null ? (['phone'] as const) : []),
-  ];
-  let update = db()
-    .entities.customer.patch({ orgId: ctx.org.orgId, customerId })
-    .set({
-      name: next.name,
-      searchText: next.searchText,
-      ...(next.email !== undefined ? { email: next.email } : {}),
-      ...(next.phone !== undefined ? { phone: next.phone } : {}),
+  return retryLostRaces(async () => {
+    const current = await loadCustomer(ctx.org.orgId, customerId);
+    const at = ctx.clock.now().toISOString();
+    const next: CustomerItem = {
+      ...current,
+      name: input.name ?? current.name,
+      email: input.email === undefined ? current.email : input.email ?? undefined,
+      phone: input.phone === undefined ? current.phone : input.phone ?? undefined,
       updatedAt: at,
-    });
-  if (cleared.length > 0) update = update.remove(cleared);
-  try {
-    await update.where((attr, op) => op.eq(attr.updatedAt, current.updatedAt)).go();
-  } catch (error) {
-    if (isConditionFailure(error)) throw conflict('The customer changed concurrently; retry');
-    throw error;
-  }
-  return presentCustomer(next);
+    };
+    const cleared = [
+      ...(input.email === null ? (['email'] as const) : []),
+      ...(input.phone === null ? (['phone'] as const) : []),
+    ];
+    let update = db()
+      .entities.customer.patch({ orgId: ctx.org.orgId, customerId })
+      .set({
+        name: next.name,
+        ...(next.email !== undefined ? { email: next.email } : {}),
+        ...(next.phone !== undefined ? { phone: next.phone } : {}),
+        updatedAt: at,
+      });
+    if (cleared.length > 0) update = update.remove(cleared);
+    try {
+      await update.where((attr, op) => op.eq(attr.updatedAt, current.updatedAt)).go();
+    } catch (error) {
+      if (isConditionFailure(error)) throw new LostRace('The customer changed concurrently; retry');
+      throw error;
+    }
+    return presentCustomer(next);
+  });
 }
 
 /** Archives the customer (spec §3.2: active customer → archived); archiving again changes nothing. */

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { racePauseMs, RACE_ATTEMPTS } from './races.js';
 
@@ -65,7 +65,7 @@ export function retryTransactionConflicts<Output>(next: (args: unknown) => Promi
       try {
         return await next(args);
       } catch (error) {
-        if ((error as { name?: string } | undefined)?.name !== 'TransactionConflictException' || attempt >= RACE_ATTEMPTS) throw error;
+        if (!(error instanceof TransactionConflictException) || attempt >= RACE_ATTEMPTS) throw error;
         await new Promise((resolve) => setTimeout(resolve, pause(attempt)));
       }
     }

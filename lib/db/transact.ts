@@ -1,3 +1,4 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Service } from 'electrodb';
 import { conflict } from '../core/errors.js';
@@ -95,16 +96,12 @@ async function transactWrite(items: CommittedItem[]): Promise<{ code: string }[]
     await documentDb().send(new TransactWriteCommand({ TransactItems: items as never }));
     return undefined;
   } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if (!reasons) throw error;
-    return reasons.map((reason) => ({ code: reason.Code ?? 'None' }));
+    if (!(error instanceof TransactionCanceledException) || !error.CancellationReasons) throw error;
+    return error.CancellationReasons.map((reason) => ({ code: reason.Code ?? 'None' }));
   }
 }
 
-/** True when an ElectroDB/SDK error is a failed condition on a single-item write. */
+/** True when an SDK error, or the ElectroDB error wrapping one, is a failed condition on a single-item write. */
 export function isConditionFailure(error: unknown): boolean {
-  if (!error || typeof error !== 'object') return false;
-  const cause = (error as { cause?: { name?: string } }).cause;
-  const name = (error as { name?: string }).name;
-  return name === 'ConditionalCheckFailedException' || cause?.name === 'ConditionalCheckFailedException';
+  return error instanceof ConditionalCheckFailedException || (error instanceof Error && error.cause instanceof ConditionalCheckFailedException);
 }

@@ -1,5 +1,6 @@
 import { conflict, forbidden, notFound } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
+import { LostRace, retryLostRaces } from '../db/races.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { guarded, transact } from '../db/transact.js';
@@ -40,7 +41,7 @@ function requireInternalUser(ctx: DomainContext): void {
 const assertNameFree = (labels: LabelItem[], name: string, exceptId?: string): void =>
   assertFree(labels, name, { idOf: (label) => label.labelId, nameOf: (label) => label.name, exceptId, what: 'label' });
 
-const changedConcurrently = () => conflict('The label changed concurrently; retry');
+const changedConcurrently = () => new LostRace('The label changed concurrently; retry');
 
 
 /** GET /api/v1/labels → {data: [label]} sorted by name. */
@@ -61,16 +62,18 @@ export interface CreateLabelInput {
  */
 export async function createLabel(ctx: DomainContext, input: CreateLabelInput) {
   requirePermission(ctx, 'tickets:edit');
-  const labels = await loadOrganizationLabels(ctx.org.orgId);
-  if (labels.length >= MAX_LABELS_PER_ORGANIZATION) throw conflict(`An organization has at most ${MAX_LABELS_PER_ORGANIZATION} labels`);
-  assertNameFree(labels, input.name);
-  const at = ctx.clock.now().toISOString();
-  const label: LabelItem = { orgId: ctx.org.orgId, labelId: newId('lbl'), ...input, createdAt: at, updatedAt: at };
-  await transact((e) => [
-    guarded(e.label.create(label).commit(), changedConcurrently),
-    claimName(e, label.orgId, 'label', label.name, label.labelId, () => nameTaken('label', label.name)),
-  ]);
-  return presentLabel(label);
+  return retryLostRaces(async () => {
+    const labels = await loadOrganizationLabels(ctx.org.orgId);
+    if (labels.length >= MAX_LABELS_PER_ORGANIZATION) throw conflict(`An organization has at most ${MAX_LABELS_PER_ORGANIZATION} labels`);
+    assertNameFree(labels, input.name);
+    const at = ctx.clock.now().toISOString();
+    const label: LabelItem = { orgId: ctx.org.orgId, labelId: newId('lbl'), ...input, createdAt: at, updatedAt: at };
+    await transact((e) => [
+      guarded(e.label.create(label).commit(), changedConcurrently),
+      claimName(e, label.orgId, 'label', label.name, label.labelId, () => nameTaken('label', label.name)),
+    ]);
+    return presentLabel(label);
+  });
 }
 
 export interface UpdateLabelInput {
@@ -85,31 +88,33 @@ export interface UpdateLabelInput {
  */
 export async function updateLabel(ctx: DomainContext, labelId: string, input: UpdateLabelInput) {
   requirePermission(ctx, 'tickets:edit');
-  const labels = await loadOrganizationLabels(ctx.org.orgId);
-  const label = labels.find((candidate) => candidate.labelId === labelId);
-  if (!label) throw notFound('Label');
-  if (input.name !== undefined) assertNameFree(labels, input.name, labelId);
-  const changes = {
-    name: input.name ?? label.name,
-    color: input.color ?? label.color,
-    description: input.description ?? label.description,
-    updatedAt: ctx.clock.now().toISOString(),
-  };
-  const renamed = nameChanges(label.name, input.name);
-  await transact((e) => [
-    guarded(
-      e.label
-        .patch({ orgId: ctx.org.orgId, labelId })
-        .set(changes)
-        .where((attr, op) => op.eq(attr.updatedAt, label.updatedAt))
-        .commit(),
-      changedConcurrently,
-    ),
-    ...(renamed
-      ? [releaseName(e, ctx.org.orgId, 'label', label.name), claimName(e, ctx.org.orgId, 'label', changes.name, labelId, () => nameTaken('label', changes.name))]
-      : []),
-  ]);
-  return presentLabel({ ...label, ...changes });
+  return retryLostRaces(async () => {
+    const labels = await loadOrganizationLabels(ctx.org.orgId);
+    const label = labels.find((candidate) => candidate.labelId === labelId);
+    if (!label) throw notFound('Label');
+    if (input.name !== undefined) assertNameFree(labels, input.name, labelId);
+    const changes = {
+      name: input.name ?? label.name,
+      color: input.color ?? label.color,
+      description: input.description ?? label.description,
+      updatedAt: ctx.clock.now().toISOString(),
+    };
+    const renamed = nameChanges(label.name, input.name);
+    await transact((e) => [
+      guarded(
+        e.label
+          .patch({ orgId: ctx.org.orgId, labelId })
+          .set(changes)
+          .where((attr, op) => op.eq(attr.updatedAt, label.updatedAt))
+          .commit(),
+        changedConcurrently,
+      ),
+      ...(renamed
+        ? [releaseName(e, ctx.org.orgId, 'label', label.name), claimName(e, ctx.org.orgId, 'label', changes.name, labelId, () => nameTaken('label', changes.name))]
+        : []),
+    ]);
+    return presentLabel({ ...label, ...changes });
+  });
 }
 
 /**
@@ -120,16 +125,18 @@ export async function updateLabel(ctx: DomainContext, labelId: string, input: Up
  */
 export async function deleteLabel(ctx: DomainContext, labelId: string): Promise<void> {
   requirePermission(ctx, 'tickets:edit');
-  const label = (await db().entities.label.get({ orgId: ctx.org.orgId, labelId }).go({ consistent: true })).data;
-  if (!label) throw notFound('Label');
-  await transact((e) => [
-    guarded(
-      e.label
-        .delete({ orgId: ctx.org.orgId, labelId })
-        .where((attr, op) => op.eq(attr.updatedAt, label.updatedAt))
-        .commit(),
-      changedConcurrently,
-    ),
-    releaseName(e, ctx.org.orgId, 'label', label.name),
-  ]);
+  await retryLostRaces(async () => {
+    const label = (await db().entities.label.get({ orgId: ctx.org.orgId, labelId }).go({ consistent: true })).data;
+    if (!label) throw notFound('Label');
+    await transact((e) => [
+      guarded(
+        e.label
+          .delete({ orgId: ctx.org.orgId, labelId })
+          .where((attr, op) => op.eq(attr.updatedAt, label.updatedAt))
+          .commit(),
+        changedConcurrently,
+      ),
+      releaseName(e, ctx.org.orgId, 'label', label.name),
+    ]);
+  });
 }

@@ -1,5 +1,6 @@
 import { conflict, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
+import { LostRace, retryLostRaces } from '../db/races.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { guarded, inTransactionChunks, transact, type TransactionEntities } from '../db/transact.js';
@@ -12,7 +13,7 @@ import { requirePermission, assertNameFree as assertFree, claimName, nameChanges
  */
 export const MAX_STATUSES_PER_ORGANIZATION = 100;
 
-const changedConcurrently = () => conflict('The statuses changed concurrently; retry');
+const changedConcurrently = () => new LostRace('The statuses changed concurrently; retry');
 
 export function presentStatus(status: StatusItem) {
   return {
@@ -118,37 +119,39 @@ export interface CreateStatusInput {
  */
 export async function createStatus(ctx: DomainContext, input: CreateStatusInput) {
   requirePermission(ctx, 'settings:manage-statuses');
-  const statuses = await loadOrganizationStatuses(ctx.org.orgId);
-  if (statuses.length >= MAX_STATUSES_PER_ORGANIZATION) {
-    throw conflict(`An organization has at most ${MAX_STATUSES_PER_ORGANIZATION} statuses`);
-  }
-  assertNameFree(statuses, input.name);
-  const isFinal = input.isFinal ?? input.category === 'FINAL';
-  if (input.isDefault) assertCanBeDefault(input.category, isFinal);
-  const at = ctx.clock.now().toISOString();
-  const status: StatusItem = {
-    orgId: ctx.org.orgId,
-    statusId: newId('sts'),
-    key: statusKeyFor(input.name, new Set(statuses.map((existing) => existing.key))),
-    name: input.name,
-    color: input.color,
-    category: input.category,
-    order: input.order ?? Math.max(-1, ...statuses.map((existing) => existing.order)) + 1,
-    isDefault: input.isDefault,
-    isFinal,
-    isMandatory: input.isMandatory,
-    enabledByDefault: input.enabledByDefault,
-    createdAt: at,
-    updatedAt: at,
-  };
-  const previousDefault = input.isDefault ? statuses.find((existing) => existing.isDefault) : undefined;
-  await transact((e) => [
-    guarded(e.status.create(status).commit(), changedConcurrently),
-    claimName(e, status.orgId, 'status', status.name, status.statusId, () => nameTaken('status', status.name)),
-    claimName(e, status.orgId, 'statusKey', status.key, status.statusId, changedConcurrently),
-    ...(previousDefault ? [clearDefault(e, previousDefault, at)] : []),
-  ]);
-  return presentStatus(status);
+  return retryLostRaces(async () => {
+    const statuses = await loadOrganizationStatuses(ctx.org.orgId);
+    if (statuses.length >= MAX_STATUSES_PER_ORGANIZATION) {
+      throw conflict(`An organization has at most ${MAX_STATUSES_PER_ORGANIZATION} statuses`);
+    }
+    assertNameFree(statuses, input.name);
+    const isFinal = input.isFinal ?? input.category === 'FINAL';
+    if (input.isDefault) assertCanBeDefault(input.category, isFinal);
+    const at = ctx.clock.now().toISOString();
+    const status: StatusItem = {
+      orgId: ctx.org.orgId,
+      statusId: newId('sts'),
+      key: statusKeyFor(input.name, new Set(statuses.map((existing) => existing.key))),
+      name: input.name,
+      color: input.color,
+      category: input.category,
+      order: input.order ?? Math.max(-1, ...statuses.map((existing) => existing.order)) + 1,
+      isDefault: input.isDefault,
+      isFinal,
+      isMandatory: input.isMandatory,
+      enabledByDefault: input.enabledByDefault,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const previousDefault = input.isDefault ? statuses.find((existing) => existing.isDefault) : undefined;
+    await transact((e) => [
+      guarded(e.status.create(status).commit(), changedConcurrently),
+      claimName(e, status.orgId, 'status', status.name, status.statusId, () => nameTaken('status', status.name)),
+      claimName(e, status.orgId, 'statusKey', status.key, status.statusId, changedConcurrently),
+      ...(previousDefault ? [clearDefault(e, previousDefault, at)] : []),
+    ]);
+    return presentStatus(status);
+  });
 }
 
 /**
@@ -173,45 +176,47 @@ export interface UpdateStatusInput {
  */
 export async function updateStatus(ctx: DomainContext, statusId: string, input: UpdateStatusInput, recategorizeTickets: RecategorizeTickets) {
   requirePermission(ctx, 'settings:manage-statuses');
-  const statuses = await loadOrganizationStatuses(ctx.org.orgId);
-  const status = findStatus(statuses, statusId);
-  if (input.name !== undefined) assertNameFree(statuses, input.name, statusId);
-  if (status.isDefault && input.isDefault === false) {
-    throw invalidField('isDefault', 'There is always one default status; make another status the default instead');
-  }
-  const category = input.category ?? status.category;
-  const isFinal = category === status.category ? status.isFinal : category === 'FINAL';
-  const isDefault = input.isDefault ?? status.isDefault;
-  if (isDefault) assertCanBeDefault(category, isFinal, input.isDefault ? 'isDefault' : 'category');
-  const at = ctx.clock.now().toISOString();
-  const changes = {
-    name: input.name ?? status.name,
-    color: input.color ?? status.color,
-    category,
-    order: input.order ?? status.order,
-    isDefault,
-    isFinal,
-    updatedAt: at,
-  };
-  const previousDefault = isDefault && !status.isDefault ? statuses.find((existing) => existing.isDefault) : undefined;
-  const renamed = nameChanges(status.name, input.name);
-  await transact((e) => [
-    guarded(
-      e.status
-        .patch({ orgId: ctx.org.orgId, statusId })
-        .set(changes)
-        .where((attr, op) => op.eq(attr.updatedAt, status.updatedAt))
-        .commit(),
-      changedConcurrently,
-    ),
-    ...(renamed
-      ? [releaseName(e, ctx.org.orgId, 'status', status.name), claimName(e, ctx.org.orgId, 'status', changes.name, statusId, () => nameTaken('status', changes.name))]
-      : []),
-    ...(previousDefault ? [clearDefault(e, previousDefault, at)] : []),
-  ]);
-  // Tickets keep their status's category in their board index key.
-  if (category !== status.category) await recategorizeTickets(ctx, statusId, status.category, category);
-  return presentStatus({ ...status, ...changes });
+  return retryLostRaces(async () => {
+    const statuses = await loadOrganizationStatuses(ctx.org.orgId);
+    const status = findStatus(statuses, statusId);
+    if (input.name !== undefined) assertNameFree(statuses, input.name, statusId);
+    if (status.isDefault && input.isDefault === false) {
+      throw invalidField('isDefault', 'There is always one default status; make another status the default instead');
+    }
+    const category = input.category ?? status.category;
+    const isFinal = category === status.category ? status.isFinal : category === 'FINAL';
+    const isDefault = input.isDefault ?? status.isDefault;
+    if (isDefault) assertCanBeDefault(category, isFinal, input.isDefault ? 'isDefault' : 'category');
+    const at = ctx.clock.now().toISOString();
+    const changes = {
+      name: input.name ?? status.name,
+      color: input.color ?? status.color,
+      category,
+      order: input.order ?? status.order,
+      isDefault,
+      isFinal,
+      updatedAt: at,
+    };
+    const previousDefault = isDefault && !status.isDefault ? statuses.find((existing) => existing.isDefault) : undefined;
+    const renamed = nameChanges(status.name, input.name);
+    await transact((e) => [
+      guarded(
+        e.status
+          .patch({ orgId: ctx.org.orgId, statusId })
+          .set(changes)
+          .where((attr, op) => op.eq(attr.updatedAt, status.updatedAt))
+          .commit(),
+        changedConcurrently,
+      ),
+      ...(renamed
+        ? [releaseName(e, ctx.org.orgId, 'status', status.name), claimName(e, ctx.org.orgId, 'status', changes.name, statusId, () => nameTaken('status', changes.name))]
+        : []),
+      ...(previousDefault ? [clearDefault(e, previousDefault, at)] : []),
+    ]);
+    // Tickets keep their status's category in their board index key.
+    if (category !== status.category) await recategorizeTickets(ctx, statusId, status.category, category);
+    return presentStatus({ ...status, ...changes });
+  });
 }
 
 /**
@@ -221,23 +226,25 @@ export async function updateStatus(ctx: DomainContext, statusId: string, input: 
  */
 export async function deleteStatus(ctx: DomainContext, statusId: string): Promise<void> {
   requirePermission(ctx, 'settings:manage-statuses');
-  const status = await loadStatus(ctx, statusId);
-  if (status.isMandatory) throw conflict(`"${status.name}" is a mandatory status and cannot be deleted`, { reason: 'MANDATORY_STATUS' });
-  if (status.isDefault) {
-    throw conflict(`"${status.name}" is the default status; make another status the default before deleting it`, { reason: 'DEFAULT_STATUS' });
-  }
-  await transact((e) => [
-    guarded(
-      e.status
-        .delete({ orgId: ctx.org.orgId, statusId })
-        // The name read is the guard released: a concurrent rename makes this fail (retry) rather than free the wrong name.
-        .where((attr, op) => `${op.eq(attr.isMandatory, false)} AND ${op.eq(attr.isDefault, false)} AND ${op.eq(attr.name, status.name)}`)
-        .commit(),
-      changedConcurrently,
-    ),
-    releaseName(e, ctx.org.orgId, 'status', status.name),
-    releaseName(e, ctx.org.orgId, 'statusKey', status.key),
-  ]);
+  await retryLostRaces(async () => {
+    const status = await loadStatus(ctx, statusId);
+    if (status.isMandatory) throw conflict(`"${status.name}" is a mandatory status and cannot be deleted`, { reason: 'MANDATORY_STATUS' });
+    if (status.isDefault) {
+      throw conflict(`"${status.name}" is the default status; make another status the default before deleting it`, { reason: 'DEFAULT_STATUS' });
+    }
+    await transact((e) => [
+      guarded(
+        e.status
+          .delete({ orgId: ctx.org.orgId, statusId })
+          // The name read is the guard released: a concurrent rename makes this fail (retry) rather than free the wrong name.
+          .where((attr, op) => `${op.eq(attr.isMandatory, false)} AND ${op.eq(attr.isDefault, false)} AND ${op.eq(attr.name, status.name)}`)
+          .commit(),
+        changedConcurrently,
+      ),
+      releaseName(e, ctx.org.orgId, 'status', status.name),
+      releaseName(e, ctx.org.orgId, 'statusKey', status.key),
+    ]);
+  });
 }
 
 /** `statusIds` must name every status of the organization exactly once. */
@@ -256,23 +263,25 @@ function assertPermutation(statuses: StatusItem[], statusIds: string[]): void {
 /** Assigns order 0..n-1 in the given sequence; only statuses whose order changes are written, in one transaction. */
 export async function reorderStatuses(ctx: DomainContext, statusIds: string[]) {
   requirePermission(ctx, 'settings:manage-statuses');
-  const statuses = await loadOrganizationStatuses(ctx.org.orgId);
-  assertPermutation(statuses, statusIds);
-  const at = ctx.clock.now().toISOString();
-  const position = new Map(statusIds.map((statusId, order) => [statusId, order]));
-  const reordered = statuses.map((status) => {
-    const order = position.get(status.statusId)!;
-    return order === status.order ? status : { ...status, order, updatedAt: at };
+  return retryLostRaces(async () => {
+    const statuses = await loadOrganizationStatuses(ctx.org.orgId);
+    assertPermutation(statuses, statusIds);
+    const at = ctx.clock.now().toISOString();
+    const position = new Map(statusIds.map((statusId, order) => [statusId, order]));
+    const reordered = statuses.map((status) => {
+      const order = position.get(status.statusId)!;
+      return order === status.order ? status : { ...status, order, updatedAt: at };
+    });
+    const changed = reordered.filter((status, index) => status !== statuses[index]);
+    // One transaction for any organization within the status limit; a larger one (possible only
+    // after concurrent creates) is written in bounded steps, each of which may be sent again.
+    for (const chunk of inTransactionChunks(changed)) {
+      await transact((e) =>
+        chunk.map((status) =>
+          guarded(e.status.patch({ orgId: ctx.org.orgId, statusId: status.statusId }).set({ order: status.order, updatedAt: at }).commit(), changedConcurrently),
+        ),
+      );
+    }
+    return reordered.sort(byDisplayOrder).map(presentStatus);
   });
-  const changed = reordered.filter((status, index) => status !== statuses[index]);
-  // One transaction for any organization within the status limit; a larger one (possible only
-  // after concurrent creates) is written in bounded steps, each of which may be sent again.
-  for (const chunk of inTransactionChunks(changed)) {
-    await transact((e) =>
-      chunk.map((status) =>
-        guarded(e.status.patch({ orgId: ctx.org.orgId, statusId: status.statusId }).set({ order: status.order, updatedAt: at }).commit(), changedConcurrently),
-      ),
-    );
-  }
-  return reordered.sort(byDisplayOrder).map(presentStatus);
 }

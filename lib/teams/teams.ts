@@ -1,9 +1,10 @@
-import { AppError, conflict, forbidden, invalidField, notFound } from '../core/errors.js';
+import { conflict, forbidden, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { batchGetMixed, type KeyRequest } from '../db/batch.js';
 import { guarded, isConditionFailure, MAX_TRANSACTION_ITEMS, transact } from '../db/transact.js';
+import { LostRace, retryLostRaces } from '../db/races.js';
 import type { TeamItem, UserItem } from '../db/entities/index.js';
 import { requirePermission, requireFeature } from '../organizations/index.js';
 import { pageOf } from '../core/pages.js';
@@ -21,7 +22,7 @@ export const MAX_MEMBERS_ON_CREATE = Math.floor((MAX_TRANSACTION_ITEMS - 1) / 2)
 const MEMBERS_PER_DELETE_TRANSACTION = MAX_MEMBERS_ON_CREATE;
 
 
-export function presentTeam(team: TeamItem) {
+export function presentTeam(team: Omit<TeamItem, 'searchName'>) {
   return {
     id: team.teamId,
     name: team.name,
@@ -96,39 +97,40 @@ export async function createTeam(ctx: DomainContext, input: CreateTeamInput) {
   requireFeature(ctx, 'TEAMS');
   requirePermission(ctx, 'teams:create');
   const orgId = ctx.org.orgId;
-  const at = ctx.clock.now().toISOString();
-  const requested = input.memberIds ?? [];
-  const memberIds = [...new Set(requested)];
-  if (memberIds.length > MAX_MEMBERS_ON_CREATE) {
-    throw invalidField('memberIds', `At most ${MAX_MEMBERS_ON_CREATE} members on create; add more through the members endpoint`);
-  }
-  const team: TeamItem = {
-    orgId,
-    teamId: newId('team'),
-    name: input.name,
-    searchName: input.name.toLowerCase(),
-    color: input.color ?? DEFAULT_TEAM_COLOR,
-    memberCount: memberIds.length,
-    createdAt: at,
-    updatedAt: at,
-  };
-  const couldNotCreate = () => conflict('The team could not be created; retry');
-  await transact((e) => [
-    guarded(e.team.create(team).commit(), couldNotCreate),
-    ...memberIds.map((userId) =>
-      guarded(
-        e.user
-          .patch({ orgId, userId })
-          .add({ teamIds: [team.teamId] })
-          .set({ updatedAt: at })
-          .where((attr, op) => `${op.eq(attr.isActive, true)} AND ${op.ne(attr.role, 'CUSTOMER')}`)
-          .commit(),
-        () => invalidField(`memberIds.${requested.indexOf(userId)}`, MEMBER_REQUIREMENT),
+  return retryLostRaces(async () => {
+    const at = ctx.clock.now().toISOString();
+    const requested = input.memberIds ?? [];
+    const memberIds = [...new Set(requested)];
+    if (memberIds.length > MAX_MEMBERS_ON_CREATE) {
+      throw invalidField('memberIds', `At most ${MAX_MEMBERS_ON_CREATE} members on create; add more through the members endpoint`);
+    }
+    const team: Omit<TeamItem, 'searchName'> = {
+      orgId,
+      teamId: newId('team'),
+      name: input.name,
+      color: input.color ?? DEFAULT_TEAM_COLOR,
+      memberCount: memberIds.length,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const couldNotCreate = () => new LostRace('The team could not be created; retry');
+    await transact((e) => [
+      guarded(e.team.create(team).commit(), couldNotCreate),
+      ...memberIds.map((userId) =>
+        guarded(
+          e.user
+            .patch({ orgId, userId })
+            .add({ teamIds: [team.teamId] })
+            .set({ updatedAt: at })
+            .where((attr, op) => `${op.eq(attr.isActive, true)} AND ${op.ne(attr.role, 'CUSTOMER')}`)
+            .commit(),
+          () => invalidField(`memberIds.${requested.indexOf(userId)}`, MEMBER_REQUIREMENT),
+        ),
       ),
-    ),
-    ...memberIds.map((userId) => guarded(e.teamMember.create({ orgId, teamId: team.teamId, userId, createdAt: at }).commit(), couldNotCreate)),
-  ]);
-  return presentTeam(team);
+      ...memberIds.map((userId) => guarded(e.teamMember.create({ orgId, teamId: team.teamId, userId, createdAt: at }).commit(), couldNotCreate)),
+    ]);
+    return presentTeam(team);
+  });
 }
 
 /** Renames or recolors a team; boards carry a copy of both, which is refreshed on change. */
@@ -147,7 +149,7 @@ export async function updateTeam(ctx: DomainContext, teamId: string, input: { na
     const result = await db()
       .entities.team.patch({ orgId, teamId })
       .set({
-        ...(input.name !== undefined ? { name: input.name, searchName: input.name.toLowerCase() } : {}),
+        ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.color !== undefined ? { color: input.color } : {}),
         updatedAt: at,
       })
@@ -168,56 +170,59 @@ export async function updateTeam(ctx: DomainContext, teamId: string, input: { na
  * Permanent delete. Each transaction takes members off the team (their `teamIds` and the
  * TeamMember item) and touches the team item: intermediate ones lower `memberCount`, the
  * last removes the team on condition that exactly the remaining members are left, so a
- * member added concurrently is never orphaned (409, retry). The team goes last, so an
+ * member added concurrently is never orphaned (a lost race: read the members again and go on). The team goes last, so an
  * interrupted delete can simply be repeated.
  */
 export async function deleteTeam(ctx: DomainContext, teamId: string): Promise<void> {
   requireFeature(ctx, 'TEAMS');
   requirePermission(ctx, 'teams:delete');
   const orgId = ctx.org.orgId;
-  const at = ctx.clock.now().toISOString();
-  const { data: memberships } = await db().entities.teamMember.query.byTeam({ orgId, teamId }).go({ pages: 'all', consistent: true });
-  const batches = chunk(
-    memberships.map((membership) => membership.userId),
-    MEMBERS_PER_DELETE_TRANSACTION,
-  );
-  if (batches.length === 0) batches.push([]);
-  for (const [position, userIds] of batches.entries()) {
-    const isLast = position === batches.length - 1;
-    try {
-      const changed = () => conflict('The team changed concurrently; retry');
-      await transact((e) => [
-        guarded(
-          isLast
-            ? e.team
-                .remove({ orgId, teamId })
-                .where((attr, op) => op.eq(attr.memberCount, userIds.length))
-                .commit()
-            : e.team.patch({ orgId, teamId }).subtract({ memberCount: userIds.length }).set({ updatedAt: at }).commit(),
-          () => notFound('Team'),
-        ),
-        ...userIds.map((userId) =>
+  await retryLostRaces(async () => {
+    const at = ctx.clock.now().toISOString();
+    const { data: memberships } = await db().entities.teamMember.query.byTeam({ orgId, teamId }).go({ pages: 'all', consistent: true });
+    const batches = chunk(
+      memberships.map((membership) => membership.userId),
+      MEMBERS_PER_DELETE_TRANSACTION,
+    );
+    if (batches.length === 0) batches.push([]);
+    for (const [position, userIds] of batches.entries()) {
+      const isLast = position === batches.length - 1;
+      // The team's own condition: it is missing, or (last batch) its members changed meanwhile.
+      const teamRefused = notFound('Team');
+      try {
+        const changed = () => new LostRace('The team changed concurrently; retry');
+        await transact((e) => [
           guarded(
-            e.user
-              .patch({ orgId, userId })
-              .delete({ teamIds: [teamId] })
-              .set({ updatedAt: at })
-              .commit(),
-            changed,
+            isLast
+              ? e.team
+                  .remove({ orgId, teamId })
+                  .where((attr, op) => op.eq(attr.memberCount, userIds.length))
+                  .commit()
+              : e.team.patch({ orgId, teamId }).subtract({ memberCount: userIds.length }).set({ updatedAt: at }).commit(),
+            () => teamRefused,
           ),
-        ),
-        ...userIds.map((userId) => guarded(e.teamMember.delete({ orgId, teamId, userId }).commit(), changed)),
-      ]);
-    } catch (error) {
-      // The team's condition fails when it is missing or its members changed meanwhile.
-      if (isLast && error instanceof AppError && error.code === 'NOT_FOUND') {
-        const team = (await db().entities.team.get({ orgId, teamId }).go()).data;
-        if (team) throw conflict('The team\'s members changed concurrently; retry');
+          ...userIds.map((userId) =>
+            guarded(
+              e.user
+                .patch({ orgId, userId })
+                .delete({ teamIds: [teamId] })
+                .set({ updatedAt: at })
+                .commit(),
+              changed,
+            ),
+          ),
+          ...userIds.map((userId) => guarded(e.teamMember.delete({ orgId, teamId, userId }).commit(), changed)),
+        ]);
+      } catch (error) {
+        if (isLast && error === teamRefused) {
+          const team = (await db().entities.team.get({ orgId, teamId }).go()).data;
+          if (team) throw new LostRace('The team\'s members changed concurrently; retry');
+        }
+        throw error;
       }
-      throw error;
     }
-  }
-  await removeTeamFromBoards(orgId, teamId, at);
+    await removeTeamFromBoards(orgId, teamId, at);
+  });
 }
 
 /** Adds a member: the TeamMember item, the user's `teamIds` and the team's count change together. */
@@ -245,20 +250,22 @@ export async function addTeamMember(ctx: DomainContext, teamId: string, userId: 
 export async function removeTeamMember(ctx: DomainContext, teamId: string, userId: string): Promise<void> {
   requirePermission(ctx, 'teams:manage-members');
   const orgId = ctx.org.orgId;
-  const at = ctx.clock.now().toISOString();
-  const changed = () => conflict('The team changed concurrently; retry');
-  await transact((e) => [
-    guarded(e.teamMember.remove({ orgId, teamId, userId }).commit(), () => notFound('Team member')),
-    guarded(e.team.patch({ orgId, teamId }).subtract({ memberCount: 1 }).set({ updatedAt: at }).commit(), changed),
-    guarded(
-      e.user
-        .patch({ orgId, userId })
-        .delete({ teamIds: [teamId] })
-        .set({ updatedAt: at })
-        .commit(),
-      changed,
-    ),
-  ]);
+  await retryLostRaces(async () => {
+    const at = ctx.clock.now().toISOString();
+    const changed = () => new LostRace('The team changed concurrently; retry');
+    await transact((e) => [
+      guarded(e.teamMember.remove({ orgId, teamId, userId }).commit(), () => notFound('Team member')),
+      guarded(e.team.patch({ orgId, teamId }).subtract({ memberCount: 1 }).set({ updatedAt: at }).commit(), changed),
+      guarded(
+        e.user
+          .patch({ orgId, userId })
+          .delete({ teamIds: [teamId] })
+          .set({ updatedAt: at })
+          .commit(),
+        changed,
+      ),
+    ]);
+  });
 }
 
 function chunk<T>(items: readonly T[], size: number): T[][] {

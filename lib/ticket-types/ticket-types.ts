@@ -3,6 +3,7 @@ import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { guarded, transact, type TransactionEntities } from '../db/transact.js';
+import { LostRace, retryLostRaces } from '../db/races.js';
 import type { TicketTypeItem } from '../db/entities/index.js';
 import { requirePermission, assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/index.js';
 import { retypeTickets } from '../tickets/index.js';
@@ -10,7 +11,7 @@ import { retypeTickets } from '../tickets/index.js';
 /** Spec §8: a ticket type's order is 0-100. */
 export const MAX_TYPE_ORDER = 100;
 
-const changedConcurrently = () => conflict('The ticket types changed concurrently; retry');
+const changedConcurrently = () => new LostRace('The ticket types changed concurrently; retry');
 
 export function presentTicketType(type: TicketTypeItem) {
   return {
@@ -97,29 +98,31 @@ export interface CreateTicketTypeInput {
  */
 export async function createTicketType(ctx: DomainContext, input: CreateTicketTypeInput) {
   requirePermission(ctx, 'settings:manage-ticket-types');
-  const types = await loadOrganizationTicketTypes(ctx.org.orgId);
-  assertNameFree(types, input.name);
-  const at = ctx.clock.now().toISOString();
-  const type: TicketTypeItem = {
-    orgId: ctx.org.orgId,
-    typeId: newId('typ'),
-    name: input.name,
-    color: input.color,
-    description: input.description,
-    order: input.order ?? Math.min(MAX_TYPE_ORDER, Math.max(-1, ...types.map((existing) => existing.order)) + 1),
-    isOrgDefault: input.isOrgDefault,
-    enabledByDefault: input.enabledByDefault,
-    ticketCount: 0,
-    createdAt: at,
-    updatedAt: at,
-  };
-  const previousDefault = input.isOrgDefault ? types.find((existing) => existing.isOrgDefault) : undefined;
-  await transact((e) => [
-    guarded(e.ticketType.create(type).commit(), changedConcurrently),
-    claimName(e, type.orgId, 'ticketType', type.name, type.typeId, () => nameTaken('ticket type', type.name)),
-    ...(previousDefault ? [clearOrgDefault(e, previousDefault, at)] : []),
-  ]);
-  return presentTicketType(type);
+  return retryLostRaces(async () => {
+    const types = await loadOrganizationTicketTypes(ctx.org.orgId);
+    assertNameFree(types, input.name);
+    const at = ctx.clock.now().toISOString();
+    const type: TicketTypeItem = {
+      orgId: ctx.org.orgId,
+      typeId: newId('typ'),
+      name: input.name,
+      color: input.color,
+      description: input.description,
+      order: input.order ?? Math.min(MAX_TYPE_ORDER, Math.max(-1, ...types.map((existing) => existing.order)) + 1),
+      isOrgDefault: input.isOrgDefault,
+      enabledByDefault: input.enabledByDefault,
+      ticketCount: 0,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const previousDefault = input.isOrgDefault ? types.find((existing) => existing.isOrgDefault) : undefined;
+    await transact((e) => [
+      guarded(e.ticketType.create(type).commit(), changedConcurrently),
+      claimName(e, type.orgId, 'ticketType', type.name, type.typeId, () => nameTaken('ticket type', type.name)),
+      ...(previousDefault ? [clearOrgDefault(e, previousDefault, at)] : []),
+    ]);
+    return presentTicketType(type);
+  });
 }
 
 export interface UpdateTicketTypeInput {
@@ -133,38 +136,40 @@ export interface UpdateTicketTypeInput {
 /** The write is guarded by the read `updatedAt` (optimistic locking); a rename moves the name guard in it. */
 export async function updateTicketType(ctx: DomainContext, typeId: string, input: UpdateTicketTypeInput) {
   requirePermission(ctx, 'settings:manage-ticket-types');
-  const types = await loadOrganizationTicketTypes(ctx.org.orgId);
-  const type = findType(types, typeId);
-  if (input.name !== undefined) assertNameFree(types, input.name, typeId);
-  if (type.isOrgDefault && input.isOrgDefault === false) {
-    throw invalidField('isOrgDefault', 'There is always one default ticket type; make another type the default instead');
-  }
-  const at = ctx.clock.now().toISOString();
-  const changes = {
-    name: input.name ?? type.name,
-    color: input.color ?? type.color,
-    description: input.description ?? type.description,
-    order: input.order ?? type.order,
-    isOrgDefault: input.isOrgDefault ?? type.isOrgDefault,
-    updatedAt: at,
-  };
-  const previousDefault = changes.isOrgDefault && !type.isOrgDefault ? types.find((existing) => existing.isOrgDefault) : undefined;
-  const renamed = nameChanges(type.name, input.name);
-  await transact((e) => [
-    guarded(
-      e.ticketType
-        .patch({ orgId: ctx.org.orgId, typeId })
-        .set(changes)
-        .where((attr, op) => op.eq(attr.updatedAt, type.updatedAt))
-        .commit(),
-      changedConcurrently,
-    ),
-    ...(renamed
-      ? [releaseName(e, ctx.org.orgId, 'ticketType', type.name), claimName(e, ctx.org.orgId, 'ticketType', changes.name, typeId, () => nameTaken('ticket type', changes.name))]
-      : []),
-    ...(previousDefault ? [clearOrgDefault(e, previousDefault, at)] : []),
-  ]);
-  return presentTicketType({ ...type, ...changes });
+  return retryLostRaces(async () => {
+    const types = await loadOrganizationTicketTypes(ctx.org.orgId);
+    const type = findType(types, typeId);
+    if (input.name !== undefined) assertNameFree(types, input.name, typeId);
+    if (type.isOrgDefault && input.isOrgDefault === false) {
+      throw invalidField('isOrgDefault', 'There is always one default ticket type; make another type the default instead');
+    }
+    const at = ctx.clock.now().toISOString();
+    const changes = {
+      name: input.name ?? type.name,
+      color: input.color ?? type.color,
+      description: input.description ?? type.description,
+      order: input.order ?? type.order,
+      isOrgDefault: input.isOrgDefault ?? type.isOrgDefault,
+      updatedAt: at,
+    };
+    const previousDefault = changes.isOrgDefault && !type.isOrgDefault ? types.find((existing) => existing.isOrgDefault) : undefined;
+    const renamed = nameChanges(type.name, input.name);
+    await transact((e) => [
+      guarded(
+        e.ticketType
+          .patch({ orgId: ctx.org.orgId, typeId })
+          .set(changes)
+          .where((attr, op) => op.eq(attr.updatedAt, type.updatedAt))
+          .commit(),
+        changedConcurrently,
+      ),
+      ...(renamed
+        ? [releaseName(e, ctx.org.orgId, 'ticketType', type.name), claimName(e, ctx.org.orgId, 'ticketType', changes.name, typeId, () => nameTaken('ticket type', changes.name))]
+        : []),
+      ...(previousDefault ? [clearOrgDefault(e, previousDefault, at)] : []),
+    ]);
+    return presentTicketType({ ...type, ...changes });
+  });
 }
 
 /** The replacement named by DELETE ?replacementTypeId, which must be another type of the organization. */
@@ -195,23 +200,25 @@ export async function reassignTicketsOfType(ctx: DomainContext, fromTypeId: stri
  */
 export async function deleteTicketType(ctx: DomainContext, typeId: string, replacementTypeId?: string): Promise<void> {
   requirePermission(ctx, 'settings:manage-ticket-types');
-  const types = await loadOrganizationTicketTypes(ctx.org.orgId);
-  const type = findType(types, typeId);
-  if (type.isOrgDefault) {
-    throw conflict(`"${type.name}" is the default ticket type; make another type the default before deleting it`, { reason: 'DEFAULT_TICKET_TYPE' });
-  }
-  const replacement = resolveReplacement(types, type, replacementTypeId);
-  // A type without tickets has nothing to move (a ticket created since is caught by the delete's condition).
-  if (replacement && type.ticketCount > 0) await reassignTicketsOfType(ctx, typeId, replacement.typeId);
-  await transact((e) => [
-    guarded(
-      e.ticketType
-        .delete({ orgId: ctx.org.orgId, typeId })
-        // The name read is the guard released: a concurrent rename makes this fail (retry) rather than free the wrong name.
-        .where((attr, op) => `${op.eq(attr.isOrgDefault, false)} AND ${op.eq(attr.ticketCount, 0)} AND ${op.eq(attr.name, type.name)}`)
-        .commit(),
-      () => conflict('The ticket type changed or gained tickets concurrently; retry'),
-    ),
-    releaseName(e, ctx.org.orgId, 'ticketType', type.name),
-  ]);
+  await retryLostRaces(async () => {
+    const types = await loadOrganizationTicketTypes(ctx.org.orgId);
+    const type = findType(types, typeId);
+    if (type.isOrgDefault) {
+      throw conflict(`"${type.name}" is the default ticket type; make another type the default before deleting it`, { reason: 'DEFAULT_TICKET_TYPE' });
+    }
+    const replacement = resolveReplacement(types, type, replacementTypeId);
+    // A type without tickets has nothing to move (a ticket created since is caught by the delete's condition).
+    if (replacement && type.ticketCount > 0) await reassignTicketsOfType(ctx, typeId, replacement.typeId);
+    await transact((e) => [
+      guarded(
+        e.ticketType
+          .delete({ orgId: ctx.org.orgId, typeId })
+          // The name read is the guard released: a concurrent rename makes this fail (retry) rather than free the wrong name.
+          .where((attr, op) => `${op.eq(attr.isOrgDefault, false)} AND ${op.eq(attr.ticketCount, 0)} AND ${op.eq(attr.name, type.name)}`)
+          .commit(),
+        () => new LostRace('The ticket type changed or gained tickets concurrently; retry'),
+      ),
+      releaseName(e, ctx.org.orgId, 'ticketType', type.name),
+    ]);
+  });
 }

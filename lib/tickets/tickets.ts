@@ -1,4 +1,5 @@
 import type { DomainContext } from '../db/context.js';
+import { LostRace, retryLostRaces } from '../db/races.js';
 import { requirePermission } from '../organizations/index.js';
 import { loadTicketWithConfig } from './access.js';
 import type { TicketFieldChanges } from './fields.js';
@@ -8,7 +9,6 @@ import { updateTicket } from './update.js';
 import { saveTicket } from './write.js';
 import { referenceGuards } from './reference-guards.js';
 import { detachFromParent, loadLiveParent } from './structure/subtickets.js';
-import { conflict } from '../core/errors.js';
 import { guarded } from '../db/transact.js';
 
 /** POST /boards/{boardId}/tickets → {data: ticket}. */
@@ -39,16 +39,18 @@ export async function patchTicket(ctx: DomainContext, boardId: string, ticketId:
 /** DELETE (soft): the ticket is 404 everywhere afterwards and leaves every list. */
 export async function deleteTicket(ctx: DomainContext, boardId: string, ticketId: string): Promise<void> {
   requirePermission(ctx, 'tickets:delete');
-  const { ticket } = await loadTicketWithConfig(ctx, boardId, ticketId);
-  // A deleted subticket leaves its parent's list in the same transaction.
-  const parent = await loadLiveParent(ctx, ticket);
-  const now = ctx.clock.now().toISOString();
-  const after = { ...ticket, isDeleted: true, deletedAt: now, updatedAt: now };
-  const guards = referenceGuards(ticket, after);
-  await saveTicket(ctx, {
-    before: ticket,
-    after,
-    related: (e) => [...guards(e), ...(parent ? [guarded(detachFromParent(e, parent, ticket.ticketId, now), () => conflict('The parent ticket changed concurrently; retry'))] : [])],
+  await retryLostRaces(async () => {
+    const { ticket } = await loadTicketWithConfig(ctx, boardId, ticketId);
+    // A deleted subticket leaves its parent's list in the same transaction.
+    const parent = await loadLiveParent(ctx, ticket);
+    const now = ctx.clock.now().toISOString();
+    const after = { ...ticket, isDeleted: true, deletedAt: now, updatedAt: now };
+    const guards = referenceGuards(ticket, after);
+    await saveTicket(ctx, {
+      before: ticket,
+      after,
+      related: (e) => [...guards(e), ...(parent ? [guarded(detachFromParent(e, parent, ticket.ticketId, now), () => new LostRace('The parent ticket changed concurrently; retry'))] : [])],
+    });
   });
 }
 

@@ -2,7 +2,7 @@ import { AppError, conflict, invalidField } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { guarded } from '../db/transact.js';
-import { LostRace } from '../db/races.js';
+import { LostRace, retryLostRaces } from '../db/races.js';
 import type { BoardItem, StatusItem, TicketItem, UserItem } from '../db/entities/index.js';
 import { isStatusEnabledOnBoard, isTransitionAllowed, membershipGrantsAccess, visibleOrNotFound } from '../boards/index.js';
 import { requirePermission } from '../organizations/index.js';
@@ -185,59 +185,61 @@ function statusOnTarget(config: OrgConfig, board: BoardItem, statusId: string): 
  */
 export async function moveTicket(ctx: DomainContext, boardId: string, ticketId: string, targetBoardId: string) {
   requirePermission(ctx, 'tickets:edit');
-  if (targetBoardId === boardId) throw invalidField('targetBoardId', 'The ticket is already on this board');
-  const orgId = ctx.org.orgId;
-  const [{ ticket, more }, config] = await Promise.all([
-    loadTicketOnBoardWith(ctx, boardId, ticketId, [{ entity: db().entities.board, key: { orgId, boardId: targetBoardId } }]),
-    loadOrgConfig(orgId),
-  ]);
-  const targetBoard = visibleOrNotFound(ctx, more[0] as BoardItem | undefined);
-  assertTargetOpen(targetBoard);
-  if (ticket.parentTicketId) {
-    throw conflict('A subticket cannot be moved; promote it to a standalone ticket first', { reason: 'SUBTICKET', parentTicketId: ticket.parentTicketId });
-  }
-  if ((ticket.subticketIds ?? []).length > 0) {
-    throw conflict('A ticket with subtickets cannot be moved', { reason: 'HAS_SUBTICKETS', subticketIds: ticket.subticketIds });
-  }
-  // An agent whose move would change the status into a gated one is refused before a number is taken.
-  const expectedStatus = statusOnTarget(config, targetBoard, ticket.statusId);
-  if (expectedStatus) await enforceApprovalGate(ctx, { board: targetBoard, ticket, config, toStatusId: expectedStatus.statusId, mode: 'refuse' });
+  return retryLostRaces(async () => {
+    if (targetBoardId === boardId) throw invalidField('targetBoardId', 'The ticket is already on this board');
+    const orgId = ctx.org.orgId;
+    const [{ ticket, more }, config] = await Promise.all([
+      loadTicketOnBoardWith(ctx, boardId, ticketId, [{ entity: db().entities.board, key: { orgId, boardId: targetBoardId } }]),
+      loadOrgConfig(orgId),
+    ]);
+    const targetBoard = visibleOrNotFound(ctx, more[0] as BoardItem | undefined);
+    assertTargetOpen(targetBoard);
+    if (ticket.parentTicketId) {
+      throw conflict('A subticket cannot be moved; promote it to a standalone ticket first', { reason: 'SUBTICKET', parentTicketId: ticket.parentTicketId });
+    }
+    if ((ticket.subticketIds ?? []).length > 0) {
+      throw conflict('A ticket with subtickets cannot be moved', { reason: 'HAS_SUBTICKETS', subticketIds: ticket.subticketIds });
+    }
+    // An agent whose move would change the status into a gated one is refused before a number is taken.
+    const expectedStatus = statusOnTarget(config, targetBoard, ticket.statusId);
+    if (expectedStatus) await enforceApprovalGate(ctx, { board: targetBoard, ticket, config, toStatusId: expectedStatus.statusId, mode: 'refuse' });
 
-  const [numbered, assignee] = await Promise.all([
-    takeTicketNumber(ctx, targetBoardId),
-    ticket.assigneeId ? db().entities.user.get({ orgId, userId: ticket.assigneeId }).go({ consistent: true }).then((result) => result.data ?? undefined) : undefined,
-  ]);
-  // The board as the counter returned it: re-checked in case it changed since it was read.
-  const board = visibleOrNotFound(ctx, numbered);
-  assertTargetOpen(board);
-  const status = statusOnTarget(config, board, ticket.statusId);
-  if (!status) throw invalidField('targetBoardId', 'The target board shows no status');
-  const displayId = `${board.prefix}-${board.ticketCounter}`;
-  const assigneeLosesAccess = ticket.assigneeId !== undefined && !userMaySeeBoard(assignee, board);
-  const moved = await updateTicket(
-    ctx,
-    { board, ticket, config },
-    { statusId: status.statusId },
-    {
-      statusReason: status.statusId === ticket.statusId ? undefined : `Moved to board ${board.name}, which does not show the previous status`,
-      extra: {
-        boardId: board.boardId,
-        number: board.ticketCounter,
-        displayId,
-        // The end of its column on the target board, as a new ticket.
-        position: ctx.clock.now().getTime(),
-        needsReassignment: assigneeLosesAccess,
-        // Milestones belong to a board: the ticket leaves its milestone (its progress falls in the same transaction).
-        milestoneId: undefined,
-        // So do releases: it leaves every release of the old board (their counts fall in the same transaction).
-        releaseIds: undefined,
+    const [numbered, assignee] = await Promise.all([
+      takeTicketNumber(ctx, targetBoardId),
+      ticket.assigneeId ? db().entities.user.get({ orgId, userId: ticket.assigneeId }).go({ consistent: true }).then((result) => result.data ?? undefined) : undefined,
+    ]);
+    // The board as the counter returned it: re-checked in case it changed since it was read.
+    const board = visibleOrNotFound(ctx, numbered);
+    assertTargetOpen(board);
+    const status = statusOnTarget(config, board, ticket.statusId);
+    if (!status) throw invalidField('targetBoardId', 'The target board shows no status');
+    const displayId = `${board.prefix}-${board.ticketCounter}`;
+    const assigneeLosesAccess = ticket.assigneeId !== undefined && !userMaySeeBoard(assignee, board);
+    const moved = await updateTicket(
+      ctx,
+      { board, ticket, config },
+      { statusId: status.statusId },
+      {
+        statusReason: status.statusId === ticket.statusId ? undefined : `Moved to board ${board.name}, which does not show the previous status`,
+        extra: {
+          boardId: board.boardId,
+          number: board.ticketCounter,
+          displayId,
+          // The end of its column on the target board, as a new ticket.
+          position: ctx.clock.now().getTime(),
+          needsReassignment: assigneeLosesAccess,
+          // Milestones belong to a board: the ticket leaves its milestone (its progress falls in the same transaction).
+          milestoneId: undefined,
+          // So do releases: it leaves every release of the old board (their counts fall in the same transaction).
+          releaseIds: undefined,
+        },
+        related: (e) => [guarded(e.ticketKey.create({ orgId, displayId, ticketId }).commit(), () => new LostRace('The display id on the target board is already taken; retry'))],
+        // The status change is a side effect of the move: refused for an agent, never suggested.
+        approvalGate: 'refuse',
       },
-      related: (e) => [guarded(e.ticketKey.create({ orgId, displayId, ticketId }).commit(), () => conflict('The display id on the target board is already taken; retry'))],
-      // The status change is a side effect of the move: refused for an agent, never suggested.
-      approvalGate: 'refuse',
-    },
-  );
-  return { id: moved.ticketId, displayId: moved.displayId, title: moved.title, boardId: moved.boardId };
+    );
+    return { id: moved.ticketId, displayId: moved.displayId, title: moved.title, boardId: moved.boardId };
+  });
 }
 
 function assertTargetOpen(target: BoardItem): void {

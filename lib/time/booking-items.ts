@@ -1,6 +1,7 @@
-import { conflict, notFound } from '../core/errors.js';
+import { notFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { DomainContext } from '../db/context.js';
+import { LostRace, retryLostRaces } from '../db/races.js';
 import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
 import type { BookingItemItem } from '../db/entities/index.js';
@@ -82,26 +83,28 @@ async function loadBookingItem(ctx: DomainContext, bookingItemId: string): Promi
 
 /** PATCH …/booking-items/{id} (administrators); `externalId: null` clears it. */
 export async function updateBookingItem(ctx: DomainContext, bookingItemId: string, input: Partial<BookingItemInput>) {
-  enterTimeTracking(ctx);
-  requireAdmin(ctx, 'manage booking items');
-  const [item] = await Promise.all([loadBookingItem(ctx, bookingItemId), assertBoardsExist(ctx, input.boardIds ?? [], 'boardIds')]);
-  const updated: BookingItemItem = {
-    ...item,
-    ...(input.name !== undefined ? { name: input.name } : {}),
-    ...(input.boardIds !== undefined ? { boardIds: [...new Set(input.boardIds)] } : {}),
-    ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
-    updatedAt: ctx.clock.now().toISOString(),
-  };
-  if (input.externalId === null) delete updated.externalId;
-  else if (input.externalId !== undefined) updated.externalId = input.externalId;
-  try {
-    // Guarded by the updatedAt read: a concurrent change is not silently overwritten.
-    await db().entities.bookingItem.put(updated).where((attr, op) => op.eq(attr.updatedAt, item.updatedAt)).go({ response: 'none' });
-  } catch (error) {
-    if (isConditionFailure(error)) throw conflict('The booking item changed concurrently; retry');
-    throw error;
-  }
-  return presentBookingItem(updated);
+  return retryLostRaces(async () => {
+    enterTimeTracking(ctx);
+    requireAdmin(ctx, 'manage booking items');
+    const [item] = await Promise.all([loadBookingItem(ctx, bookingItemId), assertBoardsExist(ctx, input.boardIds ?? [], 'boardIds')]);
+    const updated: BookingItemItem = {
+      ...item,
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.boardIds !== undefined ? { boardIds: [...new Set(input.boardIds)] } : {}),
+      ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
+      updatedAt: ctx.clock.now().toISOString(),
+    };
+    if (input.externalId === null) delete updated.externalId;
+    else if (input.externalId !== undefined) updated.externalId = input.externalId;
+    try {
+      // Guarded by the updatedAt read: a concurrent change is not silently overwritten.
+      await db().entities.bookingItem.put(updated).where((attr, op) => op.eq(attr.updatedAt, item.updatedAt)).go({ response: 'none' });
+    } catch (error) {
+      if (isConditionFailure(error)) throw new LostRace('The booking item changed concurrently; retry');
+      throw error;
+    }
+    return presentBookingItem(updated);
+  });
 }
 
 /**

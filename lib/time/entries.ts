@@ -128,7 +128,7 @@ export async function writeEntry(ctx: DomainContext, write: EntryWrite): Promise
         : after
           ? e.timeEntry.put(after).where((attr, op) => op.eq(attr.version, before.version)).commit()
           : e.timeEntry.delete({ orgId: before.orgId, entryId: before.entryId }).where((attr, op) => op.eq(attr.version, before.version)).commit(),
-      before ? stale : () => conflict('The time entry could not be stored; retry'),
+      before ? stale : () => new LostRace('The time entry could not be stored; retry'),
     ),
     ...(write.related?.(e) ?? []),
     ...aggregateItems(e, before, after, write.cap),

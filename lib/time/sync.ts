@@ -1,10 +1,11 @@
-import { conflict, invalidField, notFound } from '../core/errors.js';
+import { invalidField, notFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Clock } from '../core/clock.js';
 import { config, webhookSecretKey } from '../core/config.js';
 import { seal } from '../core/sealed.js';
 import { deliverableUrlRefusal } from '../core/outbound.js';
 import type { DomainContext } from '../db/context.js';
+import { LostRace, retryLostRaces } from '../db/races.js';
 import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
 import type { TimeEntryItem, TimeSyncEndpointItem, WebhookDeliveryItem } from '../db/entities/index.js';
@@ -52,31 +53,33 @@ export async function getSyncEndpoint(ctx: DomainContext) {
  * `rotateSecret` asks for a new one.
  */
 export async function putSyncEndpoint(ctx: DomainContext, input: { url: string; rotateSecret?: boolean }) {
-  enterTimeTracking(ctx);
-  requireAdmin(ctx, 'manage the time-booking sync');
-  const refusal = await deliverableUrlRefusal(input.url, { allowLoopback: config().webhookAllowLoopback });
-  if (refusal) throw invalidField('url', refusal);
-  const existing = (await db().entities.timeSyncEndpoint.get({ orgId: ctx.org.orgId }).go({ consistent: true })).data ?? undefined;
-  const now = ctx.clock.now().toISOString();
-  const secret = !existing || input.rotateSecret ? newWebhookSecret() : undefined;
-  const endpoint: TimeSyncEndpointItem = {
-    orgId: ctx.org.orgId,
-    endpointId: existing?.endpointId ?? newId('tse'),
-    url: input.url,
-    sealedSecret: secret ? seal(secret, webhookSecretKey()) : existing!.sealedSecret,
-    createdAt: existing?.createdAt ?? now,
-    updatedAt: now,
-  };
-  try {
-    await db()
-      .entities.timeSyncEndpoint.put(endpoint)
-      .where((attr, op) => (existing ? op.eq(attr.updatedAt, existing.updatedAt) : op.notExists(attr.endpointId)))
-      .go({ response: 'none' });
-  } catch (error) {
-    if (isConditionFailure(error)) throw conflict('The sync endpoint changed concurrently; retry');
-    throw error;
-  }
-  return { ...presentSyncEndpoint(endpoint), ...(secret ? { secret } : {}) };
+  return retryLostRaces(async () => {
+    enterTimeTracking(ctx);
+    requireAdmin(ctx, 'manage the time-booking sync');
+    const refusal = await deliverableUrlRefusal(input.url, { allowLoopback: config().webhookAllowLoopback });
+    if (refusal) throw invalidField('url', refusal);
+    const existing = (await db().entities.timeSyncEndpoint.get({ orgId: ctx.org.orgId }).go({ consistent: true })).data ?? undefined;
+    const now = ctx.clock.now().toISOString();
+    const secret = !existing || input.rotateSecret ? newWebhookSecret() : undefined;
+    const endpoint: TimeSyncEndpointItem = {
+      orgId: ctx.org.orgId,
+      endpointId: existing?.endpointId ?? newId('tse'),
+      url: input.url,
+      sealedSecret: secret ? seal(secret, webhookSecretKey()) : existing!.sealedSecret,
+      createdAt: existing?.createdAt ?? now,
+      updatedAt: now,
+    };
+    try {
+      await db()
+        .entities.timeSyncEndpoint.put(endpoint)
+        .where((attr, op) => (existing ? op.eq(attr.updatedAt, existing.updatedAt) : op.notExists(attr.endpointId)))
+        .go({ response: 'none' });
+    } catch (error) {
+      if (isConditionFailure(error)) throw new LostRace('The sync endpoint changed concurrently; retry');
+      throw error;
+    }
+    return { ...presentSyncEndpoint(endpoint), ...(secret ? { secret } : {}) };
+  });
 }
 
 /** DELETE …/sync-endpoint (administrators): pushes not yet made are dropped (their entries show FAILED). */

@@ -3,6 +3,7 @@ import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { guarded, transact, type TransactionEntities } from '../db/transact.js';
+import { LostRace, retryLostRaces } from '../db/races.js';
 import type { Role, UserItem } from '../db/entities/index.js';
 import { hashPassword } from '../core/passwords.js';
 import { requireAdmin, requireHeldPermissions, requirePermission, groupDirectoryOf, permissionsOfGroups, systemGroupId } from '../organizations/index.js';
@@ -104,39 +105,41 @@ export interface UpdateUserInput {
 
 export async function updateUser(ctx: DomainContext, userId: string, input: UpdateUserInput) {
   requirePermission(ctx, 'users:manage');
-  const user = await loadUser(ctx.org.orgId, userId);
-  if (user.isAgent) throw notFound('User');
-  if (user.role === 'ADMIN') requireAdmin(ctx, 'change an administrator');
-  if (input.role === 'ADMIN') requireAdmin(ctx, 'make a user an administrator');
-  if (userId === ctx.actor.userId && (input.isActive === false || (input.role && input.role !== 'ADMIN' && user.role === 'ADMIN'))) {
-    throw forbidden('You cannot deactivate or demote yourself');
-  }
-  const role = input.role ?? user.role;
-  if ((role === 'CUSTOMER') !== (user.role === 'CUSTOMER')) {
-    throw invalidField('role', 'A user cannot move between customer and internal roles');
-  }
-  const groupIds = input.permissionGroupIds ? groupIdsFor(ctx, role, input.permissionGroupIds) : undefined;
-  // Groups the user keeps were granted before; only the ones added are a new grant.
-  if (groupIds) requireMayAssignGroups(ctx, groupIds.filter((groupId) => !(user.permissionGroupIds ?? []).includes(groupId)));
-  const changes = {
-    ...(input.name !== undefined ? { name: input.name } : {}),
-    ...(input.role !== undefined ? { role: input.role } : {}),
-    ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
-    ...(groupIds ? { permissionGroupIds: groupIds } : {}),
-    updatedAt: ctx.clock.now().toISOString(),
-  };
-  await transact((e) => [
-    guarded(
-      e.user
-        .patch({ orgId: ctx.org.orgId, userId })
-        .set(changes)
-        .where((attr, op) => op.eq(attr.updatedAt, user.updatedAt))
-        .commit(),
-      () => conflict('The user changed concurrently; retry'),
-    ),
-    ...groupChecks(e, ctx.org.orgId, groupIds ?? []),
-  ]);
-  return presentUser({ ...user, ...changes });
+  return retryLostRaces(async () => {
+    const user = await loadUser(ctx.org.orgId, userId);
+    if (user.isAgent) throw notFound('User');
+    if (user.role === 'ADMIN') requireAdmin(ctx, 'change an administrator');
+    if (input.role === 'ADMIN') requireAdmin(ctx, 'make a user an administrator');
+    if (userId === ctx.actor.userId && (input.isActive === false || (input.role && input.role !== 'ADMIN' && user.role === 'ADMIN'))) {
+      throw forbidden('You cannot deactivate or demote yourself');
+    }
+    const role = input.role ?? user.role;
+    if ((role === 'CUSTOMER') !== (user.role === 'CUSTOMER')) {
+      throw invalidField('role', 'A user cannot move between customer and internal roles');
+    }
+    const groupIds = input.permissionGroupIds ? groupIdsFor(ctx, role, input.permissionGroupIds) : undefined;
+    // Groups the user keeps were granted before; only the ones added are a new grant.
+    if (groupIds) requireMayAssignGroups(ctx, groupIds.filter((groupId) => !(user.permissionGroupIds ?? []).includes(groupId)));
+    const changes = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.role !== undefined ? { role: input.role } : {}),
+      ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
+      ...(groupIds ? { permissionGroupIds: groupIds } : {}),
+      updatedAt: ctx.clock.now().toISOString(),
+    };
+    await transact((e) => [
+      guarded(
+        e.user
+          .patch({ orgId: ctx.org.orgId, userId })
+          .set(changes)
+          .where((attr, op) => op.eq(attr.updatedAt, user.updatedAt))
+          .commit(),
+        () => new LostRace('The user changed concurrently; retry'),
+      ),
+      ...groupChecks(e, ctx.org.orgId, groupIds ?? []),
+    ]);
+    return presentUser({ ...user, ...changes });
+  });
 }
 
 /**

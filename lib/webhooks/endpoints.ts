@@ -3,6 +3,7 @@ import { newId } from '../core/ids.js';
 import { config, webhookSecretKey } from '../core/config.js';
 import { seal } from '../core/sealed.js';
 import type { DomainContext } from '../db/context.js';
+import { LostRace } from '../db/races.js';
 import { db } from '../db/service.js';
 import { guarded, isConditionFailure, transact } from '../db/transact.js';
 import { MAX_WEBHOOK_ENDPOINTS, type WebhookEndpointItem } from '../db/entities/index.js';
@@ -88,7 +89,7 @@ export async function createEndpoint(ctx: DomainContext, input: EndpointInput) {
     updatedAt: at,
   };
   await transact((e) => [
-    guarded(e.webhookEndpoint.create(endpoint).commit(), () => conflict('The endpoint could not be created; retry')),
+    guarded(e.webhookEndpoint.create(endpoint).commit(), () => new LostRace('The endpoint could not be created; retry')),
     counterUp(e, ctx.org.orgId, 'webhookEndpointCount', MAX_WEBHOOK_ENDPOINTS, counted, limitReached),
   ]);
   return { ...presentEndpoint(endpoint), secret };

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../lib/db/service.js';
 import { documentDb } from '../../lib/db/client.js';
@@ -16,10 +17,11 @@ import { newId } from '../../lib/core/ids.js';
 
 const realSend = DynamoDBDocumentClient.prototype.send as (this: DynamoDBDocumentClient, command: TransactWriteCommand) => Promise<any>;
 
-/** A TransactionCanceledException as DynamoDB sends it: one reason per item. */
+/** A TransactionCanceledException as the SDK builds it from DynamoDB's answer: one reason per item. */
 function cancelled(codes: string[]) {
-  return Object.assign(new Error(`Transaction cancelled, please refer cancellation reasons for specific reasons [${codes.join(', ')}]`), {
-    name: 'TransactionCanceledException',
+  return new TransactionCanceledException({
+    message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${codes.join(', ')}]`,
+    $metadata: {},
     CancellationReasons: codes.map((code) => ({ Code: code, ...(code === 'None' ? {} : { Message: code }) })),
   });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConditionalCheckFailedException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { retryTransactionConflicts } from '../../lib/db/client.js';
 
 /** A handler failing with the given errors in turn, then answering `done`. */
@@ -13,7 +14,9 @@ function handler(errors: Error[]) {
   return { next, calls: () => calls };
 }
 
-const named = (name: string) => Object.assign(new Error(name), { name });
+/** The SDK's own exception classes, as its deserializer builds them from DynamoDB's answer. */
+const EXCEPTIONS = { TransactionConflictException, ConditionalCheckFailedException };
+const named = (name: keyof typeof EXCEPTIONS) => new EXCEPTIONS[name]({ message: name, $metadata: {} });
 const noPause = () => 0;
 
 describe('single-item writes that meet a concurrent transaction', () => {

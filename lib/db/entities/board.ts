@@ -34,7 +34,8 @@ export const Board = (config?: EntityConfiguration) =>
     /** Last ticket number handed out on this board (atomic ADD; display ids are `<prefix>-<n>`). */
     ticketCounter: { type: 'number', required: true, default: 0 },
     /** Lower-cased name for case-insensitive search. */
-    searchName: { type: 'string', required: true },
+    // Derived by the entity from \`name\` in the same write (watch): domain code never sets it.
+    searchName: { type: 'string', required: true, default: '', watch: ['name'], set: (_: unknown, item: { name?: string }) => (item.name ?? '').toLowerCase() },
     createdAt: { type: 'string', required: true, readOnly: true },
     updatedAt: { type: 'string', required: true },
   },

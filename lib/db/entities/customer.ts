@@ -10,7 +10,15 @@ export const Customer = (config?: EntityConfiguration) =>
     email: { type: 'string' },
     phone: { type: 'string' },
     /** Lower-cased "name email" for case-insensitive search. */
-    searchText: { type: 'string', required: true },
+    // Derived by the entity from \`name\` and \`email\` in the same write (watch): domain code never
+    // sets it, and a write that changes either sends both (updateCustomer does).
+    searchText: {
+      type: 'string',
+      required: true,
+      default: '',
+      watch: ['name', 'email'],
+      set: (_: unknown, item: { name?: string; email?: string }) => [item.name, item.email].filter(Boolean).join('\n').toLowerCase(),
+    },
     isArchived: { type: 'boolean', required: true, default: false },
     createdAt: { type: 'string', required: true, readOnly: true },
     updatedAt: { type: 'string', required: true },

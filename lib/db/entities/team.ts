@@ -7,7 +7,8 @@ export const Team = (config?: EntityConfiguration) =>
     orgId: { type: 'string', required: true },
     teamId: { type: 'string', required: true },
     name: { type: 'string', required: true },
-    searchName: { type: 'string', required: true },
+    // Derived by the entity from \`name\` in the same write (watch): domain code never sets it.
+    searchName: { type: 'string', required: true, default: '', watch: ['name'], set: (_: unknown, item: { name?: string }) => (item.name ?? '').toLowerCase() },
     color: { type: 'string', required: true },
     memberCount: { type: 'number', required: true, default: 0 },
     createdAt: { type: 'string', required: true, readOnly: true },

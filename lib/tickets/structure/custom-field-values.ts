@@ -1,4 +1,5 @@
-import { conflict, invalidField } from '../../core/errors.js';
+import { invalidField } from '../../core/errors.js';
+import { LostRace, retryLostRaces } from '../../db/races.js';
 import { guarded } from '../../db/transact.js';
 import type { DomainContext } from '../../db/context.js';
 import type { CustomFieldItem } from '../../db/entities/index.js';
@@ -65,42 +66,44 @@ export function normalizeCustomFieldValue(field: CustomFieldItem, value: string)
  */
 export async function setCustomFieldValues(ctx: DomainContext, boardId: string, ticketId: string, values: CustomFieldValueInput[]) {
   requirePermission(ctx, 'custom-fields:manage');
-  const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
-  const { config, ticket } = loaded;
+  return retryLostRaces(async () => {
+    const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
+    const { config, ticket } = loaded;
 
-  const stored = (ticket.customFieldValues ?? {}) as Record<string, string>;
-  const next: Record<string, string> = Object.fromEntries(Object.entries(stored).filter(([fieldId]) => config.customField(fieldId)));
-  const relied: CustomFieldItem[] = [];
-  const seen = new Set<string>();
-  values.forEach((entry, index) => {
-    const field = config.customField(entry.customFieldId);
-    if (!field) throw invalidField(`values.${index}.customFieldId`, 'Unknown custom field');
-    if (seen.has(field.fieldId)) throw invalidField(`values.${index}.customFieldId`, 'Listed twice');
-    seen.add(field.fieldId);
-    if (entry.value === null) {
-      if (field.isRequired) throw invalidField(`values.${index}.value`, 'This field is required and cannot be cleared');
-      delete next[field.fieldId];
-      return;
-    }
-    const normalized = normalizeCustomFieldValue(field, entry.value);
-    if ('error' in normalized) throw invalidField(`values.${index}.value`, normalized.error);
-    next[field.fieldId] = normalized.value;
-    relied.push(field);
-  });
+    const stored = (ticket.customFieldValues ?? {}) as Record<string, string>;
+    const next: Record<string, string> = Object.fromEntries(Object.entries(stored).filter(([fieldId]) => config.customField(fieldId)));
+    const relied: CustomFieldItem[] = [];
+    const seen = new Set<string>();
+    values.forEach((entry, index) => {
+      const field = config.customField(entry.customFieldId);
+      if (!field) throw invalidField(`values.${index}.customFieldId`, 'Unknown custom field');
+      if (seen.has(field.fieldId)) throw invalidField(`values.${index}.customFieldId`, 'Listed twice');
+      seen.add(field.fieldId);
+      if (entry.value === null) {
+        if (field.isRequired) throw invalidField(`values.${index}.value`, 'This field is required and cannot be cleared');
+        delete next[field.fieldId];
+        return;
+      }
+      const normalized = normalizeCustomFieldValue(field, entry.value);
+      if ('error' in normalized) throw invalidField(`values.${index}.value`, normalized.error);
+      next[field.fieldId] = normalized.value;
+      relied.push(field);
+    });
 
-  const empty = Object.keys(next).length === 0;
-  const saved = await updateTicket(ctx, loaded, {}, {
-    ...(empty ? { remove: ['customFieldValues'] } : { extra: { customFieldValues: next } }),
-    related: (e) =>
-      relied.map((field) =>
-        guarded(
-          e.customField
-            .check({ orgId: field.orgId, fieldId: field.fieldId })
-            .where((attr, op) => op.eq(attr.updatedAt, field.updatedAt))
-            .commit(),
-          () => conflict(`The custom field "${field.name}" changed concurrently; retry`),
+    const empty = Object.keys(next).length === 0;
+    const saved = await updateTicket(ctx, loaded, {}, {
+      ...(empty ? { remove: ['customFieldValues'] } : { extra: { customFieldValues: next } }),
+      related: (e) =>
+        relied.map((field) =>
+          guarded(
+            e.customField
+              .check({ orgId: field.orgId, fieldId: field.fieldId })
+              .where((attr, op) => op.eq(attr.updatedAt, field.updatedAt))
+              .commit(),
+            () => new LostRace(`The custom field "${field.name}" changed concurrently; retry`),
+          ),
         ),
-      ),
+    });
+    return presentFullTicket(saved, config, ctx);
   });
-  return presentFullTicket(saved, config, ctx);
 }

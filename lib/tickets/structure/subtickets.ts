@@ -1,5 +1,6 @@
 import { conflict, invalidField, notFound } from '../../core/errors.js';
 import type { DomainContext } from '../../db/context.js';
+import { LostRace, retryLostRaces } from '../../db/races.js';
 import { db } from '../../db/service.js';
 import { guarded, type TransactionEntities } from '../../db/transact.js';
 import type { TicketItem } from '../../db/entities/index.js';
@@ -35,7 +36,7 @@ export async function loadLiveParent(ctx: DomainContext, child: TicketItem): Pro
   return (await loadTickets(ctx, [child.parentTicketId]))[0];
 }
 
-const parentChanged = () => conflict('The parent ticket changed concurrently; retry');
+const parentChanged = () => new LostRace('The parent ticket changed concurrently; retry');
 
 /** Whether `parent` may take one more subticket (409 with a reason code otherwise). */
 function assertCanTakeSubticket(parent: TicketItem): void {
@@ -124,24 +125,26 @@ export async function updateSubticketStatus(ctx: DomainContext, boardId: string,
  */
 export async function convertToSubticket(ctx: DomainContext, boardId: string, ticketId: string, parentTicketId: string) {
   requirePermission(ctx, 'tickets:edit');
-  const { board, ticket, other: parent, config } = await loadTicketAndAnother(ctx, boardId, ticketId, parentTicketId);
-  if (parentTicketId === ticketId) throw invalidField('parentTicketId', 'A ticket cannot be its own parent');
-  if (!parent) throw invalidField('parentTicketId', 'Unknown ticket');
-  if (parent.boardId !== boardId) throw invalidField('parentTicketId', 'The parent must be on the same board');
-  if (ticket.parentTicketId) {
-    throw conflict('The ticket is already a subticket; promote it to standalone first', { reason: 'ALREADY_SUBTICKET', parentTicketId: ticket.parentTicketId });
-  }
-  if ((ticket.subticketIds ?? []).length > 0) {
-    throw conflict('A ticket that has subtickets cannot become a subticket', { reason: 'HAS_SUBTICKETS' });
-  }
-  assertCanTakeSubticket(parent);
-  const at = ctx.clock.now().toISOString();
-  const saved = await updateTicket(ctx, { board, ticket, config }, {}, {
-    extra: { parentTicketId: parent.ticketId },
-    timeline: [{ kind: 'CONVERTED_TO_SUBTICKET', details: { parentTicketId: parent.ticketId, parentDisplayId: parent.displayId } }],
-    related: (e) => [guarded(attachToParent(e, parent, ticket.ticketId, at), parentChanged)],
+  return retryLostRaces(async () => {
+    const { board, ticket, other: parent, config } = await loadTicketAndAnother(ctx, boardId, ticketId, parentTicketId);
+    if (parentTicketId === ticketId) throw invalidField('parentTicketId', 'A ticket cannot be its own parent');
+    if (!parent) throw invalidField('parentTicketId', 'Unknown ticket');
+    if (parent.boardId !== boardId) throw invalidField('parentTicketId', 'The parent must be on the same board');
+    if (ticket.parentTicketId) {
+      throw conflict('The ticket is already a subticket; promote it to standalone first', { reason: 'ALREADY_SUBTICKET', parentTicketId: ticket.parentTicketId });
+    }
+    if ((ticket.subticketIds ?? []).length > 0) {
+      throw conflict('A ticket that has subtickets cannot become a subticket', { reason: 'HAS_SUBTICKETS' });
+    }
+    assertCanTakeSubticket(parent);
+    const at = ctx.clock.now().toISOString();
+    const saved = await updateTicket(ctx, { board, ticket, config }, {}, {
+      extra: { parentTicketId: parent.ticketId },
+      timeline: [{ kind: 'CONVERTED_TO_SUBTICKET', details: { parentTicketId: parent.ticketId, parentDisplayId: parent.displayId } }],
+      related: (e) => [guarded(attachToParent(e, parent, ticket.ticketId, at), parentChanged)],
+    });
+    return presentFullTicket(saved, config, ctx);
   });
-  return presentFullTicket(saved, config, ctx);
 }
 
 /**
@@ -150,15 +153,17 @@ export async function convertToSubticket(ctx: DomainContext, boardId: string, ti
  */
 export async function promoteToStandalone(ctx: DomainContext, boardId: string, ticketId: string) {
   requirePermission(ctx, 'tickets:edit');
-  const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
-  const { ticket, config } = loaded;
-  if (!ticket.parentTicketId) throw conflict('The ticket is not a subticket', { reason: 'NOT_A_SUBTICKET' });
-  const parent = await loadLiveParent(ctx, ticket);
-  const at = ctx.clock.now().toISOString();
-  const saved = await updateTicket(ctx, loaded, {}, {
-    remove: ['parentTicketId'],
-    timeline: [{ kind: 'PROMOTED_TO_STANDALONE', details: { formerParentTicketId: ticket.parentTicketId, formerParentDisplayId: parent?.displayId ?? null } }],
-    related: (e) => (parent ? [guarded(detachFromParent(e, parent, ticket.ticketId, at), parentChanged)] : []),
+  return retryLostRaces(async () => {
+    const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
+    const { ticket, config } = loaded;
+    if (!ticket.parentTicketId) throw conflict('The ticket is not a subticket', { reason: 'NOT_A_SUBTICKET' });
+    const parent = await loadLiveParent(ctx, ticket);
+    const at = ctx.clock.now().toISOString();
+    const saved = await updateTicket(ctx, loaded, {}, {
+      remove: ['parentTicketId'],
+      timeline: [{ kind: 'PROMOTED_TO_STANDALONE', details: { formerParentTicketId: ticket.parentTicketId, formerParentDisplayId: parent?.displayId ?? null } }],
+      related: (e) => (parent ? [guarded(detachFromParent(e, parent, ticket.ticketId, at), parentChanged)] : []),
+    });
+    return presentFullTicket(saved, config, ctx);
   });
-  return presentFullTicket(saved, config, ctx);
 }

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+
+/*
+ * One idiom for each recurring need, held by reading the source (as the module-graph test does):
+ * - a lost race is a `LostRace` (lib/db/races.ts), which `retryLostRaces` runs again from its read
+ *   and which escapes as 409 CONFLICT only after the policy's attempts; no domain answers a plain
+ *   409 that asks the client to retry;
+ * - the search copies of a name (`searchName`, `searchText`) are derived by their entity (ElectroDB
+ *   `watch`), never written by domain code;
+ * - DynamoDB's errors are recognised by the SDK's classes, not by their `name` text.
+ */
+const LIB = resolve('lib');
+const sourceFiles = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : [];
+  });
+const files = sourceFiles(LIB).map((path) => ({ path: relative(LIB, path), source: readFileSync(path, 'utf8') }));
+const linesMatching = (pattern: RegExp, keep: (path: string) => boolean = () => true) =>
+  files.filter((file) => keep(file.path)).flatMap((file) => file.source.split('\n').flatMap((line, index) => (pattern.test(line) ? [`${file.path}:${index + 1}`] : [])));
+
+/**
+ * Two plain 409s that ask for a retry stay, because running the operation again here would meet
+ * the same answer: sign-up writes only fresh ids (nothing was read that could be read again), and
+ * a legacy organization's first counter is computed from the organization the request
+ * authenticated with, which a retry in the same request would read the same.
+ */
+const NOT_A_READ_TO_REDO = new Set(['identity/signup.ts', 'organizations/counters.ts']);
+
+describe('one idiom for each recurring need', () => {
+  it('answers a lost race with LostRace, never with a plain 409 asking to retry', () => {
+    expect(linesMatching(/conflict\([^)]*retry/, (path) => !path.startsWith('db/') && !NOT_A_READ_TO_REDO.has(path))).toEqual([]);
+  });
+
+  it('leaves the search copies of names to their entities', () => {
+    expect(linesMatching(/\bsearch(Name|Text)\s*:/, (path) => !path.startsWith('db/entities/'))).toEqual([]);
+    for (const entity of ['board.ts', 'team.ts', 'customer.ts']) {
+      expect(files.find((file) => file.path === `db/entities/${entity}`)!.source).toMatch(/search(Name|Text)[\s\S]{0,120}watch:/);
+    }
+  });
+
+  it('recognises DynamoDB errors by their class', () => {
+    expect(linesMatching(/name\s*[!=]==?\s*'[A-Za-z]+Exception'|'[A-Za-z]+Exception'\s*[!=]==?/)).toEqual([]);
+  });
+});
