@@ -31,7 +31,7 @@ function reportedIn(items: ActivityDayItem[]): Reported {
  * ids and title are null and `hidden` is true. Visible claims have exactly the spec's fields.
  */
 function presentOpenClaim(ticket: TicketItem, maySeeBoard: (boardId: string) => boolean) {
-  if (!maySeeBoard(ticket.boardId)) return { ticketId: null, displayId: null, title: null, boardId: null, claimExpiresAt: ticket.claimExpiresAt!, hidden: true };
+  if (!maySeeBoard(ticket.boardId)) return { ticketId: null, displayId: null, title: null, boardId: null, claimExpiresAt: ticket.claimExpiresAt!, hidden: true as const };
   return { ticketId: ticket.ticketId, displayId: ticket.displayId, title: ticket.title, boardId: ticket.boardId, claimExpiresAt: ticket.claimExpiresAt! };
 }
 

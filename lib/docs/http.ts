@@ -75,10 +75,17 @@ const DOCS_PAGE_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-let document: { info: { version: string } } | undefined;
+/** The document written beside the bundle at synth (lib/http/openapi.ts), as far as this file reads it. */
+interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string };
+  paths: Record<string, unknown>;
+}
 
-function openApi(): { info: { version: string } } {
-  document ??= JSON.parse(embedded('OPENAPI_DOCUMENT')) as { info: { version: string } };
+let document: OpenApiDocument | undefined;
+
+function openApi(): OpenApiDocument {
+  document ??= JSON.parse(embedded('OPENAPI_DOCUMENT')) as OpenApiDocument;
   return document;
 }
 

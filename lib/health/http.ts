@@ -9,7 +9,7 @@ export const healthRoutes: Routes = {
     handler: async () => {
       // One read proves the table is reachable; the key is never written.
       await db().entities.organizationSlug.get({ slug: '__health__' }).go();
-      return { status: 'ok' };
+      return { status: 'ok' as const };
     },
   }),
 };

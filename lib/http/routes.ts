@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
 import type { OAuthScope } from '../oauth/index.js';
+import type { Page } from '../core/pages.js';
 
 /*
  * What a route is: its declaration (schemas, the rules it obeys, its handler), the request it
@@ -42,7 +43,7 @@ interface Inputs<P, Q, B> {
   request: RequestInfo;
 }
 
-interface Schemas<P, Q, B> {
+interface Schemas<P, Q, B, R = unknown, E extends Envelope = Envelope> {
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
@@ -53,12 +54,12 @@ interface Schemas<P, Q, B> {
    * the ticket endpoints and the `{data: [...]}` lists, spec §2.1), `page` → the page envelope
    * of a domain Page. Unset: the result is the body.
    */
-  envelope?: 'data' | 'page';
+  envelope?: E;
   /**
    * What the handler returns (for `envelope: 'page'`, one item of the page): the documented
    * success body, checked against every response in test runs. Every route but a 204 has one.
    */
-  result?: z.ZodType;
+  result?: z.ZodType<R>;
   /** Error codes this route answers beyond those every route of its kind can (lib/http/responses.ts), by status. */
   errors?: Partial<Record<number, readonly string[]>>;
   /** One line for the reference (OpenAPI `summary`). */
@@ -89,6 +90,15 @@ interface Schemas<P, Q, B> {
   maxBodyBytes?: number;
 }
 
+type Envelope = 'data' | 'page' | undefined;
+
+/**
+ * What the handler must return for the route's `result`: the schema's output type (so a presenter
+ * that drifts from its shape does not compile), a Page of them for `envelope: 'page'`, and a
+ * `RawBody` for a raw route (whose body has no result schema).
+ */
+export type Reply<R, E extends Envelope> = unknown extends R ? unknown : E extends 'page' ? Page<R> : R;
+
 /** What the handler of a `raw` route returns. */
 export interface RawBody {
   body: string;
@@ -117,7 +127,7 @@ export function scopesOf(route: { scope: RouteScope }, method: string): OAuthSco
   return [method === 'GET' || method === 'HEAD' ? 'read' : 'write', 'admin'];
 }
 
-export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown> extends Schemas<P, Q, B> {
+export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown, R = unknown, E extends Envelope = Envelope> extends Schemas<P, Q, B, R, E> {
   auth: 'credential';
   /** What an OAuth access token needs to call the route (RouteScope); every other credential ignores it. */
   scope: RouteScope;
@@ -144,10 +154,10 @@ export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown> exten
    * `withTicketRefs`). Declared by every route of a ticket and every route whose input names one.
    */
   ticketRefs?: readonly TicketRefField[];
-  handler: (ctx: DomainContext, input: Inputs<P, Q, B>) => Promise<unknown>;
+  handler: (ctx: DomainContext, input: Inputs<P, Q, B>) => Promise<Reply<R, E>>;
 }
 
-export interface OpenRoute<P = unknown, Q = unknown, B = unknown> extends Schemas<P, Q, B> {
+export interface OpenRoute<P = unknown, Q = unknown, B = unknown, R = unknown, E extends Envelope = Envelope> extends Schemas<P, Q, B, R, E> {
   auth: 'none' | 'platform';
   /**
    * A credential is optional here: when one is sent it is authenticated before anything else
@@ -156,18 +166,25 @@ export interface OpenRoute<P = unknown, Q = unknown, B = unknown> extends Schema
    * a session, public without).
    */
   optionalCredential?: boolean;
-  handler: (ctx: AnonymousContext, input: Inputs<P, Q, B>) => Promise<unknown>;
+  handler: (ctx: AnonymousContext, input: Inputs<P, Q, B>) => Promise<Reply<R, E>>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a map holds routes of every parameter type; handlers are contravariant in them
-export type Route = AuthenticatedRoute<any, any, any> | OpenRoute<any, any, any>;
+export type Route = AuthenticatedRoute<any, any, any, any, any> | OpenRoute<any, any, any, any, any>;
 export type Routes = Record<string, Route>;
 
 /** A route reached with any credential of the organization (session, personal, agent token). */
-export const authenticated = <P = undefined, Q = undefined, B = undefined>(route: Omit<AuthenticatedRoute<P, Q, B>, 'auth'>): AuthenticatedRoute<P, Q, B> => ({ ...route, auth: 'credential' });
+export const authenticated = <P = undefined, Q = undefined, B = undefined, R = unknown, E extends Envelope = undefined>(
+  route: Omit<AuthenticatedRoute<P, Q, B, R, E>, 'auth'>,
+): NoInfer<AuthenticatedRoute<P, Q, B, R, E>> => ({ ...route, auth: 'credential' });
 
 /** A route reached without a credential (signup, login, health). */
-export const open = <P = undefined, Q = undefined, B = undefined>(route: Omit<OpenRoute<P, Q, B>, 'auth'>): OpenRoute<P, Q, B> => ({ ...route, auth: 'none' });
+export const open = <P = undefined, Q = undefined, B = undefined, R = unknown, E extends Envelope = undefined>(route: Omit<OpenRoute<P, Q, B, R, E>, 'auth'>): NoInfer<OpenRoute<P, Q, B, R, E>> => ({
+  ...route,
+  auth: 'none',
+});
 
 /** A route of the platform operator (PLATFORM_ADMIN_TOKEN). */
-export const platform = <P = undefined, Q = undefined, B = undefined>(route: Omit<OpenRoute<P, Q, B>, 'auth'>): OpenRoute<P, Q, B> => ({ ...route, auth: 'platform' });
+export const platform = <P = undefined, Q = undefined, B = undefined, R = unknown, E extends Envelope = undefined>(
+  route: Omit<OpenRoute<P, Q, B, R, E>, 'auth'>,
+): NoInfer<OpenRoute<P, Q, B, R, E>> => ({ ...route, auth: 'platform' });

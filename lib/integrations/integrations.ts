@@ -12,6 +12,7 @@ import { isConditionFailure } from '../db/transact.js';
 import { requirePermission } from '../organizations/index.js';
 import { githubPayloads, githubRunStatus, gitlabPayloads, gitlabPipelineStatus, parsePayload, type GithubEvent, type GitlabEvent } from './payloads.js';
 import { recordPipeline, recordPullRequest } from './pull-requests.js';
+import type { Integration } from './shapes.js';
 
 /** The hooks to turn on at the provider, by provider (what the service reads). */
 export const PROVIDER_EVENTS: Record<GitProvider, string[]> = {
@@ -24,7 +25,7 @@ const INBOUND_DEDUP_SECONDS = 7 * 24 * 3600;
 
 const eventsUrl = (origin: string, provider: GitProvider) => `${origin}/api/v1/integrations/${provider}/events`;
 
-function present(integration: IntegrationItem, origin: string) {
+function present(integration: IntegrationItem, origin: string): Integration {
   return {
     provider: integration.provider,
     webhookUrl: eventsUrl(origin, integration.provider),

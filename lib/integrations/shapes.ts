@@ -47,3 +47,6 @@ export const pullRequestResult = z
     updatedAt: timestamp,
   })
   .meta({ id: 'PullRequest' });
+
+/** The shapes' types: presenters are typed against them. */
+export type Integration = z.output<typeof integrationResult>;

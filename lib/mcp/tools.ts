@@ -3,7 +3,7 @@ import { type AppError, invalidField } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import { listBoards } from '../boards/index.js';
 import { listStatuses } from '../statuses/index.js';
-import { listIssues, createBoardTicket, getTicket, patchTicket, changeTicketStatus, REPORT_OUTCOMES, reportRun, claimTicket, heartbeatClaim, releaseClaim, locateTicket } from '../tickets/index.js';
+import { listIssues, createBoardTicket, getTicket, patchTicket, changeTicketStatus, REPORT_OUTCOMES, reportRun, claimTicket, heartbeatClaim, releaseClaim, locateTicket, type Ticket } from '../tickets/index.js';
 import { PRIORITIES } from '../db/entities/index.js';
 import { createComment, listComments } from '../comments/index.js';
 import { createEntry } from '../time/index.js';
@@ -59,18 +59,8 @@ const compactTicket = z.object({
   claimExpiresAt: z.string().nullable(),
 });
 
-/** What compact() reads of a presented ticket (a list item or a full ticket alike). */
-interface PresentedTicket {
-  id: string;
-  displayId: string;
-  boardId: string;
-  title: string;
-  status: { name: string; category: string };
-  priority: string;
-  assignee: { id: string } | null;
-  claim: { claimedBy: { name: string }; claimExpiresAt: string } | null;
-}
-const compact = (ticket: PresentedTicket): z.infer<typeof compactTicket> => ({
+/** A presented ticket (the REST presenter's own output, a list item or a full ticket alike), cut to what a model needs. */
+const compact = (ticket: Ticket): z.infer<typeof compactTicket> => ({
   id: ticket.id,
   displayId: ticket.displayId,
   boardId: ticket.boardId,

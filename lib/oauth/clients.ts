@@ -11,6 +11,7 @@ import { transact, type TransactionEntities } from '../db/transact.js';
 import { requireSession } from '../identity/index.js';
 import { redirectUriRefusal } from './redirects.js';
 import { oauthRateWindow } from './rate-limits.js';
+import type { RegisteredClient } from './shapes.js';
 
 /** Prefix of registered clients' secrets. */
 const CLIENT_SECRET_PREFIX = 'wmcs_';
@@ -45,7 +46,7 @@ function checkRegistrationMetadata(input: RegistrationInput, publicClient: boole
 }
 
 /** The registration response (RFC 7591 §3.2.1) of either kind. */
-function registrationResponse(clientId: string, input: RegistrationInput, now: Date, secret: string | undefined) {
+function registrationResponse(clientId: string, input: RegistrationInput, now: Date, secret: string | undefined): RegisteredClient {
   return {
     client_id: clientId,
     ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),

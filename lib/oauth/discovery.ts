@@ -1,6 +1,7 @@
 import { notFound } from '../core/errors.js';
 import { db } from '../db/service.js';
 import { resourceOf } from '../identity/index.js';
+import type { AuthorizationServerMetadata, ProtectedResourceMetadata } from './shapes.js';
 
 /** Scopes of OAuth access tokens (spec §5.4.5): read, write (changes), admin (administration). */
 export const OAUTH_SCOPES = ['read', 'write', 'admin'] as const;
@@ -50,7 +51,7 @@ export async function slugOfOrganization(orgId: string): Promise<string | undefi
 }
 
 /** RFC 8414 metadata. `issuer` is exactly the origin the document was fetched from. */
-export function authorizationServerMetadata(site: OAuthSite) {
+export function authorizationServerMetadata(site: OAuthSite): AuthorizationServerMetadata {
   const origin = site.origin;
   return {
     issuer: origin,
@@ -74,7 +75,7 @@ export function authorizationServerMetadata(site: OAuthSite) {
 }
 
 /** RFC 9728 metadata of the organization's MCP endpoint (root and path-aware forms alike). */
-export function protectedResourceMetadata(site: OAuthSite) {
+export function protectedResourceMetadata(site: OAuthSite): ProtectedResourceMetadata {
   const origin = site.origin;
   return {
     resource: resourceOf(origin),

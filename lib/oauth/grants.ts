@@ -5,15 +5,20 @@ import type { OAuthGrantItem } from '../db/entities/index.js';
 import { db } from '../db/service.js';
 import { liveGrantsOfPerson, revokeGrant } from './tokens.js';
 import { isMetadataDocumentClientId } from './clients.js';
+import type { OAuthScope } from './discovery.js';
+import type { AuthorizedOrganization, Grant } from './shapes.js';
+
+/** The scopes a grant holds: stored space-separated, each checked when the grant was made. */
+const scopesOf = (grant: OAuthGrantItem): OAuthScope[] => grant.scope.split(' ') as OAuthScope[];
 
 const isLive = (grant: OAuthGrantItem, now: string, validAfter: string | undefined) =>
   !grant.revokedAt && grant.expiresAt > now && !(validAfter && grant.createdAt < validAfter);
 
-const presentGrant = (grant: OAuthGrantItem) => ({
+const presentGrant = (grant: OAuthGrantItem): Grant => ({
   id: grant.grantId,
   clientId: grant.clientId,
   clientName: grant.clientName,
-  scopes: grant.scope.split(' '),
+  scopes: scopesOf(grant),
   createdAt: grant.createdAt,
   lastUsedAt: grant.lastUsedAt,
   expiresAt: grant.expiresAt,
@@ -51,5 +56,5 @@ export async function organizationsOfClient(ctx: DomainContext, clientId: string
   const live = await liveGrantsOfPerson(sha256Hex(ctx.actor.email.toLowerCase()), clientId, now, acrossOrganizations ? undefined : ctx.org.orgId);
   const byOrg = new Map<string, (typeof live)[number]>();
   for (const entry of live) if (!byOrg.has(entry.org.orgId)) byOrg.set(entry.org.orgId, entry);
-  return [...byOrg.values()].map(({ org, grant }) => ({ id: org.orgId, slug: org.slug, name: org.name, scopes: grant.scope.split(' ') }));
+  return [...byOrg.values()].map(({ org, grant }) => ({ id: org.orgId, slug: org.slug, name: org.name, scopes: scopesOf(grant) }) satisfies AuthorizedOrganization);
 }

@@ -92,3 +92,10 @@ export const grantResult = z
 export const authorizedOrganizationResult = z
   .strictObject({ id: z.string(), slug: z.string(), name: z.string(), scopes: z.array(z.enum(['read', 'write', 'admin'])) })
   .meta({ id: 'AuthorizedOrganization' });
+
+/** The shapes' types: the functions that build these answers are typed against them. */
+export type AuthorizationServerMetadata = z.output<typeof authorizationServerResult>;
+export type ProtectedResourceMetadata = z.output<typeof protectedResourceResult>;
+export type RegisteredClient = z.output<typeof registeredClientResult>;
+export type Grant = z.output<typeof grantResult>;
+export type AuthorizedOrganization = z.output<typeof authorizedOrganizationResult>;

@@ -11,7 +11,7 @@ export { listIssues } from './lists/list.js';
 export { recategorizeTickets } from './lists/recategorize.js';
 export { maySeeSecretComments, presentTicket } from './present.js';
 export { joinRelease, leaveRelease } from './release-membership.js';
-export { ticketResult } from './shapes.js';
+export { ticketResult, type Ticket } from './shapes.js';
 export { createBoardTicket, getTicket, patchTicket } from './tickets.js';
 export { changeTicketStatus } from './workflow.js';
 export { saveTicket } from './write.js';

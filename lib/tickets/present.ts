@@ -1,19 +1,25 @@
 import type { TicketItem } from '../db/entities/index.js';
 import type { OrgConfig } from './config.js';
 import type { DomainContext } from '../db/context.js';
+import type { Claim, FullTicket, Ticket } from './shapes.js';
 
 /** The claim block (spec §2.12) while the lease is live (claimExpiresAt > now), else null. */
-export function presentClaim(ticket: TicketItem, now: Date) {
+export function presentClaim(ticket: TicketItem, now: Date): Claim | null {
   if (!ticket.claimedById || !ticket.claimExpiresAt || Date.parse(ticket.claimExpiresAt) <= now.getTime()) return null;
+  return presentLease(ticket);
+}
+
+/** The claim block of a ticket just claimed or renewed, whose lease is live by construction. */
+export function presentLease(ticket: TicketItem): Claim {
   return {
     claimedBy: {
-      id: ticket.claimedById,
+      id: ticket.claimedById!,
       name: ticket.claimedByName ?? '',
       isAgent: ticket.claimedByIsAgent ?? false,
       agentOwnerId: ticket.claimAgentOwnerId ?? null,
     },
-    claimedAt: ticket.claimedAt ?? ticket.claimExpiresAt,
-    claimExpiresAt: ticket.claimExpiresAt,
+    claimedAt: ticket.claimedAt ?? ticket.claimExpiresAt!,
+    claimExpiresAt: ticket.claimExpiresAt!,
     claimHeartbeatAt: ticket.claimHeartbeatAt ?? null,
     claimCount: ticket.claimCount ?? 0,
   };
@@ -23,7 +29,7 @@ export function presentClaim(ticket: TicketItem, now: Date) {
  * The ticket as the API shows it (spec §2.2): the list item fields, the settable fields and
  * the claim block (null until claims exist, and whenever a lease has lapsed).
  */
-export function presentTicket(ticket: TicketItem, config: OrgConfig, now: Date) {
+export function presentTicket(ticket: TicketItem, config: OrgConfig, now: Date): Ticket {
   const status = config.status(ticket.statusId);
   const type = config.type(ticket.typeId);
   return {
@@ -66,7 +72,7 @@ export function presentTicket(ticket: TicketItem, config: OrgConfig, now: Date) 
 export const maySeeSecretComments = (ctx: Pick<DomainContext, 'actor'>): boolean => ctx.actor.role !== 'CUSTOMER';
 
 /** The full ticket (GET one): adds counts, custom field values, blocker info and subticket ids. */
-export function presentFullTicket(ticket: TicketItem, config: OrgConfig, ctx: Pick<DomainContext, 'clock' | 'actor'>) {
+export function presentFullTicket(ticket: TicketItem, config: OrgConfig, ctx: Pick<DomainContext, 'clock' | 'actor'>): FullTicket {
   const values = (ticket.customFieldValues ?? {}) as Record<string, string>;
   return {
     ...presentTicket(ticket, config, ctx.clock.now()),
@@ -88,4 +94,4 @@ function milestoneOf(ticket: TicketItem, config: OrgConfig): { id: string; name:
   return milestone && milestone.boardId === ticket.boardId ? { id: milestone.milestoneId, name: milestone.name } : null;
 }
 
-export type PresentedTicket = ReturnType<typeof presentTicket>;
+export type PresentedTicket = Ticket;

@@ -144,3 +144,8 @@ export const suggestionResult = z
     updatedAt: timestamp,
   })
   .meta({ id: 'Suggestion' });
+
+/** The shapes' types: presenters are typed against them, so a presenter cannot drift from its shape. */
+export type Claim = z.output<typeof claimResult>;
+export type Ticket = z.output<typeof ticketResult>;
+export type FullTicket = z.output<typeof fullTicketResult>;

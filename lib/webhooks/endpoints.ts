@@ -11,14 +11,16 @@ import { counterDown, counterUp, requirePermission, requireFeature } from '../or
 import { deliverableUrlRefusal } from '../core/outbound.js';
 import { newWebhookSecret } from './signing.js';
 import type { EventType } from './events.js';
+import type { WebhookEndpoint } from './shapes.js';
 
 /** An endpoint as the API shows it (spec §2.20): never its secret. */
-export function presentEndpoint(endpoint: WebhookEndpointItem) {
+export function presentEndpoint(endpoint: WebhookEndpointItem): WebhookEndpoint {
   return {
     id: endpoint.endpointId,
     name: endpoint.name,
     url: endpoint.url,
-    events: [...endpoint.events],
+    // Stored only after validation against the catalogue (endpointInput), so each is an EventType.
+    events: [...endpoint.events] as EventType[],
     isActive: endpoint.isActive,
     createdAt: endpoint.createdAt,
     updatedAt: endpoint.updatedAt,

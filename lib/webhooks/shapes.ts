@@ -33,3 +33,6 @@ export const deliveryResult = z
     createdAt: timestamp,
   })
   .meta({ id: 'WebhookDelivery' });
+
+/** The shapes' types: presenters are typed against them. */
+export type WebhookEndpoint = z.output<typeof endpointResult>;

@@ -9,7 +9,7 @@ import { requirePermission } from '../../organizations/index.js';
 import { loadTicketOnBoard, loadTicketWithConfig, type TicketOnBoard } from '../access.js';
 import type { OrgConfig } from '../config.js';
 import { baseTicketData } from '../events.js';
-import { presentClaim } from '../present.js';
+import { presentLease } from '../present.js';
 import { updateTicket } from '../update.js';
 import { saveTicket } from '../write.js';
 import { expireClaim, lapsedClaimsOf, liveClaimsOf } from './expiry.js';
@@ -156,7 +156,7 @@ async function claimOnce(ctx: DomainContext, boardId: string, ticketId: string, 
   }
   return {
     ticket: { id: saved.ticketId, displayId: saved.displayId, title: saved.title, boardId: saved.boardId, statusId: saved.statusId, assigneeId: saved.assigneeId ?? null },
-    claim: presentClaim(saved, nowDate),
+    claim: presentLease(saved),
     alreadyHeld,
     assigned,
   };
@@ -183,7 +183,7 @@ export async function heartbeatClaim(ctx: DomainContext, boardId: string, ticket
     if (ticket.claimedById !== ctx.actor.userId) throw alreadyClaimed(ticket);
     const after: TicketItem = { ...ticket, claimExpiresAt: addSeconds(nowDate, extendSeconds).toISOString(), claimHeartbeatAt: nowDate.toISOString() };
     const saved = await saveTicket(ctx, { before: ticket, after });
-    return presentClaim(saved, nowDate);
+    return presentLease(saved);
   });
 }
 
@@ -213,6 +213,6 @@ export async function releaseClaim(ctx: DomainContext, boardId: string, ticketId
       timeline: released.timeline,
       events: released.events,
     });
-    return { released: true };
+    return { released: true as const };
   });
 }
