@@ -4,14 +4,9 @@ import { db } from '../../lib/db/service.js';
 import { systemClock } from '../../lib/core/clock.js';
 import type { DomainContext } from '../../lib/db/context.js';
 import { createAccessToken, listAccessTokens } from '../../lib/identity/personal-tokens.js';
+import { createOrg } from '../support/factories.js';
 
 const base = (org: TestOrg) => `/api/v1/organizations/${org.orgId}/agents`;
-
-async function proOrg(): Promise<TestOrg> {
-  const org = await signupOrg();
-  await setPlan(org.slug, 'PRO');
-  return org;
-}
 
 async function createAgent(org: TestOrg, body: Record<string, unknown> = {}, token?: string) {
   const response = await org.call('POST', base(org), { body: { name: 'Builder', ...body }, ...(token ? { token } : {}) });
@@ -32,7 +27,7 @@ async function agentManager(org: TestOrg, permissions: string[] = ['agents:manag
 
 describe('agents: create', () => {
   it('creates an agent in the Agents group with a synthetic e-mail and the caller as owner', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const response = await org.call('POST', base(org), { body: { name: 'Builder', description: 'Builds things' } });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({
@@ -58,7 +53,7 @@ describe('agents: create', () => {
   });
 
   it('puts the agent in a given INTERNAL group and refuses unknown or CUSTOMER groups', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const internal = await org.call('POST', '/api/v1/permission-groups', { body: { name: 'Bots', color: '#111111', permissions: ['tickets:create'] } });
     const customer = await org.call('POST', '/api/v1/permission-groups', { body: { name: 'Clients', color: '#222222', type: 'CUSTOMER', permissions: [] } });
     const agent = await createAgent(org, { permissionGroupId: internal.body.id });
@@ -68,7 +63,7 @@ describe('agents: create', () => {
   });
 
   it('accepts another active member as owner and refuses agents, inactive and unknown owners', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const member = await createMember(org, { name: 'Owner Olga' });
     const agent = await createAgent(org, { ownerId: member.id });
     expect(agent.owner).toEqual({ id: member.id, name: 'Owner Olga', email: member.email });
@@ -81,7 +76,7 @@ describe('agents: create', () => {
   });
 
   it('validates the body', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     expectValidationError(await org.call('POST', base(org), { body: {} }), 'name');
     expectValidationError(await org.call('POST', base(org), { body: { name: 'x'.repeat(101) } }), 'name');
     expectValidationError(await org.call('POST', base(org), { body: { name: 'A', description: 'x'.repeat(2001) } }), 'description');
@@ -96,7 +91,7 @@ describe('agents: create', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('PLAN_FEATURE_REQUIRED');
 
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const member = await createMember(org);
     const forbidden = await org.call('POST', base(org), { body: { name: 'A' }, token: member.token });
     expect(forbidden.status).toBe(403);
@@ -104,7 +99,7 @@ describe('agents: create', () => {
   });
 
   it('refuses the 26th live agent with AGENT_LIMIT_REACHED and counts deleted agents out', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const agents = [];
     for (let index = 0; index < 25; index += 1) agents.push(await createAgent(org, { name: `Agent ${index}` }));
     const refused = await org.call('POST', base(org), { body: { name: 'One too many' } });
@@ -118,7 +113,7 @@ describe('agents: create', () => {
 
 describe('agents: the live-agent limit under concurrency', () => {
   it('lets exactly as many of several simultaneous creates succeed as the limit has room for', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     for (let index = 0; index < 23; index += 1) await createAgent(org, { name: `Agent ${index}` });
     const results = await Promise.all(Array.from({ length: 6 }, (_, index) => org.call('POST', base(org), { body: { name: `Racer ${index}` } })));
     const created = results.filter((response) => response.status === 201);
@@ -132,7 +127,7 @@ describe('agents: the live-agent limit under concurrency', () => {
   });
 
   it('starts the counter of an organization that never had one from its live agents', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const first = await createAgent(org, { name: 'First' });
     await createAgent(org, { name: 'Second' });
     await org.call('DELETE', `${base(org)}/${first.id}`);
@@ -146,7 +141,7 @@ describe('agents: the live-agent limit under concurrency', () => {
 
 describe('agents: read', () => {
   it('lists every agent for agents:manage and only owned agents for others, as a bare array', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const member = await createMember(org);
     const mine = await createAgent(org, { name: 'B owned by member', ownerId: member.id });
     const other = await createAgent(org, { name: 'A owned by admin' });
@@ -164,7 +159,7 @@ describe('agents: read', () => {
   });
 
   it('gets one agent for its owner or agents:manage, 403 for others, 404 for non-agents and other organizations', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const owner = await createMember(org);
     const stranger = await createMember(org);
     const agent = await createAgent(org, { ownerId: owner.id });
@@ -179,7 +174,7 @@ describe('agents: read', () => {
     expect((await org.call('GET', `${base(org)}/${owner.id}`)).status).toBe(404);
     expect((await org.call('GET', `${base(org)}/usr_unknown`)).status).toBe(404);
 
-    const other = await proOrg();
+    const other = await createOrg({ plan: 'PRO' });
     expect((await other.call('GET', `${base(other)}/${agent.id}`)).status).toBe(404);
     // The path's organization must be the caller's.
     expect((await other.call('GET', `${base(org)}/${agent.id}`)).status).toBe(404);
@@ -187,7 +182,7 @@ describe('agents: read', () => {
   });
 
   it('refuses access tokens on every management endpoint', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const agent = await createAgent(org);
     const { token } = await createToken(org, org.adminToken);
     const calls = [
@@ -210,7 +205,7 @@ describe('agents: read', () => {
 
 describe('agents: update', () => {
   it('updates the limits and clears them with null', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const agent = await createAgent(org);
     const patched = await org.call('PATCH', `${base(org)}/${agent.id}`, {
       body: { name: 'Renamed', description: 'New', timeFactor: 2.5, weeklyHoursCap: 40, maxConcurrentClaims: 5, gitIdentity: 'bot@example.com' },
@@ -227,7 +222,7 @@ describe('agents: update', () => {
   });
 
   it('rejects out-of-range values naming the field', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const agent = await createAgent(org);
     const path = `${base(org)}/${agent.id}`;
     for (const [field, value] of [
@@ -242,7 +237,7 @@ describe('agents: update', () => {
   });
 
   it('lets the owner edit but not hand the agent over; agents:manage changes the owner', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const owner = await createMember(org);
     const next = await createMember(org, { name: 'Next Owner' });
     const stranger = await createMember(org);
@@ -268,7 +263,7 @@ describe('agents: update', () => {
   });
 
   it('deactivation stops the agent tokens and reactivation restores them', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const agent = await createAgent(org);
     const minted = await mint(org, agent.id);
     const me = () => api('GET', '/api/v1/users/me', { token: minted.body.token, org: org.slug });
@@ -289,7 +284,7 @@ describe('agents: update', () => {
 
 describe('agents: delete', () => {
   it('deletes an agent holding 150 tokens: every token gone, none left able to sign in', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const agent = await createAgent(org);
     const real = await mint(org, agent.id);
     // Minting is limited to 20 an hour through the API; the other 149 are stored by the same domain function.
@@ -305,7 +300,7 @@ describe('agents: delete', () => {
   });
 
   it('soft-deletes the agent, deletes its tokens and cuts them off', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const agent = await createAgent(org);
     const first = await mint(org, agent.id);
     await mint(org, agent.id, { name: 'second' });
@@ -324,7 +319,7 @@ describe('agents: delete', () => {
   });
 
   it('lets the owner delete and refuses others', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const owner = await createMember(org);
     const stranger = await createMember(org);
     const agent = await createAgent(org, { ownerId: owner.id });
@@ -335,7 +330,7 @@ describe('agents: delete', () => {
 
 describe('agent tokens', () => {
   it('mints a token with restrictions, returns the secret once and lists it without', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const board = await org.call('POST', '/api/v1/boards', { body: { name: 'Main' } });
     const agent = await createAgent(org);
     const minted = await mint(org, agent.id, { name: 'runner', expiresInDays: 7, allowedBoardIds: [board.body.id], readOnly: true, clientLabel: 'Claude' });
@@ -360,7 +355,7 @@ describe('agent tokens', () => {
   });
 
   it('validates the mint body', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const agent = await createAgent(org);
     expectValidationError(await mint(org, agent.id, { name: '' }), 'name');
     expectValidationError(await mint(org, agent.id, { name: 'x'.repeat(201) }), 'name');
@@ -374,7 +369,7 @@ describe('agent tokens', () => {
   });
 
   it('refuses minting for an agent holding permissions the caller lacks', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const manager = await agentManager(org);
     const agent = await createAgent(org);
     const refused = await mint(org, agent.id, {}, manager.token);
@@ -386,7 +381,7 @@ describe('agent tokens', () => {
   });
 
   it('lets the owner list and revoke but not mint without agents:manage', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const owner = await createMember(org);
     const stranger = await createMember(org);
     const agent = await createAgent(org, { ownerId: owner.id });
@@ -403,7 +398,7 @@ describe('agent tokens', () => {
   });
 
   it('keeps listing and revoking open on the FREE plan while minting is refused', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const agent = await createAgent(org);
     const minted = await mint(org, agent.id);
     await setPlan(org.slug, 'FREE');
@@ -418,7 +413,7 @@ describe('agent tokens', () => {
   });
 
   it('allows 20 mints per hour per agent, then 429 with Retry-After', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const agent = await createAgent(org);
     const other = await createAgent(org, { name: 'Other' });
     for (let index = 0; index < 20; index += 1) expect((await mint(org, agent.id)).status).toBe(201);
@@ -433,7 +428,7 @@ describe('agent tokens', () => {
   });
 
   it('holds the mint limit exactly under concurrent requests', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const agent = await createAgent(org);
     const results = await Promise.all(Array.from({ length: 26 }, (_, index) => mint(org, agent.id, { name: `t${index}` })));
     expect(results.filter((result) => result.status === 201)).toHaveLength(20);
@@ -473,7 +468,7 @@ describe('agent policies', () => {
   });
 
   it('lets agent owners read but not change the policies; others get 403', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     const owner = await createMember(org);
     const stranger = await createMember(org);
     await createAgent(org, { ownerId: owner.id });

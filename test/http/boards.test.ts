@@ -1,14 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, createToken, setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { createMemberWith, createBoard } from '../support/factories.js';
 
 const unique = () => randomBytes(3).toString('hex');
-
-async function newBoard(org: TestOrg, body: Record<string, unknown> = {}, token?: string) {
-  const response = await org.call('POST', '/api/v1/boards', { body: { name: `Board ${unique()}`, ...body }, ...(token ? { token } : {}) });
-  if (response.status !== 201) throw new Error(`create board failed: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
-}
 
 async function newTeam(org: TestOrg, body: Record<string, unknown> = {}) {
   const response = await org.call('POST', '/api/v1/teams', { body: { name: `Team ${unique()}`, ...body } });
@@ -20,15 +15,6 @@ async function newCustomer(org: TestOrg) {
   const response = await org.call('POST', '/api/v1/customers', { body: { name: `Customer ${unique()}` } });
   if (response.status !== 201) throw new Error(`create customer failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body;
-}
-
-/** A TEAM_MEMBER whose only permission group grants the given permissions. */
-async function memberWith(org: TestOrg, permissions: string[]) {
-  const group = await org.call('POST', '/api/v1/permission-groups', {
-    body: { name: `Group ${unique()}`, color: '#123456', type: 'INTERNAL', permissions },
-  });
-  if (group.status !== 201) throw new Error(`create group failed: ${group.status} ${JSON.stringify(group.body)}`);
-  return createMember(org, { permissionGroupIds: [group.body.id] });
 }
 
 const issuePaths = (response: { body: any }): string[] => response.body.error.details.issues.map((issue: any) => issue.path);
@@ -62,24 +48,24 @@ describe('creating boards', () => {
   });
 
   it('derives the prefix from the initials of a multi-word name', async () => {
-    const board = await newBoard(org, { name: 'Quarterly Revenue Xray' });
+    const board = await createBoard(org, { name: 'Quarterly Revenue Xray' });
     expect(board.prefix).toBe('QRX');
   });
 
   it('derives the prefix from the first three letters of a one-word name', async () => {
-    const board = await newBoard(org, { name: 'Zephyr' });
+    const board = await createBoard(org, { name: 'Zephyr' });
     expect(board.prefix).toBe('ZEP');
   });
 
   it('falls back to BRD when the name has too few letters or digits', async () => {
-    const board = await newBoard(await signupOrg(), { name: '!!' });
+    const board = await createBoard(await signupOrg(), { name: '!!' });
     expect(board.prefix).toBe('BRD');
   });
 
   it('appends a digit to a generated prefix that is already taken', async () => {
-    const first = await newBoard(org, { name: 'Wide Widget' });
+    const first = await createBoard(org, { name: 'Wide Widget' });
     const second = await org.call('POST', '/api/v1/boards', { body: { name: 'Wild Wolf' } });
-    const third = await newBoard(org, { name: 'Wet Walrus' });
+    const third = await createBoard(org, { name: 'Wet Walrus' });
 
     expect(first.prefix).toBe('WW');
     expect(second.status).toBe(201);
@@ -89,7 +75,7 @@ describe('creating boards', () => {
   });
 
   it('refuses a prefix another board holds, whatever its case, with 409 naming the prefix', async () => {
-    await newBoard(org, { prefix: 'DUP' });
+    await createBoard(org, { prefix: 'DUP' });
     const before = await org.call('GET', '/api/v1/boards?limit=100');
 
     const response = await org.call('POST', '/api/v1/boards', { body: { name: 'Second', prefix: 'dup' } });
@@ -104,7 +90,7 @@ describe('creating boards', () => {
 
   it('lets two organizations use the same prefix', async () => {
     const other = await signupOrg();
-    await newBoard(org, { prefix: 'SHARED' });
+    await createBoard(org, { prefix: 'SHARED' });
     const response = await other.call('POST', '/api/v1/boards', { body: { name: 'Shared', prefix: 'SHARED' } });
     expect(response.status).toBe(201);
   });
@@ -146,8 +132,8 @@ describe('creating boards', () => {
   it('makes a creator who is not an administrator a direct member, and no administrator', async () => {
     const member = await createMember(org);
 
-    const byMember = await newBoard(org, {}, member.token);
-    const byAdmin = await newBoard(org);
+    const byMember = await createBoard(org, {}, { token: member.token });
+    const byAdmin = await createBoard(org);
 
     expect(byMember.memberIds).toEqual([member.id]);
     expect(byAdmin.memberIds).toEqual([]);
@@ -156,7 +142,7 @@ describe('creating boards', () => {
   });
 
   it('refuses a member without boards:create with 403', async () => {
-    const member = await memberWith(org, ['tickets:create']);
+    const member = await createMemberWith(org, ['tickets:create']);
     const response = await api('POST', '/api/v1/boards', { token: member.token, org: org.slug, body: { name: 'Nope' } });
     expect(response.status).toBe(403);
     expect(response.body.error.code).toBe('FORBIDDEN');
@@ -205,7 +191,7 @@ describe('listing boards', () => {
   beforeAll(async () => {
     org = await signupOrg();
     names = ['Delta', 'alpha', 'Charlie', 'bravo', 'Echo Archive'];
-    for (const name of names) await newBoard(org, { name });
+    for (const name of names) await createBoard(org, { name });
     const archived = (await org.call('GET', '/api/v1/boards?search=echo')).body.data[0];
     await org.call('POST', `/api/v1/boards/${archived.id}/archive`);
   });
@@ -253,7 +239,7 @@ describe('reading and changing a board', () => {
   });
 
   it('reads a board in two round trips', async () => {
-    const board = await newBoard(org);
+    const board = await createBoard(org);
     const response = await org.call('GET', `/api/v1/boards/${board.id}`);
     expect(response.status).toBe(200);
     expect(response.roundTrips).toBe(2);
@@ -267,7 +253,7 @@ describe('reading and changing a board', () => {
   });
 
   it('changes name, description and features, and finds the board by its new name', async () => {
-    const board = await newBoard(org, { name: 'Before', prefix: 'KEEP' });
+    const board = await createBoard(org, { name: 'Before', prefix: 'KEEP' });
 
     const response = await org.call('PATCH', `/api/v1/boards/${board.id}`, {
       body: { name: 'After Rename', description: 'New text', features: { milestonesAndReleases: true } },
@@ -289,7 +275,7 @@ describe('reading and changing a board', () => {
   });
 
   it('archives and restores a board through PATCH isArchived', async () => {
-    const board = await newBoard(org);
+    const board = await createBoard(org);
     const archived = await org.call('PATCH', `/api/v1/boards/${board.id}`, { body: { isArchived: true } });
     const restored = await org.call('PATCH', `/api/v1/boards/${board.id}`, { body: { isArchived: false } });
     expect(archived.body.isArchived).toBe(true);
@@ -304,14 +290,14 @@ describe('reading and changing a board', () => {
     ['an unknown feature', 'wiki', { features: { wiki: true } }],
     ['a non-boolean feature', 'features.explainableStatus', { features: { explainableStatus: 1 } }],
   ])('rejects %s with 400 naming %s', async (_case, field, body) => {
-    const board = await newBoard(org);
+    const board = await createBoard(org);
     const response = await org.call('PATCH', `/api/v1/boards/${board.id}`, { body });
     expect(response.status).toBe(400);
     expect(issuePaths(response)).toContain(field);
   });
 
   it('archives a board, hides it from the default list and still reads it by id', async () => {
-    const board = await newBoard(org, { name: `Archivable ${unique()}` });
+    const board = await createBoard(org, { name: `Archivable ${unique()}` });
 
     const archived = await org.call('POST', `/api/v1/boards/${board.id}/archive`);
 
@@ -325,7 +311,7 @@ describe('reading and changing a board', () => {
   });
 
   it('unarchives a board and lists it again', async () => {
-    const board = await newBoard(org, { name: `Restorable ${unique()}` });
+    const board = await createBoard(org, { name: `Restorable ${unique()}` });
     await org.call('POST', `/api/v1/boards/${board.id}/archive`);
 
     const restored = await org.call('POST', `/api/v1/boards/${board.id}/unarchive`);
@@ -345,7 +331,7 @@ describe('deleting a board', () => {
   });
 
   it('soft-deletes: 204, then 404 everywhere, not listed, and its prefix stays reserved', async () => {
-    const board = await newBoard(org, { prefix: 'GONE' });
+    const board = await createBoard(org, { prefix: 'GONE' });
 
     const response = await org.call('DELETE', `/api/v1/boards/${board.id}`);
 
@@ -364,7 +350,7 @@ describe('deleting a board', () => {
 
   it('refuses a member without boards:delete with 403 and keeps the board', async () => {
     const member = await createMember(org);
-    const board = await newBoard(org, {}, member.token);
+    const board = await createBoard(org, {}, { token: member.token });
     const response = await api('DELETE', `/api/v1/boards/${board.id}`, { token: member.token, org: org.slug });
     expect(response.status).toBe(403);
     expect((await org.call('GET', `/api/v1/boards/${board.id}`)).status).toBe(200);
@@ -407,8 +393,8 @@ describe('board access', () => {
 
   it('shows a team member only the boards they were added to directly', async () => {
     const member = await createMember(org);
-    const mine = await newBoard(org);
-    const hidden = await newBoard(org);
+    const mine = await createBoard(org);
+    const hidden = await createBoard(org);
     await org.call('POST', `/api/v1/boards/${mine.id}/members`, { body: { userId: member.id } });
 
     const listed = await api('GET', '/api/v1/boards', { token: member.token, org: org.slug });
@@ -421,7 +407,7 @@ describe('board access', () => {
 
   it('answers every route of a board the member cannot see with 404', async () => {
     const member = await createMember(org);
-    const hidden = await newBoard(org);
+    const hidden = await createBoard(org);
     for (const [method, path] of boardRoutes(hidden.id).filter(([method]) => method === 'GET')) {
       const response = await api(method, path, { token: member.token, org: org.slug });
       expect([path, response.status]).toEqual([path, 404]);
@@ -429,8 +415,8 @@ describe('board access', () => {
   });
 
   it('limits a token with allowedBoardIds to those boards in the list and by id', async () => {
-    const allowed = await newBoard(org);
-    const other = await newBoard(org);
+    const allowed = await createBoard(org);
+    const other = await createBoard(org);
     const token = await createToken(org, org.adminToken, { allowedBoardIds: [allowed.id] });
 
     const listed = await api('GET', '/api/v1/boards?limit=100', { token: token.token, org: org.slug });
@@ -446,9 +432,9 @@ describe('board access', () => {
     const customer = await newCustomer(org);
     const otherCustomer = await newCustomer(org);
     const colleague = await createMember(org);
-    const shared = await newBoard(org, { customerIds: [customer.id, otherCustomer.id] });
+    const shared = await createBoard(org, { customerIds: [customer.id, otherCustomer.id] });
     await org.call('POST', `/api/v1/boards/${shared.id}/members`, { body: { userId: colleague.id } });
-    await newBoard(org, { customerIds: [otherCustomer.id] });
+    await createBoard(org, { customerIds: [otherCustomer.id] });
     const customerUser = await createMember(org, { role: 'CUSTOMER', customerId: customer.id });
 
     const listed = await api('GET', '/api/v1/boards', { token: customerUser.token, org: org.slug });
@@ -459,7 +445,7 @@ describe('board access', () => {
 
   it("answers another organization's board with 404 on every board route", async () => {
     const other = await signupOrg();
-    const foreign = await newBoard(other);
+    const foreign = await createBoard(other);
     for (const [method, path] of boardRoutes(foreign.id)) {
       const response = await org.call(method, path, { body: bodyFor(method, path) });
       expect([method, path, response.status]).toEqual([method, path, 404]);
@@ -469,7 +455,7 @@ describe('board access', () => {
 
   it('refuses board management to a member without the permissions with 403', async () => {
     const member = await createMember(org);
-    const board = await newBoard(org, {}, member.token);
+    const board = await createBoard(org, {}, { token: member.token });
     const attempts: [string, string, unknown][] = [
       ['PATCH', `/api/v1/boards/${board.id}`, { name: 'x' }],
       ['POST', `/api/v1/boards/${board.id}/archive`, undefined],
@@ -496,7 +482,7 @@ describe('direct board members', () => {
 
   it('adds a member in three round trips, and adding them again changes nothing', async () => {
     const member = await createMember(org);
-    const board = await newBoard(org);
+    const board = await createBoard(org);
 
     const added = await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: member.id } });
     const again = await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: member.id } });
@@ -511,7 +497,7 @@ describe('direct board members', () => {
 
   it('keeps every member when several are added at the same time', async () => {
     const members = await Promise.all([createMember(org), createMember(org), createMember(org)]);
-    const board = await newBoard(org);
+    const board = await createBoard(org);
 
     await Promise.all(members.map((member) => org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: member.id } })));
 
@@ -520,7 +506,7 @@ describe('direct board members', () => {
   });
 
   it('refuses unknown, deactivated, customer and foreign users with 400 naming userId', async () => {
-    const board = await newBoard(org);
+    const board = await createBoard(org);
     const deactivated = await createMember(org);
     await org.call('PATCH', `/api/v1/users/${deactivated.id}`, { body: { isActive: false } });
     const customer = await newCustomer(org);
@@ -535,7 +521,7 @@ describe('direct board members', () => {
   });
 
   it('rejects a body without userId or with unknown fields', async () => {
-    const board = await newBoard(org);
+    const board = await createBoard(org);
     const missing = await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: {} });
     const extra = await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: org.adminId, role: 'x' } });
     expect(issuePaths(missing)).toEqual(['userId']);
@@ -544,7 +530,7 @@ describe('direct board members', () => {
 
   it('removes a member with 204, after which they no longer see the board', async () => {
     const member = await createMember(org);
-    const board = await newBoard(org);
+    const board = await createBoard(org);
     await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: member.id } });
 
     const removed = await org.call('DELETE', `/api/v1/boards/${board.id}/members/${member.id}`);
@@ -565,7 +551,7 @@ describe('board statuses', () => {
   });
 
   it('shows every organization status in order, the default ones enabled', async () => {
-    const board = await newBoard(org);
+    const board = await createBoard(org);
 
     const response = await org.call('GET', `/api/v1/boards/${board.id}/statuses`);
 
@@ -591,7 +577,7 @@ describe('board statuses', () => {
   });
 
   it('chooses the statuses a board shows', async () => {
-    const board = await newBoard(org);
+    const board = await createBoard(org);
     const statuses = (await org.call('GET', `/api/v1/boards/${board.id}/statuses`)).body.data;
     const idOf = (key: string) => statuses.find((status: any) => status.key === key).id;
 
@@ -605,13 +591,13 @@ describe('board statuses', () => {
     expect(enabled).toEqual(['BACKLOG', 'IN_PROGRESS', 'DONE']);
     const read = await org.call('GET', `/api/v1/boards/${board.id}/statuses`);
     expect(read.body).toEqual(response.body);
-    const otherBoard = await newBoard(org);
+    const otherBoard = await createBoard(org);
     const untouched = await org.call('GET', `/api/v1/boards/${otherBoard.id}/statuses`);
     expect(untouched.body.data.every((status: any) => status.enabled)).toBe(true);
   });
 
   it('refuses to disable a mandatory status', async () => {
-    const board = await newBoard(org);
+    const board = await createBoard(org);
     const statuses = (await org.call('GET', `/api/v1/boards/${board.id}/statuses`)).body.data;
     const backlog = statuses.find((status: any) => status.key === 'BACKLOG').id;
 
@@ -623,10 +609,10 @@ describe('board statuses', () => {
   });
 
   it("rejects unknown and other organizations' status ids with 400 naming statusIds.N", async () => {
-    const board = await newBoard(org);
+    const board = await createBoard(org);
     const done = (await org.call('GET', `/api/v1/boards/${board.id}/statuses`)).body.data.find((status: any) => status.key === 'DONE').id;
     const other = await signupOrg();
-    const foreignBoard = await newBoard(other);
+    const foreignBoard = await createBoard(other);
     const foreignStatus = (await other.call('GET', `/api/v1/boards/${foreignBoard.id}/statuses`)).body.data[0].id;
 
     const unknown = await org.call('PUT', `/api/v1/boards/${board.id}/statuses`, { body: { statusIds: [done, 'sts_unknown'] } });
@@ -646,13 +632,13 @@ describe('board transitions', () => {
   let ids: Record<string, string>;
   beforeAll(async () => {
     org = await signupOrg();
-    board = await newBoard(org);
+    board = await createBoard(org);
     const statuses = (await org.call('GET', `/api/v1/boards/${board.id}/statuses`)).body.data;
     ids = Object.fromEntries(statuses.map((status: any) => [status.key, status.id]));
   });
 
   it('has no rules at first (any move is allowed)', async () => {
-    const fresh = await newBoard(org);
+    const fresh = await createBoard(org);
     const response = await org.call('GET', `/api/v1/boards/${fresh.id}/transitions`);
     expect(response.status).toBe(200);
     expect(response.roundTrips).toBe(2);
@@ -704,7 +690,7 @@ describe('teams on boards', () => {
 
   it('assigns a team in three round trips; assigning it again changes nothing', async () => {
     const team = await newTeam(org, { name: 'Builders', color: '#00AA00' });
-    const board = await newBoard(org);
+    const board = await createBoard(org);
 
     const assigned = await org.call('POST', `/api/v1/boards/${board.id}/teams`, { body: { teamId: team.id } });
     const again = await org.call('POST', `/api/v1/boards/${board.id}/teams`, { body: { teamId: team.id } });
@@ -720,7 +706,7 @@ describe('teams on boards', () => {
 
   it('keeps every team when several are assigned at the same time', async () => {
     const teams = await Promise.all([newTeam(org), newTeam(org), newTeam(org)]);
-    const board = await newBoard(org);
+    const board = await createBoard(org);
 
     const responses = await Promise.all(
       teams.map((team) => org.call('POST', `/api/v1/boards/${board.id}/teams`, { body: { teamId: team.id } })),
@@ -732,7 +718,7 @@ describe('teams on boards', () => {
   });
 
   it("rejects an unknown or another organization's team with 400 naming teamId", async () => {
-    const board = await newBoard(org);
+    const board = await createBoard(org);
     const other = await signupOrg();
     await setPlan(other.slug, 'PRO');
     const foreign = await newTeam(other);
@@ -746,8 +732,8 @@ describe('teams on boards', () => {
   it('gives team members access, and takes it away when the team is removed', async () => {
     const member = await createMember(org);
     const team = await newTeam(org, { memberIds: [member.id] });
-    const board = await newBoard(org);
-    const unrelated = await newBoard(org);
+    const board = await createBoard(org);
+    const unrelated = await createBoard(org);
     const memberToken = await api('POST', '/api/v1/auth/login', { org: org.slug, body: { email: member.email, password: 'member password 1' } });
     const asMember = (path: string) => api('GET', path, { token: memberToken.body.token, org: org.slug });
     await org.call('POST', `/api/v1/boards/${board.id}/teams`, { body: { teamId: team.id } });
@@ -767,7 +753,7 @@ describe('teams on boards', () => {
 
   it('answers removing a team that is not assigned with 404', async () => {
     const team = await newTeam(org);
-    const board = await newBoard(org);
+    const board = await createBoard(org);
     const response = await org.call('DELETE', `/api/v1/boards/${board.id}/teams/${team.id}`);
     expect(response.status).toBe(404);
   });
@@ -775,7 +761,7 @@ describe('teams on boards', () => {
   it('shows a renamed team under its new name and drops a deleted team from its boards', async () => {
     const renamed = await newTeam(org, { name: 'Old Name', color: '#111111' });
     const deleted = await newTeam(org);
-    const board = await newBoard(org, { teamIds: [renamed.id, deleted.id] });
+    const board = await createBoard(org, { teamIds: [renamed.id, deleted.id] });
 
     await org.call('PATCH', `/api/v1/teams/${renamed.id}`, { body: { name: 'New Name', color: '#222222' } });
     await org.call('DELETE', `/api/v1/teams/${deleted.id}`);
@@ -786,7 +772,7 @@ describe('teams on boards', () => {
 
   it('drops a deleted customer from its boards', async () => {
     const customer = await newCustomer(org);
-    const board = await newBoard(org, { customerIds: [customer.id] });
+    const board = await createBoard(org, { customerIds: [customer.id] });
 
     await org.call('DELETE', `/api/v1/customers/${customer.id}`);
 
@@ -798,7 +784,7 @@ describe('changing a board’s customers', () => {
   it('replaces the customers with PATCH customerIds, which gives their customer users access', async () => {
     const org = await signupOrg();
     const customer = await newCustomer(org);
-    const board = await newBoard(org);
+    const board = await createBoard(org);
     const customerUser = await createMember(org, { role: 'CUSTOMER', customerId: customer.id });
     expect((await api('GET', `/api/v1/boards/${board.id}`, { token: customerUser.token, org: org.slug })).status).toBe(404);
 
@@ -816,7 +802,7 @@ describe('changing a board’s customers', () => {
   it('refuses an unknown customer with 400 naming it and changes nothing', async () => {
     const org = await signupOrg();
     const customer = await newCustomer(org);
-    const board = await newBoard(org, { customerIds: [customer.id] });
+    const board = await createBoard(org, { customerIds: [customer.id] });
     const response = await org.call('PATCH', `/api/v1/boards/${board.id}`, { body: { name: 'Renamed', customerIds: [customer.id, 'cst_unknown'] } });
     expect(response.status).toBe(400);
     expect(issuePaths(response)).toEqual(['customerIds.1']);

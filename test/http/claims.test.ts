@@ -1,22 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, createToken, expectValidationError, setPlan } from '../support/api.js';
+import { api, createToken, expectValidationError, setPlan } from '../support/api.js';
 import { boardSetup, lapseClaim, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { db } from '../../lib/db/service.js';
 import { documentDb } from '../../lib/db/client.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { createAgent as createTestAgent, createTicket } from '../support/factories.js';
+import { createAgent as createTestAgent, createTicket, createBoardMember } from '../support/factories.js';
 
 async function setup(): Promise<Setup> {
   return boardSetup('Claims board', 'CLM');
-}
-
-/** A TEAM_MEMBER who is a direct member of the board (so it can see it). */
-async function boardMember(s: Setup, overrides: Parameters<typeof createMember>[1] = {}) {
-  const member = await createMember(s.org, overrides);
-  const added = await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: member.id } });
-  if (added.status >= 300) throw new Error(`add member: ${added.status} ${JSON.stringify(added.body)}`);
-  return member;
 }
 
 const claimPath = (s: Setup, ticketId: string) => `/api/v1/boards/${s.boardId}/tickets/${ticketId}/claim`;
@@ -95,7 +87,7 @@ describe('claiming a ticket', () => {
   });
 
   it('never replaces an existing assignee with assign=true', async () => {
-    const member = await boardMember(s);
+    const member = await createBoardMember(s.org, s.boardId);
     const ticket = await createTicket(s.org, s.boardId, { assigneeId: member.id });
     const response = await s.org.call('POST', claimPath(s, ticket.id), { body: { assign: true } });
     expect(response.status).toBe(201);
@@ -112,7 +104,7 @@ describe('claiming a ticket', () => {
   it('refuses a ticket someone else holds with 409 TICKET_ALREADY_CLAIMED naming the holder and expiry', async () => {
     const ticket = await createTicket(s.org, s.boardId);
     const held = await s.org.call('POST', claimPath(s, ticket.id), { body: {} });
-    const member = await boardMember(s, { name: 'Bea Member' });
+    const member = await createBoardMember(s.org, s.boardId, { name: 'Bea Member' });
     const response = await api('POST', claimPath(s, ticket.id), { token: member.token, org: s.org.slug, body: {} });
     expect(response.status).toBe(409);
     expect(response.body.error.code).toBe('TICKET_ALREADY_CLAIMED');
@@ -145,7 +137,7 @@ describe('claiming a ticket', () => {
 
   it('refuses a caller without tickets:edit with 403', async () => {
     const group = await s.org.call('POST', '/api/v1/permission-groups', { body: { name: 'Viewers', color: '#123456', permissions: ['milestones:view'] } });
-    const viewer = await boardMember(s, { permissionGroupIds: [group.body.id] });
+    const viewer = await createBoardMember(s.org, s.boardId, { permissionGroupIds: [group.body.id] });
     const ticket = await createTicket(s.org, s.boardId);
     const response = await api('POST', claimPath(s, ticket.id), { token: viewer.token, org: s.org.slug, body: {} });
     expect(response.status).toBe(403);
@@ -197,7 +189,7 @@ describe('heartbeats', () => {
   it('answers 409 TICKET_ALREADY_CLAIMED when someone else holds it', async () => {
     const ticket = await createTicket(s.org, s.boardId);
     await s.org.call('POST', claimPath(s, ticket.id), { body: {} });
-    const member = await boardMember(s);
+    const member = await createBoardMember(s.org, s.boardId);
     const response = await api('POST', `${claimPath(s, ticket.id)}/heartbeat`, { token: member.token, org: s.org.slug, body: {} });
     expect(response.status).toBe(409);
     expect(response.body.error.code).toBe('TICKET_ALREADY_CLAIMED');
@@ -216,7 +208,7 @@ describe('releasing a claim', () => {
   });
 
   it('releases the holder\'s claim, frees the ticket, records the reason and emits ticket.claim_released', async () => {
-    const member = await boardMember(s);
+    const member = await createBoardMember(s.org, s.boardId);
     const ticket = await createTicket(s.org, s.boardId);
     await api('POST', claimPath(s, ticket.id), { token: member.token, org: s.org.slug, body: {} });
     const response = await api('DELETE', claimPath(s, ticket.id), { token: member.token, org: s.org.slug, body: { reason: 'Done for today' } });
@@ -235,8 +227,8 @@ describe('releasing a claim', () => {
   });
 
   it('lets an administrator release another actor\'s claim, but not a plain member', async () => {
-    const holder = await boardMember(s);
-    const other = await boardMember(s);
+    const holder = await createBoardMember(s.org, s.boardId);
+    const other = await createBoardMember(s.org, s.boardId);
     const ticket = await createTicket(s.org, s.boardId);
     await api('POST', claimPath(s, ticket.id), { token: holder.token, org: s.org.slug, body: {} });
     const refused = await api('DELETE', claimPath(s, ticket.id), { token: other.token, org: s.org.slug, body: {} });
@@ -246,7 +238,7 @@ describe('releasing a claim', () => {
   });
 
   it('lets the holding agent\'s owner release its claim', async () => {
-    const owner = await boardMember(s);
+    const owner = await createBoardMember(s.org, s.boardId);
     const agent = await createAgent(s, { ownerId: owner.id });
     const ticket = await createTicket(s.org, s.boardId);
     const claimed = await api('POST', claimPath(s, ticket.id), { token: agent.token, org: s.org.slug, body: {} });
@@ -260,7 +252,7 @@ describe('releasing a claim', () => {
     const own = await createTicket(s.org, s.boardId);
     await api('POST', claimPath(s, own.id), { token, org: s.org.slug, body: {} });
     expect((await api('DELETE', claimPath(s, own.id), { token, org: s.org.slug, body: {} })).status).toBe(200);
-    const member = await boardMember(s);
+    const member = await createBoardMember(s.org, s.boardId);
     const theirs = await createTicket(s.org, s.boardId);
     await api('POST', claimPath(s, theirs.id), { token: member.token, org: s.org.slug, body: {} });
     const refused = await api('DELETE', claimPath(s, theirs.id), { token, org: s.org.slug, body: {} });
@@ -289,7 +281,7 @@ describe('claims under concurrency (DynamoDB Local)', () => {
   it('lets exactly one of 10 people claim one ticket at the same time', async () => {
     const ticket = await createTicket(s.org, s.boardId);
     const people: { id: string; token: string }[] = [];
-    for (let i = 0; i < 10; i++) people.push(await boardMember(s));
+    for (let i = 0; i < 10; i++) people.push(await createBoardMember(s.org, s.boardId));
     const responses = await Promise.all(people.map((person) => api('POST', claimPath(s, ticket.id), { token: person.token, org: s.org.slug, body: {} })));
     const statuses = responses.map((response) => response.status).sort();
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
@@ -328,7 +320,7 @@ describe('claims under concurrency (DynamoDB Local)', () => {
 describe('claiming over a lapsed lease the sweeper has not cleared', () => {
   it('ends the lapsed lease as expired: its own event, timeline note, notification and freed slot, then the new claim', async () => {
     const s = await setup();
-    const owner = await boardMember(s, { name: 'Olga Owner' });
+    const owner = await createBoardMember(s.org, s.boardId, { name: 'Olga Owner' });
     const agent = await createAgent(s, { ownerId: owner.id, maxConcurrentClaims: 1 });
     const ticket = await createTicket(s.org, s.boardId);
     const first = await api('POST', claimPath(s, ticket.id), { token: agent.token, org: s.org.slug, body: { leaseSeconds: 60 } });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
 import { dispatchedEventsOf } from '../support/events.js';
-import { createTicket } from '../support/factories.js';
+import { createTicket, createMemberWith } from '../support/factories.js';
 
 interface Setup {
   org: TestOrg;
@@ -20,17 +20,6 @@ async function setup(): Promise<Setup> {
   const member = await createMember(org, { name: 'Mia Member' });
   await org.call('POST', `/api/v1/boards/${board.body.id}/members`, { body: { userId: member.id } });
   return { org, boardId: board.body.id, customerId: customer.body.id, member };
-}
-
-/** A TEAM_MEMBER on the board whose only permission group grants the given permissions. */
-async function memberWith(s: Setup, permissions: string[]) {
-  const group = await s.org.call('POST', '/api/v1/permission-groups', {
-    body: { name: `Group ${unique()}`, color: '#123456', type: 'INTERNAL', permissions },
-  });
-  if (group.status !== 201) throw new Error(`create group failed: ${group.status} ${JSON.stringify(group.body)}`);
-  const member = await createMember(s.org, { name: `Limited ${unique()}`, permissionGroupIds: [group.body.id] });
-  await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: member.id } });
-  return member;
 }
 
 const commentsPath = (s: Setup, ticketId: string) => `/api/v1/boards/${s.boardId}/tickets/${ticketId}/comments`;
@@ -163,7 +152,7 @@ describe('posting comments', () => {
   });
 
   it('lets a member without tickets:create but with tickets:edit comment', async () => {
-    const editor = await memberWith(s, ['tickets:edit']);
+    const editor = await createMemberWith(s.org, ['tickets:edit'], { name: `Limited ${unique()}`, boardIds: [s.boardId] });
     const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
 
     const response = await api('POST', commentsPath(s, ticketId), { token: editor.token, org: s.org.slug, body: { content: 'Editor here' } });
@@ -172,7 +161,7 @@ describe('posting comments', () => {
   });
 
   it('refuses a member with neither tickets:create nor tickets:edit with 403 and writes nothing', async () => {
-    const reader = await memberWith(s, []);
+    const reader = await createMemberWith(s.org, [], { name: `Limited ${unique()}`, boardIds: [s.boardId] });
     const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
 
     const response = await api('POST', commentsPath(s, ticketId), { token: reader.token, org: s.org.slug, body: { content: 'Hello' } });
@@ -202,7 +191,7 @@ describe('secret comments', () => {
   });
 
   it('refuses a secret comment from a member without tickets:add-secret-comments with 403', async () => {
-    const commenter = await memberWith(s, ['tickets:create']);
+    const commenter = await createMemberWith(s.org, ['tickets:create'], { name: `Limited ${unique()}`, boardIds: [s.boardId] });
 
     const response = await api('POST', commentsPath(s, ticketId), { token: commenter.token, org: s.org.slug, body: { content: 'Psst', isSecret: true } });
     const publicOne = await api('POST', commentsPath(s, ticketId), { token: commenter.token, org: s.org.slug, body: { content: 'Hello', isSecret: false } });
@@ -386,7 +375,7 @@ describe('editing comments', () => {
   });
 
   it("refuses someone else's comment to a member without tickets:edit with 403, but lets them edit their own", async () => {
-    const commenter = await memberWith(s, ['tickets:create']);
+    const commenter = await createMemberWith(s.org, ['tickets:create'], { name: `Limited ${unique()}`, boardIds: [s.boardId] });
     const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     const others = await newComment(s, ticketId, { content: 'Admin wrote this' });
     const own = await newComment(s, ticketId, { content: 'Mine' }, commenter.token);
@@ -445,7 +434,7 @@ describe('deleting comments', () => {
   });
 
   it("refuses someone else's comment to a member without tickets:delete with 403, and lets a holder delete it", async () => {
-    const commenter = await memberWith(s, ['tickets:create', 'tickets:edit']);
+    const commenter = await createMemberWith(s.org, ['tickets:create', 'tickets:edit'], { name: `Limited ${unique()}`, boardIds: [s.boardId] });
     const ticketId = (await createTicket(s.org, s.boardId, { title: 'Commented ticket' })).id;
     const comment = await newComment(s, ticketId, {}, s.member.token);
 

@@ -1,17 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/service.js';
 import { api, createMember, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
+import { createCustomField } from '../support/factories.js';
 
 const FIELD_FIELDS = ['id', 'name', 'type', 'description', 'options', 'isRequired', 'order', 'createdAt', 'updatedAt'];
 
 const createField = (org: TestOrg, body: Record<string, unknown>, token?: string) =>
   org.call('POST', '/api/v1/custom-fields', { body, ...(token ? { token } : {}) });
-
-async function newField(org: TestOrg, body: Record<string, unknown>) {
-  const response = await createField(org, { type: 'TEXT', ...body });
-  if (response.status !== 201) throw new Error(`create custom field: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
-}
 
 const fieldsOf = async (org: TestOrg) => (await org.call('GET', '/api/v1/custom-fields')).body.data as any[];
 
@@ -43,7 +38,7 @@ describe('creating custom field definitions', () => {
 
   it('places a field without an order after the last one', async () => {
     const fields = await fieldsOf(org);
-    const created = await newField(org, { name: 'Appended' });
+    const created = await createCustomField(org, { name: 'Appended' });
     expect(created.order).toBe(Math.max(...fields.map((field) => field.order)) + 1);
   });
 
@@ -73,7 +68,7 @@ describe('creating custom field definitions', () => {
   });
 
   it('refuses a name already used in the organization, whatever its case, with 409', async () => {
-    await newField(org, { name: 'Customer tier' });
+    await createCustomField(org, { name: 'Customer tier' });
     const response = await createField(org, { name: 'CUSTOMER TIER', type: 'NUMBER' });
     expect(response.status).toBe(409);
     expect(response.body.error.details).toEqual({ field: 'name' });
@@ -100,9 +95,9 @@ describe('listing custom field definitions', () => {
   });
 
   it('lists definitions by order, then name, in one Query', async () => {
-    await newField(org, { name: 'Third', order: 3 });
-    await newField(org, { name: 'First b', order: 1 });
-    await newField(org, { name: 'First a', order: 1 });
+    await createCustomField(org, { name: 'Third', order: 3 });
+    await createCustomField(org, { name: 'First b', order: 1 });
+    await createCustomField(org, { name: 'First a', order: 1 });
     const response = await org.call('GET', '/api/v1/custom-fields');
     expect(response.status).toBe(200);
     expect(response.roundTrips).toBe(2);
@@ -116,7 +111,7 @@ describe('listing custom field definitions', () => {
     const customerUser = await createMember(org, { role: 'CUSTOMER', customerId: customer.body.id });
     expect((await api('GET', '/api/v1/custom-fields', { token: customerUser.token, org: org.slug })).status).toBe(403);
     const other = await signupOrg();
-    await newField(other, { name: 'Foreign field' });
+    await createCustomField(other, { name: 'Foreign field' });
     expect((await fieldsOf(org)).map((field) => field.name)).not.toContain('Foreign field');
   });
 });
@@ -129,7 +124,7 @@ describe('updating and deleting custom field definitions', () => {
   });
 
   it('patches name, description, isRequired and order (read + guarded write)', async () => {
-    const field = await newField(org, { name: 'Patchable' });
+    const field = await createCustomField(org, { name: 'Patchable' });
     const response = await org.call('PATCH', `/api/v1/custom-fields/${field.id}`, { body: { name: 'Patched', description: 'now', isRequired: true, order: 9 } });
     expect(response.status).toBe(200);
     expect(response.roundTrips).toBe(3);
@@ -138,14 +133,14 @@ describe('updating and deleting custom field definitions', () => {
   });
 
   it('replaces the options of a SELECT field', async () => {
-    const field = await newField(org, { name: 'Choice', type: 'SELECT', options: ['a', 'b'] });
+    const field = await createCustomField(org, { name: 'Choice', type: 'SELECT', options: ['a', 'b'] });
     const response = await org.call('PATCH', `/api/v1/custom-fields/${field.id}`, { body: { options: ['b', 'c'] } });
     expect(response.body.options).toEqual(['b', 'c']);
   });
 
   it('keeps the type fixed and rejects options that do not fit it', async () => {
-    const text = await newField(org, { name: 'Fixed type' });
-    const select = await newField(org, { name: 'Fixed select', type: 'SELECT', options: ['x'] });
+    const text = await createCustomField(org, { name: 'Fixed type' });
+    const select = await createCustomField(org, { name: 'Fixed select', type: 'SELECT', options: ['x'] });
     expectValidationError(await org.call('PATCH', `/api/v1/custom-fields/${text.id}`, { body: { type: 'NUMBER' } }), 'type');
     expectValidationError(await org.call('PATCH', `/api/v1/custom-fields/${text.id}`, { body: { options: ['a'] } }), 'options');
     expectValidationError(await org.call('PATCH', `/api/v1/custom-fields/${select.id}`, { body: { options: [] } }), 'options');
@@ -160,19 +155,19 @@ describe('updating and deleting custom field definitions', () => {
     ['order', { order: -3 }],
     ['isRequired', { isRequired: 1 }],
   ] as const)('rejects a bad %s on PATCH with 400 (case %#)', async (path, body) => {
-    const field = await newField(org, { name: `Target ${Math.random()}` });
+    const field = await createCustomField(org, { name: `Target ${Math.random()}` });
     expectValidationError(await org.call('PATCH', `/api/v1/custom-fields/${field.id}`, { body }), path);
   });
 
   it('refuses to rename onto another field’s name with 409', async () => {
-    const field = await newField(org, { name: 'Mine' });
-    await newField(org, { name: 'Theirs' });
+    const field = await createCustomField(org, { name: 'Mine' });
+    await createCustomField(org, { name: 'Theirs' });
     expect((await org.call('PATCH', `/api/v1/custom-fields/${field.id}`, { body: { name: 'THEIRS' } })).status).toBe(409);
     expect((await org.call('PATCH', `/api/v1/custom-fields/${field.id}`, { body: { name: 'MINE' } })).status).toBe(200);
   });
 
   it('answers 404 for an unknown field and for another organization’s field', async () => {
-    const foreign = await newField(other, { name: 'Foreign' });
+    const foreign = await createCustomField(other, { name: 'Foreign' });
     expect((await org.call('PATCH', '/api/v1/custom-fields/cf_unknown', { body: { name: 'x' } })).status).toBe(404);
     expect((await org.call('PATCH', `/api/v1/custom-fields/${foreign.id}`, { body: { name: 'x' } })).status).toBe(404);
     expect((await org.call('DELETE', `/api/v1/custom-fields/${foreign.id}`)).status).toBe(404);
@@ -180,7 +175,7 @@ describe('updating and deleting custom field definitions', () => {
   });
 
   it('deletes a field and frees its name in one transaction; a second delete is 404', async () => {
-    const field = await newField(org, { name: 'Doomed' });
+    const field = await createCustomField(org, { name: 'Doomed' });
     const response = await org.call('DELETE', `/api/v1/custom-fields/${field.id}`);
     expect(response.status).toBe(204);
     expect(response.roundTrips).toBe(3);
@@ -189,7 +184,7 @@ describe('updating and deleting custom field definitions', () => {
   });
 
   it('refuses PATCH and DELETE to a member without custom-fields:manage', async () => {
-    const field = await newField(org, { name: 'Guarded' });
+    const field = await createCustomField(org, { name: 'Guarded' });
     const member = await createMember(org);
     expect((await api('PATCH', `/api/v1/custom-fields/${field.id}`, { token: member.token, org: org.slug, body: { name: 'x' } })).status).toBe(403);
     expect((await api('DELETE', `/api/v1/custom-fields/${field.id}`, { token: member.token, org: org.slug })).status).toBe(403);
@@ -215,7 +210,7 @@ describe('unique custom field names under concurrency', () => {
 
   it('lets at most one of two simultaneous renames to the same name win', async () => {
     const org = await signupOrg();
-    const [first, second] = await Promise.all([newField(org, { name: 'First' }), newField(org, { name: 'Second' })]);
+    const [first, second] = await Promise.all([createCustomField(org, { name: 'First' }), createCustomField(org, { name: 'Second' })]);
     const responses = await Promise.all([
       org.call('PATCH', `/api/v1/custom-fields/${first.id}`, { body: { name: 'Shared' } }),
       org.call('PATCH', `/api/v1/custom-fields/${second.id}`, { body: { name: 'SHARED' } }),
@@ -227,7 +222,7 @@ describe('unique custom field names under concurrency', () => {
 
   it('refuses a name whose guard a live field holds even when the Query does not show it under that name', async () => {
     const org = await signupOrg();
-    const holder = await newField(org, { name: 'Holder' });
+    const holder = await createCustomField(org, { name: 'Holder' });
     // What a concurrent rename leaves between its transaction and this request's Query.
     await db().entities.uniqueName.create({ orgId: org.orgId, scope: 'customField', name: 'racing', ownerId: holder.id }).go();
     const response = await createField(org, { name: 'Racing', type: 'TEXT' });
@@ -238,7 +233,7 @@ describe('unique custom field names under concurrency', () => {
 
   it('frees a deleted field’s name with the delete, so it can be reused', async () => {
     const org = await signupOrg();
-    const doomed = await newField(org, { name: 'Budget' });
+    const doomed = await createCustomField(org, { name: 'Budget' });
     const deletion = await org.call('DELETE', `/api/v1/custom-fields/${doomed.id}`);
     expect(deletion.status).toBe(204);
     expect(deletion.roundTrips).toBe(3);
@@ -251,7 +246,7 @@ describe('unique custom field names under concurrency', () => {
 
   it('frees a renamed field’s old name and guards the new one, in the same round trips', async () => {
     const org = await signupOrg();
-    const field = await newField(org, { name: 'Estimate' });
+    const field = await createCustomField(org, { name: 'Estimate' });
     const rename = await org.call('PATCH', `/api/v1/custom-fields/${field.id}`, { body: { name: 'Points' } });
     expect(rename.status).toBe(200);
     expect(rename.roundTrips).toBe(3);

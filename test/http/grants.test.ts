@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { api, createMember, setPlan, signupOrg, type TestOrg } from '../support/api.js';
-
-/** A member whose only group holds exactly `permissions`. */
-async function memberWith(org: TestOrg, permissions: string[]) {
-  const group = await org.call('POST', '/api/v1/permission-groups', { body: { name: `Holds ${permissions.join(' ')}`, color: '#123456', permissions } });
-  expect(group.status).toBe(201);
-  const member = await createMember(org, { permissionGroupIds: [group.body.id] });
-  return { ...member, groupId: group.body.id as string, call: (method: string, path: string, body?: unknown) => api(method, path, { token: member.token, org: org.slug, body }) };
-}
+import { createMember, setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { createMemberWith } from '../support/factories.js';
 
 async function systemGroup(org: TestOrg, name: string): Promise<{ id: string; permissions: string[] }> {
   const groups = (await org.call('GET', '/api/v1/permission-groups')).body.data as { id: string; name: string; permissions: string[] }[];
@@ -22,7 +15,7 @@ function expectForbidden(response: { status: number; body: any }) {
 describe('grants: no one grants what they do not hold (users)', () => {
   it('refuses a users:manage holder making themselves ADMIN, and changes nothing', async () => {
     const org = await signupOrg();
-    const manager = await memberWith(org, ['users:manage']);
+    const manager = await createMemberWith(org, ['users:manage']);
     const refused = await manager.call('PATCH', `/api/v1/users/${manager.id}`, { role: 'ADMIN' });
     expectForbidden(refused);
     expect(refused.body.error.details).toEqual({ requiredRole: 'ADMIN' });
@@ -32,7 +25,7 @@ describe('grants: no one grants what they do not hold (users)', () => {
 
   it('refuses a users:manage holder putting themselves in the Administrators group', async () => {
     const org = await signupOrg();
-    const manager = await memberWith(org, ['users:manage']);
+    const manager = await createMemberWith(org, ['users:manage']);
     const administrators = await systemGroup(org, 'Administrators');
     const refused = await manager.call('PATCH', `/api/v1/users/${manager.id}`, { permissionGroupIds: [manager.groupId, administrators.id] });
     expectForbidden(refused);
@@ -42,7 +35,7 @@ describe('grants: no one grants what they do not hold (users)', () => {
 
   it('refuses a users:manage holder creating an administrator', async () => {
     const org = await signupOrg();
-    const manager = await memberWith(org, ['users:manage']);
+    const manager = await createMemberWith(org, ['users:manage']);
     const refused = await manager.call('POST', '/api/v1/users', { name: 'Mallory', email: 'mallory@example.test', password: 'mallory pass 1', role: 'ADMIN' });
     expectForbidden(refused);
     const users = (await org.call('GET', '/api/v1/users?search=mallory')).body;
@@ -51,7 +44,7 @@ describe('grants: no one grants what they do not hold (users)', () => {
 
   it('refuses assigning a group that grants permissions the caller lacks, naming them', async () => {
     const org = await signupOrg();
-    const manager = await memberWith(org, ['users:manage', 'tickets:create']);
+    const manager = await createMemberWith(org, ['users:manage', 'tickets:create']);
     const strong = await org.call('POST', '/api/v1/permission-groups', { body: { name: 'Strong', color: '#654321', permissions: ['tickets:create', 'boards:delete', 'agents:manage'] } });
     // Into another user…
     const member = await createMember(org);
@@ -72,7 +65,7 @@ describe('grants: no one grants what they do not hold (users)', () => {
 
   it('lets a users:manage holder assign groups whose permissions they hold, and keep groups granted before', async () => {
     const org = await signupOrg();
-    const manager = await memberWith(org, ['users:manage', 'tickets:create', 'tickets:edit']);
+    const manager = await createMemberWith(org, ['users:manage', 'tickets:create', 'tickets:edit']);
     const editors = await org.call('POST', '/api/v1/permission-groups', { body: { name: 'Editors', color: '#654321', permissions: ['tickets:edit'] } });
     const created = await manager.call('POST', '/api/v1/users', { name: 'Oz', email: 'oz@example.test', password: 'oz password 12', role: 'TEAM_MEMBER', permissionGroupIds: [editors.body.id] });
     expect(created.status).toBe(201);
@@ -86,7 +79,7 @@ describe('grants: no one grants what they do not hold (users)', () => {
 
   it('refuses a non-administrator changing or deactivating an administrator', async () => {
     const org = await signupOrg();
-    const manager = await memberWith(org, ['users:manage']);
+    const manager = await createMemberWith(org, ['users:manage']);
     const deactivate = await manager.call('PATCH', `/api/v1/users/${org.adminId}`, { isActive: false });
     expectForbidden(deactivate);
     expectForbidden(await manager.call('PATCH', `/api/v1/users/${org.adminId}`, { role: 'TEAM_MEMBER' }));
@@ -107,7 +100,7 @@ describe('grants: no one grants what they do not hold (users)', () => {
 describe('grants: no one grants what they do not hold (permission groups)', () => {
   it('refuses a group manager adding a permission they lack to their own group, and changes nothing', async () => {
     const org = await signupOrg();
-    const manager = await memberWith(org, ['settings:manage-permission-groups']);
+    const manager = await createMemberWith(org, ['settings:manage-permission-groups']);
     const refused = await manager.call('PATCH', `/api/v1/permission-groups/${manager.groupId}`, { permissions: ['settings:manage-permission-groups', 'users:manage'] });
     expectForbidden(refused);
     expect(refused.body.error.details.missing).toEqual(['users:manage']);
@@ -117,7 +110,7 @@ describe('grants: no one grants what they do not hold (permission groups)', () =
 
   it('refuses a group manager creating a group with permissions they lack', async () => {
     const org = await signupOrg();
-    const manager = await memberWith(org, ['settings:manage-permission-groups', 'tickets:edit']);
+    const manager = await createMemberWith(org, ['settings:manage-permission-groups', 'tickets:edit']);
     const refused = await manager.call('POST', '/api/v1/permission-groups', { name: 'Escalate', color: '#000000', permissions: ['tickets:edit', 'agents:manage'] });
     expectForbidden(refused);
     expect(refused.body.error.details.missing).toEqual(['agents:manage']);
@@ -128,7 +121,7 @@ describe('grants: no one grants what they do not hold (permission groups)', () =
 
   it('refuses a non-administrator rewriting the permissions of the system Members group', async () => {
     const org = await signupOrg();
-    const manager = await memberWith(org, ['settings:manage-permission-groups', 'tickets:create']);
+    const manager = await createMemberWith(org, ['settings:manage-permission-groups', 'tickets:create']);
     const members = await systemGroup(org, 'Members');
     const refused = await manager.call('PATCH', `/api/v1/permission-groups/${members.id}`, { permissions: ['tickets:create'] });
     expectForbidden(refused);
@@ -142,7 +135,7 @@ describe('grants: no one grants what they do not hold (permission groups)', () =
 
   it('lets a group manager remove permissions and add ones they hold', async () => {
     const org = await signupOrg();
-    const manager = await memberWith(org, ['settings:manage-permission-groups', 'tickets:edit']);
+    const manager = await createMemberWith(org, ['settings:manage-permission-groups', 'tickets:edit']);
     const group = await org.call('POST', '/api/v1/permission-groups', { body: { name: 'Mixed', color: '#000000', permissions: ['boards:delete'] } });
     const changed = await manager.call('PATCH', `/api/v1/permission-groups/${group.body.id}`, { permissions: ['boards:delete', 'tickets:edit'] });
     expect(changed.status).toBe(200);
@@ -155,7 +148,7 @@ describe('grants: agents', () => {
   it('refuses agents:manage creating an agent in a group that grants more than the caller holds', async () => {
     const org = await signupOrg();
     await setPlan(org.slug, 'PRO');
-    const manager = await memberWith(org, ['agents:manage']);
+    const manager = await createMemberWith(org, ['agents:manage']);
     const refused = await manager.call('POST', `/api/v1/organizations/${org.orgId}/agents`, { name: 'Sneaky' });
     expectForbidden(refused);
     expect(refused.body.error.details.missing).toContain('tickets:edit');

@@ -1,12 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, createToken, setPlan, signupOrg, type TestOrg, expectValidationError } from '../support/api.js';
-
-/** A PRO organization (teams need the TEAMS feature to be created). */
-async function proOrg(): Promise<TestOrg> {
-  const org = await signupOrg();
-  await setPlan(org.slug, 'PRO');
-  return org;
-}
+import { createOrg } from '../support/factories.js';
 
 async function createTeam(org: TestOrg, body: Record<string, unknown> = {}) {
   const response = await org.call('POST', '/api/v1/teams', { body: { name: `Team ${Math.random().toString(36).slice(2, 8)}`, ...body } });
@@ -32,7 +26,7 @@ async function createUserId(org: TestOrg, role: 'TEAM_MEMBER' | 'ADMIN' = 'TEAM_
 describe('creating teams', () => {
   let org: TestOrg;
   beforeAll(async () => {
-    org = await proOrg();
+    org = await createOrg({ plan: 'PRO' });
   });
 
   it('creates a team with its members in one transaction and returns the team shape', async () => {
@@ -115,7 +109,7 @@ describe('listing and reading teams', () => {
   let alpha: { id: string };
   let member: { id: string; token: string; email: string };
   beforeAll(async () => {
-    org = await proOrg();
+    org = await createOrg({ plan: 'PRO' });
     member = await createMember(org, { name: 'Ida Member' });
     alpha = await createTeam(org, { name: 'Alpha Squad', memberIds: [member.id, org.adminId] });
     await createTeam(org, { name: 'beta squad', color: '#00AA00' });
@@ -200,7 +194,7 @@ describe('listing and reading teams', () => {
 describe('updating and deleting teams', () => {
   let org: TestOrg;
   beforeAll(async () => {
-    org = await proOrg();
+    org = await createOrg({ plan: 'PRO' });
   });
 
   it('renames and recolors a team', async () => {
@@ -292,7 +286,7 @@ describe('updating and deleting teams', () => {
 describe('boards that carry the team', () => {
   let org: TestOrg;
   beforeAll(async () => {
-    org = await proOrg();
+    org = await createOrg({ plan: 'PRO' });
   });
 
   async function boardWithTeam(teamId: string): Promise<string> {
@@ -343,7 +337,7 @@ describe('boards that carry the team', () => {
 describe('team members', () => {
   let org: TestOrg;
   beforeAll(async () => {
-    org = await proOrg();
+    org = await createOrg({ plan: 'PRO' });
   });
 
   it('adds a member, returns the team with members and grants the team in the member\'s teamIds', async () => {
@@ -461,7 +455,7 @@ describe('permissions and credentials', () => {
   let member: { id: string; token: string };
   let team: { id: string };
   beforeAll(async () => {
-    org = await proOrg();
+    org = await createOrg({ plan: 'PRO' });
     member = await createMember(org);
     team = await createTeam(org, { memberIds: [member.id] });
   });
@@ -501,8 +495,8 @@ describe('permissions and credentials', () => {
 
 describe('tenant isolation', () => {
   it('answers every team route with 404 for another organization\'s team and hides it from lists', async () => {
-    const owner = await proOrg();
-    const intruder = await proOrg();
+    const owner = await createOrg({ plan: 'PRO' });
+    const intruder = await createOrg({ plan: 'PRO' });
     const member = await createMember(owner);
     const team = await createTeam(owner, { name: 'Secret team', memberIds: [member.id] });
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, createToken, expectValidationError, setPlan, signupOrg, type ApiResponse, type TestOrg } from '../support/api.js';
 import { db } from '../../lib/db/service.js';
-import { createTicket } from '../support/factories.js';
+import { createTicket, createLabel } from '../support/factories.js';
 
 /*
  * The ticket lists: GET /api/v1/boards/{boardId}/tickets and GET /api/v1/issues (spec §4.1 GET,
@@ -19,10 +19,6 @@ async function post(org: TestOrg, path: string, body: unknown, token?: string): 
 async function statusesOf(org: TestOrg): Promise<Statuses> {
   const statuses = (await org.call('GET', '/api/v1/statuses')).body.data;
   return Object.fromEntries(statuses.map((status: any) => [status.key, status]));
-}
-
-async function newLabel(org: TestOrg, name: string): Promise<string> {
-  return (await post(org, '/api/v1/labels', { name, color: '#123456' })).id;
 }
 
 const titlesOf = (response: ApiResponse): string[] => response.body.data.map((ticket: any) => ticket.title).sort();
@@ -52,9 +48,9 @@ async function buildFilterWorld(): Promise<FilterWorld> {
   await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: member.id } });
   const bug = (await post(org, '/api/v1/ticket-types', { name: 'Bug', color: '#aa0000' })).id;
   const chore = (await post(org, '/api/v1/ticket-types', { name: 'Chore', color: '#00aa00' })).id;
-  const l1 = await newLabel(org, 'frontend');
-  const l2 = await newLabel(org, 'backend');
-  const unused = await newLabel(org, 'unused');
+  const l1 = (await createLabel(org, { name: 'frontend' })).id;
+  const l2 = (await createLabel(org, { name: 'backend' })).id;
+  const unused = (await createLabel(org, { name: 'unused' })).id;
   const create = (body: Record<string, unknown>) => createTicket(org, board.id, body);
   const ids: Record<string, string> = {};
   ids.alpha = (await create({

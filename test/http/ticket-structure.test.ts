@@ -3,7 +3,7 @@ import { db } from '../../lib/db/service.js';
 import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
 import { boardSetup, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
-import { createTicket } from '../support/factories.js';
+import { createTicket, createMemberWith, createCustomField } from '../support/factories.js';
 
 async function setup(): Promise<Setup> {
   return boardSetup('Structure board', 'STR');
@@ -20,21 +20,8 @@ async function newSubticket(s: Setup, parentId: string, body: Record<string, unk
 
 const getTicket = async (s: Setup, ticketId: string) => (await s.org.call('GET', ticketPath(s, ticketId))).body.data;
 
-async function newField(org: TestOrg, body: Record<string, unknown>) {
-  const response = await org.call('POST', '/api/v1/custom-fields', { body });
-  if (response.status !== 201) throw new Error(`create custom field: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
-}
-
 const timelineKinds = async (ticketId: string) =>
   (await db().entities.timelineEntry.query.byTicket({ ticketId }).go({ pages: 'all' })).data.map((entry) => ({ kind: entry.kind, details: entry.details }));
-
-/** A member whose only group grants what is listed. */
-async function memberWith(org: TestOrg, permissions: string[]) {
-  const group = await org.call('POST', '/api/v1/permission-groups', { body: { name: `Group ${Math.random()}`, color: '#000000', permissions } });
-  const member = await createMember(org, { permissionGroupIds: [group.body.id] });
-  return member;
-}
 
 describe('custom field values on a ticket', () => {
   let s: Setup;
@@ -44,9 +31,9 @@ describe('custom field values on a ticket', () => {
     for (const [type, extra] of [
       ['TEXT', {}], ['NUMBER', {}], ['DATE', {}], ['URL', {}], ['SELECT', { options: ['low', 'high'] }], ['CHECKBOX', {}],
     ] as const) {
-      fields[type] = await newField(s.org, { name: `${type} field`, type, ...extra });
+      fields[type] = await createCustomField(s.org, { name: `${type} field`, type, ...extra });
     }
-    fields.REQUIRED = await newField(s.org, { name: 'Required field', type: 'TEXT', isRequired: true });
+    fields.REQUIRED = await createCustomField(s.org, { name: 'Required field', type: 'TEXT', isRequired: true });
   });
 
   const put = (ticketId: string, values: unknown, token?: string) =>
@@ -125,7 +112,7 @@ describe('custom field values on a ticket', () => {
   it('rejects unknown, foreign and repeated field ids at values.N.customFieldId', async () => {
     const ticket = await createTicket(s.org, s.boardId);
     const other = await signupOrg();
-    const foreign = await newField(other, { name: 'Foreign', type: 'TEXT' });
+    const foreign = await createCustomField(other, { name: 'Foreign', type: 'TEXT' });
     expectValidationError(await put(ticket.id, [{ customFieldId: 'cf_unknown', value: 'x' }]), 'values.0.customFieldId');
     expectValidationError(await put(ticket.id, [{ customFieldId: fields.TEXT.id, value: 'x' }, { customFieldId: foreign.id, value: 'x' }]), 'values.1.customFieldId');
     expectValidationError(await put(ticket.id, [{ customFieldId: fields.TEXT.id, value: 'x' }, { customFieldId: fields.TEXT.id, value: 'y' }]), 'values.1.customFieldId');
@@ -152,7 +139,7 @@ describe('custom field values on a ticket', () => {
   });
 
   it('shows no value of a deleted definition and drops it from the ticket on the next PUT', async () => {
-    const doomed = await newField(s.org, { name: 'Doomed field', type: 'TEXT' });
+    const doomed = await createCustomField(s.org, { name: 'Doomed field', type: 'TEXT' });
     const ticket = await createTicket(s.org, s.boardId);
     await put(ticket.id, [{ customFieldId: doomed.id, value: 'soon gone' }, { customFieldId: fields.TEXT.id, value: 'stays' }]);
     await s.org.call('DELETE', `/api/v1/custom-fields/${doomed.id}`);
@@ -168,7 +155,7 @@ describe('custom field values on a ticket', () => {
     await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: member.id } });
     const refused = await put(ticket.id, [{ customFieldId: fields.TEXT.id, value: 'x' }], member.token);
     expect(refused.status).toBe(403);
-    const manager = await memberWith(s.org, ['custom-fields:manage']);
+    const manager = await createMemberWith(s.org, ['custom-fields:manage']);
     await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: manager.id } });
     expect((await put(ticket.id, [{ customFieldId: fields.TEXT.id, value: 'x' }], manager.token)).status).toBe(200);
   });
@@ -250,7 +237,7 @@ describe('subtickets', () => {
 
   it('needs tickets:create', async () => {
     const parent = await createTicket(s.org, s.boardId);
-    const editor = await memberWith(s.org, ['tickets:edit']);
+    const editor = await createMemberWith(s.org, ['tickets:edit']);
     await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: editor.id } });
     const response = await api('POST', ticketPath(s, parent.id, '/subtickets'), { token: editor.token, org: s.org.slug, body: { title: 'x' } });
     expect(response.status).toBe(403);
@@ -321,7 +308,7 @@ describe('subtickets', () => {
   it('needs tickets:edit to change a subticket’s status', async () => {
     const parent = await createTicket(s.org, s.boardId);
     const child = await newSubticket(s, parent.id);
-    const creator = await memberWith(s.org, ['tickets:create']);
+    const creator = await createMemberWith(s.org, ['tickets:create']);
     await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: creator.id } });
     const response = await api('PATCH', ticketPath(s, parent.id, `/subtickets/${child.id}/status`), { token: creator.token, org: s.org.slug, body: { statusId: s.statuses.DONE.id } });
     expect(response.status).toBe(403);
@@ -450,7 +437,7 @@ describe('converting to a subticket and promoting to standalone', () => {
     const parent = await createTicket(s.org, s.boardId);
     const child = await newSubticket(s, parent.id);
     const ticket = await createTicket(s.org, s.boardId);
-    const creator = await memberWith(s.org, ['tickets:create']);
+    const creator = await createMemberWith(s.org, ['tickets:create']);
     await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: creator.id } });
     const as = { token: creator.token, org: s.org.slug };
     expect((await api('POST', ticketPath(s, ticket.id, '/convert-to-subticket'), { ...as, body: { parentTicketId: parent.id } })).status).toBe(403);

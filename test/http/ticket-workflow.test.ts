@@ -3,30 +3,16 @@ import { api, createMember, createToken, expectValidationError, setPlan, signupO
 import { boardSetup, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { db } from '../../lib/db/service.js';
-import { createTicket } from '../support/factories.js';
+import { createTicket, createBoard, createBoardMember } from '../support/factories.js';
 
 async function setup(): Promise<Setup> {
   return boardSetup('Workflow board');
-}
-
-async function newBoard(org: TestOrg, name = 'Board', body: Record<string, unknown> = {}) {
-  const response = await org.call('POST', '/api/v1/boards', { body: { name, ...body } });
-  if (response.status !== 201) throw new Error(`create board: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
 }
 
 const ticketsOf = (boardId: string) => `/api/v1/boards/${boardId}/tickets`;
 
 async function getTicket(org: TestOrg, boardId: string, ticketId: string) {
   return (await org.call('GET', `${ticketsOf(boardId)}/${ticketId}`)).body.data;
-}
-
-/** A board member (Members group, which holds tickets:edit). */
-async function boardMember(org: TestOrg, boardId: string, name = 'Member') {
-  const member = await createMember(org, { name });
-  const added = await org.call('POST', `/api/v1/boards/${boardId}/members`, { body: { userId: member.id } });
-  if (added.status !== 200) throw new Error(`add member: ${added.status} ${JSON.stringify(added.body)}`);
-  return member;
 }
 
 const timelineOf = async (ticketId: string) =>
@@ -81,7 +67,7 @@ describe('changing a ticket’s status (PATCH …/status)', () => {
   });
 
   it('rejects a status the board does not show (disabled with PUT /boards/{id}/statuses) with 400 naming statusId', async () => {
-    const board = await newBoard(s.org, 'Without review');
+    const board = await createBoard(s.org, { name: 'Without review' });
     const shown = Object.values(s.statuses).filter((status: any) => status.key !== 'IN_REVIEW').map((status: any) => status.id);
     expect((await s.org.call('PUT', `/api/v1/boards/${board.id}/statuses`, { body: { statusIds: shown } })).status).toBe(200);
     const ticket = await createTicket(s.org, board.id);
@@ -94,7 +80,7 @@ describe('changing a ticket’s status (PATCH …/status)', () => {
 
   it('answers 404 for an unknown ticket, a ticket of another board, and another organization', async () => {
     const ticket = await createTicket(s.org, s.boardId);
-    const otherBoard = await newBoard(s.org, 'Elsewhere');
+    const otherBoard = await createBoard(s.org, { name: 'Elsewhere' });
     const other = await signupOrg();
     const body = { statusId: s.statuses.TODO.id };
     expect((await s.org.call('PATCH', `${ticketsOf(s.boardId)}/tkt_unknown/status`, { body })).status).toBe(404);
@@ -110,7 +96,7 @@ describe('assigning a ticket (PATCH …/assign)', () => {
   });
 
   it('assigns a board member, then unassigns with null; each emits ticket.assigned and an ASSIGNED timeline entry', async () => {
-    const member = await boardMember(s.org, s.boardId, 'Grace Assignee');
+    const member = await createBoardMember(s.org, s.boardId, { name: 'Grace Assignee' });
     const ticket = await createTicket(s.org, s.boardId);
 
     const assigned = await s.org.call('PATCH', `${ticketsOf(s.boardId)}/${ticket.id}/assign`, { body: { assigneeId: member.id } });
@@ -172,7 +158,7 @@ describe('transitions (POST …/transition)', () => {
   });
 
   it('refuses a transition the board’s rules forbid with 409 CONFLICT naming both statuses, and allows the listed one', async () => {
-    const board = await newBoard(s.org, 'Strict flow');
+    const board = await createBoard(s.org, { name: 'Strict flow' });
     const rules = [{ fromStatusId: s.statuses.TODO.id, toStatusIds: [s.statuses.IN_PROGRESS.id] }];
     expect((await s.org.call('PUT', `/api/v1/boards/${board.id}/transitions`, { body: { rules } })).status).toBe(200);
     const ticket = await createTicket(s.org, board.id, { statusId: s.statuses.TODO.id });
@@ -188,7 +174,7 @@ describe('transitions (POST …/transition)', () => {
   });
 
   it('requires a reason when the board has Explainable Status on', async () => {
-    const board = await newBoard(s.org, 'Explained');
+    const board = await createBoard(s.org, { name: 'Explained' });
     expect((await s.org.call('PATCH', `/api/v1/boards/${board.id}`, { body: { features: { explainableStatus: true } } })).status).toBe(200);
     const ticket = await createTicket(s.org, board.id);
 
@@ -203,7 +189,7 @@ describe('transitions (POST …/transition)', () => {
   });
 
   it('requires blockerInfo.reason for BLOCKED, stores the blocker info, and clears it when the ticket leaves BLOCKED', async () => {
-    const member = await boardMember(s.org, s.boardId, 'Blocker');
+    const member = await createBoardMember(s.org, s.boardId, { name: 'Blocker' });
     const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id });
 
     const withoutInfo = await transition(s.boardId, ticket.id, { toStatusId: s.statuses.BLOCKED.id });
@@ -246,7 +232,7 @@ describe('transitions (POST …/transition)', () => {
   });
 
   it('rejects a target status the board does not show with 400 naming toStatusId', async () => {
-    const board = await newBoard(s.org, 'No blocked column');
+    const board = await createBoard(s.org, { name: 'No blocked column' });
     const shown = Object.values(s.statuses).filter((status: any) => status.key !== 'BLOCKED').map((status: any) => status.id);
     await s.org.call('PUT', `/api/v1/boards/${board.id}/statuses`, { body: { statusIds: shown } });
     const ticket = await createTicket(s.org, board.id);
@@ -275,7 +261,7 @@ describe('approving a planned ticket (POST …/approve)', () => {
   });
 
   it('skips ACTIVE statuses the board does not show', async () => {
-    const board = await newBoard(s.org, 'Skips first active');
+    const board = await createBoard(s.org, { name: 'Skips first active' });
     const shown = Object.values(s.statuses).filter((status: any) => status.id !== activeInOrder[0].id).map((status: any) => status.id);
     await s.org.call('PUT', `/api/v1/boards/${board.id}/statuses`, { body: { statusIds: shown } });
     const ticket = await createTicket(s.org, board.id, { statusId: s.statuses.TODO.id });
@@ -338,7 +324,7 @@ describe('reordering (PATCH …/reorder)', () => {
   });
 
   it('rejects a status the board does not show with 400 naming statusId', async () => {
-    const board = await newBoard(s.org, 'Reorder without review');
+    const board = await createBoard(s.org, { name: 'Reorder without review' });
     const shown = Object.values(s.statuses).filter((status: any) => status.key !== 'IN_REVIEW').map((status: any) => status.id);
     await s.org.call('PUT', `/api/v1/boards/${board.id}/statuses`, { body: { statusIds: shown } });
     const ticket = await createTicket(s.org, board.id);
@@ -346,7 +332,7 @@ describe('reordering (PATCH …/reorder)', () => {
   });
 
   it('answers 404 for a ticket of another board', async () => {
-    const other = await newBoard(s.org, 'Other column board');
+    const other = await createBoard(s.org, { name: 'Other column board' });
     const ticket = await createTicket(s.org, other.id);
     expect((await reorder(s.boardId, { ticketId: ticket.id, position: 1 })).status).toBe(404);
   });
@@ -361,7 +347,7 @@ describe('inline editing with optimistic locking (PATCH …/inline)', () => {
   const inline = (ticketId: string, body: unknown) => s.org.call('PATCH', `${ticketsOf(s.boardId)}/${ticketId}/inline`, { body });
 
   it('changes title, description, status, assignee and due date when expectedUpdatedAt matches', async () => {
-    const member = await boardMember(s.org, s.boardId, 'Inline Person');
+    const member = await createBoardMember(s.org, s.boardId, { name: 'Inline Person' });
     const ticket = await createTicket(s.org, s.boardId);
 
     const response = await inline(ticket.id, {
@@ -378,7 +364,7 @@ describe('inline editing with optimistic locking (PATCH …/inline)', () => {
   });
 
   it('clears the assignee and due date with null, without expectedUpdatedAt', async () => {
-    const member = await boardMember(s.org, s.boardId);
+    const member = await createBoardMember(s.org, s.boardId);
     const ticket = await createTicket(s.org, s.boardId, { assigneeId: member.id, dueDate: '2030-01-01' });
     const response = await inline(ticket.id, { assigneeId: null, dueDate: null });
     expect(response.status).toBe(200);
@@ -443,7 +429,7 @@ describe('moving a ticket to another board (POST …/move)', () => {
     api('POST', `${ticketsOf(boardId)}/${ticketId}/move`, { token: token ?? s.org.adminToken, org: s.org.slug, body: { targetBoardId } });
 
   it('gives the ticket the target board’s next number and display id, and keeps the old display id resolving', async () => {
-    const target = await newBoard(s.org, 'Target', { prefix: 'DST' });
+    const target = await createBoard(s.org, { name: 'Target', prefix: 'DST' });
     const already = await createTicket(s.org, target.id);
     const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id, title: 'Travels' });
 
@@ -468,7 +454,7 @@ describe('moving a ticket to another board (POST …/move)', () => {
   });
 
   it('moves the ticket to the target’s default status when the target does not show its status', async () => {
-    const target = await newBoard(s.org, 'No review here');
+    const target = await createBoard(s.org, { name: 'No review here' });
     const shown = Object.values(s.statuses).filter((status: any) => status.key !== 'IN_REVIEW').map((status: any) => status.id);
     await s.org.call('PUT', `/api/v1/boards/${target.id}/statuses`, { body: { statusIds: shown } });
     const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_REVIEW.id });
@@ -483,8 +469,8 @@ describe('moving a ticket to another board (POST …/move)', () => {
   });
 
   it('keeps an assignee who cannot see the target board and flags the ticket needsReassignment', async () => {
-    const member = await boardMember(s.org, s.boardId, 'Stays Behind');
-    const target = await newBoard(s.org, 'Member cannot see');
+    const member = await createBoardMember(s.org, s.boardId, { name: 'Stays Behind' });
+    const target = await createBoard(s.org, { name: 'Member cannot see' });
     const ticket = await createTicket(s.org, s.boardId, { assigneeId: member.id });
 
     const response = await move(s.boardId, ticket.id, target.id);
@@ -497,8 +483,8 @@ describe('moving a ticket to another board (POST …/move)', () => {
   });
 
   it('does not flag a ticket whose assignee can see the target board', async () => {
-    const member = await boardMember(s.org, s.boardId);
-    const target = await newBoard(s.org, 'Member sees this too');
+    const member = await createBoardMember(s.org, s.boardId);
+    const target = await createBoard(s.org, { name: 'Member sees this too' });
     await s.org.call('POST', `/api/v1/boards/${target.id}/members`, { body: { userId: member.id } });
     const ticket = await createTicket(s.org, s.boardId, { assigneeId: member.id });
     expect((await move(s.boardId, ticket.id, target.id)).status).toBe(200);
@@ -506,7 +492,7 @@ describe('moving a ticket to another board (POST …/move)', () => {
   });
 
   it('refuses to move a subticket or a ticket with subtickets with 409 CONFLICT', async () => {
-    const target = await newBoard(s.org, 'Subtickets target');
+    const target = await createBoard(s.org, { name: 'Subtickets target' });
     const parent = await createTicket(s.org, s.boardId, { title: 'Parent' });
     const created = await s.org.call('POST', `${ticketsOf(s.boardId)}/${parent.id}/subtickets`, { body: { title: 'Child' } });
     expect(created.status).toBe(201);
@@ -523,8 +509,8 @@ describe('moving a ticket to another board (POST …/move)', () => {
   });
 
   it('answers 404 for a target board the caller cannot see, leaving the target’s counter untouched', async () => {
-    const member = await boardMember(s.org, s.boardId);
-    const hidden = await newBoard(s.org, 'Hidden target');
+    const member = await createBoardMember(s.org, s.boardId);
+    const hidden = await createBoard(s.org, { name: 'Hidden target' });
     const before = await createTicket(s.org, hidden.id);
     const ticket = await createTicket(s.org, s.boardId);
     const restricted = await createToken(s.org, s.org.adminToken, { allowedBoardIds: [s.boardId] });
@@ -532,7 +518,7 @@ describe('moving a ticket to another board (POST …/move)', () => {
     const asMember = await move(s.boardId, ticket.id, hidden.id, member.token);
     const asRestrictedToken = await move(s.boardId, ticket.id, hidden.id, restricted.token);
     const unknown = await move(s.boardId, ticket.id, 'brd_unknown');
-    const foreign = await move(s.boardId, ticket.id, (await newBoard(await signupOrg(), 'Foreign')).id);
+    const foreign = await move(s.boardId, ticket.id, (await createBoard(await signupOrg(), { name: 'Foreign' })).id);
 
     expect([asMember.status, asRestrictedToken.status, unknown.status, foreign.status]).toEqual([404, 404, 404, 404]);
     const after = await createTicket(s.org, hidden.id);
@@ -541,7 +527,7 @@ describe('moving a ticket to another board (POST …/move)', () => {
   });
 
   it('rejects an archived target, the ticket’s own board and a missing target with 400 naming targetBoardId', async () => {
-    const archived = await newBoard(s.org, 'Archived target');
+    const archived = await createBoard(s.org, { name: 'Archived target' });
     await s.org.call('POST', `/api/v1/boards/${archived.id}/archive`);
     const ticket = await createTicket(s.org, s.boardId);
     expectValidationError(await move(s.boardId, ticket.id, archived.id), 'targetBoardId');
@@ -559,9 +545,9 @@ describe('tickets needing reassignment', () => {
   });
 
   it('flags the live tickets of a removed direct member on that board only, each with ticket.updated', async () => {
-    const board = await newBoard(s.org, 'Members leave');
-    const elsewhere = await newBoard(s.org, 'Members stay');
-    const member = await boardMember(s.org, board.id, 'Leaver');
+    const board = await createBoard(s.org, { name: 'Members leave' });
+    const elsewhere = await createBoard(s.org, { name: 'Members stay' });
+    const member = await createBoardMember(s.org, board.id, { name: 'Leaver' });
     await s.org.call('POST', `/api/v1/boards/${elsewhere.id}/members`, { body: { userId: member.id } });
     const first = await createTicket(s.org, board.id, { assigneeId: member.id });
     const planned = await createTicket(s.org, board.id, { assigneeId: member.id, statusId: s.statuses.BACKLOG.id });
@@ -591,7 +577,7 @@ describe('tickets needing reassignment', () => {
   });
 
   it('answers removing a team with flaggedTicketCount, and assigning someone else clears the flag', async () => {
-    const board = await newBoard(s.org, 'Team leaves');
+    const board = await createBoard(s.org, { name: 'Team leaves' });
     const member = await createMember(s.org, { name: 'Team Person' });
     const team = await s.org.call('POST', '/api/v1/teams', { body: { name: 'Leaving team', memberIds: [member.id] } });
     await s.org.call('POST', `/api/v1/boards/${board.id}/teams`, { body: { teamId: team.body.id } });
@@ -610,7 +596,7 @@ describe('tickets needing reassignment', () => {
   });
 
   it('answers flaggedTicketCount 0 when the removed team’s members keep access or have no tickets', async () => {
-    const board = await newBoard(s.org, 'Direct members stay');
+    const board = await createBoard(s.org, { name: 'Direct members stay' });
     const member = await createMember(s.org);
     const team = await s.org.call('POST', '/api/v1/teams', { body: { name: 'Redundant team', memberIds: [member.id] } });
     await s.org.call('POST', `/api/v1/boards/${board.id}/teams`, { body: { teamId: team.body.id } });
@@ -625,8 +611,8 @@ describe('tickets needing reassignment', () => {
   });
 
   it('pages the list (limit clamped to 100) and rejects unknown query parameters', async () => {
-    const board = await newBoard(s.org, 'Paged flags');
-    const member = await boardMember(s.org, board.id);
+    const board = await createBoard(s.org, { name: 'Paged flags' });
+    const member = await createBoardMember(s.org, board.id);
     for (let index = 0; index < 3; index++) await createTicket(s.org, board.id, { assigneeId: member.id, statusId: s.statuses.TODO.id });
     await s.org.call('DELETE', `/api/v1/boards/${board.id}/members/${member.id}`);
 
@@ -657,8 +643,8 @@ describe('deleting a ticket type with a replacement', () => {
   it('gives every ticket of the type the replacement — on every board, deleted boards included — and then deletes the type', async () => {
     const bug = (await s.org.call('POST', '/api/v1/ticket-types', { body: { name: 'Bug', color: '#FF0000' } })).body;
     const fallback = (await s.org.call('GET', '/api/v1/ticket-types/default')).body;
-    const second = await newBoard(s.org, 'Second');
-    const doomedBoard = await newBoard(s.org, 'Doomed');
+    const second = await createBoard(s.org, { name: 'Second' });
+    const doomedBoard = await createBoard(s.org, { name: 'Doomed' });
     const tickets = [
       await createTicket(s.org, s.boardId, { typeId: bug.id }),
       await createTicket(s.org, s.boardId, { typeId: bug.id, statusId: s.statuses.DONE.id }),
@@ -701,7 +687,7 @@ describe('permissions and token restrictions on the workflow routes', () => {
     const ticket = await createTicket(s.org, s.boardId);
     ticketId = ticket.id;
     updatedAt = ticket.updatedAt;
-    targetBoardId = (await newBoard(s.org, 'Permission target')).id;
+    targetBoardId = (await createBoard(s.org, { name: 'Permission target' })).id;
   });
 
   const writes = (st: Setup, id: string, target: string): [string, string, unknown][] => [

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, expectValidationError, setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { api, createMember, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
 import { db } from '../../lib/db/service.js';
+import { createOrg } from '../support/factories.js';
 
 /*
  * Webhook endpoints (spec §4.15, §2.20): Pro plan and up, webhooks:view / webhooks:manage, at
@@ -10,16 +11,10 @@ import { db } from '../../lib/db/service.js';
 const PATH = '/api/v1/webhook-endpoints';
 const valid = (overrides: Record<string, unknown> = {}) => ({ name: 'CI hooks', url: 'https://hooks.example.com/work', events: ['ticket.created', 'ticket.claimed'], ...overrides });
 
-async function proOrg(): Promise<TestOrg> {
-  const org = await signupOrg();
-  await setPlan(org.slug, 'PRO');
-  return org;
-}
-
 describe('webhook endpoints', () => {
   let org: TestOrg;
   beforeAll(async () => {
-    org = await proOrg();
+    org = await createOrg({ plan: 'PRO' });
   });
 
   it('creates an endpoint and shows its secret once, never again; the table holds it sealed', async () => {
@@ -83,7 +78,7 @@ describe('webhook endpoints', () => {
 
   it('deletes an endpoint; then it is gone, and another organization never sees it', async () => {
     const { id } = (await org.call('POST', PATH, { body: valid() })).body;
-    const other = await proOrg();
+    const other = await createOrg({ plan: 'PRO' });
     expect((await other.call('GET', `${PATH}/${id}`)).status).toBe(404);
     expect((await other.call('DELETE', `${PATH}/${id}`)).status).toBe(404);
     expect((await org.call('DELETE', `${PATH}/${id}`)).status).toBe(204);
@@ -112,7 +107,7 @@ describe('webhook endpoints', () => {
 
 describe('the limit of 20 endpoints', () => {
   it('holds under concurrent creates: 409 beyond it, and a delete frees a place', async () => {
-    const org = await proOrg();
+    const org = await createOrg({ plan: 'PRO' });
     for (let index = 0; index < 17; index += 1) expect((await org.call('POST', PATH, { body: valid({ name: `Hook ${index}` }) })).status).toBe(201);
     const racing = await Promise.all(Array.from({ length: 6 }, (_, index) => org.call('POST', PATH, { body: valid({ name: `Racer ${index}` }) })));
     expect(racing.filter((response) => response.status === 201)).toHaveLength(3);
