@@ -32,10 +32,9 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  * too large, a request that is not HTTP) is answered here in the service's error envelope.
  */
 export function createApiGateway(routes: { routeKey: string; handler: HttpLambda }[], options: ApiGatewayOptions = {}): Server {
-  const compiled = compileRoutes(routes.map((route) => route.routeKey));
-  const handlers = new Map(routes.map((route) => [route.routeKey, route.handler]));
+  const dispatch = createDispatcher(routes);
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
-    handle(compiled, handlers, req, res, options).catch((error: unknown) => {
+    handle(dispatch, req, res, options).catch((error: unknown) => {
       console.error('local api gateway error', error);
       if (!res.headersSent) send(res, errorResponse(error, randomUUID()));
       else res.end();
@@ -45,30 +44,55 @@ export function createApiGateway(routes: { routeKey: string; handler: HttpLambda
   return server;
 }
 
-async function handle(
-  routes: ReturnType<typeof compileRoutes>,
-  handlers: Map<string, HttpLambda>,
-  req: IncomingMessage,
-  res: ServerResponse,
-  options: ApiGatewayOptions,
-): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  const method = (req.method ?? 'GET').toUpperCase();
-  const requestId = randomUUID();
+async function handle(dispatch: Dispatch, req: IncomingMessage, res: ServerResponse, options: ApiGatewayOptions): Promise<void> {
   const body = await readBody(req);
   if (body === undefined) {
-    return send(res, errorResponse(new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_PAYLOAD_BYTES} bytes`), requestId));
+    return send(res, errorResponse(new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_PAYLOAD_BYTES} bytes`), randomUUID()));
   }
-  const segments = pathSegments(url.pathname);
-  const match = segments ? matchRoute(routes, method, segments) : undefined;
-  const routeKey = match?.routeKey ?? '$default';
-  const handler = handlers.get(routeKey);
-  if (!handler) return send(res, errorResponse(new AppError(404, 'NOT_FOUND', 'No such route'), requestId));
-
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
+  send(res, await dispatch({ method: req.method ?? 'GET', url: req.url ?? '/', headers, body, sourceIp: sourceIpOf(req, headers, options), httpVersion: req.httpVersion }));
+}
+
+/** A request as the HTTP server read it (or as an in-process client builds it). */
+export interface GatewayRequest {
+  method: string;
+  /** Path and query, as on the request line. */
+  url: string;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: Buffer;
+  sourceIp: string;
+  httpVersion?: string;
+}
+
+export type Dispatch = (request: GatewayRequest) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/**
+ * What API Gateway does between reading a request and writing the answer: match the route key,
+ * build the v2 event, call the group's handler. The HTTP server uses it for every request; tests
+ * of large matrices call it in process (the same route table and handlers, without a socket).
+ */
+export function createDispatcher(routes: { routeKey: string; handler: HttpLambda }[]): Dispatch {
+  const compiled = compileRoutes(routes.map((route) => route.routeKey));
+  const handlers = new Map(routes.map((route) => [route.routeKey, route.handler]));
+  return (request) => dispatchOne(compiled, handlers, request);
+}
+
+async function dispatchOne(routes: ReturnType<typeof compileRoutes>, handlers: Map<string, HttpLambda>, request: GatewayRequest): Promise<APIGatewayProxyStructuredResultV2> {
+  const url = new URL(request.url, 'http://localhost');
+  const method = request.method.toUpperCase();
+  const requestId = randomUUID();
+  const { body } = request;
+  const segments = pathSegments(url.pathname);
+  const match = segments ? matchRoute(routes, method, segments) : undefined;
+  const routeKey = match?.routeKey ?? '$default';
+  const handler = handlers.get(routeKey);
+  if (!handler) return errorResponse(new AppError(404, 'NOT_FOUND', 'No such route'), requestId);
+
+  const headers = { ...request.headers };
   // Payload 2.0 passes cookies in `cookies`, apart from the headers.
   const cookies = headers.cookie ? headers.cookie.split(';').map((pair) => pair.trim()).filter(Boolean) : [];
   delete headers.cookie;
@@ -93,8 +117,8 @@ async function handle(
       http: {
         method,
         path: url.pathname,
-        protocol: `HTTP/${req.httpVersion}`,
-        sourceIp: sourceIpOf(req, headers, options),
+        protocol: `HTTP/${request.httpVersion ?? '1.1'}`,
+        sourceIp: request.sourceIp,
         userAgent: headers['user-agent'] ?? '',
       },
       requestId,
@@ -106,8 +130,7 @@ async function handle(
     // Bytes that are not UTF-8 text are passed base64-encoded, as API Gateway passes binary bodies.
     ...(body.length ? (text === undefined ? { body: body.toString('base64'), isBase64Encoded: true } : { body: text, isBase64Encoded: false }) : { isBase64Encoded: false }),
   };
-  const result = (await handler(event, { awsRequestId: requestId })) as APIGatewayProxyStructuredResultV2;
-  send(res, result);
+  return (await handler(event, { awsRequestId: requestId })) as APIGatewayProxyStructuredResultV2;
 }
 
 function decodeUtf8(body: Buffer): string | undefined {

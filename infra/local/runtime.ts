@@ -50,6 +50,8 @@ export interface LocalRuntime {
   drainStream(): Promise<void>;
   /** Runs the scheduled functions now (what the 1-minute schedule does). */
   runSchedule(): Promise<void>;
+  /** The environment the functions run with (what the stack gives them, for this runtime). */
+  env: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -82,7 +84,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const { webhookQueueUrl, webhookDlqUrl } = await ensureQueues(sqsEndpoint);
 
     const platformAdminToken = options.platformAdminToken ?? `wmo_${randomBytes(24).toString('base64url')}`;
-    Object.assign(process.env, {
+    const env: Record<string, string> = {
       TABLE_NAME: tableName,
       DYNAMODB_ENDPOINT: dynamoEndpoint,
       SQS_ENDPOINT: sqsEndpoint,
@@ -99,21 +101,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       EXPOSE_ROUND_TRIPS: options.exposeRoundTrips ? 'true' : 'false',
       VALIDATE_RESPONSES: options.validateResponses ? 'true' : 'false',
       LOG_REQUESTS: String(options.logRequests ?? process.env.LOG_REQUESTS !== 'false'),
-    });
-    resetConfig();
-    // What the stack inlines into the bundles of the functions that embed them (route keys, the OpenAPI document).
-    provideEmbedded(allEmbeddedValues());
+    };
+    applyFunctionEnvironment(env);
 
-    const routes: { routeKey: string; handler: HttpLambda }[] = [];
+    const routes = await loadHttpRoutes();
     const scheduled: { name: string; everyMinutes: number; handler: () => Promise<unknown> }[] = [];
     let streamConsumer: StreamLambda | undefined;
     const queueConsumers: { queueUrl: string; batchSize: number; handler: QueueLambda }[] = [];
     const queueUrls = { webhook: webhookQueueUrl };
     for (const group of functionGroups) {
+      if (group.kind === 'http') continue;
       const module = (await import(pathToFileURL(resolve(repoRoot, group.entry)).href)) as { handler: unknown };
-      if (group.kind === 'http') {
-        for (const routeKey of routeKeysOf(group)) routes.push({ routeKey, handler: module.handler as HttpLambda });
-      } else if (group.kind === 'stream') {
+      if (group.kind === 'stream') {
         streamConsumer = module.handler as StreamLambda;
       } else if (group.kind === 'queue') {
         queueConsumers.push({ queueUrl: queueUrls[group.queue], batchSize: group.batchSize, handler: module.handler as QueueLambda });
@@ -167,12 +166,32 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         }
       },
       runSchedule,
+      env,
       stop: stopAll,
     };
   } catch (error) {
     await stopAll();
     throw error;
   }
+}
+
+/** Gives this process the functions' environment: the variables, and what the stack embeds in their bundles. */
+export function applyFunctionEnvironment(env: Record<string, string>): void {
+  Object.assign(process.env, env);
+  resetConfig();
+  // What the stack inlines into the bundles of the functions that embed them (route keys, the OpenAPI document).
+  provideEmbedded(allEmbeddedValues());
+}
+
+/** Every HTTP route of the route table with its group's handler, imported in this process. */
+export async function loadHttpRoutes(): Promise<{ routeKey: string; handler: HttpLambda }[]> {
+  const routes: { routeKey: string; handler: HttpLambda }[] = [];
+  for (const group of functionGroups) {
+    if (group.kind !== 'http') continue;
+    const module = (await import(pathToFileURL(resolve(repoRoot, group.entry)).href)) as { handler: HttpLambda };
+    for (const routeKey of routeKeysOf(group)) routes.push({ routeKey, handler: module.handler });
+  }
+  return routes;
 }
 
 function listen(server: Server, port: number): Promise<number> {

@@ -1,10 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { httpGroups, routeKeysOf } from '../../infra/route-table.js';
-import { api, createMember, createToken, signupOrg, uniqueSlug, type ApiResponse } from '../support/api.js';
+import { api, createMember, createToken, signupOrg, uniqueSlug, type ApiResponse, useInProcess } from '../support/api.js';
 import { buildOrgFixture, pathFor, type OrgFixture } from '../support/fixtures.js';
 import { db } from '../../lib/db/service.js';
 import { codeFor, createGrant, oauthFetch, pkcePair } from '../support/oauth.js';
+
+// A matrix: in process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /**
  * The DynamoDB round trips each endpoint may make (authentication included), measured over

@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { httpGroups, routeKeysOf } from '../../infra/route-table.js';
-import { api } from '../support/api.js';
+import { api, useInProcess } from '../support/api.js';
 import { buildOrgFixture, pathFor, writeBodyFor, type OrgFixture } from '../support/fixtures.js';
+
+// A matrix: in process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /** Routes outside an organization's data: no credential, or the platform operator's. */
 const NOT_TENANT_SCOPED = new Set([

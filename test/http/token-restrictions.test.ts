@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { httpGroups, routeKeysOf } from '../../infra/route-table.js';
-import { api, createToken } from '../support/api.js';
+import { api, createToken, useInProcess } from '../support/api.js';
 import { buildOrgFixture, pathFor, writeBodyFor, type OrgFixture } from '../support/fixtures.js';
+
+// A matrix: in process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /**
  * Spec §5.3 on every ticket route (the tickets, comments and issues groups of the route

@@ -1,6 +1,7 @@
 import { expect, inject } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import type { Dispatch } from '../../infra/local/api-gateway.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -19,6 +20,23 @@ export interface RequestOptions {
 }
 
 let runtimeOverride: { baseUrl: string; platformAdminToken: string } | undefined;
+let inProcess: Promise<Dispatch> | undefined;
+
+/**
+ * Sends this test file's requests in process, through the same route table, API Gateway stand-in
+ * and handlers as the shared runtime, with its environment and its DynamoDB Local, but without
+ * a socket (hono's `app.request` habit). For the large matrices of permissions, restrictions and
+ * validation; what needs HTTP itself (status lines, header limits, the browser) stays on the wire.
+ * The shared runtime still runs the stream consumer, the queues and the schedule for these writes.
+ */
+export function useInProcess(): void {
+  // Imported here, not at the top: only the files that use it load every route group.
+  inProcess ??= (async () => {
+    const [{ createDispatcher }, { applyFunctionEnvironment, loadHttpRoutes }] = await Promise.all([import('../../infra/local/api-gateway.js'), import('../../infra/local/runtime.js')]);
+    applyFunctionEnvironment(inject('runtimeEnv'));
+    return createDispatcher(await loadHttpRoutes());
+  })();
+}
 
 /**
  * Sends this test file's requests to a runtime of its own (started with settings the shared
@@ -42,13 +60,28 @@ export async function api<T = any>(method: string, path: string, options: Reques
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
-  const response = await send(method, new URL(path, baseUrl()), headers, body);
+  const url = new URL(path, baseUrl());
+  const response = inProcess ? await sendInProcess(await inProcess, method, url, headers, body) : await send(method, url, headers, body);
   return {
     status: response.status,
     body: response.text ? JSON.parse(response.text) : undefined,
     headers: response.headers,
     roundTrips: Number(response.headers.get('x-db-round-trips') ?? NaN),
   };
+}
+
+/** The request as the HTTP server would read it, handed to the dispatcher (see useInProcess). */
+async function sendInProcess(dispatch: Dispatch, method: string, url: URL, given: Record<string, string>, body: string | undefined) {
+  const headers: Record<string, string> = { host: url.host };
+  for (const [name, value] of Object.entries(given)) headers[name.toLowerCase()] = value;
+  // The shared runtime trusts X-Forwarded-For (tests act as several clients with it).
+  const sourceIp = headers['x-forwarded-for']?.split(',')[0]?.trim() || '127.0.0.1';
+  const result = await dispatch({ method, url: `${url.pathname}${url.search}`, headers, body: Buffer.from(body ?? '', 'utf8'), sourceIp });
+  const responseHeaders = new Headers();
+  for (const [name, value] of Object.entries(result.headers ?? {})) responseHeaders.set(name, String(value));
+  for (const cookie of result.cookies ?? []) responseHeaders.append('set-cookie', cookie);
+  const text = result.body === undefined ? '' : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8').toString('utf8');
+  return { status: result.statusCode ?? 200, text, headers: responseHeaders };
 }
 
 /** node:http rather than fetch, so tests can set the Host header (organization by subdomain). */

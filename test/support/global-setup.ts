@@ -15,6 +15,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('dynamoEndpoint', runtime.dynamoEndpoint);
   project.provide('tableName', runtime.tableName);
   project.provide('jwtSecret', process.env.JWT_SECRET!);
+  project.provide('runtimeEnv', runtime.env);
 }
 
 export async function teardown(): Promise<void> {
@@ -28,5 +29,7 @@ declare module 'vitest' {
     dynamoEndpoint: string;
     tableName: string;
     jwtSecret: string;
+    /** The functions' environment in the shared runtime, for test files that call them in process. */
+    runtimeEnv: Record<string, string>;
   }
 }
