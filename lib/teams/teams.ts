@@ -3,7 +3,7 @@ import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { batchGetMixed, type KeyRequest } from '../db/batch.js';
-import { guarded, isConditionFailure, MAX_TRANSACTION_ITEMS, transact } from '../db/transact.js';
+import { guarded, isConditionFailure, MAX_TRANSACTION_ITEMS, transact, type TransactionEntities } from '../db/transact.js';
 import { LostRace, retryLostRaces } from '../db/races.js';
 import type { TeamItem, UserItem } from '../db/entities/index.js';
 import { requirePermission, requireFeature } from '../organizations/index.js';
@@ -201,16 +201,7 @@ export async function deleteTeam(ctx: DomainContext, teamId: string): Promise<vo
               : e.team.patch({ orgId, teamId }).subtract({ memberCount: userIds.length }).set({ updatedAt: at }).commit(),
             () => teamRefused,
           ),
-          ...userIds.map((userId) =>
-            guarded(
-              e.user
-                .patch({ orgId, userId })
-                .delete({ teamIds: [teamId] })
-                .set({ updatedAt: at })
-                .commit(),
-              changed,
-            ),
-          ),
+          ...userIds.map((userId) => guarded(leaveTeam(e, orgId, userId, teamId, at), changed)),
           ...userIds.map((userId) => guarded(e.teamMember.delete({ orgId, teamId, userId }).commit(), changed)),
         ]);
       } catch (error) {
@@ -224,6 +215,10 @@ export async function deleteTeam(ctx: DomainContext, teamId: string): Promise<vo
     await removeTeamFromBoards(orgId, teamId, at);
   });
 }
+
+/** The user's side of leaving a team: the team goes from their `teamIds` (which board access reads). */
+const leaveTeam = (e: TransactionEntities, orgId: string, userId: string, teamId: string, at: string) =>
+  e.user.patch({ orgId, userId }).delete({ teamIds: [teamId] }).set({ updatedAt: at }).commit();
 
 /** Adds a member: the TeamMember item, the user's `teamIds` and the team's count change together. */
 export async function addTeamMember(ctx: DomainContext, teamId: string, userId: string) {
@@ -256,14 +251,7 @@ export async function removeTeamMember(ctx: DomainContext, teamId: string, userI
     await transact((e) => [
       guarded(e.teamMember.remove({ orgId, teamId, userId }).commit(), () => notFound('Team member')),
       guarded(e.team.patch({ orgId, teamId }).subtract({ memberCount: 1 }).set({ updatedAt: at }).commit(), changed),
-      guarded(
-        e.user
-          .patch({ orgId, userId })
-          .delete({ teamIds: [teamId] })
-          .set({ updatedAt: at })
-          .commit(),
-        changed,
-      ),
+      guarded(leaveTeam(e, orgId, userId, teamId, at), changed),
     ]);
   });
 }
