@@ -5,7 +5,7 @@ import { runSweep } from '../../lib/sweeper/index.js';
 import type { Clock } from '../../lib/core/clock.js';
 import { utcDay, utcDaysBefore, utcMonthStart } from '../../lib/activity/activity.js';
 import { lapseClaim } from '../support/tickets.js';
-import { createAgent, createTicket } from '../support/factories.js';
+import { createAgent, createTicket, createBoard } from '../support/factories.js';
 
 const clockAt = (date: Date): Clock => ({ now: () => date });
 
@@ -13,7 +13,7 @@ const clockAt = (date: Date): Clock => ({ now: () => date });
 async function world() {
   const org = await signupOrg();
   await setPlan(org.slug, 'PRO');
-  const board = (await org.call('POST', '/api/v1/boards', { body: { name: 'Overview board', prefix: 'OVW' } })).body;
+  const board = (await createBoard(org, { name: 'Overview board', prefix: 'OVW' }));
   const owner = await createMember(org, { name: 'Olga Owner' });
   const agents = `/api/v1/organizations/${org.orgId}/agents`;
   const { token: agentToken, ...agent } = await createAgent(org, { agent: { name: 'Builder', ownerId: owner.id }, settings: { gitIdentity: 'builder-bot' }, boardIds: [board.id], token: { name: 'ci' } });

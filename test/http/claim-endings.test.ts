@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, setPlan, type ApiResponse } from '../support/api.js';
 import { boardSetup, lapseClaim, type BoardSetup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
-import { createAgent, createTicket } from '../support/factories.js';
+import { createAgent, createTicket, createBoard } from '../support/factories.js';
 
 /*
  * A finished ticket never holds an agent's slot: entering a FINAL status (by any route) or
@@ -195,7 +195,7 @@ describe('agents overview: open claims of boards the caller cannot see', () => {
   it('hides the ticket of a claim on a board the caller cannot see, keeping the count and the expiry', async () => {
     const s = await proBoard('Visible');
     const agent = await boardAgent(s, 3);
-    const hiddenBoard = (await s.org.call('POST', '/api/v1/boards', { body: { name: 'Secret plans' } })).body;
+    const hiddenBoard = (await createBoard(s.org, { name: 'Secret plans' }));
     await s.org.call('POST', `/api/v1/boards/${hiddenBoard.id}/members`, { body: { userId: agent.id } });
     const seen = await newTicket(s);
     const secret = (await s.org.call('POST', `/api/v1/boards/${hiddenBoard.id}/tickets`, { body: { title: 'Acquire competitor' } })).body.data;

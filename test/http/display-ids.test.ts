@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
+import { createBoard } from '../support/factories.js';
 
 /** Ticket routes take the display id ("PLAT-12", any case) wherever they take a ticket id. */
 describe('ticket routes accept display ids', () => {
@@ -49,7 +50,7 @@ describe('ticket routes accept display ids', () => {
 
   it('answers 404 for an unknown display id, another board’s ticket and another organization’s', async () => {
     expect((await s.org.call('GET', `${tickets()}/PLAT-999`)).status).toBe(404);
-    const otherBoard = (await s.org.call('POST', '/api/v1/boards', { body: { name: 'Web', prefix: 'WEB' } })).body;
+    const otherBoard = (await createBoard(s.org, { name: 'Web', prefix: 'WEB' }));
     await s.org.call('POST', `/api/v1/boards/${otherBoard.id}/tickets`, { body: { title: 'Elsewhere' } });
     expect((await s.org.call('GET', `${tickets()}/WEB-1`)).status).toBe(404);
     const foreign = await boardSetup('Platform', 'PLAT');

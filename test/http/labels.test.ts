@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/service.js';
 import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
-import { createTicket } from '../support/factories.js';
+import { createTicket, createBoard } from '../support/factories.js';
 
 const LABEL_FIELDS = ['id', 'name', 'color', 'description', 'createdAt', 'updatedAt'];
 
@@ -225,7 +225,7 @@ describe('labels on tickets', () => {
 
   beforeAll(async () => {
     org = await signupOrg();
-    boardId = (await org.call('POST', '/api/v1/boards', { body: { name: 'Labels board' } })).body.id;
+    boardId = (await createBoard(org, { name: 'Labels board' })).id;
     inProgress = (await org.call('GET', '/api/v1/statuses')).body.data.find((status: any) => status.key === 'IN_PROGRESS').id;
     [bug, ui, docs] = [await newLabel(org, 'Bug', { color: '#FF0000' }), await newLabel(org, 'UI', { color: '#00FF00' }), await newLabel(org, 'Docs', { color: '#0000FF' })];
   });

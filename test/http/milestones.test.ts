@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectValidationError } from '../support/api.js';
-import { createTicket } from '../support/factories.js';
+import { createTicket, createBoard } from '../support/factories.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { db } from '../../lib/db/service.js';
 
@@ -106,7 +106,7 @@ describe('milestones', () => {
     await elsewhere.org.call('PATCH', `/api/v1/boards/${elsewhere.boardId}`, { body: { features: { milestonesAndReleases: true } } });
     const foreign = (await elsewhere.org.call('POST', `/api/v1/boards/${elsewhere.boardId}/milestones`, { body: { name: 'Foreign', dueDate: '2027-01-01' } })).body;
     expectValidationError(await s.org.call('PATCH', ticketPath(b.id), { body: { milestoneId: foreign.id } }), 'milestoneId');
-    const sibling = (await s.org.call('POST', '/api/v1/boards', { body: { name: 'Sibling', prefix: 'SIB' } })).body;
+    const sibling = (await createBoard(s.org, { name: 'Sibling', prefix: 'SIB' }));
     await s.org.call('PATCH', `/api/v1/boards/${sibling.id}`, { body: { features: { milestonesAndReleases: true } } });
     const siblingMilestone = (await s.org.call('POST', `/api/v1/boards/${sibling.id}/milestones`, { body: { name: 'Sibling one', dueDate: '2027-01-01' } })).body;
     expectValidationError(await s.org.call('PATCH', ticketPath(b.id), { body: { milestoneId: siblingMilestone.id } }), 'milestoneId');

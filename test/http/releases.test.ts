@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, expectValidationError, setPlan } from '../support/api.js';
-import { createAgent, createTicket } from '../support/factories.js';
+import { createAgent, createTicket, createBoard } from '../support/factories.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { db } from '../../lib/db/service.js';
 
@@ -137,7 +137,7 @@ describe('releases', () => {
 
     const elsewhere = await withFeature(await boardSetup('Elsewhere releases'));
     const foreign = await milestone(elsewhere, 'Foreign');
-    const sibling = (await s.org.call('POST', '/api/v1/boards', { body: { name: 'Sibling', prefix: 'RSB' } })).body;
+    const sibling = (await createBoard(s.org, { name: 'Sibling', prefix: 'RSB' }));
     await s.org.call('PATCH', `/api/v1/boards/${sibling.id}`, { body: { features: { milestonesAndReleases: true } } });
     const siblings = (await s.org.call('POST', `/api/v1/boards/${sibling.id}/milestones`, { body: { name: 'Sibling one', dueDate: '2027-01-01' } })).body;
     for (const milestoneId of [foreign.id, siblings.id, 'ms_UNKNOWN']) expectValidationError(await s.org.call('POST', path, { body: { milestoneId } }), 'milestoneId');
@@ -181,7 +181,7 @@ describe('releases', () => {
 
     const elsewhere = await boardSetup('Tickets elsewhere');
     const foreign = await createTicket(elsewhere.org, elsewhere.boardId);
-    const sibling = (await s.org.call('POST', '/api/v1/boards', { body: { name: 'Sibling tickets', prefix: 'RST' } })).body;
+    const sibling = (await createBoard(s.org, { name: 'Sibling tickets', prefix: 'RST' }));
     const siblingTicket = await createTicket(s.org, sibling.id);
     const deleted = await createTicket(s.org, s.boardId, { title: 'Gone' });
     await s.org.call('DELETE', ticketPath(deleted.id));
@@ -203,7 +203,7 @@ describe('releases', () => {
     expect([await countOf(one.id), await countOf(two.id)]).toEqual([3, 3]);
 
     expect((await s.org.call('DELETE', ticketPath(gone.id))).status).toBe(204);
-    const target = (await s.org.call('POST', '/api/v1/boards', { body: { name: 'Move target', prefix: 'RMT' } })).body;
+    const target = (await createBoard(s.org, { name: 'Move target', prefix: 'RMT' }));
     expect((await s.org.call('POST', `${ticketPath(moved.id)}/move`, { body: { targetBoardId: target.id } })).status).toBe(200);
     for (const r of [one, two]) {
       expect(await countOf(r.id)).toBe(1);
@@ -249,7 +249,7 @@ describe('releases', () => {
     const rc = await release('Racing');
     const tickets = await Promise.all(Array.from({ length: 12 }, (_, n) => createTicket(s.org, s.boardId, { title: `Race ${n}` })));
     for (const t of tickets.slice(0, 6)) await s.org.call('POST', `${R()}/${rc.id}/tickets`, { body: { ticketId: t.id } });
-    const target = (await s.org.call('POST', '/api/v1/boards', { body: { name: 'Race target', prefix: 'RRT' } })).body;
+    const target = (await createBoard(s.org, { name: 'Race target', prefix: 'RRT' }));
     const responses = await Promise.all(
       tickets.flatMap((t, n) => [
         // Every ticket is attached (again, for the first six) …

@@ -3,7 +3,7 @@ import { db } from '../../lib/db/service.js';
 import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
 import { boardSetup, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
-import { createTicket, createMemberWith, createCustomField } from '../support/factories.js';
+import { createTicket, createMemberWith, createCustomField, createBoard } from '../support/factories.js';
 
 async function setup(): Promise<Setup> {
   return boardSetup('Structure board', 'STR');
@@ -366,9 +366,9 @@ describe('converting to a subticket and promoting to standalone', () => {
     const deleted = await createTicket(s.org, s.boardId);
     await s.org.call('DELETE', ticketPath(s, deleted.id));
     const other = await signupOrg();
-    const otherBoard = (await other.call('POST', '/api/v1/boards', { body: { name: 'Foreign' } })).body.id;
+    const otherBoard = (await createBoard(other, { name: 'Foreign' })).id;
     const foreign = (await other.call('POST', `/api/v1/boards/${otherBoard}/tickets`, { body: { title: 'Foreign' } })).body.data;
-    const secondBoard = (await s.org.call('POST', '/api/v1/boards', { body: { name: 'Second board' } })).body.id;
+    const secondBoard = (await createBoard(s.org, { name: 'Second board' })).id;
     const elsewhere = await createTicket(s.org, secondBoard);
     for (const parentTicketId of [ticket.id, 'tkt_unknown', deleted.id, foreign.id, elsewhere.id]) {
       expectValidationError(await convert(ticket.id, { parentTicketId }), 'parentTicketId');
@@ -517,7 +517,7 @@ describe('completion check, blocker info and pull requests', () => {
 
   it('shows the blocking tickets the caller may see, with their status', async () => {
     const blocker = await createTicket(s.org, s.boardId, { title: 'Blocking one', statusId: s.statuses.IN_PROGRESS.id });
-    const hiddenBoard = (await s.org.call('POST', '/api/v1/boards', { body: { name: 'Hidden board' } })).body.id;
+    const hiddenBoard = (await createBoard(s.org, { name: 'Hidden board' })).id;
     const hidden = await createTicket(s.org, hiddenBoard, { title: 'On a hidden board' });
     const deleted = await createTicket(s.org, s.boardId, { title: 'Deleted blocker' });
     await s.org.call('DELETE', ticketPath(s, deleted.id));
@@ -582,7 +582,7 @@ describe('access to the structure routes', () => {
   });
 
   it('answers 404 on every route to a token limited to another board, and to a member who cannot see the board', async () => {
-    const otherBoard = (await s.org.call('POST', '/api/v1/boards', { body: { name: 'Allowed board' } })).body.id;
+    const otherBoard = (await createBoard(s.org, { name: 'Allowed board' })).id;
     const { token } = await createToken(s.org, s.org.adminToken, { allowedBoardIds: [otherBoard] });
     const outsider = await createMember(s.org);
     for (const [method, path, body] of routes()) {

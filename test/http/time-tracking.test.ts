@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, createToken, expectValidationError, setPlan, type ApiResponse } from '../support/api.js';
-import { createAgent, createTicket, type TestAgent } from '../support/factories.js';
+import { createAgent, createTicket, type TestAgent, createBoard } from '../support/factories.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { db } from '../../lib/db/service.js';
 import { timeRoutes } from '../../lib/time/http.js';
@@ -171,7 +171,7 @@ describe('timers', () => {
     expectValidationError(await w.asMember('POST', `${T}/timers`, { ticketId: w.ticket.id, bookingItemId: item.id }), 'ticketId');
     expectValidationError(await w.asMember('POST', `${T}/timers`, { bookingItemId: item.id }), 'bookingItemId');
     expect((await w.asMember('POST', `${T}/timers`, { ticketId: 'tkt_NOPE' })).status).toBe(404);
-    const hidden = (await w.org.call('POST', '/api/v1/boards', { body: { name: 'Hidden', prefix: 'HID' } })).body;
+    const hidden = (await createBoard(w.org, { name: 'Hidden', prefix: 'HID' }));
     const secret = await createTicket(w.org, hidden.id, { title: 'Secret' });
     expect((await w.asMember('POST', `${T}/timers`, { ticketId: secret.id })).status).toBe(404);
     expect((await w.asMember('POST', `${T}/entries`, { ticketId: secret.id, durationMinutes: 5 })).status).toBe(404);
@@ -317,7 +317,7 @@ describe('entries', () => {
       estimatedHours: null, remainingMinutes: null, percentage: null, isOverBudget: false, totalMinutes: 0,
     });
     // Another board's path, or a hidden board: 404.
-    const otherBoard = (await fresh.org.call('POST', '/api/v1/boards', { body: { name: 'Else', prefix: 'ELS' } })).body;
+    const otherBoard = (await createBoard(fresh.org, { name: 'Else', prefix: 'ELS' }));
     expect((await fresh.org.call('GET', `/api/v1/boards/${otherBoard.id}/tickets/${fresh.ticket.id}/time-entries/summary`)).status).toBe(404);
     expect((await fresh.asMember('GET', `/api/v1/boards/${otherBoard.id}/time-entries`)).status).toBe(404);
   });
@@ -372,7 +372,7 @@ describe('agent time: factor, approval, weekly cap', () => {
     const group = (await w.org.call('POST', '/api/v1/permission-groups', { body: { name: 'Approvers', color: '#123456', permissions: ['time-tracking:view', 'time-tracking:manage', 'time-tracking:approve'] } })).body;
     const approver = await createMember(w.org, { name: 'Ann Approver', permissionGroupIds: [group.id] });
     const asApprover = (method: string, path: string) => api(method, path, { token: approver.token, org: w.org.slug });
-    const hidden = (await w.org.call('POST', '/api/v1/boards', { body: { name: 'Hidden work', prefix: 'HDN' } })).body;
+    const hidden = (await createBoard(w.org, { name: 'Hidden work', prefix: 'HDN' }));
     await w.org.call('POST', `/api/v1/boards/${hidden.id}/members`, { body: { userId: w.agent.id } });
     const secret = await createTicket(w.org, hidden.id, { title: 'Secret project' });
     await w.org.call('POST', `/api/v1/boards/${w.boardId}/members`, { body: { userId: approver.id } });
@@ -490,7 +490,7 @@ describe('agent time: factor, approval, weekly cap', () => {
 describe('booking items', () => {
   it('are managed by administrators and filtered by board, name and state', async () => {
     const w = await world('Booking');
-    const other = (await w.org.call('POST', '/api/v1/boards', { body: { name: 'Other', prefix: 'OTH' } })).body;
+    const other = (await createBoard(w.org, { name: 'Other', prefix: 'OTH' }));
     const everywhere = await w.org.call('POST', `${T}/booking-items`, { body: { name: 'Internal meetings', externalId: 'ACC-1' } });
     expect(everywhere.status).toBe(201);
     expect(everywhere.body).toEqual({ id: expect.stringMatching(/^bki_/), name: 'Internal meetings', externalId: 'ACC-1', boardIds: [], isActive: true, createdAt: expect.any(String), updatedAt: expect.any(String) });
@@ -518,7 +518,7 @@ describe('booking items', () => {
 describe('time tracking and token restrictions', () => {
   it('keeps a board-limited token to its boards, and read-only tokens from writing', async () => {
     const w = await world('Tokens');
-    const other = (await w.org.call('POST', '/api/v1/boards', { body: { name: 'Second', prefix: 'SEC' } })).body;
+    const other = (await createBoard(w.org, { name: 'Second', prefix: 'SEC' }));
     await w.org.call('POST', `/api/v1/boards/${other.id}/members`, { body: { userId: w.member.id } });
     const elsewhere = await createTicket(w.org, other.id, { title: 'Elsewhere' });
     await w.asMember('POST', `${T}/entries`, { ticketId: elsewhere.id, durationMinutes: 5 });

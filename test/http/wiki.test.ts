@@ -4,6 +4,7 @@ import { waitUntil } from '../support/wait.js';
 import { db } from '../../lib/db/service.js';
 import { purgeWiki, WIKI_PURGE_EVENT } from '../../lib/wiki/purge.js';
 import { systemClock } from '../../lib/core/clock.js';
+import { createBoard } from '../support/factories.js';
 
 /*
  * The wiki through the local runtime (spec §2.11, §4.13): spaces and their slugs, the board
@@ -110,7 +111,7 @@ describe('wiki roles', () => {
       nobody: await group('No wiki', ['tickets:create']),
     };
     const customer = (await org.call('POST', '/api/v1/customers', { body: { name: 'Client' } })).body;
-    board = (await org.call('POST', '/api/v1/boards', { body: { name: 'Docs board', customerIds: [customer.id] } })).body;
+    board = (await createBoard(org, { name: 'Docs board', customerIds: [customer.id] }));
     for (const [key, groupId] of Object.entries(groups)) {
       const member = await createMember(org, { name: `Wiki ${key}`, permissionGroupIds: [groupId] });
       users[key] = { id: member.id, call: as(org, member.token) };
@@ -123,7 +124,7 @@ describe('wiki roles', () => {
     users.admin = { id: org.adminId, call: (method, path, body) => org.call(method, path, body !== undefined ? { body } : {}) };
 
     inherit = (await org.call('POST', `${W}/board/${board.id}`, { body: { name: 'Inherited' } })).body;
-    const second = (await org.call('POST', '/api/v1/boards', { body: { name: 'Separate board', customerIds: [customer.id] } })).body;
+    const second = (await createBoard(org, { name: 'Separate board', customerIds: [customer.id] }));
     separate = (await org.call('POST', W, { body: { name: 'Separate', boardId: second.id, memberMode: 'MANAGE_SEPARATE' } })).body;
     for (const [key, role] of [['viewer', 'view'], ['editor', 'edit'], ['manager', 'manage'], ['nobody', 'edit'], ['outsider', 'edit']] as const) {
       const added = await org.call('POST', `${W}/${separate.id}/members`, { body: { userId: users[key]!.id, role } });
