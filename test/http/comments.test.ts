@@ -58,7 +58,6 @@ describe('posting comments', () => {
       createdAt: expect.any(String),
       updatedAt: response.body.data.createdAt,
     });
-    expect(response.roundTrips).toBe(3);
   });
 
   it('counts the comments on the full ticket, and later ticket edits keep the count', async () => {
@@ -302,7 +301,6 @@ describe('listing and reading comments', () => {
     expect(response.status).toBe(200);
     expect(response.body.data.map((comment: any) => comment.content)).toEqual(['Comment 0', 'Comment 1', 'Comment 2', 'Comment 3', 'Comment 4']);
     expect(response.body).toMatchObject({ total: 5, page: 1, pageSize: 20, totalPages: 1 });
-    expect(response.roundTrips).toBe(3);
   });
 
   it('pages through the comments', async () => {
@@ -331,7 +329,6 @@ describe('listing and reading comments', () => {
 
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ data: comments[1] });
-    expect(response.roundTrips).toBe(2);
   });
 
   it('answers an unknown comment, and a comment read through another ticket, with 404', async () => {
@@ -360,7 +357,6 @@ describe('editing comments', () => {
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ id: comment.id, content: 'First', createdAt: comment.createdAt, author: comment.author });
     expect(response.body.data.updatedAt > comment.updatedAt).toBe(true);
-    expect(response.roundTrips).toBe(3);
     expect((await s.org.call('GET', `${commentsPath(s, ticketId)}/${comment.id}`)).body.data).toEqual(response.body.data);
   });
 
@@ -428,7 +424,6 @@ describe('deleting comments', () => {
 
     expect(response.status).toBe(204);
     expect(response.body).toBeUndefined();
-    expect(response.roundTrips).toBe(3);
     expect((await s.org.call('GET', `${commentsPath(s, ticketId)}/${comment.id}`)).status).toBe(404);
     expect(await commentCountOf(s, ticketId)).toBe(1);
   });

@@ -14,13 +14,11 @@ describe('ticket routes accept display ids', () => {
     expect(ticket.displayId).toBe('PLAT-1');
   });
 
-  it('reads a ticket by its display id, in any case, for at most one more round trip', async () => {
-    const byId = await s.org.call('GET', `${tickets()}/${ticket.id}`);
+  it('reads a ticket by its display id, in any case (its cost: round-trip-budget.test.ts)', async () => {
     for (const ref of ['PLAT-1', 'plat-1', 'Plat-1']) {
       const byDisplayId = await s.org.call('GET', `${tickets()}/${ref}`);
       expect(byDisplayId.status).toBe(200);
       expect(byDisplayId.body.data.id).toBe(ticket.id);
-      expect(byDisplayId.roundTrips).toBeLessThanOrEqual(byId.roundTrips + 1);
     }
   });
 

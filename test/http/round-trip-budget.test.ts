@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { httpGroups, routeKeysOf } from '../../infra/route-table.js';
-import { api, createMember, createToken, signupOrg, uniqueSlug, type ApiResponse, useInProcess } from '../support/api.js';
+import { api, createMember, createToken, signupOrg, uniqueSlug, type ApiResponse, type TestOrg, useInProcess } from '../support/api.js';
 import { buildOrgFixture, pathFor, type OrgFixture } from '../support/fixtures.js';
 import { db } from '../../lib/db/service.js';
 import { codeFor, createGrant, oauthFetch, pkcePair } from '../support/oauth.js';
@@ -10,13 +10,18 @@ import { codeFor, createGrant, oauthFetch, pkcePair } from '../support/oauth.js'
 useInProcess();
 
 /**
- * The DynamoDB round trips each endpoint may make (authentication included), measured over
- * real HTTP with the runtime's per-request counter. docs/data-model.md explains each figure;
- * the design's rule: authenticated single-item GET ≤ 2, list ≤ 2 plus Query pages, create ≤ 2
- * plus the counter it needs. Every route of the route table must have an entry.
+ * The DynamoDB round trips each endpoint makes (authentication included), counted per request by
+ * the runtime. docs/data-model.md explains each figure; the design's rule: authenticated
+ * single-item GET ≤ 2, list ≤ 2 plus Query pages, create ≤ 2 plus the counter it needs. Every
+ * route of the route table has an entry, and its ordinary request costs exactly its budget
+ * (`atMost` marks the few whose budget covers a costlier case than the probe's). The scenarios
+ * below hold the figures of particular cases (a rename, a collision, a second identical request).
+ * This is the one file that asserts round trips (test/unit/idioms.test.ts holds that).
  */
 interface Probe {
   budget: number;
+  /** The probe's request costs at most the budget (which covers a costlier case). */
+  atMost?: boolean;
   /** The status the probe expects; a 2xx unless given. */
   status?: number;
   /** Prepares what the request needs (not counted) and makes the measured request. */
@@ -28,7 +33,7 @@ const call = (routeKey: string, body?: unknown) => (org: OrgFixture) => {
   return org.call(method, path, { body });
 };
 
-async function post(org: OrgFixture, path: string, body: unknown): Promise<any> {
+async function post(org: TestOrg, path: string, body: unknown): Promise<any> {
   const response = await org.call('POST', path, { body });
   if (response.status !== 201) throw new Error(`${path}: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body;
@@ -133,6 +138,7 @@ const probes: Record<string, Probe> = {
   // 4 plus one Query per member who loses access (their tickets on the board).
   'DELETE /api/v1/boards/{boardId}/teams/{teamId}': {
     budget: 5,
+    atMost: true,
     run: async (org) => {
       const team = await post(org, '/api/v1/teams', { name: `T ${suffix()}` });
       await org.call('POST', `/api/v1/boards/${org.boardId}/teams`, { body: { teamId: team.id } });
@@ -190,6 +196,7 @@ const probes: Record<string, Probe> = {
   'GET /api/v1/teams/{teamId}': { budget: 3, run: call('GET /api/v1/teams/{teamId}') },
   // 3 plus one write per board the team is assigned to (the fixture team is on one board).
   'PATCH /api/v1/teams/{teamId}': { budget: 4, run: call('PATCH /api/v1/teams/{teamId}', { color: '#445566' }) },
+  // auth, the Query of the memberships, one transaction, the Query of the boards.
   'DELETE /api/v1/teams/{teamId}': {
     budget: 4,
     run: async (org) => org.call('DELETE', `/api/v1/teams/${(await post(org, '/api/v1/teams', { name: `Doomed ${suffix()}`, memberIds: [org.memberId] })).id}`),
@@ -337,7 +344,7 @@ function ticketProbes(): Record<string, Probe> {
       run: async (org) => org.call('POST', onTicket(org, (await freshTicket(org)).id, '/transition'), { body: { toStatusId: statusId(org, 1), reason: 'Go' } }),
     },
     [`POST ${t}/{ticketId}/approve`]: { budget: 4, run: async (org) => org.call('POST', onTicket(org, (await freshTicket(org)).id, '/approve')) },
-    [`GET ${t}/needing-reassignment`]: { budget: 5, run: call(`GET ${t}/needing-reassignment`) },
+    [`GET ${t}/needing-reassignment`]: { budget: 5, atMost: true, run: call(`GET ${t}/needing-reassignment`) },
     [`PATCH ${t}/reorder`]: {
       budget: 4,
       run: async (org) => org.call('PATCH', `/api/v1/boards/${org.boardId}/tickets/reorder`, { body: { ticketId: (await freshTicket(org)).id, position: 1.5 } }),
@@ -408,7 +415,7 @@ function ticketProbes(): Record<string, Probe> {
       },
     },
     // One board Query per board the caller may see (the fixture admin sees a handful).
-    'GET /api/v1/issues': { budget: 12, run: call('GET /api/v1/issues') },
+    'GET /api/v1/issues': { budget: 12, atMost: true, run: call('GET /api/v1/issues') },
     'GET /api/v1/labels': { budget: 2, run: call('GET /api/v1/labels') },
     'POST /api/v1/labels': { budget: 3, run: (org) => org.call('POST', '/api/v1/labels', { body: { name: `Budget ${suffix()}`, color: '#000000' } }) },
     'PATCH /api/v1/labels/{labelId}': { budget: 3, run: call('PATCH /api/v1/labels/{labelId}', { color: '#445566' }) },
@@ -842,7 +849,7 @@ function timeProbes(): Record<string, Probe> {
     // auth; the board ∥ its entries (one Query); their tickets and items.
     "GET /api/v1/boards/{boardId}/time-entries": { budget: 4, run: call('GET /api/v1/boards/{boardId}/time-entries') },
     // auth; the ticket (with its board) ∥ its entries; their tickets and items.
-    "GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries": { budget: 4, run: call('GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries') },
+    "GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries": { budget: 4, atMost: true, run: call('GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries') },
     "GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary": { budget: 3, run: call('GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary') },
     "GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary-with-budget": {
       budget: 3,
@@ -850,6 +857,118 @@ function timeProbes(): Record<string, Probe> {
     },
   };
 }
+
+/** A fresh organization's status or ticket type, by its key or name. */
+const statusOf = async (org: TestOrg, key: string) => (await org.call('GET', '/api/v1/statuses')).body.data.find((status: any) => status.key === key);
+
+/**
+ * The figures of particular cases, moved here from the tests of their domains (so that a change of
+ * cost is one edit in one file). Those that change an organization's defaults use one of their own.
+ */
+const scenarios: Record<string, Probe> = {
+  // Ticket types.
+  'a ticket type created as the new default: the old default cleared in the same transaction': {
+    budget: 3,
+    run: async () => (await signupOrg()).call('POST', '/api/v1/ticket-types', { body: { name: 'Story', color: '#123456', isOrgDefault: true } }),
+  },
+  'a ticket type made the default by PATCH': {
+    budget: 3,
+    run: async () => {
+      const fresh = await signupOrg();
+      const story = await post(fresh, '/api/v1/ticket-types', { name: 'Story', color: '#123456' });
+      return fresh.call('PATCH', `/api/v1/ticket-types/${story.id}`, { body: { isOrgDefault: true } });
+    },
+  },
+  'a ticket type without tickets deleted naming the type they would move to': {
+    budget: 3,
+    status: 204,
+    run: async (org) => org.call('DELETE', `/api/v1/ticket-types/${(await post(org, '/api/v1/ticket-types', { name: `Chore ${suffix()}`, color: '#123456' })).id}?replacementTypeId=${org.typeId}`),
+  },
+  'a ticket type renamed: the old name freed and the new one guarded in the same transaction': {
+    budget: 3,
+    run: async (org) => org.call('PATCH', `/api/v1/ticket-types/${(await post(org, '/api/v1/ticket-types', { name: `Bug ${suffix()}`, color: '#123456' })).id}`, { body: { name: `Defect ${suffix()}` } }),
+  },
+  // Labels and custom fields.
+  'a label renamed: the old name freed and the new one guarded': {
+    budget: 3,
+    run: async (org) => org.call('PATCH', `/api/v1/labels/${(await post(org, '/api/v1/labels', { name: `Bug ${suffix()}`, color: '#336699' })).id}`, { body: { name: `Defect ${suffix()}` } }),
+  },
+  'a custom field renamed: the old name freed and the new one guarded': {
+    budget: 3,
+    run: async (org) => org.call('PATCH', `/api/v1/custom-fields/${(await post(org, '/api/v1/custom-fields', { name: `Estimate ${suffix()}`, type: 'TEXT' })).id}`, { body: { name: `Points ${suffix()}` } }),
+  },
+  // Statuses.
+  'a status created as the new default': {
+    budget: 3,
+    run: async () => (await signupOrg()).call('POST', '/api/v1/statuses', { body: { name: 'Inbox', color: '#123456', category: 'PLANNING', isDefault: true } }),
+  },
+  'a status made the default by PATCH': {
+    budget: 3,
+    run: async () => {
+      const fresh = await signupOrg();
+      return fresh.call('PATCH', `/api/v1/statuses/${(await statusOf(fresh, 'TODO')).id}`, { body: { isDefault: true } });
+    },
+  },
+  // auth, Query, transaction, and the boards Query that finds tickets to re-key for the new category.
+  'a status moved to another category (with its name, color and order)': {
+    budget: 4,
+    run: async () => {
+      const fresh = await signupOrg();
+      return fresh.call('PATCH', `/api/v1/statuses/${(await statusOf(fresh, 'IN_REVIEW')).id}`, { body: { name: 'Code Review', color: '#00FF00', category: 'PLANNING', order: 9 } });
+    },
+  },
+  'a status renamed: the old name freed and the new one guarded': {
+    budget: 3,
+    run: async () => {
+      const fresh = await signupOrg();
+      return fresh.call('PATCH', `/api/v1/statuses/${(await statusOf(fresh, 'BLOCKED')).id}`, { body: { name: 'On Hold' } });
+    },
+  },
+  'statuses reordered into the order they already have: nothing written': {
+    budget: 2,
+    run: async () => {
+      const fresh = await signupOrg();
+      const ids = (await fresh.call('GET', '/api/v1/statuses')).body.data.map((status: any) => status.id);
+      return fresh.call('POST', '/api/v1/statuses/reorder', { body: { statusIds: ids } });
+    },
+  },
+  // Customers.
+  'the customer list as a customer user (only their own customer)': {
+    budget: 2,
+    run: async (org) => {
+      const customerUser = await createMember(org, { role: 'CUSTOMER', customerId: org.customerId });
+      return api('GET', '/api/v1/customers', { token: customerUser.token, org: org.slug });
+    },
+  },
+  // Tickets.
+  'a ticket read by its display id, in any case: one round trip more than by its id (the display id\'s key)': {
+    budget: 4,
+    run: async (org) => {
+      const ticket = (await org.call('GET', `/api/v1/boards/${org.boardId}/tickets/${org.ticketId}`)).body.data;
+      return org.call('GET', `/api/v1/boards/${org.boardId}/tickets/${ticket.displayId.toLowerCase()}`);
+    },
+  },
+  // Teams.
+  'a team created without members': { budget: 2, run: (org) => org.call('POST', '/api/v1/teams', { body: { name: `Plain ${suffix()}` } }) },
+  'a team refused for an unknown member: nothing written': {
+    budget: 2,
+    status: 400,
+    run: (org) => org.call('POST', '/api/v1/teams', { body: { name: `Ghosts ${suffix()}`, memberIds: [org.memberId, 'usr_01HXXXXXXXXXXXXXXXXXXXXXXX'] } }),
+  },
+  // auth, the conditional update, the Query of the organization's boards (none carries the team).
+  'a team on no board renamed and recolored': {
+    budget: 3,
+    run: async (org) => org.call('PATCH', `/api/v1/teams/${(await post(org, '/api/v1/teams', { name: `Old ${suffix()}` })).id}`, { body: { name: `New ${suffix()}`, color: '#ABCDEF' } }),
+  },
+  'a team patched with the values it has: one write, nothing for boards': {
+    budget: 2,
+    run: async (org) => {
+      const name = `Steady ${suffix()}`;
+      const team = await post(org, '/api/v1/teams', { name, color: '#101010' });
+      return org.call('PATCH', `/api/v1/teams/${team.id}`, { body: { name } });
+    },
+  },
+};
 
 describe('round-trip budget of every endpoint', () => {
   let org: OrgFixture;
@@ -867,7 +986,15 @@ describe('round-trip budget of every endpoint', () => {
     if (probe.status) expect(response.status, JSON.stringify(response.body)).toBe(probe.status);
     else expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
     if (probe.budget > 0) expect(response.roundTrips).toBeGreaterThan(0);
-    expect(response.roundTrips).toBeLessThanOrEqual(probe.budget);
+    if (probe.atMost) expect(response.roundTrips).toBeLessThanOrEqual(probe.budget);
+    else expect(response.roundTrips).toBe(probe.budget);
+  });
+
+  it.each(Object.entries(scenarios))('%s', async (_scenario, probe) => {
+    const response = await probe.run(org);
+    if (probe.status) expect(response.status, JSON.stringify(response.body)).toBe(probe.status);
+    else expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
+    expect(response.roundTrips).toBe(probe.budget);
   });
 
   it('authenticates an OAuth access token in one round trip (its record, user, organization and grant in one batch)', async () => {

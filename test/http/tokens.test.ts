@@ -12,14 +12,12 @@ describe('personal access tokens', () => {
     expect(created.body).toMatchObject({ name: 'laptop', readOnly: false, denyDelete: true, clientLabel: 'Cursor', allowedBoardIds: [] });
     expect(created.body.tokenPrefix).toBe(created.body.token.slice(0, 12));
     expect(Date.parse(created.body.expiresAt) - Date.parse(created.body.createdAt)).toBe(30 * 86400 * 1000);
-    expect(created.roundTrips).toBeLessThanOrEqual(2);
 
     const list = await org.call('GET', '/api/v1/users/me/tokens');
     expect(list.status).toBe(200);
     expect(list.body.tokens).toHaveLength(1);
     expect(list.body.tokens[0]).toMatchObject({ id: created.body.id, name: 'laptop', tokenPrefix: created.body.tokenPrefix });
     expect(JSON.stringify(list.body)).not.toContain(created.body.token);
-    expect(list.roundTrips).toBeLessThanOrEqual(2);
   });
 
   it('authenticates with the token and records its use', async () => {
@@ -30,9 +28,8 @@ describe('personal access tokens', () => {
     expect(me.body.id).toBe(org.adminId);
     const list = await org.call('GET', '/api/v1/users/me/tokens');
     expect(list.body.tokens[0].lastUsedAt).not.toBeNull();
-    // Use is recorded at most every few minutes: the next request costs only the auth read.
-    const again = await api('GET', '/api/v1/organization', { token, org: org.slug });
-    expect(again.roundTrips).toBe(1);
+    // Use is recorded at most every few minutes: the next request costs only the auth read
+    // (round-trip-budget.test.ts: "authenticates an access token in one round trip").
   });
 
   it('cuts a revoked token off at once', async () => {
