@@ -46,7 +46,6 @@ describe('agents: create', () => {
     expect(response.body.id).toMatch(/^usr_/);
     expect(response.body.email).toMatch(/^agent-[0-9a-z]+@agents\.invalid$/);
     expect(typeof response.body.createdAt).toBe('string');
-    expect(response.roundTrips).toBeLessThanOrEqual(4);
 
     const user = await org.call('GET', `/api/v1/users/${response.body.id}`);
     expect(user.body).toMatchObject({ role: 'TEAM_MEMBER', isAgent: true });
@@ -151,7 +150,6 @@ describe('agents: read', () => {
     expect(all.status).toBe(200);
     expect(all.body.map((agent: { id: string }) => agent.id)).toEqual([other.id, mine.id]);
     expect(all.body[0].tokenCount).toBe(1);
-    expect(all.roundTrips).toBeLessThanOrEqual(5);
 
     const owned = await org.call('GET', base(org), { token: member.token });
     expect(owned.status).toBe(200);
@@ -167,7 +165,6 @@ describe('agents: read', () => {
     const got = await org.call('GET', `${base(org)}/${agent.id}`);
     expect(got.status).toBe(200);
     expect(got.body).toEqual(agent);
-    expect(got.roundTrips).toBeLessThanOrEqual(4);
     expect((await org.call('GET', `${base(org)}/${agent.id}`, { token: owner.token })).status).toBe(200);
     expect((await org.call('GET', `${base(org)}/${agent.id}`, { token: stranger.token })).status).toBe(403);
 
@@ -212,7 +209,6 @@ describe('agents: update', () => {
     });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ name: 'Renamed', description: 'New', timeFactor: 2.5, weeklyHoursCap: 40, maxConcurrentClaims: 5, gitIdentity: 'bot@example.com' });
-    expect(patched.roundTrips).toBeLessThanOrEqual(5);
 
     const cleared = await org.call('PATCH', `${base(org)}/${agent.id}`, {
       body: { description: null, timeFactor: null, weeklyHoursCap: null, maxConcurrentClaims: null, gitIdentity: null },
@@ -250,7 +246,6 @@ describe('agents: update', () => {
 
     const moved = await org.call('PATCH', path, { body: { ownerId: next.id } });
     expect(moved.status).toBe(200);
-    expect(moved.roundTrips).toBeLessThanOrEqual(5);
     expect(moved.body.owner).toEqual({ id: next.id, name: 'Next Owner', email: next.email });
 
     const otherAgent = await createAgent(org);
@@ -308,7 +303,6 @@ describe('agents: delete', () => {
 
     const deleted = await org.call('DELETE', `${base(org)}/${agent.id}`);
     expect(deleted.status).toBe(204);
-    expect(deleted.roundTrips).toBeLessThanOrEqual(4);
     expect((await api('GET', '/api/v1/users/me', { token: first.body.token, org: org.slug })).status).toBe(401);
     expect((await org.call('GET', `${base(org)}/${agent.id}`)).status).toBe(404);
     expect((await org.call('GET', base(org))).body).toEqual([]);
@@ -338,7 +332,6 @@ describe('agent tokens', () => {
     expect(minted.body.token).toMatch(/^wma_/);
     expect(minted.body).toMatchObject({ name: 'runner', allowedBoardIds: [board.body.id], readOnly: true, denyDelete: true, clientLabel: 'Claude', lastUsedAt: null });
     expect(Date.parse(minted.body.expiresAt) - Date.parse(minted.body.createdAt)).toBe(7 * 86400 * 1000);
-    expect(minted.roundTrips).toBeLessThanOrEqual(5);
 
     const noExpiry = await mint(org, agent.id, { expiresInDays: null, denyDelete: false });
     expect(noExpiry.body).toMatchObject({ expiresAt: null, denyDelete: false, readOnly: false, allowedBoardIds: [], clientLabel: null });
@@ -350,7 +343,6 @@ describe('agent tokens', () => {
       ['allowedBoardIds', 'clientLabel', 'createdAt', 'denyDelete', 'expiresAt', 'id', 'lastUsedAt', 'name', 'readOnly', 'tokenPrefix'].sort(),
     );
     expect(JSON.stringify(list.body)).not.toContain(minted.body.token);
-    expect(list.roundTrips).toBeLessThanOrEqual(3);
     expect((await org.call('GET', `${base(org)}/${agent.id}`)).body.tokenCount).toBe(2);
   });
 
@@ -392,7 +384,6 @@ describe('agent tokens', () => {
     expect((await org.call('GET', `${base(org)}/${agent.id}/tokens`, { token: owner.token })).body.tokens).toHaveLength(1);
     const revoked = await org.call('DELETE', `${base(org)}/${agent.id}/tokens/${minted.body.id}`, { token: owner.token });
     expect(revoked.status).toBe(204);
-    expect(revoked.roundTrips).toBeLessThanOrEqual(4);
     expect((await api('GET', '/api/v1/users/me', { token: minted.body.token, org: org.slug })).status).toBe(401);
     expect((await org.call('DELETE', `${base(org)}/${agent.id}/tokens/${minted.body.id}`)).status).toBe(404);
   });
@@ -447,7 +438,6 @@ describe('agent policies', () => {
       prsRequireHumanReview: false,
       gateableStatusKeys: ['BLOCKED', 'DONE', 'IN_PROGRESS', 'IN_REVIEW', 'TODO'],
     });
-    expect(response.roundTrips).toBeLessThanOrEqual(2);
   });
 
   it('updates the policies and refuses BACKLOG and unknown keys', async () => {
@@ -455,7 +445,6 @@ describe('agent policies', () => {
     const patched = await org.call('PATCH', `${base(org)}/policies`, { body: { statusTransitionsRequireApproval: ['IN_REVIEW', 'DONE'], prsRequireHumanReview: true } });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ statusTransitionsRequireApproval: ['IN_REVIEW', 'DONE'], prsRequireHumanReview: true });
-    expect(patched.roundTrips).toBeLessThanOrEqual(3);
 
     expectValidationError(await org.call('PATCH', `${base(org)}/policies`, { body: { statusTransitionsRequireApproval: ['DONE', 'BACKLOG'] } }), 'statusTransitionsRequireApproval.1');
     expectValidationError(await org.call('PATCH', `${base(org)}/policies`, { body: { statusTransitionsRequireApproval: ['NOPE'] } }), 'statusTransitionsRequireApproval.0');

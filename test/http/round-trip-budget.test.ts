@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { httpGroups, routeKeysOf } from '../../infra/route-table.js';
-import { api, createMember, createToken, signupOrg, uniqueSlug, type ApiResponse, type TestOrg, useInProcess } from '../support/api.js';
+import { api, createMember, createToken, setPlan, signupOrg, uniqueSlug, type ApiResponse, type TestOrg, useInProcess } from '../support/api.js';
 import { buildOrgFixture, pathFor, type OrgFixture } from '../support/fixtures.js';
 import { db } from '../../lib/db/service.js';
 import { codeFor, createGrant, oauthFetch, pkcePair } from '../support/oauth.js';
@@ -946,6 +946,36 @@ const scenarios: Record<string, Probe> = {
     run: async (org) => {
       const ticket = (await org.call('GET', `/api/v1/boards/${org.boardId}/tickets/${org.ticketId}`)).body.data;
       return org.call('GET', `/api/v1/boards/${org.boardId}/tickets/${ticket.displayId.toLowerCase()}`);
+    },
+  },
+  // Agents.
+  'the agent list with two agents: one token Query per agent': {
+    budget: 5,
+    run: async () => {
+      const fresh = await signupOrg();
+      await setPlan(fresh.slug, 'PRO');
+      const agents = `/api/v1/organizations/${fresh.orgId}/agents`;
+      const first = await post(fresh, agents, { name: 'A owned by admin' });
+      await post(fresh, `${agents}/${first.id}/tokens`, { name: 'ci' });
+      await post(fresh, agents, { name: 'B' });
+      return fresh.call('GET', agents);
+    },
+  },
+  'an agent handed to another owner (the new owner read and checked)': {
+    budget: 5,
+    run: async (org) => {
+      const agent = await post(org, `/api/v1/organizations/${org.orgId}/agents`, { name: `Handed ${suffix()}` });
+      const next = await createMember(org, { name: 'Next Owner' });
+      return org.call('PATCH', `/api/v1/organizations/${org.orgId}/agents/${agent.id}`, { body: { ownerId: next.id } });
+    },
+  },
+  'an agent token minted with restrictions (its boards checked)': {
+    budget: 5,
+    run: async (org) => {
+      const agent = await post(org, `/api/v1/organizations/${org.orgId}/agents`, { name: `Restricted ${suffix()}` });
+      return org.call('POST', `/api/v1/organizations/${org.orgId}/agents/${agent.id}/tokens`, {
+        body: { name: 'runner', expiresInDays: 7, allowedBoardIds: [org.boardId], readOnly: true, clientLabel: 'Claude' },
+      });
     },
   },
   // Teams.

@@ -38,7 +38,6 @@ const NOT_A_READ_TO_REDO = new Set(['identity/signup.ts', 'organizations/counter
 const ROUND_TRIPS_NOT_MOVED_YET = new Set([
   'http/agent-approvals.test.ts',
   'http/agents-overview.test.ts',
-  'http/agents.test.ts',
   'http/boards.test.ts',
   'http/claims.test.ts',
   'http/login-throttle.test.ts',
