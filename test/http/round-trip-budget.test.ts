@@ -978,6 +978,40 @@ const scenarios: Record<string, Probe> = {
       });
     },
   },
+  'the agents overview with three agents (one inactive, one deleted): one open-claims Query per agent it shows': {
+    budget: 5,
+    run: async () => {
+      const fresh = await signupOrg();
+      await setPlan(fresh.slug, 'PRO');
+      const agents = `/api/v1/organizations/${fresh.orgId}/agents`;
+      await post(fresh, agents, { name: 'Builder' });
+      const second = await post(fresh, agents, { name: 'Auditor' });
+      const third = await post(fresh, agents, { name: 'Cleaner' });
+      await fresh.call('PATCH', `${agents}/${second.id}`, { body: { isActive: false } });
+      await fresh.call('DELETE', `${agents}/${third.id}`);
+      return fresh.call('GET', `${agents}/overview`);
+    },
+  },
+  // Claims. auth; boards ∥ configuration; the holder's byClaimHolder Query (no board is read).
+  'the cross-board list of the tickets the caller claimed (claimedBy=me)': {
+    budget: 4,
+    run: async (org) => {
+      const ticket = await freshTicket(org);
+      await org.call('POST', `/api/v1/boards/${org.boardId}/tickets/${ticket.id}/claim`, { body: {} });
+      return org.call('GET', '/api/v1/issues?claimedBy=me');
+    },
+  },
+  // Sign-in: an unknown e-mail costs the same reads as a wrong password (nothing tells them apart).
+  'a sign-in refused for a wrong password': {
+    budget: 4,
+    status: 401,
+    run: (org) => api('POST', '/api/v1/auth/login', { org: org.slug, headers: { 'x-forwarded-for': freshIp() }, body: { email: `admin@${org.slug}.test`, password: 'wrong password' } }),
+  },
+  'a sign-in refused for an unknown e-mail: the same reads as a wrong password': {
+    budget: 4,
+    status: 401,
+    run: (org) => api('POST', '/api/v1/auth/login', { org: org.slug, headers: { 'x-forwarded-for': freshIp() }, body: { email: 'nobody@example.test', password: 'wrong password' } }),
+  },
   // Teams.
   'a team created without members': { budget: 2, run: (org) => org.call('POST', '/api/v1/teams', { body: { name: `Plain ${suffix()}` } }) },
   'a team refused for an unknown member: nothing written': {
