@@ -940,6 +940,63 @@ const scenarios: Record<string, Probe> = {
       return api('GET', '/api/v1/customers', { token: customerUser.token, org: org.slug });
     },
   },
+  // Boards.
+  // auth, the transaction refused for the taken prefix, one read of the alternatives, the transaction.
+  'a board whose generated prefix is taken: the next free one found in one read': {
+    budget: 4,
+    status: 201,
+    run: async () => {
+      const fresh = await signupOrg();
+      await post(fresh, '/api/v1/boards', { name: 'Wide Widget' });
+      return fresh.call('POST', '/api/v1/boards', { body: { name: 'Wild Wolf' } });
+    },
+  },
+  'a board refused for an unknown customer: nothing written': {
+    budget: 2,
+    status: 400,
+    run: (org) => org.call('POST', '/api/v1/boards', { body: { name: `Refused ${suffix()}`, customerIds: [org.customerId, 'cst_unknown'] } }),
+  },
+  // auth, one BatchGetItem of the teams, one transaction.
+  'a board created with teams and customers': {
+    budget: 3,
+    status: 201,
+    run: (org) => org.call('POST', '/api/v1/boards', { body: { name: `Assigned ${suffix()}`, teamIds: [org.teamId, org.teamId], customerIds: [org.customerId] } }),
+  },
+  'a board\'s customers replaced by PATCH customerIds': {
+    budget: 3,
+    run: async (org) => {
+      const board = await post(org, '/api/v1/boards', { name: `Shared ${suffix()}` });
+      return org.call('PATCH', `/api/v1/boards/${board.id}`, { body: { customerIds: [org.customerId] } });
+    },
+  },
+  'a board member added again: nothing written': {
+    budget: 2,
+    run: async (org) => {
+      const board = await post(org, '/api/v1/boards', { name: `Members ${suffix()}` });
+      const member = await createMember(org);
+      await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: member.id } });
+      return org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: member.id } });
+    },
+  },
+  'a team assigned to a board again: nothing written': {
+    budget: 2,
+    run: async (org) => {
+      const board = await post(org, '/api/v1/boards', { name: `Teams ${suffix()}` });
+      await org.call('POST', `/api/v1/boards/${board.id}/teams`, { body: { teamId: org.teamId } });
+      return org.call('POST', `/api/v1/boards/${board.id}/teams`, { body: { teamId: org.teamId } });
+    },
+  },
+  // auth, the board, the organization's users (who loses access), their tickets on the board, the write.
+  'a team removed from a board, a member losing access': {
+    budget: 5,
+    run: async (org) => {
+      const member = await createMember(org);
+      const team = await post(org, '/api/v1/teams', { name: `Leaving ${suffix()}`, memberIds: [member.id] });
+      const board = await post(org, '/api/v1/boards', { name: `Team board ${suffix()}` });
+      await org.call('POST', `/api/v1/boards/${board.id}/teams`, { body: { teamId: team.id } });
+      return org.call('DELETE', `/api/v1/boards/${board.id}/teams/${team.id}`);
+    },
+  },
   // Tickets.
   'a ticket read by its display id, in any case: one round trip more than by its id (the display id\'s key)': {
     budget: 4,
