@@ -28,7 +28,7 @@ async function setup(options: { explainable: boolean; gated?: string[] }): Promi
   expect((await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: agent.body.id } })).status).toBeLessThan(300);
   const minted = await s.org.call('POST', `/api/v1/organizations/${s.org.orgId}/agents/${agent.body.id}/tokens`, { body: { name: 't' } });
   expect(minted.status).toBe(201);
-  // The token's first use records lastSeenAt (one more write): done here, so the round trips below are steady.
+  // The token's first use records lastSeenAt (one more write): done here, as the agent's later requests find it.
   expect((await api('GET', ticketsOf(s.boardId), { token: minted.body.token, org: s.org.slug })).status).toBe(200);
   return { ...s, agent: { id: agent.body.id, token: minted.body.token }, owner };
 }
@@ -70,8 +70,6 @@ describe('the approval gate on every route that moves a ticket (Explainable Stat
     const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id });
     const response = await asAgent(s, 'PATCH', onTicket(s, ticket.id, '/status'), { statusId: s.statuses.DONE.id, reason: 'Tests pass' });
     expectApprovalRequired(response, s.statuses.DONE.id, 'DONE', 'recorded');
-    // auth, ticket ‖ configuration, the ticket's suggestions, one transaction (suggestion + notification)
-    expect(response.roundTrips).toBe(5);
     expect(await statusOf(s, ticket.id)).toBe(s.statuses.IN_PROGRESS.id);
     const list = await suggestionsOf(s, ticket.id);
     expect(list).toEqual({
@@ -176,7 +174,6 @@ describe('the approval gate on every route that moves a ticket (Explainable Stat
     const again = await asAgent(s, 'PATCH', onTicket(s, ticket.id, '/status'), { statusId: s.statuses.DONE.id, reason: 'Second' });
     expectApprovalRequired(again, s.statuses.DONE.id, 'DONE', 'recorded');
     expect(again.body.error.details.suggestionId).toBe(first.body.error.details.suggestionId);
-    expect(again.roundTrips).toBe(4); // auth, ticket ‖ configuration, the ticket's suggestions; nothing written
     const list = await suggestionsOf(s, ticket.id);
     expect(list.total).toBe(1);
     expect(list.data[0].reason).toBe('First');
@@ -227,7 +224,6 @@ describe('the approval gate without Explainable Status', () => {
     const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id });
     const status = await asAgent(s, 'PATCH', onTicket(s, ticket.id, '/status'), { statusId: done, reason: 'Done' });
     expectApprovalRequired(status, done, 'DONE', 'none');
-    expect(status.roundTrips).toBe(3); // auth, ticket ‖ configuration
     expectApprovalRequired(await asAgent(s, 'PATCH', onTicket(s, ticket.id), { statusId: done }), done, 'DONE', 'none');
     expectApprovalRequired(await asAgent(s, 'PATCH', onTicket(s, ticket.id, '/inline'), { statusId: done }), done, 'DONE', 'none');
     expectApprovalRequired(await asAgent(s, 'POST', onTicket(s, ticket.id, '/transition'), { toStatusId: done }), done, 'DONE', 'none');
@@ -262,7 +258,7 @@ describe('listing suggestions (GET …/suggestions)', () => {
     s = await setup({ explainable: true, gated: ['IN_REVIEW', 'BLOCKED', 'DONE'] });
   });
 
-  it('lists newest first, filters by state, paginates, and costs 4 round trips', async () => {
+  it('lists newest first, filters by state, paginates', async () => {
     const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.IN_PROGRESS.id });
     const ids: string[] = [];
     for (const key of ['IN_REVIEW', 'BLOCKED', 'DONE']) {
@@ -272,7 +268,6 @@ describe('listing suggestions (GET …/suggestions)', () => {
 
     const all = await s.org.call('GET', suggestionsPath(s, ticket.id));
     expect(all.status).toBe(200);
-    expect(all.roundTrips).toBe(4); // auth, ticket BatchGetItem ‖ suggestions Query ‖ configuration
     expect(all.body.data.map((suggestion: any) => suggestion.id)).toEqual([...ids].reverse());
     expect((await suggestionsOf(s, ticket.id, '?state=PENDING')).data.map((suggestion: any) => suggestion.id)).toEqual([ids[2], ids[0]]);
     expect((await suggestionsOf(s, ticket.id, '?state=REJECTED')).data.map((suggestion: any) => suggestion.id)).toEqual([ids[1]]);
@@ -330,7 +325,6 @@ describe('accepting and rejecting suggestions', () => {
     const { ticket, suggestionId } = await pending('All green');
     const response = await decide(ticket.id, suggestionId, 'accept');
     expect(response.status).toBe(200);
-    expect(response.roundTrips).toBe(4); // auth, ticket+suggestion BatchGetItem ‖ configuration, one transaction
     expect(response.body.data).toMatchObject({
       id: suggestionId,
       state: 'ACCEPTED',
@@ -371,7 +365,6 @@ describe('accepting and rejecting suggestions', () => {
     const before = (await s.org.call('GET', onTicket(s, ticket.id))).body.data;
     const response = await decide(ticket.id, suggestionId, 'accept');
     expect(response.status).toBe(200);
-    expect(response.roundTrips).toBe(4);
     expect(response.body.data.state).toBe('ACCEPTED');
     expect((await s.org.call('GET', onTicket(s, ticket.id))).body.data.updatedAt).toBe(before.updatedAt);
   });
@@ -391,7 +384,6 @@ describe('accepting and rejecting suggestions', () => {
     const { ticket, suggestionId } = await pending();
     const response = await decide(ticket.id, suggestionId, 'reject', { body: { reason: 'Not yet' } });
     expect(response.status).toBe(200);
-    expect(response.roundTrips).toBe(4); // auth, ticket+suggestion BatchGetItem ‖ configuration, one conditional update
     expect(response.body.data).toMatchObject({ id: suggestionId, state: 'REJECTED', decisionReason: 'Not yet', decidedBy: { id: s.org.adminId } });
     expect(await statusOf(s, ticket.id)).toBe(s.statuses.IN_PROGRESS.id);
     // A new refused move records a new suggestion once the old one is decided.

@@ -862,6 +862,44 @@ function timeProbes(): Record<string, Probe> {
 const statusOf = async (org: TestOrg, key: string) => (await org.call('GET', '/api/v1/statuses')).body.data.find((status: any) => status.key === key);
 
 /**
+ * A PRO organization of its own with a board (Explainable Status when asked) and an agent on it
+ * whose token has been used once (its first use records lastSeenAt), built once per kind.
+ */
+const approvalWorlds = new Map<boolean, Promise<{ org: TestOrg; boardId: string; agentToken: string; status: (key: string) => string }>>();
+function approvalWorld(explainable: boolean) {
+  if (!approvalWorlds.has(explainable)) {
+    approvalWorlds.set(
+      explainable,
+      (async () => {
+        const org = await signupOrg();
+        await setPlan(org.slug, 'PRO');
+        const board = await post(org, '/api/v1/boards', { name: 'Approvals' });
+        if (explainable) await org.call('PATCH', `/api/v1/boards/${board.id}`, { body: { features: { explainableStatus: true } } });
+        const owner = await createMember(org);
+        const agent = await post(org, `/api/v1/organizations/${org.orgId}/agents`, { name: 'Builder Bot', ownerId: owner.id });
+        await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: agent.id } });
+        const agentToken = (await post(org, `/api/v1/organizations/${org.orgId}/agents/${agent.id}/tokens`, { name: 't' })).token as string;
+        await api('GET', `/api/v1/boards/${board.id}/tickets`, { token: agentToken, org: org.slug });
+        const statuses = (await org.call('GET', '/api/v1/statuses')).body.data as { key: string; id: string }[];
+        return { org, boardId: board.id, agentToken, status: (key: string) => statuses.find((status) => status.key === key)!.id };
+      })(),
+    );
+  }
+  return approvalWorlds.get(explainable)!;
+}
+
+/** An agent's move of a fresh IN_PROGRESS ticket into DONE (gated by default), `times` times; the last answer. */
+async function agentMovesToDone(explainable: boolean, times = 1): Promise<ApiResponse> {
+  const w = await approvalWorld(explainable);
+  const ticket = (await post(w.org, `/api/v1/boards/${w.boardId}/tickets`, { title: `Gated ${suffix()}`, statusId: w.status('IN_PROGRESS') })).data;
+  let response: ApiResponse | undefined;
+  for (let i = 0; i < times; i += 1) {
+    response = await api('PATCH', `/api/v1/boards/${w.boardId}/tickets/${ticket.id}/status`, { token: w.agentToken, org: w.org.slug, body: { statusId: w.status('DONE'), reason: `Move ${i}` } });
+  }
+  return response!;
+}
+
+/**
  * The figures of particular cases, moved here from the tests of their domains (so that a change of
  * cost is one edit in one file). Those that change an organization's defaults use one of their own.
  */
@@ -938,6 +976,22 @@ const scenarios: Record<string, Probe> = {
     run: async (org) => {
       const customerUser = await createMember(org, { role: 'CUSTOMER', customerId: org.customerId });
       return api('GET', '/api/v1/customers', { token: customerUser.token, org: org.slug });
+    },
+  },
+  // The approval gate. auth, ticket ‖ configuration, the ticket's suggestions, one transaction (suggestion + notification).
+  'an agent\'s move into a gated status refused and kept as a pending suggestion (Explainable Status)': { budget: 5, status: 403, run: () => agentMovesToDone(true) },
+  // auth, ticket ‖ configuration, the ticket's suggestions; nothing written.
+  'the same refused move again: the pending suggestion found, nothing written': { budget: 4, status: 403, run: () => agentMovesToDone(true, 2) },
+  // auth, ticket ‖ configuration.
+  'an agent\'s move into a gated status refused outright (no Explainable Status)': { budget: 3, status: 403, run: () => agentMovesToDone(false) },
+  'a suggestion accepted for a ticket already in its status: nothing moved': {
+    budget: 4,
+    run: async () => {
+      const w = await approvalWorld(true);
+      const ticket = (await post(w.org, `/api/v1/boards/${w.boardId}/tickets`, { title: `Settled ${suffix()}`, statusId: w.status('IN_PROGRESS') })).data;
+      const refused = await api('PATCH', `/api/v1/boards/${w.boardId}/tickets/${ticket.id}/status`, { token: w.agentToken, org: w.org.slug, body: { statusId: w.status('DONE') } });
+      await w.org.call('PATCH', `/api/v1/boards/${w.boardId}/tickets/${ticket.id}/status`, { body: { statusId: w.status('DONE') } });
+      return w.org.call('POST', `/api/v1/boards/${w.boardId}/tickets/${ticket.id}/suggestions/${refused.body.error.details.suggestionId}/accept`);
     },
   },
   // Boards.
