@@ -899,6 +899,17 @@ async function agentMovesToDone(explainable: boolean, times = 1): Promise<ApiRes
   return response!;
 }
 
+/** A new board of the organization with a person who is its direct member (setup, not measured). */
+async function boardWithMember(org: TestOrg, name = 'Scenario'): Promise<{ boardId: string; memberId: string }> {
+  const board = await post(org, '/api/v1/boards', { name: `${name} ${suffix()}` });
+  const member = await createMember(org);
+  await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: member.id } });
+  return { boardId: board.id, memberId: member.id };
+}
+
+const ticketOn = async (org: TestOrg, boardId: string, body: Record<string, unknown> = {}) =>
+  (await post(org, `/api/v1/boards/${boardId}/tickets`, { title: `Scenario ${suffix()}`, ...body })).data;
+
 /**
  * The figures of particular cases, moved here from the tests of their domains (so that a change of
  * cost is one edit in one file). Those that change an organization's defaults use one of their own.
@@ -1122,6 +1133,130 @@ const scenarios: Record<string, Probe> = {
     budget: 4,
     status: 401,
     run: (org) => api('POST', '/api/v1/auth/login', { org: org.slug, headers: { 'x-forwarded-for': freshIp() }, body: { email: 'nobody@example.test', password: 'wrong password' } }),
+  },
+  // Ticket workflow.
+  'a ticket unassigned (null): no assignee to read': {
+    budget: 4,
+    run: async (org) => {
+      const { boardId, memberId } = await boardWithMember(org);
+      const ticket = await ticketOn(org, boardId, { assigneeId: memberId });
+      return org.call('PATCH', `/api/v1/boards/${boardId}/tickets/${ticket.id}/assign`, { body: { assigneeId: null } });
+    },
+  },
+  // The blockedBy user is checked inside the transaction.
+  'a ticket moved to BLOCKED with its blocker': {
+    budget: 4,
+    run: async (org) => {
+      const { boardId, memberId } = await boardWithMember(org);
+      const ticket = await ticketOn(org, boardId);
+      const blocked = (await statusOf(org, 'BLOCKED')).id;
+      return org.call('POST', `/api/v1/boards/${boardId}/tickets/${ticket.id}/transition`, { body: { toStatusId: blocked, blockerInfo: { reason: 'Waiting for the vendor', blockedBy: memberId } } });
+    },
+  },
+  // auth, ticket+board ‖ configuration, the assignee, one transaction.
+  'an inline edit of title, description, status, assignee and due date': {
+    budget: 5,
+    run: async (org) => {
+      const { boardId, memberId } = await boardWithMember(org);
+      const ticket = await ticketOn(org, boardId);
+      return org.call('PATCH', `/api/v1/boards/${boardId}/tickets/${ticket.id}/inline`, {
+        body: { title: 'Edited inline', description: 'New words', statusId: (await statusOf(org, 'IN_PROGRESS')).id, assigneeId: memberId, dueDate: '2031-03-04', expectedUpdatedAt: ticket.updatedAt },
+      });
+    },
+  },
+  'an inline edit clearing the assignee and due date': {
+    budget: 4,
+    run: async (org) => {
+      const { boardId, memberId } = await boardWithMember(org);
+      const ticket = await ticketOn(org, boardId, { assigneeId: memberId, dueDate: '2030-01-01' });
+      return org.call('PATCH', `/api/v1/boards/${boardId}/tickets/${ticket.id}/inline`, { body: { assigneeId: null, dueDate: null } });
+    },
+  },
+  'an inline edit refused as stale (409 STALE_UPDATE): nothing written': {
+    budget: 3,
+    status: 409,
+    run: async (org) => {
+      const { boardId } = await boardWithMember(org);
+      const ticket = await ticketOn(org, boardId);
+      await org.call('PATCH', `/api/v1/boards/${boardId}/tickets/${ticket.id}/inline`, { body: { title: 'Someone else was first' } });
+      return org.call('PATCH', `/api/v1/boards/${boardId}/tickets/${ticket.id}/inline`, { body: { title: 'Mine', expectedUpdatedAt: ticket.updatedAt } });
+    },
+  },
+  // As a move, plus the assignee's GetItem (in parallel with the counter).
+  'a ticket moved to a board its assignee cannot see (kept, flagged needsReassignment)': {
+    budget: 6,
+    run: async (org) => {
+      const { boardId, memberId } = await boardWithMember(org);
+      const target = await post(org, '/api/v1/boards', { name: `Unseen ${suffix()}` });
+      const ticket = await ticketOn(org, boardId, { assigneeId: memberId });
+      return org.call('POST', `/api/v1/boards/${boardId}/tickets/${ticket.id}/move`, { body: { targetBoardId: target.id } });
+    },
+  },
+  // auth, board+user, board update, the member's tickets on the board (byAssignee), configuration, one transaction per ticket (2).
+  'a direct member removed from a board, two of their tickets flagged': {
+    budget: 7,
+    status: 204,
+    run: async (org) => {
+      const { boardId, memberId } = await boardWithMember(org);
+      await ticketOn(org, boardId, { assigneeId: memberId });
+      await ticketOn(org, boardId, { assigneeId: memberId });
+      return org.call('DELETE', `/api/v1/boards/${boardId}/members/${memberId}`);
+    },
+  },
+  // auth, board ‖ configuration, the board's tickets.
+  'the tickets needing reassignment on a board': {
+    budget: 4,
+    run: async (org) => {
+      const { boardId, memberId } = await boardWithMember(org);
+      await ticketOn(org, boardId, { assigneeId: memberId });
+      await org.call('DELETE', `/api/v1/boards/${boardId}/members/${memberId}`);
+      return org.call('GET', `/api/v1/boards/${boardId}/tickets/needing-reassignment`);
+    },
+  },
+  // auth, board ‖ users, board update, byAssignee Query, configuration, two ticket transactions.
+  'a team removed from a board, two tickets of its member flagged': {
+    budget: 8,
+    run: async (org) => {
+      const board = await post(org, '/api/v1/boards', { name: `Team leaves ${suffix()}` });
+      const member = await createMember(org);
+      const team = await post(org, '/api/v1/teams', { name: `Leaving ${suffix()}`, memberIds: [member.id] });
+      await org.call('POST', `/api/v1/boards/${board.id}/teams`, { body: { teamId: team.id } });
+      await ticketOn(org, board.id, { assigneeId: member.id });
+      await ticketOn(org, board.id, { assigneeId: member.id });
+      return org.call('DELETE', `/api/v1/boards/${board.id}/teams/${team.id}`);
+    },
+  },
+  'a team removed from a board whose member stays a direct member: nothing flagged': {
+    budget: 4,
+    run: async (org) => {
+      const { boardId, memberId } = await boardWithMember(org);
+      const team = await post(org, '/api/v1/teams', { name: `Redundant ${suffix()}`, memberIds: [memberId] });
+      await org.call('POST', `/api/v1/boards/${boardId}/teams`, { body: { teamId: team.id } });
+      await ticketOn(org, boardId, { assigneeId: memberId });
+      return org.call('DELETE', `/api/v1/boards/${boardId}/teams/${team.id}`);
+    },
+  },
+  // auth, types Query, boards ‖ configuration, one Query per board (3, a deleted one included), one transaction per live ticket (4), the delete.
+  'a ticket type deleted with its tickets on three boards moved to the replacement': {
+    budget: 1 + 1 + 2 + 3 + 4 + 1,
+    status: 204,
+    run: async () => {
+      const fresh = await signupOrg();
+      const first = await post(fresh, '/api/v1/boards', { name: 'First' });
+      const second = await post(fresh, '/api/v1/boards', { name: 'Second' });
+      const doomed = await post(fresh, '/api/v1/boards', { name: 'Doomed' });
+      const bug = await post(fresh, '/api/v1/ticket-types', { name: 'Bug', color: '#FF0000' });
+      const fallback = (await fresh.call('GET', '/api/v1/ticket-types/default')).body;
+      await ticketOn(fresh, first.id, { typeId: bug.id });
+      await ticketOn(fresh, first.id, { typeId: bug.id, statusId: (await statusOf(fresh, 'DONE')).id });
+      await ticketOn(fresh, second.id, { typeId: bug.id, statusId: (await statusOf(fresh, 'IN_PROGRESS')).id });
+      await ticketOn(fresh, doomed.id, { typeId: bug.id });
+      await fresh.call('DELETE', `/api/v1/boards/${doomed.id}`);
+      const deletedTicket = await ticketOn(fresh, first.id, { typeId: bug.id });
+      await fresh.call('DELETE', `/api/v1/boards/${first.id}/tickets/${deletedTicket.id}`);
+      await ticketOn(fresh, first.id);
+      return fresh.call('DELETE', `/api/v1/ticket-types/${bug.id}?replacementTypeId=${fallback.id}`);
+    },
   },
   // Teams.
   'a team created without members': { budget: 2, run: (org) => org.call('POST', '/api/v1/teams', { body: { name: `Plain ${suffix()}` } }) },

@@ -35,7 +35,6 @@ describe('changing a ticket’s status (PATCH …/status)', () => {
     });
 
     expect(response.status).toBe(200);
-    expect(response.roundTrips).toBe(4); // auth, ticket+board BatchGetItem ‖ configuration Query, one transaction
     expect(response.body.data).toMatchObject({
       id: ticket.id,
       status: { id: s.statuses.IN_PROGRESS.id, category: 'ACTIVE' },
@@ -103,10 +102,8 @@ describe('assigning a ticket (PATCH …/assign)', () => {
     const unassigned = await s.org.call('PATCH', `${ticketsOf(s.boardId)}/${ticket.id}/assign`, { body: { assigneeId: null } });
 
     expect(assigned.status).toBe(200);
-    expect(assigned.roundTrips).toBe(5); // auth, ticket+board ‖ configuration, the assignee, one transaction
     expect(assigned.body.data.assignee).toEqual({ id: member.id, name: 'Grace Assignee' });
     expect(unassigned.status).toBe(200);
-    expect(unassigned.roundTrips).toBe(4);
     expect(unassigned.body.data.assignee).toBeNull();
     const timeline = await timelineOf(ticket.id);
     expect(timeline.filter((entry) => entry.kind === 'ASSIGNED').map((entry) => entry.details)).toEqual([
@@ -151,7 +148,6 @@ describe('transitions (POST …/transition)', () => {
     const response = await transition(s.boardId, ticket.id, { toStatusId: s.statuses.TODO.id, reason: 'Ready' });
 
     expect(response.status).toBe(200);
-    expect(response.roundTrips).toBe(4);
     expect(response.body.data).toMatchObject({ status: { id: s.statuses.TODO.id }, statusChangeReason: 'Ready', blockerInfo: null });
     expect((await timelineOf(ticket.id)).at(-1)).toMatchObject({ kind: 'STATUS_CHANGED', details: { toStatusId: s.statuses.TODO.id, reason: 'Ready' } });
     expect(await eventTypes(s.org, ticket.id, 3)).toEqual(['ticket.created', 'ticket.status_changed', 'ticket.updated']);
@@ -202,7 +198,6 @@ describe('transitions (POST …/transition)', () => {
 
     const blocked = await transition(s.boardId, ticket.id, { toStatusId: s.statuses.BLOCKED.id, blockerInfo: { reason: 'Waiting for the vendor', blockedBy: member.id } });
     expect(blocked.status).toBe(200);
-    expect(blocked.roundTrips).toBe(4); // the blockedBy user is checked inside the transaction
     expect(blocked.body.data).toMatchObject({ status: { id: s.statuses.BLOCKED.id }, blockerInfo: { reason: 'Waiting for the vendor', blockedBy: member.id } });
     expect((await getTicket(s.org, s.boardId, ticket.id)).blockerInfo).toEqual({ reason: 'Waiting for the vendor', blockedBy: member.id });
 
@@ -254,7 +249,6 @@ describe('approving a planned ticket (POST …/approve)', () => {
     const response = await s.org.call('POST', `${ticketsOf(s.boardId)}/${ticket.id}/approve`);
 
     expect(response.status).toBe(200);
-    expect(response.roundTrips).toBe(4);
     expect(response.body.data.status).toMatchObject({ id: activeInOrder[0].id, category: 'ACTIVE' });
     expect((await timelineOf(ticket.id)).at(-1)).toMatchObject({ kind: 'STATUS_CHANGED', details: { fromStatusId: s.statuses.BACKLOG.id, toStatusId: activeInOrder[0].id } });
     expect(await eventTypes(s.org, ticket.id, 3)).toEqual(['ticket.created', 'ticket.status_changed', 'ticket.updated']);
@@ -296,7 +290,6 @@ describe('reordering (PATCH …/reorder)', () => {
     const response = await reorder(s.boardId, { ticketId: second.id, position: between });
 
     expect(response.status).toBe(200);
-    expect(response.roundTrips).toBe(4);
     expect(response.body.data).toMatchObject({ id: second.id, position: between, status: { id: s.statuses.IN_PROGRESS.id } });
     const listed = await s.org.call('GET', `${ticketsOf(s.boardId)}?statusId=${s.statuses.IN_PROGRESS.id}`);
     expect(listed.body.data.map((ticket: any) => ticket.id)).toEqual([second.id, first.id]);
@@ -355,7 +348,6 @@ describe('inline editing with optimistic locking (PATCH …/inline)', () => {
     });
 
     expect(response.status).toBe(200);
-    expect(response.roundTrips).toBe(5); // auth, ticket+board ‖ configuration, the assignee, one transaction
     expect(response.body.data).toMatchObject({
       title: 'Edited inline', description: 'New words', status: { id: s.statuses.IN_PROGRESS.id }, assignee: { id: member.id }, dueDate: '2031-03-04T00:00:00.000Z',
     });
@@ -368,7 +360,6 @@ describe('inline editing with optimistic locking (PATCH …/inline)', () => {
     const ticket = await createTicket(s.org, s.boardId, { assigneeId: member.id, dueDate: '2030-01-01' });
     const response = await inline(ticket.id, { assigneeId: null, dueDate: null });
     expect(response.status).toBe(200);
-    expect(response.roundTrips).toBe(4);
     expect(response.body.data).toMatchObject({ assignee: null, dueDate: null });
   });
 
@@ -379,7 +370,6 @@ describe('inline editing with optimistic locking (PATCH …/inline)', () => {
     const response = await inline(ticket.id, { title: 'Mine', expectedUpdatedAt: ticket.updatedAt });
 
     expect(response.status).toBe(409);
-    expect(response.roundTrips).toBe(3);
     expect(response.body.error).toMatchObject({ code: 'STALE_UPDATE', details: { currentUpdatedAt: edited.updatedAt } });
     const current = await getTicket(s.org, s.boardId, ticket.id);
     expect(current).toMatchObject({ title: 'Someone else was first', updatedAt: edited.updatedAt });
@@ -436,7 +426,6 @@ describe('moving a ticket to another board (POST …/move)', () => {
     const response = await move(s.boardId, ticket.id, target.id);
 
     expect(response.status).toBe(200);
-    expect(response.roundTrips).toBe(5); // auth, boards+ticket BatchGetItem ‖ configuration, target counter, one transaction
     expect(response.body).toEqual({ data: { id: ticket.id, displayId: `DST-${Number(already.displayId.split('-')[1]) + 1}`, title: 'Travels', boardId: target.id } });
     const moved = await getTicket(s.org, target.id, ticket.id);
     expect(moved).toMatchObject({ boardId: target.id, displayId: response.body.data.displayId, status: { id: s.statuses.IN_PROGRESS.id }, needsReassignment: false });
@@ -476,7 +465,6 @@ describe('moving a ticket to another board (POST …/move)', () => {
     const response = await move(s.boardId, ticket.id, target.id);
 
     expect(response.status).toBe(200);
-    expect(response.roundTrips).toBe(6); // as above, plus the assignee's GetItem (in parallel with the counter)
     expect(await getTicket(s.org, target.id, ticket.id)).toMatchObject({ assignee: { id: member.id }, needsReassignment: true });
     const flagged = await s.org.call('GET', `${ticketsOf(target.id)}/needing-reassignment`);
     expect(flagged.body.data.map((item: any) => item.id)).toEqual([ticket.id]);
@@ -559,11 +547,8 @@ describe('tickets needing reassignment', () => {
     const removed = await s.org.call('DELETE', `/api/v1/boards/${board.id}/members/${member.id}`);
 
     expect(removed.status).toBe(204);
-    // auth, board+user, board update, the member's tickets on the board (byAssignee), configuration, one transaction per ticket
-    expect(removed.roundTrips).toBe(7);
     const list = await s.org.call('GET', `${ticketsOf(board.id)}/needing-reassignment`);
     expect(list.status).toBe(200);
-    expect(list.roundTrips).toBe(4); // auth, board ‖ configuration, the board's tickets
     expect(list.body).toMatchObject({ total: 2, page: 1, pageSize: 20, totalPages: 1 });
     expect(list.body.data.map((ticket: any) => ticket.id).sort()).toEqual([first.id, planned.id].sort());
     expect(list.body.data[0]).toMatchObject({ needsReassignment: true, assignee: { id: member.id }, claim: null });
@@ -587,8 +572,6 @@ describe('tickets needing reassignment', () => {
 
     expect(removed.status).toBe(200);
     expect(removed.body).toEqual({ flaggedTicketCount: 2 });
-    // auth, board ‖ users, board update, byAssignee Query, configuration, two ticket transactions
-    expect(removed.roundTrips).toBe(8);
     const reassigned = await s.org.call('PATCH', `${ticketsOf(board.id)}/${tickets[0]!.id}/assign`, { body: { assigneeId: s.org.adminId } });
     expect(reassigned.body.data.needsReassignment).toBe(false);
     const list = await s.org.call('GET', `${ticketsOf(board.id)}/needing-reassignment`);
@@ -606,7 +589,6 @@ describe('tickets needing reassignment', () => {
     const removed = await s.org.call('DELETE', `/api/v1/boards/${board.id}/teams/${team.body.id}`);
 
     expect(removed.body).toEqual({ flaggedTicketCount: 0 });
-    expect(removed.roundTrips).toBe(4);
     expect((await getTicket(s.org, board.id, ticket.id)).needsReassignment).toBe(false);
   });
 
@@ -663,8 +645,6 @@ describe('deleting a ticket type with a replacement', () => {
 
     expectValidationError(refused, 'replacementTypeId');
     expect(deleted.status).toBe(204);
-    // auth, types Query, boards ‖ configuration, one Query per board (3), one transaction per ticket (4), the delete
-    expect(deleted.roundTrips).toBe(1 + 1 + 2 + 3 + 4 + 1);
     expect((await s.org.call('GET', `/api/v1/ticket-types/${bug.id}`)).status).toBe(404);
     expect((await s.org.call('GET', `/api/v1/ticket-types/${fallback.id}/ticket-count`)).body.data.count).toBe(countBefore + 4);
     for (const ticket of tickets) {

@@ -39,7 +39,6 @@ const ROUND_TRIPS_NOT_MOVED_YET = new Set([
   'http/ticket-list-fast-path.test.ts',
   'http/ticket-lists.test.ts',
   'http/ticket-structure.test.ts',
-  'http/ticket-workflow.test.ts',
 ]);
 
 describe('one idiom for each recurring need', () => {
