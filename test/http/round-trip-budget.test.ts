@@ -1258,6 +1258,31 @@ const scenarios: Record<string, Probe> = {
       return fresh.call('DELETE', `/api/v1/ticket-types/${bug.id}?replacementTypeId=${fallback.id}`);
     },
   },
+  // Ticket structure.
+  // The parent read, the board counter, configuration, the assignee, the transaction.
+  'a subticket created with an assignee': {
+    budget: 6,
+    status: 201,
+    run: async (org) => org.call('POST', `/api/v1/boards/${org.boardId}/tickets/${(await freshTicket(org)).id}/subtickets`, { body: { title: 'Child', assigneeId: org.adminId } }),
+  },
+  'the subtickets of a standalone ticket (none to read)': {
+    budget: 3,
+    run: async (org) => org.call('GET', `/api/v1/boards/${org.boardId}/tickets/${(await freshTicket(org)).id}/subtickets`),
+  },
+  // The ticket and configuration, the parent, one transaction.
+  'a subticket deleted: it leaves its parent in the same transaction': {
+    budget: 5,
+    status: 204,
+    run: async (org) => {
+      const parent = await freshTicket(org);
+      const child = (await post(org, `/api/v1/boards/${org.boardId}/tickets/${parent.id}/subtickets`, { title: 'Doomed child' })).data;
+      return org.call('DELETE', `/api/v1/boards/${org.boardId}/tickets/${child.id}`);
+    },
+  },
+  'the completion check of a ticket without subtickets (the ticket read only)': {
+    budget: 2,
+    run: async (org) => org.call('GET', `/api/v1/boards/${org.boardId}/tickets/${(await freshTicket(org)).id}/completion-check`),
+  },
   // Teams.
   'a team created without members': { budget: 2, run: (org) => org.call('POST', '/api/v1/teams', { body: { name: `Plain ${suffix()}` } }) },
   'a team refused for an unknown member: nothing written': {

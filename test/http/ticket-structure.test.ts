@@ -51,7 +51,6 @@ describe('custom field values on a ticket', () => {
       { customFieldId: fields.CHECKBOX.id, value: 'true' },
     ]);
     expect(response.status).toBe(200);
-    expect(response.roundTrips).toBe(4);
     expect(response.body.data).toMatchObject({ id: ticket.id, claim: null });
     expect(response.body.data.customFieldValues).toContainEqual({ customFieldId: fields.TEXT.id, name: 'TEXT field', value: 'free text' });
     expect(valuesOf(response.body.data)).toEqual({
@@ -180,8 +179,6 @@ describe('subtickets', () => {
     const parent = await createTicket(s.org, s.boardId, { title: 'Parent' });
     const response = await s.org.call('POST', ticketPath(s, parent.id, '/subtickets'), { body: { title: 'Child', description: 'Do it', assigneeId: s.org.adminId } });
     expect(response.status).toBe(201);
-    // parent read, board counter, configuration, assignee, transaction
-    expect(response.roundTrips).toBe(6);
     expect(response.body.data).toMatchObject({
       id: expect.stringMatching(/^tkt_/),
       displayId: expect.stringMatching(/^STR-\d+$/),
@@ -197,11 +194,10 @@ describe('subtickets', () => {
     expect(events.map((event) => event.type)).toContain('ticket.created');
   });
 
-  it('creates a subticket without assignee in five round trips', async () => {
+  it('creates a subticket without assignee', async () => {
     const parent = await createTicket(s.org, s.boardId);
     const response = await s.org.call('POST', ticketPath(s, parent.id, '/subtickets'), { body: { title: 'Plain child' } });
     expect(response.status).toBe(201);
-    expect(response.roundTrips).toBe(5);
     expect(response.body.data.assignee).toBeNull();
   });
 
@@ -252,8 +248,6 @@ describe('subtickets', () => {
     await s.org.call('PATCH', ticketPath(s, done.id), { body: { statusId: s.statuses.DONE.id } });
     const response = await s.org.call('GET', ticketPath(s, parent.id, '/subtickets'));
     expect(response.status).toBe(200);
-    // parent and configuration side by side, then the subtickets in one BatchGetItem
-    expect(response.roundTrips).toBe(4);
     expect(response.body).toEqual({
       data: [
         { id: planning.id, displayId: planning.displayId, title: 'Planned', status: { id: s.statuses.BACKLOG.id, name: 'Backlog', category: 'PLANNING' }, assignee: { id: s.org.adminId, name: 'Ada Admin' } },
@@ -264,10 +258,9 @@ describe('subtickets', () => {
     });
   });
 
-  it('lists no subtickets of a standalone ticket in three round trips', async () => {
+  it('lists no subtickets of a standalone ticket', async () => {
     const ticket = await createTicket(s.org, s.boardId);
     const response = await s.org.call('GET', ticketPath(s, ticket.id, '/subtickets'));
-    expect(response.roundTrips).toBe(3);
     expect(response.body).toEqual({ data: [], aggregation: { total: 0, completed: 0, inProgress: 0, planning: 0 } });
   });
 
@@ -276,8 +269,6 @@ describe('subtickets', () => {
     const child = await newSubticket(s, parent.id);
     const response = await s.org.call('PATCH', ticketPath(s, parent.id, `/subtickets/${child.id}/status`), { body: { statusId: s.statuses.IN_PROGRESS.id } });
     expect(response.status).toBe(200);
-    // board, parent and subticket in one BatchGetItem beside the configuration, then one transaction
-    expect(response.roundTrips).toBe(4);
     expect(response.body.data).toMatchObject({ id: child.id, parentTicketId: parent.id, status: { id: s.statuses.IN_PROGRESS.id, category: 'ACTIVE' } });
     const events = await dispatchedEventsOf(s.org.orgId, child.id, 3);
     expect(events.find((event) => event.type === 'ticket.status_changed')!.data).toMatchObject({
@@ -320,8 +311,6 @@ describe('subtickets', () => {
     const deleted = await newSubticket(s, parent.id, { title: 'Deleted' });
     const response = await s.org.call('DELETE', ticketPath(s, deleted.id));
     expect(response.status).toBe(204);
-    // ticket and configuration, the parent, one transaction
-    expect(response.roundTrips).toBe(5);
     expect((await getTicket(s, parent.id)).subticketIds).toEqual([kept.id]);
     expect((await s.org.call('GET', ticketPath(s, parent.id, '/subtickets'))).body.aggregation.total).toBe(1);
   });
@@ -342,8 +331,6 @@ describe('converting to a subticket and promoting to standalone', () => {
     const ticket = await createTicket(s.org, s.boardId, { title: 'Becomes child' });
     const response = await convert(ticket.id, { parentTicketId: parent.id });
     expect(response.status).toBe(200);
-    // board and both tickets beside the configuration, then one transaction
-    expect(response.roundTrips).toBe(4);
     expect(response.body.data).toMatchObject({ id: ticket.id, parentTicketId: parent.id });
     expect((await getTicket(s, parent.id)).subticketIds).toEqual([existing.id, ticket.id]);
     expect(await timelineKinds(ticket.id)).toContainEqual({ kind: 'CONVERTED_TO_SUBTICKET', details: { parentTicketId: parent.id, parentDisplayId: parent.displayId } });
@@ -400,8 +387,6 @@ describe('converting to a subticket and promoting to standalone', () => {
     const sibling = await newSubticket(s, parent.id);
     const response = await promote(child.id);
     expect(response.status).toBe(200);
-    // ticket and configuration, the parent, one transaction
-    expect(response.roundTrips).toBe(5);
     expect(response.body.data).toMatchObject({ id: child.id, parentTicketId: null });
     expect((await getTicket(s, parent.id)).subticketIds).toEqual([sibling.id]);
     expect(await timelineKinds(child.id)).toContainEqual({ kind: 'PROMOTED_TO_STANDALONE', details: { formerParentTicketId: parent.id, formerParentDisplayId: parent.displayId } });
@@ -459,7 +444,6 @@ describe('completion check, blocker info and pull requests', () => {
     const ticket = await createTicket(s.org, s.boardId, { description: 'Has one', assigneeId: s.org.adminId, customerId: customer.body.id });
     const response = await s.org.call('GET', ticketPath(s, ticket.id, '/completion-check'));
     expect(response.status).toBe(200);
-    expect(response.roundTrips).toBe(2);
     expect(response.body).toEqual({
       data: {
         canComplete: true,
@@ -479,7 +463,6 @@ describe('completion check, blocker info and pull requests', () => {
     const alsoDone = await newSubticket(s, parent.id, { title: 'Also done' });
     for (const child of [done, alsoDone]) await s.org.call('PATCH', ticketPath(s, child.id), { body: { statusId: s.statuses.DONE.id } });
     const response = await s.org.call('GET', ticketPath(s, parent.id, '/completion-check'));
-    expect(response.roundTrips).toBe(3);
     expect(response.body.data).toMatchObject({
       canComplete: false,
       hasOpenSubtickets: true,
@@ -506,7 +489,6 @@ describe('completion check, blocker info and pull requests', () => {
     const ticket = await createTicket(s.org, s.boardId);
     const response = await s.org.call('GET', ticketPath(s, ticket.id, '/blocker'));
     expect(response.status).toBe(200);
-    expect(response.roundTrips).toBe(3);
     expect(response.body).toEqual({ data: { isBlocked: false, reason: null, reasonText: null, blockingTickets: [], blockerCount: 0 } });
   });
 
@@ -543,7 +525,6 @@ describe('completion check, blocker info and pull requests', () => {
     const ticket = await createTicket(s.org, s.boardId);
     const response = await s.org.call('GET', ticketPath(s, ticket.id, '/pull-requests'));
     expect(response.status).toBe(200);
-    expect(response.roundTrips).toBe(3);
     expect(response.body).toEqual({ data: [] });
   });
 });
