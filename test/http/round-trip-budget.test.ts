@@ -911,6 +911,35 @@ const ticketOn = async (org: TestOrg, boardId: string, body: Record<string, unkn
   (await post(org, `/api/v1/boards/${boardId}/tickets`, { title: `Scenario ${suffix()}`, ...body })).data;
 
 /**
+ * A PRO organization of its own for the list figures (they depend on how many boards the caller
+ * sees): three boards, the first a team's, with tickets in several categories; built once.
+ */
+let listWorldBuilt: Promise<{ org: TestOrg; boards: string[]; member: { id: string; token: string } }> | undefined;
+function listWorld() {
+  listWorldBuilt ??= (async () => {
+    const org = await signupOrg();
+    await setPlan(org.slug, 'PRO');
+    const member = await createMember(org, { name: 'Team Member' });
+    const team = await post(org, '/api/v1/teams', { name: 'Team', memberIds: [member.id] });
+    const boards = [
+      (await post(org, '/api/v1/boards', { name: 'Team board', teamIds: [team.id] })).id as string,
+      (await post(org, '/api/v1/boards', { name: 'Other board' })).id as string,
+      (await post(org, '/api/v1/boards', { name: 'Third board' })).id as string,
+    ];
+    const status = async (key: string) => (await statusOf(org, key)).id;
+    await ticketOn(org, boards[0]!, { statusId: await status('IN_PROGRESS'), assigneeId: member.id });
+    await ticketOn(org, boards[0]!, { statusId: await status('IN_REVIEW') });
+    await ticketOn(org, boards[0]!, { statusId: await status('BACKLOG') });
+    await ticketOn(org, boards[0]!, { statusId: await status('DONE') });
+    await ticketOn(org, boards[0]!, { statusId: await status('IN_PROGRESS'), isArchived: true });
+    await ticketOn(org, boards[1]!, { statusId: await status('IN_PROGRESS') });
+    await ticketOn(org, boards[2]!, { statusId: await status('IN_PROGRESS') });
+    return { org, boards, member };
+  })();
+  return listWorldBuilt;
+}
+
+/**
  * The figures of particular cases, moved here from the tests of their domains (so that a change of
  * cost is one edit in one file). Those that change an organization's defaults use one of their own.
  */
@@ -1282,6 +1311,86 @@ const scenarios: Record<string, Probe> = {
   'the completion check of a ticket without subtickets (the ticket read only)': {
     budget: 2,
     run: async (org) => org.call('GET', `/api/v1/boards/${org.boardId}/tickets/${(await freshTicket(org)).id}/completion-check`),
+  },
+  // Ticket lists. A board whose live tickets fit in one page is read whole by status category:
+  // auth, then board ∥ configuration ∥ column counts, then one Query per category shown.
+  'a board list that fits in one page, the default (ACTIVE only)': {
+    budget: 4 + 1,
+    run: async () => {
+      const w = await listWorld();
+      return w.org.call('GET', `/api/v1/boards/${w.boards[0]}/tickets?limit=100`);
+    },
+  },
+  'the same list with PLANNING: one Query more': {
+    budget: 4 + 2,
+    run: async () => {
+      const w = await listWorld();
+      return w.org.call('GET', `/api/v1/boards/${w.boards[0]}/tickets?limit=100&includePlanning=true`);
+    },
+  },
+  'the same list with archived tickets: one Query more': {
+    budget: 4 + 2,
+    run: async () => {
+      const w = await listWorld();
+      return w.org.call('GET', `/api/v1/boards/${w.boards[0]}/tickets?limit=100&includeArchived=true`);
+    },
+  },
+  'the same list with every category: one Query for the whole board': {
+    budget: 4 + 1,
+    run: async () => {
+      const w = await listWorld();
+      return w.org.call('GET', `/api/v1/boards/${w.boards[0]}/tickets?limit=100&includePlanning=true&includeArchived=true`);
+    },
+  },
+  'a board list of two statuses: one Query per status': {
+    budget: 4 + 2,
+    run: async () => {
+      const w = await listWorld();
+      return w.org.call('GET', `/api/v1/boards/${w.boards[0]}/tickets?statusId=${(await statusOf(w.org, 'IN_PROGRESS')).id},${(await statusOf(w.org, 'BLOCKED')).id}`);
+    },
+  },
+  // Any other filter reads in full: auth, board ∥ configuration, one byAssignee Query.
+  'a board list filtered by assignee': {
+    budget: 4,
+    run: async () => {
+      const w = await listWorld();
+      return w.org.call('GET', `/api/v1/boards/${w.boards[0]}/tickets?assigneeId=${w.member.id}`);
+    },
+  },
+  // GET /issues: auth, boards ∥ configuration, one tickets Query per visible board (in parallel).
+  'the cross-board list of an administrator who sees three boards': {
+    budget: 6,
+    run: async () => (await listWorld()).org.call('GET', '/api/v1/issues'),
+  },
+  'the cross-board list narrowed to two boards': {
+    budget: 5,
+    run: async () => {
+      const w = await listWorld();
+      return w.org.call('GET', `/api/v1/issues?boardId=${w.boards[0]},${w.boards[1]}`);
+    },
+  },
+  'the cross-board list narrowed to one board': {
+    budget: 4,
+    run: async () => {
+      const w = await listWorld();
+      return w.org.call('GET', `/api/v1/issues?boardId=${w.boards[0]}`);
+    },
+  },
+  'the cross-board list of a team member who sees one board': {
+    budget: 4,
+    run: async () => {
+      const w = await listWorld();
+      return api('GET', '/api/v1/issues', { token: w.member.token, org: w.org.slug });
+    },
+  },
+  'the cross-board list of the tickets assigned to the caller, in an organization of one board': {
+    budget: 4,
+    run: async () => {
+      const fresh = await signupOrg();
+      const board = await post(fresh, '/api/v1/boards', { name: 'Only board' });
+      await ticketOn(fresh, board.id, { statusId: (await statusOf(fresh, 'IN_PROGRESS')).id, assigneeId: fresh.adminId });
+      return fresh.call('GET', '/api/v1/issues?assignedToMe=true');
+    },
   },
   // Teams.
   'a team created without members': { budget: 2, run: (org) => org.call('POST', '/api/v1/teams', { body: { name: `Plain ${suffix()}` } }) },

@@ -37,7 +37,6 @@ const NOT_A_READ_TO_REDO = new Set(['identity/signup.ts', 'organizations/counter
  */
 const ROUND_TRIPS_NOT_MOVED_YET = new Set([
   'http/ticket-list-fast-path.test.ts',
-  'http/ticket-lists.test.ts',
 ]);
 
 describe('one idiom for each recurring need', () => {
