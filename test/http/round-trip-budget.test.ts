@@ -940,6 +940,48 @@ function listWorld() {
 }
 
 /**
+ * A board past one page, for the column-by-column path: IN_PROGRESS 6, IN_REVIEW 5 (the first
+ * archived), BLOCKED 3, DONE 30; built once.
+ */
+let columnWorldBuilt: Promise<{ org: TestOrg; boardId: string; done: string }> | undefined;
+function columnWorld() {
+  columnWorldBuilt ??= (async () => {
+    const org = await signupOrg();
+    const board = await post(org, '/api/v1/boards', { name: 'Columns' });
+    const fill = async (key: string, count: number, extra: Record<string, unknown> = {}) => {
+      const statusId = (await statusOf(org, key)).id;
+      for (let index = 0; index < count; index += 1) await ticketOn(org, board.id, { statusId, ...extra });
+    };
+    await fill('IN_PROGRESS', 6);
+    await fill('IN_REVIEW', 1, { isArchived: true });
+    await fill('IN_REVIEW', 4);
+    await fill('BLOCKED', 3);
+    await fill('DONE', 30);
+    return { org, boardId: board.id, done: (await statusOf(org, 'DONE')).id };
+  })();
+  return columnWorldBuilt;
+}
+
+/**
+ * Three boards for GET /issues' column path: two marked large (their counter is an upper bound of
+ * their tickets, set in the table), one small, each with four IN_PROGRESS tickets; built once.
+ */
+let largeBoardsBuilt: Promise<TestOrg> | undefined;
+function largeBoardsWorld() {
+  largeBoardsBuilt ??= (async () => {
+    const org = await signupOrg();
+    const active = (await statusOf(org, 'IN_PROGRESS')).id;
+    for (const name of ['Large one', 'Large two', 'Small']) {
+      const board = await post(org, '/api/v1/boards', { name });
+      for (let index = 0; index < 4; index += 1) await ticketOn(org, board.id, { statusId: active });
+      if (name !== 'Small') await db().entities.board.patch({ orgId: org.orgId, boardId: board.id }).set({ ticketCounter: 500 }).go();
+    }
+    return org;
+  })();
+  return largeBoardsBuilt;
+}
+
+/**
  * The figures of particular cases, moved here from the tests of their domains (so that a change of
  * cost is one edit in one file). Those that change an organization's defaults use one of their own.
  */
@@ -1391,6 +1433,72 @@ const scenarios: Record<string, Probe> = {
       await ticketOn(fresh, board.id, { statusId: (await statusOf(fresh, 'IN_PROGRESS')).id, assigneeId: fresh.adminId });
       return fresh.call('GET', '/api/v1/issues?assignedToMe=true');
     },
+  },
+  // The column-by-column path of a board list: auth, board ∥ configuration ∥ column counts, then
+  // one Query per column the page reaches (earlier columns skipped by their counts).
+  'an empty board\'s list: read whole (one ACTIVE Query), not by column': {
+    budget: 5,
+    run: async (org) => org.call('GET', `/api/v1/boards/${(await post(org, '/api/v1/boards', { name: `Empty ${suffix()}` })).id}/tickets`),
+  },
+  'page 1 of one column': {
+    budget: 5,
+    run: async () => {
+      const w = await columnWorld();
+      return w.org.call('GET', `/api/v1/boards/${w.boardId}/tickets?statusId=${w.done}&limit=5`);
+    },
+  },
+  'page 6 of one column': {
+    budget: 5,
+    run: async () => {
+      const w = await columnWorld();
+      return w.org.call('GET', `/api/v1/boards/${w.boardId}/tickets?statusId=${w.done}&limit=5&page=6`);
+    },
+  },
+  'page 1 of the default list: the first column only': {
+    budget: 5,
+    run: async () => {
+      const w = await columnWorld();
+      return w.org.call('GET', `/api/v1/boards/${w.boardId}/tickets?limit=5`);
+    },
+  },
+  'page 2 of the default list: two columns, in parallel': {
+    budget: 6,
+    run: async () => {
+      const w = await columnWorld();
+      return w.org.call('GET', `/api/v1/boards/${w.boardId}/tickets?limit=5&page=2`);
+    },
+  },
+  'page 3 of the default list: one column, the two before it skipped by their counts': {
+    budget: 5,
+    run: async () => {
+      const w = await columnWorld();
+      return w.org.call('GET', `/api/v1/boards/${w.boardId}/tickets?limit=5&page=3`);
+    },
+  },
+  'a page past the end of the default list: no column read': {
+    budget: 4,
+    run: async () => {
+      const w = await columnWorld();
+      return w.org.call('GET', `/api/v1/boards/${w.boardId}/tickets?limit=5&page=4`);
+    },
+  },
+  'a large board\'s list with any other filter: the full-read path': {
+    budget: 4,
+    run: async () => {
+      const w = await columnWorld();
+      return w.org.call('GET', `/api/v1/boards/${w.boardId}/tickets?limit=5&search=scenario`);
+    },
+  },
+  // GET /issues over large boards: auth; boards ∥ configuration; the small board's ACTIVE Query ∥
+  // the large boards' counts; one column read per large board.
+  'the cross-board list over two large boards and a small one': {
+    budget: 8,
+    run: async () => (await largeBoardsWorld()).call('GET', '/api/v1/issues?limit=3'),
+  },
+  // As the default list, plus one Query of the organization's lapsed claims.
+  'the claimable cross-board list over two large boards and a small one': {
+    budget: 9,
+    run: async () => (await largeBoardsWorld()).call('GET', '/api/v1/issues?claimable=true&limit=3'),
   },
   // Teams.
   'a team created without members': { budget: 2, run: (org) => org.call('POST', '/api/v1/teams', { body: { name: `Plain ${suffix()}` } }) },

@@ -31,14 +31,6 @@ const linesMatching = (pattern: RegExp, keep: (path: string) => boolean = () => 
  */
 const NOT_A_READ_TO_REDO = new Set(['identity/signup.ts', 'organizations/counters.ts']);
 
-/**
- * Test files that still assert round trips of their own, to be moved into the budget test's
- * scenarios (issue 27). The list only shrinks: a file leaves it when its figures have moved.
- */
-const ROUND_TRIPS_NOT_MOVED_YET = new Set([
-  'http/ticket-list-fast-path.test.ts',
-]);
-
 describe('one idiom for each recurring need', () => {
   it('answers a lost race with LostRace, never with a plain 409 asking to retry', () => {
     expect(linesMatching(/conflict\([^)]*retry/, (path) => !path.startsWith('db/') && !NOT_A_READ_TO_REDO.has(path))).toEqual([]);
@@ -51,15 +43,13 @@ describe('one idiom for each recurring need', () => {
     }
   });
 
-  it('asserts round trips in the budget test only (and files not moved yet)', () => {
+  it('asserts round trips in the budget test only', () => {
     const TEST = resolve('test');
     const asserting = sourceFiles(TEST)
       .map((path) => relative(TEST, path))
       .filter((path) => path.endsWith('.test.ts') && path !== 'http/round-trip-budget.test.ts' && path !== 'unit/idioms.test.ts')
       .filter((path) => /\.roundTrips\b/.test(readFileSync(join(TEST, path), 'utf8')));
-    expect(asserting.filter((path) => !ROUND_TRIPS_NOT_MOVED_YET.has(path))).toEqual([]);
-    // The list names only files that still need it.
-    expect([...ROUND_TRIPS_NOT_MOVED_YET].filter((path) => !asserting.includes(path))).toEqual([]);
+    expect(asserting).toEqual([]);
   });
 
   it('recognises DynamoDB errors by their class', () => {
