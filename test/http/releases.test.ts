@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, expectValidationError, setPlan } from '../support/api.js';
-import { createAgent, createTicket, createBoard } from '../support/factories.js';
+import { createAgent, createTicket, createBoard, createMilestone } from '../support/factories.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { db } from '../../lib/db/service.js';
 
@@ -15,12 +15,6 @@ const ticketPath = (ticketId: string) => `/api/v1/boards/${s.boardId}/tickets/${
 
 async function release(name: string, body: Record<string, unknown> = {}) {
   const created = await s.org.call('POST', R(), { body: { name, ...body } });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body;
-}
-
-async function milestone(setup: BoardSetup, name: string) {
-  const created = await setup.org.call('POST', `/api/v1/boards/${setup.boardId}/milestones`, { body: { name, dueDate: '2027-03-01' } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return created.body;
 }
@@ -124,7 +118,7 @@ describe('releases', () => {
 
   it('attaches and detaches milestones of the board: idempotent, by current name, never a deleted one', async () => {
     const rc = await release('Milestoned');
-    const [alpha, beta] = [await milestone(s, 'Release alpha'), await milestone(s, 'Release beta')];
+    const [alpha, beta] = [await createMilestone(s.org, s.boardId, { name: 'Release alpha' }), await createMilestone(s.org, s.boardId, { name: 'Release beta' })];
     const path = `${R()}/${rc.id}/milestones`;
     const first = await s.org.call('POST', path, { body: { milestoneId: beta.id } });
     expect(first.status).toBe(200);
@@ -136,7 +130,7 @@ describe('releases', () => {
     expect(created.milestones).toEqual([{ id: alpha.id, name: 'Release alpha' }]);
 
     const elsewhere = await withFeature(await boardSetup('Elsewhere releases'));
-    const foreign = await milestone(elsewhere, 'Foreign');
+    const foreign = await createMilestone(elsewhere.org, elsewhere.boardId, { name: 'Foreign' });
     const sibling = (await createBoard(s.org, { name: 'Sibling', prefix: 'RSB' }));
     await s.org.call('PATCH', `/api/v1/boards/${sibling.id}`, { body: { features: { milestonesAndReleases: true } } });
     const siblings = (await s.org.call('POST', `/api/v1/boards/${sibling.id}/milestones`, { body: { name: 'Sibling one', dueDate: '2027-01-01' } })).body;
@@ -214,7 +208,7 @@ describe('releases', () => {
 
   it('deletes a release with its memberships, leaving its tickets and milestones in place', async () => {
     const doomed = await release('Doomed');
-    const kept = await milestone(s, 'Survives the release');
+    const kept = await createMilestone(s.org, s.boardId, { name: 'Survives the release' });
     await s.org.call('POST', `${R()}/${doomed.id}/milestones`, { body: { milestoneId: kept.id } });
     const tickets = await Promise.all(Array.from({ length: 12 }, (_, n) => createTicket(s.org, s.boardId, { title: `Doomed ${n}` })));
     for (const t of tickets) await s.org.call('POST', `${R()}/${doomed.id}/tickets`, { body: { ticketId: t.id } });

@@ -82,7 +82,7 @@ export async function addBoardMember(org: TestOrg, boardId: string, userId: stri
 
 /** Creates a milestone on the board (its features must include milestones and releases) and answers it. */
 export async function createMilestone(org: TestOrg, boardId: string, overrides: Record<string, unknown> = {}): Promise<any> {
-  return expectCreated('milestone', await org.call('POST', `/api/v1/boards/${boardId}/milestones`, { body: { name: `Milestone ${unique()}`, ...overrides } })).body;
+  return expectCreated('milestone', await org.call('POST', `/api/v1/boards/${boardId}/milestones`, { body: { name: `Milestone ${unique()}`, dueDate: '2027-03-01', ...overrides } })).body;
 }
 
 /** Creates a ticket on the board (title "A ticket" unless overridden) and answers the full ticket. */
@@ -124,3 +124,53 @@ export async function createAgent(org: TestOrg, options: AgentOptions = {}): Pro
   const token = expectCreated('agent token', await org.call('POST', `${agents}/${id}/tokens`, { body: { name: 'agent token', ...options.token } })).body.token as string;
   return { id, token, call: (method, path, body) => api(method, path, { token, org: org.slug, body }) };
 }
+
+/** Creates a customer (a random name unless overridden) and answers it. */
+export async function createCustomer(org: TestOrg, overrides: Record<string, unknown> = {}): Promise<any> {
+  return expectCreated('customer', await org.call('POST', '/api/v1/customers', { body: { name: `Customer ${unique()}`, ...overrides } })).body;
+}
+
+/** Creates a team (a random name unless overridden; the organization's plan must include teams) and answers it. */
+export async function createTeam(org: TestOrg, overrides: Record<string, unknown> = {}): Promise<any> {
+  return expectCreated('team', await org.call('POST', '/api/v1/teams', { body: { name: `Team ${unique()}`, ...overrides } })).body;
+}
+
+/** Creates a ticket type (a random name, #123456 unless overridden) and answers it. */
+export async function createTicketType(org: TestOrg, overrides: Record<string, unknown> = {}): Promise<any> {
+  return expectCreated('ticket type', await org.call('POST', '/api/v1/ticket-types', { body: { name: `Type ${unique()}`, color: '#123456', ...overrides } })).body;
+}
+
+/** Creates a status (ACTIVE, a random name, #123456 unless overridden) and answers it. */
+export async function createStatus(org: TestOrg, overrides: Record<string, unknown> = {}): Promise<any> {
+  return expectCreated('status', await org.call('POST', '/api/v1/statuses', { body: { name: `Status ${unique()}`, color: '#123456', ...overrides } })).body;
+}
+
+/** Adds a comment to the ticket (as the administrator unless a token is given) and answers it. */
+export async function createComment(org: TestOrg, boardId: string, ticketId: string, overrides: Record<string, unknown> = {}, options: { token?: string } = {}): Promise<any> {
+  return expectCreated('comment', await org.call('POST', `/api/v1/boards/${boardId}/tickets/${ticketId}/comments`, { body: { content: 'A comment', ...overrides }, ...options })).body.data;
+}
+
+/** Creates a release on the board (its features must include milestones and releases) and answers it. */
+export async function createRelease(org: TestOrg, boardId: string, overrides: Record<string, unknown> = {}): Promise<any> {
+  return expectCreated('release', await org.call('POST', `/api/v1/boards/${boardId}/releases`, { body: { name: `Release ${unique()}`, version: '1.0.0', ...overrides } })).body;
+}
+
+/** Creates a webhook endpoint (the organization must be on a plan with webhooks) and answers it, its secret included. */
+export async function createWebhookEndpoint(org: TestOrg, overrides: Record<string, unknown> = {}): Promise<any> {
+  return expectCreated(
+    'webhook endpoint',
+    await org.call('POST', '/api/v1/webhook-endpoints', { body: { name: `Endpoint ${unique()}`, url: 'https://hooks.example.com/work', events: ['ticket.created'], ...overrides } }),
+  ).body;
+}
+
+/** Creates a wiki space (a random name and slug unless overridden) and answers it. */
+export async function createWikiSpace(org: TestOrg, overrides: Record<string, unknown> = {}): Promise<any> {
+  const name = `Space ${unique()}`;
+  return expectCreated('wiki space', await org.call('POST', '/api/v1/wiki/spaces', { body: { name, ...overrides } })).body;
+}
+
+/** Creates a published wiki page in the space and answers it. */
+export async function createWikiPage(org: TestOrg, spaceId: string, overrides: Record<string, unknown> = {}): Promise<any> {
+  return expectCreated('wiki page', await org.call('POST', `/api/v1/wiki/spaces/${spaceId}/pages`, { body: { title: `Page ${unique()}`, content: 'Some words.', isPublished: true, ...overrides } })).body;
+}
+
