@@ -7,6 +7,8 @@
  *   platformAdminTokenSha256   hex SHA-256 of the platform operator's bearer token
  *   webhookRetryDelaysSeconds  comma list (or JSON array) replacing the webhook retry schedule
  *   signupEnabled              false turns off self-service signup (default true)
+ *   apiRateLimit               steady requests per second the API admits (default 1000)
+ *   apiBurstLimit              burst above that rate (default 2000)
  *
  * An empty string means "unset", so cdk.json can list every key without setting it.
  */
@@ -45,6 +47,14 @@ function optionalDelays(key: string): string | undefined {
   return delays.join(',');
 }
 
+function optionalPositiveInteger(key: string): number | undefined {
+  const value = context(key);
+  if (value === undefined || value === null || value === '') return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0) throw new Error(`Context '${key}' must be a positive whole number`);
+  return number;
+}
+
 const platformAdminTokenSha256 = optionalString('platformAdminTokenSha256')?.toLowerCase();
 if (platformAdminTokenSha256 && !/^[0-9a-f]{64}$/.test(platformAdminTokenSha256)) {
   // Catch the common mistake of passing the token itself instead of its hash.
@@ -63,6 +73,8 @@ new WorkManagementStack(app, 'WorkManagementStack', {
   platformAdminTokenSha256,
   signupEnabled: optionalBoolean('signupEnabled'),
   webhookRetryDelaysSeconds: optionalDelays('webhookRetryDelaysSeconds'),
+  apiRateLimit: optionalPositiveInteger('apiRateLimit'),
+  apiBurstLimit: optionalPositiveInteger('apiBurstLimit'),
 });
 
 app.synth();

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
-import { ApiMapping, DomainName, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import { ApiMapping, type CfnStage, DomainName, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
@@ -40,7 +40,41 @@ export interface WorkManagementStackProps extends StackProps {
   signupEnabled?: boolean;
   /** Comma list replacing the webhook retry schedule (seconds). Default: the code's schedule. */
   webhookRetryDelaysSeconds?: string;
+  /** Steady requests per second the API stage admits before answering 429. Default: API_THROTTLE.rateLimit. */
+  apiRateLimit?: number;
+  /** Requests the API stage admits in a burst above the steady rate. Default: API_THROTTLE.burstLimit. */
+  apiBurstLimit?: number;
 }
+
+/**
+ * The API stage's default throttle, for every route: a ceiling that keeps one runaway client or
+ * script from spending the account's Lambda concurrency (API Gateway's account limit is 10,000
+ * requests per second); the service's own per-route limits (sign-in, registration, OAuth) apply
+ * below it. Raise it by context when real traffic needs more.
+ */
+export const API_THROTTLE = { rateLimit: 1000, burstLimit: 2000 };
+
+/**
+ * One JSON line per API request in the access log. Only what the request was and how it ended:
+ * never a header (Authorization, Cookie), a query string or a body, so no credential or secret
+ * reaches the log.
+ */
+export const ACCESS_LOG_FORMAT = JSON.stringify({
+  requestId: '$context.requestId',
+  time: '$context.requestTime',
+  ip: '$context.identity.sourceIp',
+  method: '$context.httpMethod',
+  routeKey: '$context.routeKey',
+  path: '$context.path',
+  status: '$context.status',
+  protocol: '$context.protocol',
+  responseLength: '$context.responseLength',
+  responseLatencyMs: '$context.responseLatency',
+  integrationLatencyMs: '$context.integrationLatency',
+  integrationError: '$context.integrationErrorMessage',
+  domainName: '$context.domainName',
+  userAgent: '$context.identity.userAgent',
+});
 
 /** Compute settings per trigger kind: HTTP is latency-bound, background work is not. */
 const SIZING: Record<FunctionDefinition['kind'], { memorySize: number; timeout: Duration }> = {
@@ -90,6 +124,7 @@ export class WorkManagementStack extends Stack {
       // The default `$default` stage deploys every change automatically.
       createDefaultStage: true,
     });
+    configureStage(this, this.httpApi, { rateLimit: props.apiRateLimit ?? API_THROTTLE.rateLimit, burstLimit: props.apiBurstLimit ?? API_THROTTLE.burstLimit });
 
     // Created lazily: only needed when the route table has a stream consumer.
     let streamFailures: sqs.Queue | undefined;
@@ -191,6 +226,14 @@ export class WorkManagementStack extends Stack {
 }
 
 /** The single table, exactly as `tableDefinition()` derives it from the entities. */
+/** The `$default` stage's access log (JSON, a month) and its default throttle for every route. */
+function configureStage(scope: Construct, api: HttpApi, throttle: { rateLimit: number; burstLimit: number }): void {
+  const accessLogs = new logs.LogGroup(scope, 'ApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH });
+  const stage = api.defaultStage!.node.defaultChild as CfnStage;
+  stage.accessLogSettings = { destinationArn: accessLogs.logGroupArn, format: ACCESS_LOG_FORMAT };
+  stage.defaultRouteSettings = { throttlingRateLimit: throttle.rateLimit, throttlingBurstLimit: throttle.burstLimit };
+}
+
 function createTable(scope: Construct): dynamodb.Table {
   const definition = tableDefinition();
   const stringKey = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
@@ -202,8 +245,10 @@ function createTable(scope: Construct): dynamodb.Table {
     // The stream carries the domain events to the stream consumer, which diffs OLD and NEW.
     stream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-    // Customer data outlives the stack: deleting the stack must never delete the table.
+    // Customer data outlives the stack: deleting the stack must never delete the table, and
+    // deleting the table itself (console, CLI) is refused until protection is turned off.
     removalPolicy: RemovalPolicy.RETAIN,
+    deletionProtection: true,
   });
   for (const index of definition.globalIndexes) {
     table.addGlobalSecondaryIndex({

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { WorkManagementStack, type WorkManagementStackProps } from '../../infra/stack.js';
+import { API_THROTTLE, WorkManagementStack, type WorkManagementStackProps } from '../../infra/stack.js';
 import { allRouteKeys, functionGroups, queues, routeKeysOf } from '../../infra/route-table.js';
 import { tableDefinition } from '../../lib/db/schema.js';
 
@@ -151,8 +151,8 @@ describe('WorkManagementStack with a custom domain', () => {
     }
   });
 
-  it('keeps function logs for one month', () => {
-    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length);
+  it('keeps function logs and the API access log for one month', () => {
+    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 1);
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
@@ -287,6 +287,29 @@ describe('WorkManagementStack with a custom domain', () => {
         expect(variables).not.toHaveProperty('PLATFORM_ADMIN_TOKEN_SHA256');
       }
     }
+  });
+});
+
+describe('the API stage and the table, guarded at the edge', () => {
+  const stageOf = (template: Template) => Object.values(template.findResources('AWS::ApiGatewayV2::Stage'))[0] as Resource;
+
+  it('writes a JSON access log line per request that names no header, query string or body', () => {
+    const stage = stageOf(synth(cloudProps));
+    const settings = stage.Properties.AccessLogSettings;
+    expect(settings.DestinationArn).toBeDefined();
+    const format = JSON.parse(settings.Format) as Record<string, string>;
+    expect(format).toMatchObject({ requestId: '$context.requestId', routeKey: '$context.routeKey', status: '$context.status', ip: '$context.identity.sourceIp' });
+    for (const variable of Object.values(format)) expect(variable).not.toMatch(/header|authorization|cookie|querystring|requestbody/i);
+  });
+
+  it('throttles every route by default, and by context when given', () => {
+    expect(stageOf(synth(cloudProps)).Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: API_THROTTLE.rateLimit, ThrottlingBurstLimit: API_THROTTLE.burstLimit });
+    expect(stageOf(synth({ ...cloudProps, apiRateLimit: 50, apiBurstLimit: 80 })).Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 80 });
+  });
+
+  it('protects the table from deletion and keeps it when the stack goes', () => {
+    const template = synth(cloudProps);
+    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', Properties: Match.objectLike({ DeletionProtectionEnabled: true }) });
   });
 });
 
