@@ -134,10 +134,10 @@ export interface CreateAgentInput {
 }
 
 export async function createAgent(ctx: DomainContext, input: CreateAgentInput) {
+  enter(ctx);
+  requirePermission(ctx, 'agents:manage');
+  requireFeature(ctx, 'AGENT_USERS');
   return retryLostRaces(async () => {
-    enter(ctx);
-    requirePermission(ctx, 'agents:manage');
-    requireFeature(ctx, 'AGENT_USERS');
     const directory = groupDirectoryOf(ctx.org);
     let groupId: string | undefined;
     if (input.permissionGroupId) {

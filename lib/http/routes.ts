@@ -150,8 +150,8 @@ export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown, R = u
   fence?: boolean;
   /**
    * The fields, of the path or the body, that name a ticket and so take its display id
-   * (`PLAT-12`) as well: resolved to the ticket id before the handler runs (the tickets domain's
-   * `withTicketRefs`). Declared by every route of a ticket and every route whose input names one.
+   * (`PLAT-12`) as well: resolved to the ticket id before the handler runs (`withTicketRefs`,
+   * lib/http/ticket-refs.ts). Declared by every route of a ticket and every route whose input names one.
    */
   ticketRefs?: readonly TicketRefField[];
   handler: (ctx: DomainContext, input: Inputs<P, Q, B>) => Promise<Reply<R, E>>;

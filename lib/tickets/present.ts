@@ -93,5 +93,3 @@ function milestoneOf(ticket: TicketItem, config: OrgConfig): { id: string; name:
   const milestone = ticket.milestoneId ? config.milestone(ticket.milestoneId) : undefined;
   return milestone && milestone.boardId === ticket.boardId ? { id: milestone.milestoneId, name: milestone.name } : null;
 }
-
-export type PresentedTicket = Ticket;

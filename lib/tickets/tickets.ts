@@ -3,7 +3,7 @@ import { LostRace, retryLostRaces } from '../db/races.js';
 import { requirePermission } from '../organizations/index.js';
 import { loadTicketWithConfig } from './access.js';
 import type { TicketFieldChanges } from './fields.js';
-import { presentFullTicket, presentTicket } from './present.js';
+import { presentFullTicket } from './present.js';
 import { createTicket, type CreateTicketInput } from './create.js';
 import { updateTicket } from './update.js';
 import { saveTicket } from './write.js';
@@ -53,5 +53,3 @@ export async function deleteTicket(ctx: DomainContext, boardId: string, ticketId
     });
   });
 }
-
-export { presentTicket };

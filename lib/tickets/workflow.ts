@@ -185,8 +185,8 @@ function statusOnTarget(config: OrgConfig, board: BoardItem, statusId: string): 
  */
 export async function moveTicket(ctx: DomainContext, boardId: string, ticketId: string, targetBoardId: string) {
   requirePermission(ctx, 'tickets:edit');
+  if (targetBoardId === boardId) throw invalidField('targetBoardId', 'The ticket is already on this board');
   return retryLostRaces(async () => {
-    if (targetBoardId === boardId) throw invalidField('targetBoardId', 'The ticket is already on this board');
     const orgId = ctx.org.orgId;
     const [{ ticket, more }, config] = await Promise.all([
       loadTicketOnBoardWith(ctx, boardId, ticketId, [{ entity: db().entities.board, key: { orgId, boardId: targetBoardId } }]),

@@ -83,9 +83,9 @@ async function loadBookingItem(ctx: DomainContext, bookingItemId: string): Promi
 
 /** PATCH …/booking-items/{id} (administrators); `externalId: null` clears it. */
 export async function updateBookingItem(ctx: DomainContext, bookingItemId: string, input: Partial<BookingItemInput>) {
+  enterTimeTracking(ctx);
+  requireAdmin(ctx, 'manage booking items');
   return retryLostRaces(async () => {
-    enterTimeTracking(ctx);
-    requireAdmin(ctx, 'manage booking items');
     const [item] = await Promise.all([loadBookingItem(ctx, bookingItemId), assertBoardsExist(ctx, input.boardIds ?? [], 'boardIds')]);
     const updated: BookingItemItem = {
       ...item,

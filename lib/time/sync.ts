@@ -53,11 +53,12 @@ export async function getSyncEndpoint(ctx: DomainContext) {
  * `rotateSecret` asks for a new one.
  */
 export async function putSyncEndpoint(ctx: DomainContext, input: { url: string; rotateSecret?: boolean }) {
+  enterTimeTracking(ctx);
+  requireAdmin(ctx, 'manage the time-booking sync');
+  // Checked once, before the read: a lost race reads and writes again, it does not resolve the name again.
+  const refusal = await deliverableUrlRefusal(input.url, { allowLoopback: config().webhookAllowLoopback });
+  if (refusal) throw invalidField('url', refusal);
   return retryLostRaces(async () => {
-    enterTimeTracking(ctx);
-    requireAdmin(ctx, 'manage the time-booking sync');
-    const refusal = await deliverableUrlRefusal(input.url, { allowLoopback: config().webhookAllowLoopback });
-    if (refusal) throw invalidField('url', refusal);
     const existing = (await db().entities.timeSyncEndpoint.get({ orgId: ctx.org.orgId }).go({ consistent: true })).data ?? undefined;
     const now = ctx.clock.now().toISOString();
     const secret = !existing || input.rotateSecret ? newWebhookSecret() : undefined;

@@ -5,6 +5,7 @@ import { api, createMember, createToken, setPlan, signupOrg, uniqueSlug, type Ap
 import { buildOrgFixture, pathFor, type OrgFixture } from '../support/fixtures.js';
 import { db } from '../../lib/db/service.js';
 import { codeFor, createGrant, oauthFetch, pkcePair } from '../support/oauth.js';
+import { createAgent, createBoard, createBoardMember, createOrg, createTeam, createTicket } from '../support/factories.js';
 
 // A matrix: in process, through the same route table and handlers (test/support/api.ts).
 useInProcess();
@@ -871,15 +872,13 @@ function approvalWorld(explainable: boolean) {
     approvalWorlds.set(
       explainable,
       (async () => {
-        const org = await signupOrg();
-        await setPlan(org.slug, 'PRO');
-        const board = await post(org, '/api/v1/boards', { name: 'Approvals' });
+        const org = await createOrg({ plan: 'PRO' });
+        const board = await createBoard(org, { name: 'Approvals' });
         if (explainable) await org.call('PATCH', `/api/v1/boards/${board.id}`, { body: { features: { explainableStatus: true } } });
         const owner = await createMember(org);
-        const agent = await post(org, `/api/v1/organizations/${org.orgId}/agents`, { name: 'Builder Bot', ownerId: owner.id });
-        await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: agent.id } });
-        const agentToken = (await post(org, `/api/v1/organizations/${org.orgId}/agents/${agent.id}/tokens`, { name: 't' })).token as string;
-        await api('GET', `/api/v1/boards/${board.id}/tickets`, { token: agentToken, org: org.slug });
+        const agent = await createAgent(org, { agent: { name: 'Builder Bot', ownerId: owner.id }, boardIds: [board.id] });
+        const agentToken = agent.token;
+        await agent.call('GET', `/api/v1/boards/${board.id}/tickets`);
         const statuses = (await org.call('GET', '/api/v1/statuses')).body.data as { key: string; id: string }[];
         return { org, boardId: board.id, agentToken, status: (key: string) => statuses.find((status) => status.key === key)!.id };
       })(),
@@ -891,7 +890,7 @@ function approvalWorld(explainable: boolean) {
 /** An agent's move of a fresh IN_PROGRESS ticket into DONE (gated by default), `times` times; the last answer. */
 async function agentMovesToDone(explainable: boolean, times = 1): Promise<ApiResponse> {
   const w = await approvalWorld(explainable);
-  const ticket = (await post(w.org, `/api/v1/boards/${w.boardId}/tickets`, { title: `Gated ${suffix()}`, statusId: w.status('IN_PROGRESS') })).data;
+  const ticket = await createTicket(w.org, w.boardId, { statusId: w.status('IN_PROGRESS') });
   let response: ApiResponse | undefined;
   for (let i = 0; i < times; i += 1) {
     response = await api('PATCH', `/api/v1/boards/${w.boardId}/tickets/${ticket.id}/status`, { token: w.agentToken, org: w.org.slug, body: { statusId: w.status('DONE'), reason: `Move ${i}` } });
@@ -900,15 +899,10 @@ async function agentMovesToDone(explainable: boolean, times = 1): Promise<ApiRes
 }
 
 /** A new board of the organization with a person who is its direct member (setup, not measured). */
-async function boardWithMember(org: TestOrg, name = 'Scenario'): Promise<{ boardId: string; memberId: string }> {
-  const board = await post(org, '/api/v1/boards', { name: `${name} ${suffix()}` });
-  const member = await createMember(org);
-  await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: member.id } });
-  return { boardId: board.id, memberId: member.id };
+async function boardWithMember(org: TestOrg): Promise<{ boardId: string; memberId: string }> {
+  const board = await createBoard(org);
+  return { boardId: board.id, memberId: (await createBoardMember(org, board.id)).id };
 }
-
-const ticketOn = async (org: TestOrg, boardId: string, body: Record<string, unknown> = {}) =>
-  (await post(org, `/api/v1/boards/${boardId}/tickets`, { title: `Scenario ${suffix()}`, ...body })).data;
 
 /**
  * A PRO organization of its own for the list figures (they depend on how many boards the caller
@@ -917,23 +911,18 @@ const ticketOn = async (org: TestOrg, boardId: string, body: Record<string, unkn
 let listWorldBuilt: Promise<{ org: TestOrg; boards: string[]; member: { id: string; token: string } }> | undefined;
 function listWorld() {
   listWorldBuilt ??= (async () => {
-    const org = await signupOrg();
-    await setPlan(org.slug, 'PRO');
+    const org = await createOrg({ plan: 'PRO' });
     const member = await createMember(org, { name: 'Team Member' });
-    const team = await post(org, '/api/v1/teams', { name: 'Team', memberIds: [member.id] });
-    const boards = [
-      (await post(org, '/api/v1/boards', { name: 'Team board', teamIds: [team.id] })).id as string,
-      (await post(org, '/api/v1/boards', { name: 'Other board' })).id as string,
-      (await post(org, '/api/v1/boards', { name: 'Third board' })).id as string,
-    ];
+    const team = await createTeam(org, { memberIds: [member.id] });
+    const boards = [(await createBoard(org, { teamIds: [team.id] })).id as string, (await createBoard(org)).id as string, (await createBoard(org)).id as string];
     const status = async (key: string) => (await statusOf(org, key)).id;
-    await ticketOn(org, boards[0]!, { statusId: await status('IN_PROGRESS'), assigneeId: member.id });
-    await ticketOn(org, boards[0]!, { statusId: await status('IN_REVIEW') });
-    await ticketOn(org, boards[0]!, { statusId: await status('BACKLOG') });
-    await ticketOn(org, boards[0]!, { statusId: await status('DONE') });
-    await ticketOn(org, boards[0]!, { statusId: await status('IN_PROGRESS'), isArchived: true });
-    await ticketOn(org, boards[1]!, { statusId: await status('IN_PROGRESS') });
-    await ticketOn(org, boards[2]!, { statusId: await status('IN_PROGRESS') });
+    await createTicket(org, boards[0]!, { statusId: await status('IN_PROGRESS'), assigneeId: member.id });
+    await createTicket(org, boards[0]!, { statusId: await status('IN_REVIEW') });
+    await createTicket(org, boards[0]!, { statusId: await status('BACKLOG') });
+    await createTicket(org, boards[0]!, { statusId: await status('DONE') });
+    await createTicket(org, boards[0]!, { statusId: await status('IN_PROGRESS'), isArchived: true });
+    await createTicket(org, boards[1]!, { statusId: await status('IN_PROGRESS') });
+    await createTicket(org, boards[2]!, { statusId: await status('IN_PROGRESS') });
     return { org, boards, member };
   })();
   return listWorldBuilt;
@@ -946,11 +935,11 @@ function listWorld() {
 let columnWorldBuilt: Promise<{ org: TestOrg; boardId: string; done: string }> | undefined;
 function columnWorld() {
   columnWorldBuilt ??= (async () => {
-    const org = await signupOrg();
-    const board = await post(org, '/api/v1/boards', { name: 'Columns' });
+    const org = await createOrg();
+    const board = await createBoard(org);
     const fill = async (key: string, count: number, extra: Record<string, unknown> = {}) => {
       const statusId = (await statusOf(org, key)).id;
-      for (let index = 0; index < count; index += 1) await ticketOn(org, board.id, { statusId, ...extra });
+      for (let index = 0; index < count; index += 1) await createTicket(org, board.id, { statusId, ...extra });
     };
     await fill('IN_PROGRESS', 6);
     await fill('IN_REVIEW', 1, { isArchived: true });
@@ -969,11 +958,11 @@ function columnWorld() {
 let largeBoardsBuilt: Promise<TestOrg> | undefined;
 function largeBoardsWorld() {
   largeBoardsBuilt ??= (async () => {
-    const org = await signupOrg();
+    const org = await createOrg();
     const active = (await statusOf(org, 'IN_PROGRESS')).id;
     for (const name of ['Large one', 'Large two', 'Small']) {
-      const board = await post(org, '/api/v1/boards', { name });
-      for (let index = 0; index < 4; index += 1) await ticketOn(org, board.id, { statusId: active });
+      const board = await createBoard(org, { name });
+      for (let index = 0; index < 4; index += 1) await createTicket(org, board.id, { statusId: active });
       if (name !== 'Small') await db().entities.board.patch({ orgId: org.orgId, boardId: board.id }).set({ ticketCounter: 500 }).go();
     }
     return org;
@@ -1210,7 +1199,7 @@ const scenarios: Record<string, Probe> = {
     budget: 4,
     run: async (org) => {
       const { boardId, memberId } = await boardWithMember(org);
-      const ticket = await ticketOn(org, boardId, { assigneeId: memberId });
+      const ticket = await createTicket(org, boardId, { assigneeId: memberId });
       return org.call('PATCH', `/api/v1/boards/${boardId}/tickets/${ticket.id}/assign`, { body: { assigneeId: null } });
     },
   },
@@ -1219,7 +1208,7 @@ const scenarios: Record<string, Probe> = {
     budget: 4,
     run: async (org) => {
       const { boardId, memberId } = await boardWithMember(org);
-      const ticket = await ticketOn(org, boardId);
+      const ticket = await createTicket(org, boardId);
       const blocked = (await statusOf(org, 'BLOCKED')).id;
       return org.call('POST', `/api/v1/boards/${boardId}/tickets/${ticket.id}/transition`, { body: { toStatusId: blocked, blockerInfo: { reason: 'Waiting for the vendor', blockedBy: memberId } } });
     },
@@ -1229,7 +1218,7 @@ const scenarios: Record<string, Probe> = {
     budget: 5,
     run: async (org) => {
       const { boardId, memberId } = await boardWithMember(org);
-      const ticket = await ticketOn(org, boardId);
+      const ticket = await createTicket(org, boardId);
       return org.call('PATCH', `/api/v1/boards/${boardId}/tickets/${ticket.id}/inline`, {
         body: { title: 'Edited inline', description: 'New words', statusId: (await statusOf(org, 'IN_PROGRESS')).id, assigneeId: memberId, dueDate: '2031-03-04', expectedUpdatedAt: ticket.updatedAt },
       });
@@ -1239,7 +1228,7 @@ const scenarios: Record<string, Probe> = {
     budget: 4,
     run: async (org) => {
       const { boardId, memberId } = await boardWithMember(org);
-      const ticket = await ticketOn(org, boardId, { assigneeId: memberId, dueDate: '2030-01-01' });
+      const ticket = await createTicket(org, boardId, { assigneeId: memberId, dueDate: '2030-01-01' });
       return org.call('PATCH', `/api/v1/boards/${boardId}/tickets/${ticket.id}/inline`, { body: { assigneeId: null, dueDate: null } });
     },
   },
@@ -1248,7 +1237,7 @@ const scenarios: Record<string, Probe> = {
     status: 409,
     run: async (org) => {
       const { boardId } = await boardWithMember(org);
-      const ticket = await ticketOn(org, boardId);
+      const ticket = await createTicket(org, boardId);
       await org.call('PATCH', `/api/v1/boards/${boardId}/tickets/${ticket.id}/inline`, { body: { title: 'Someone else was first' } });
       return org.call('PATCH', `/api/v1/boards/${boardId}/tickets/${ticket.id}/inline`, { body: { title: 'Mine', expectedUpdatedAt: ticket.updatedAt } });
     },
@@ -1259,7 +1248,7 @@ const scenarios: Record<string, Probe> = {
     run: async (org) => {
       const { boardId, memberId } = await boardWithMember(org);
       const target = await post(org, '/api/v1/boards', { name: `Unseen ${suffix()}` });
-      const ticket = await ticketOn(org, boardId, { assigneeId: memberId });
+      const ticket = await createTicket(org, boardId, { assigneeId: memberId });
       return org.call('POST', `/api/v1/boards/${boardId}/tickets/${ticket.id}/move`, { body: { targetBoardId: target.id } });
     },
   },
@@ -1269,8 +1258,8 @@ const scenarios: Record<string, Probe> = {
     status: 204,
     run: async (org) => {
       const { boardId, memberId } = await boardWithMember(org);
-      await ticketOn(org, boardId, { assigneeId: memberId });
-      await ticketOn(org, boardId, { assigneeId: memberId });
+      await createTicket(org, boardId, { assigneeId: memberId });
+      await createTicket(org, boardId, { assigneeId: memberId });
       return org.call('DELETE', `/api/v1/boards/${boardId}/members/${memberId}`);
     },
   },
@@ -1279,7 +1268,7 @@ const scenarios: Record<string, Probe> = {
     budget: 4,
     run: async (org) => {
       const { boardId, memberId } = await boardWithMember(org);
-      await ticketOn(org, boardId, { assigneeId: memberId });
+      await createTicket(org, boardId, { assigneeId: memberId });
       await org.call('DELETE', `/api/v1/boards/${boardId}/members/${memberId}`);
       return org.call('GET', `/api/v1/boards/${boardId}/tickets/needing-reassignment`);
     },
@@ -1292,8 +1281,8 @@ const scenarios: Record<string, Probe> = {
       const member = await createMember(org);
       const team = await post(org, '/api/v1/teams', { name: `Leaving ${suffix()}`, memberIds: [member.id] });
       await org.call('POST', `/api/v1/boards/${board.id}/teams`, { body: { teamId: team.id } });
-      await ticketOn(org, board.id, { assigneeId: member.id });
-      await ticketOn(org, board.id, { assigneeId: member.id });
+      await createTicket(org, board.id, { assigneeId: member.id });
+      await createTicket(org, board.id, { assigneeId: member.id });
       return org.call('DELETE', `/api/v1/boards/${board.id}/teams/${team.id}`);
     },
   },
@@ -1303,7 +1292,7 @@ const scenarios: Record<string, Probe> = {
       const { boardId, memberId } = await boardWithMember(org);
       const team = await post(org, '/api/v1/teams', { name: `Redundant ${suffix()}`, memberIds: [memberId] });
       await org.call('POST', `/api/v1/boards/${boardId}/teams`, { body: { teamId: team.id } });
-      await ticketOn(org, boardId, { assigneeId: memberId });
+      await createTicket(org, boardId, { assigneeId: memberId });
       return org.call('DELETE', `/api/v1/boards/${boardId}/teams/${team.id}`);
     },
   },
@@ -1318,14 +1307,14 @@ const scenarios: Record<string, Probe> = {
       const doomed = await post(fresh, '/api/v1/boards', { name: 'Doomed' });
       const bug = await post(fresh, '/api/v1/ticket-types', { name: 'Bug', color: '#FF0000' });
       const fallback = (await fresh.call('GET', '/api/v1/ticket-types/default')).body;
-      await ticketOn(fresh, first.id, { typeId: bug.id });
-      await ticketOn(fresh, first.id, { typeId: bug.id, statusId: (await statusOf(fresh, 'DONE')).id });
-      await ticketOn(fresh, second.id, { typeId: bug.id, statusId: (await statusOf(fresh, 'IN_PROGRESS')).id });
-      await ticketOn(fresh, doomed.id, { typeId: bug.id });
+      await createTicket(fresh, first.id, { typeId: bug.id });
+      await createTicket(fresh, first.id, { typeId: bug.id, statusId: (await statusOf(fresh, 'DONE')).id });
+      await createTicket(fresh, second.id, { typeId: bug.id, statusId: (await statusOf(fresh, 'IN_PROGRESS')).id });
+      await createTicket(fresh, doomed.id, { typeId: bug.id });
       await fresh.call('DELETE', `/api/v1/boards/${doomed.id}`);
-      const deletedTicket = await ticketOn(fresh, first.id, { typeId: bug.id });
+      const deletedTicket = await createTicket(fresh, first.id, { typeId: bug.id });
       await fresh.call('DELETE', `/api/v1/boards/${first.id}/tickets/${deletedTicket.id}`);
-      await ticketOn(fresh, first.id);
+      await createTicket(fresh, first.id);
       return fresh.call('DELETE', `/api/v1/ticket-types/${bug.id}?replacementTypeId=${fallback.id}`);
     },
   },
@@ -1430,7 +1419,7 @@ const scenarios: Record<string, Probe> = {
     run: async () => {
       const fresh = await signupOrg();
       const board = await post(fresh, '/api/v1/boards', { name: 'Only board' });
-      await ticketOn(fresh, board.id, { statusId: (await statusOf(fresh, 'IN_PROGRESS')).id, assigneeId: fresh.adminId });
+      await createTicket(fresh, board.id, { statusId: (await statusOf(fresh, 'IN_PROGRESS')).id, assigneeId: fresh.adminId });
       return fresh.call('GET', '/api/v1/issues?assignedToMe=true');
     },
   },
@@ -1486,7 +1475,7 @@ const scenarios: Record<string, Probe> = {
     budget: 4,
     run: async () => {
       const w = await columnWorld();
-      return w.org.call('GET', `/api/v1/boards/${w.boardId}/tickets?limit=5&search=scenario`);
+      return w.org.call('GET', `/api/v1/boards/${w.boardId}/tickets?limit=5&search=ticket`);
     },
   },
   // GET /issues over large boards: auth; boards ∥ configuration; the small board's ACTIVE Query ∥

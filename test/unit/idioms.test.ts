@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { sourceFiles } from '../support/source-files.js';
 import { join, relative, resolve } from 'node:path';
 
 /*
@@ -14,11 +15,6 @@ import { join, relative, resolve } from 'node:path';
  *   request costs (its routes and its scenarios), so a change of cost is one edit in one file.
  */
 const LIB = resolve('lib');
-const sourceFiles = (dir: string): string[] =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : [];
-  });
 const files = sourceFiles(LIB).map((path) => ({ path: relative(LIB, path), source: readFileSync(path, 'utf8') }));
 const linesMatching = (pattern: RegExp, keep: (path: string) => boolean = () => true) =>
   files.filter((file) => keep(file.path)).flatMap((file) => file.source.split('\n').flatMap((line, index) => (pattern.test(line) ? [`${file.path}:${index + 1}`] : [])));

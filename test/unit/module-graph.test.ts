@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { sourceFiles } from '../support/source-files.js';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /*
@@ -16,13 +17,6 @@ interface Edge {
   from: string;
   to: string;
   typeOnly: boolean;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : [];
-  });
 }
 
 function importsOf(file: string): Edge[] {
