@@ -9,10 +9,17 @@
  *   signupEnabled              false turns off self-service signup (default true)
  *   apiRateLimit               steady requests per second the API admits (default 1000)
  *   apiBurstLimit              burst above that rate (default 2000)
+ *   alarmEmail                 an address the alarm topic mails (it confirms the subscription)
+ *   alarmApiP99LatencyMs       the API p99 latency that raises its alarm (default 2500)
+ *   tracing                    true turns on X-Ray active tracing (default off)
+ *
+ * Synthesis runs cdk-nag (AwsSolutions and Serverless): a finding nobody acknowledged, with
+ * its reason, beside the construct, stops `cdk synth` and `cdk deploy`.
  *
  * An empty string means "unset", so cdk.json can list every key without setting it.
  */
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { WorkManagementStack } from './stack.js';
 
 const app = new App();
@@ -55,6 +62,12 @@ function optionalPositiveInteger(key: string): number | undefined {
   return number;
 }
 
+function optionalEmail(key: string): string | undefined {
+  const value = optionalString(key);
+  if (value !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) throw new Error(`Context '${key}' must be an e-mail address`);
+  return value;
+}
+
 const platformAdminTokenSha256 = optionalString('platformAdminTokenSha256')?.toLowerCase();
 if (platformAdminTokenSha256 && !/^[0-9a-f]{64}$/.test(platformAdminTokenSha256)) {
   // Catch the common mistake of passing the token itself instead of its hash.
@@ -75,6 +88,10 @@ new WorkManagementStack(app, 'WorkManagementStack', {
   webhookRetryDelaysSeconds: optionalDelays('webhookRetryDelaysSeconds'),
   apiRateLimit: optionalPositiveInteger('apiRateLimit'),
   apiBurstLimit: optionalPositiveInteger('apiBurstLimit'),
+  alarmEmail: optionalEmail('alarmEmail'),
+  alarmApiP99LatencyMs: optionalPositiveInteger('alarmApiP99LatencyMs'),
+  tracing: optionalBoolean('tracing'),
 });
 
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
 app.synth();

@@ -382,3 +382,12 @@ export const queues = {
     deadLetter: { name: 'webhook-deliveries-dlq', retentionDays: 14 },
   },
 } as const;
+
+/** 'ticket-types' → 'TicketTypes': stable construct ids, so logical ids do not change between synths. */
+export function constructId(name: string): string {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0].toUpperCase() + part.slice(1))
+    .join('');
+}

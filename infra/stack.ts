@@ -8,9 +8,10 @@
  */
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import { ApiMapping, type CfnStage, DomainName, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
@@ -23,8 +24,9 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../lib/db/schema.js';
-import { functionGroups, queues, routeKeysOf, type FunctionDefinition, type HttpGroup } from './route-table.js';
+import { constructId, functionGroups, queues, routeKeysOf, type FunctionDefinition, type HttpGroup } from './route-table.js';
 import { writeEmbeddedFiles } from './embeds.js';
+import { createAlarmTopic, monitor } from './monitoring.js';
 
 /** Entry paths in the route table are relative to the repository root (the parent of infra/). */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,6 +46,14 @@ export interface WorkManagementStackProps extends StackProps {
   apiRateLimit?: number;
   /** Requests the API stage admits in a burst above the steady rate. Default: API_THROTTLE.burstLimit. */
   apiBurstLimit?: number;
+  /** An address the alarm topic mails (it must confirm the subscription). Default: none. */
+  alarmEmail?: string;
+  /** The API's p99 latency (milliseconds) above which its alarm fires. Default: ALARM_DEFAULTS.apiP99LatencyMs. */
+  alarmApiP99LatencyMs?: number;
+  /** `true` turns on X-Ray active tracing for every function. Default: off. */
+  tracing?: boolean;
+  /** The functions to deploy. Default: the route table's `functionGroups` (tests synthesize larger tables). */
+  functionGroups?: readonly FunctionDefinition[];
 }
 
 /**
@@ -124,12 +134,13 @@ export class WorkManagementStack extends Stack {
       // The default `$default` stage deploys every change automatically.
       createDefaultStage: true,
     });
-    configureStage(this, this.httpApi, { rateLimit: props.apiRateLimit ?? API_THROTTLE.rateLimit, burstLimit: props.apiBurstLimit ?? API_THROTTLE.burstLimit });
+    const stage = configureStage(this, this.httpApi, { rateLimit: props.apiRateLimit ?? API_THROTTLE.rateLimit, burstLimit: props.apiBurstLimit ?? API_THROTTLE.burstLimit });
 
     // Created lazily: only needed when the route table has a stream consumer.
     let streamFailures: sqs.Queue | undefined;
 
-    for (const group of functionGroups) {
+    const groups = props.functionGroups ?? functionGroups;
+    for (const group of groups) {
       const fn = createFunction(this, group, {
         TABLE_NAME: this.table.tableName,
         BASE_DOMAIN: props.baseDomain ?? '',
@@ -152,14 +163,17 @@ export class WorkManagementStack extends Stack {
         ...(signsOAuthTokens(group) ? { OAUTH_SIGNING_KEY_SEED: oauthKeySeed.secretValue.unsafeUnwrap() } : {}),
         // The operator token hash is given only to the functions that serve platform routes.
         ...(isPlatform(group) ? { PLATFORM_ADMIN_TOKEN_SHA256: props.platformAdminTokenSha256 ?? '' } : {}),
-      });
+      }, props.tracing === true);
       this.functions.set(group.name, fn);
       grantAccess(this.table, webhookQueue, group, fn);
 
       switch (group.kind) {
-        case 'http':
-          addHttpRoutes(this.httpApi, group, fn);
+        case 'http': {
+          const routes = addHttpRoutes(this, this.httpApi, group, fn);
+          // A route's own throttle is a stage setting naming the route, which must exist first.
+          if (Object.values(group.routes).some((route) => route.edgeThrottle)) stage.node.addDependency(routes);
           break;
+        }
         case 'stream':
           streamFailures ??= createStreamFailureQueue(this);
           subscribeToTableStream(this.table, fn, streamFailures);
@@ -181,6 +195,19 @@ export class WorkManagementStack extends Stack {
         }
       }
     }
+    stage.routeSettings = edgeThrottles(groups);
+
+    const alarmTopic = createAlarmTopic(this, props.alarmEmail);
+    monitor(this, {
+      topic: alarmTopic,
+      api: this.httpApi,
+      table: this.table,
+      groups,
+      functions: this.functions,
+      deadLetterQueues: { webhook: webhookDeadLetters, ...(streamFailures ? { stream: streamFailures } : {}) },
+      apiP99LatencyMs: props.alarmApiP99LatencyMs,
+    });
+    acknowledgeFindings(this);
 
     this.addCustomDomain(props);
 
@@ -189,6 +216,7 @@ export class WorkManagementStack extends Stack {
       value: this.httpApi.apiEndpoint,
     });
     new CfnOutput(this, 'TableName', { description: 'The single DynamoDB table', value: this.table.tableName });
+    new CfnOutput(this, 'AlarmTopicArn', { description: 'Every alarm notifies this SNS topic: subscribe your on-call tooling', value: alarmTopic.topicArn });
   }
 
   /**
@@ -225,14 +253,33 @@ export class WorkManagementStack extends Stack {
   }
 }
 
-/** The single table, exactly as `tableDefinition()` derives it from the entities. */
 /** The `$default` stage's access log (JSON, a month) and its default throttle for every route. */
-function configureStage(scope: Construct, api: HttpApi, throttle: { rateLimit: number; burstLimit: number }): void {
+function configureStage(scope: Construct, api: HttpApi, throttle: { rateLimit: number; burstLimit: number }): CfnStage {
   const accessLogs = new logs.LogGroup(scope, 'ApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH });
   const stage = api.defaultStage!.node.defaultChild as CfnStage;
   stage.accessLogSettings = { destinationArn: accessLogs.logGroupArn, format: ACCESS_LOG_FORMAT };
   stage.defaultRouteSettings = { throttlingRateLimit: throttle.rateLimit, throttlingBurstLimit: throttle.burstLimit };
+  return stage;
 }
+
+/**
+ * The stage settings of the routes that declare their own `edgeThrottle` (sign-in, sign-up,
+ * OAuth): a ceiling for all callers together, below the stage default. The per-address limits
+ * these routes also obey are counted by their handlers.
+ */
+export function edgeThrottles(groups: readonly FunctionDefinition[]): Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> {
+  // The property is plain JSON to CloudFormation: its keys are written as the template spells them.
+  const settings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
+  for (const group of groups) {
+    if (group.kind !== 'http') continue;
+    for (const [routeKey, route] of Object.entries(group.routes)) {
+      if (route.edgeThrottle) settings[routeKey] = { ThrottlingRateLimit: route.edgeThrottle.rateLimit, ThrottlingBurstLimit: route.edgeThrottle.burstLimit };
+    }
+  }
+  return settings;
+}
+
+/** The single table, exactly as `tableDefinition()` derives it from the entities. */
 
 function createTable(scope: Construct): dynamodb.Table {
   const definition = tableDefinition();
@@ -271,10 +318,12 @@ function createWebhookQueue(scope: Construct): { queue: sqs.Queue; deadLetterQue
   const deadLetterQueue = new sqs.Queue(scope, 'WebhookDeadLetterQueue', {
     retentionPeriod: Duration.days(definition.deadLetter.retentionDays),
     encryption: sqs.QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
   });
   const queue = new sqs.Queue(scope, 'WebhookQueue', {
     visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
     encryption: sqs.QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
     deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: definition.maxReceiveCount },
   });
   return { queue, deadLetterQueue };
@@ -285,6 +334,7 @@ function createStreamFailureQueue(scope: Construct): sqs.Queue {
   return new sqs.Queue(scope, 'StreamFailureQueue', {
     retentionPeriod: Duration.days(14),
     encryption: sqs.QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
   });
 }
 
@@ -336,11 +386,19 @@ function createFunction(
   scope: Construct,
   group: FunctionDefinition,
   environment: Record<string, string>,
+  tracing: boolean,
 ): NodejsFunction {
   const id = constructId(group.name);
   // An explicit log group (instead of the deprecated `logRetention`, which needs a custom
   // resource Lambda) so retention is a plain CloudFormation property.
   const logGroup = new logs.LogGroup(scope, `${id}Logs`, { retention: logs.RetentionDays.ONE_MONTH });
+  // Its own role, which may write to its own log group and nothing else until grantAccess
+  // (instead of the AWS-managed basic execution role, which may write to every log group).
+  const role = new iam.Role(scope, `${id}Role`, {
+    description: `Role of the '${group.name}' function`,
+    assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+  });
+  logGroup.grantWrite(role);
   return new NodejsFunction(scope, `${id}Function`, {
     description: `${group.kind} function '${group.name}' (${group.entry})`,
     entry: path.join(repoRoot, group.entry),
@@ -353,19 +411,45 @@ function createFunction(
     ...SIZING[group.kind],
     bundling: bundlingOf(group),
     logGroup,
+    role,
+    ...(tracing ? { tracing: lambda.Tracing.ACTIVE } : {}),
     environment,
   });
 }
 
-/** Least privilege: each function gets exactly the table and queue access its route-table entry declares. */
+/** What the code does with the table: reads (single items, batches, queries; never a Scan) and writes. */
+export const TABLE_ACTIONS = {
+  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'],
+  write: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
+} as const;
+
+/**
+ * Least privilege: each function gets exactly the table and queue access its route-table entry
+ * declares, on the table and each of its indexes by name (no wildcard resource, no Scan).
+ */
 function grantAccess(table: dynamodb.Table, webhookQueue: sqs.Queue, group: FunctionDefinition, fn: lambda.IFunction): void {
-  if (group.table === 'read') table.grantReadData(fn);
-  else if (group.table === 'readWrite') table.grantReadWriteData(fn);
+  if (group.table !== 'none') {
+    const indexArns = tableDefinition().globalIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`);
+    const actions = group.table === 'read' ? TABLE_ACTIONS.read : [...TABLE_ACTIONS.read, ...TABLE_ACTIONS.write];
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...actions], resources: [table.tableArn] }));
+    // Indexes are only queried.
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: indexArns }));
+  }
   if (sendsToWebhookQueue(group)) webhookQueue.grantSendMessages(fn);
 }
 
-/** One Lambda integration per HTTP group and one API Gateway route per 'METHOD /path' string. */
-function addHttpRoutes(api: HttpApi, group: HttpGroup, fn: lambda.IFunction): void {
+/**
+ * One Lambda integration per HTTP group and one API Gateway route per 'METHOD /path' string,
+ * in a nested stack of the group's own: CloudFormation allows 500 resources per stack, and the
+ * routes are most of them. The parent stack holds one resource per group whatever its number of
+ * routes; each route keeps its own route key (its own throttle, 404 at the edge).
+ */
+function addHttpRoutes(scope: Construct, api: HttpApi, group: HttpGroup, fn: lambda.IFunction): NestedStack {
+  const routesStack = new NestedStack(scope, `${constructId(group.name)}Routes`, { description: `API routes of the '${group.name}' function` });
+  Validations.of(routesStack).acknowledge({
+    id: 'AwsSolutions::AwsSolutions-APIG4',
+    reason: 'Requests are authenticated and authorized by the service itself (session, personal, agent and OAuth credentials; permission groups; token restrictions), route by route, and some routes are public by the specification (sign-in, OAuth discovery).',
+  });
   const integration = new HttpLambdaIntegration(`${constructId(group.name)}Integration`, fn, {
     // One invoke permission for the whole API instead of one per route: a permission per route
     // doubles the resource count (CloudFormation allows 500 per stack) and grows the function's
@@ -375,12 +459,14 @@ function addHttpRoutes(api: HttpApi, group: HttpGroup, fn: lambda.IFunction): vo
   for (const route of routeKeysOf(group)) {
     if (route === '$default') {
       // Requests no other route matches: the service answers them in its own error envelope.
-      new HttpRoute(api, 'DefaultRoute', { httpApi: api, routeKey: HttpRouteKey.DEFAULT, integration });
+      new HttpRoute(routesStack, 'DefaultRoute', { httpApi: api, routeKey: HttpRouteKey.DEFAULT, integration });
       continue;
     }
     const { method, path: routePath } = parseRoute(route);
-    api.addRoutes({ path: routePath, methods: [method], integration });
+    // '/' separates construct ids; the route key is otherwise a stable, unique id.
+    new HttpRoute(routesStack, route.replaceAll('/', '|'), { httpApi: api, routeKey: HttpRouteKey.with(routePath, method), integration });
   }
+  return routesStack;
 }
 
 /** Parses 'GET /api/v1/boards/{boardId}' into the method and the path. */
@@ -441,11 +527,23 @@ function isPlatform(group: FunctionDefinition): boolean {
   return group.kind === 'http' && group.platform === true;
 }
 
-/** 'ticket-types' → 'TicketTypes': stable construct ids, so logical ids do not change between synths. */
-function constructId(name: string): string {
-  return name
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((part) => part[0].toUpperCase() + part.slice(1))
-    .join('');
+/**
+ * The cdk-nag findings (test/infra/nag.test.ts) this stack accepts, each with its reason. Every
+ * other finding fails the test.
+ */
+function acknowledgeFindings(stack: Stack): void {
+  const acknowledge = (id: string, reason: string) => Validations.of(stack).acknowledge({ id, reason });
+  acknowledge('AwsSolutions::AwsSolutions-L1', 'The runtime is decided: nodejs22.x, the version the code is built and tested for (docs/decisions.md); moving to a newer one is a deliberate upgrade.');
+  acknowledge('Serverless::Serverless-LambdaLatestVersion', 'As AwsSolutions-L1: nodejs22.x is the decided runtime.');
+  acknowledge('Serverless::Serverless-LambdaTracing', 'X-Ray tracing costs per trace and is off by default; context `tracing=true` turns it on for every function (docs/operations.md).');
+  acknowledge(
+    'Serverless::Serverless-LambdaDLQ',
+    'No function is invoked asynchronously with work to lose: HTTP functions answer their caller, the stream consumer parks failed batches in its failure queue, the webhook worker parks deliveries in the dead-letter queue itself, and the sweeper repeats every minute (a missed run raises the missed-runs alarm).',
+  );
+  acknowledge('Serverless::Serverless-EventBusDLQ', 'The schedule only starts the sweeper, which repeats every minute; a missed run raises the missed-runs alarm.');
+  acknowledge('AwsSolutions::AwsSolutions-SMG4', 'The secrets are read at deploy time into the functions\' configuration; docs/operations.md describes rotating each one (a new value and a redeploy) and what rotation does.');
+  acknowledge('Serverless::Serverless-SQSRedrivePolicy', 'Only the dead-letter queues have no redrive policy: they are the end of the line, and an alarm fires as soon as one holds a message.');
+  acknowledge('Serverless::Serverless-LambdaEventSourceMappingDestination', 'The webhook queue\'s own redrive policy is the failure destination of its event source: a message received too often goes to the dead-letter queue, which alarms.');
+  acknowledge('AwsSolutions::AwsSolutions-SQS3', 'The stream failure queue is itself a dead-letter destination (of the table stream) and alarms when not empty.');
+  acknowledge('AwsSolutions::AwsSolutions-IAM5[Resource::*]', 'dynamodb:ListStreams (granted by the stream event source) has no resource-level permissions; it is the only action on `*`.');
 }

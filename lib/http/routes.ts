@@ -88,7 +88,31 @@ interface Schemas<P, Q, B, R = unknown, E extends Envelope = Envelope> {
   errorFormat?: 'oauth';
   /** Largest body the route accepts (413 above it); MAX_BODY_BYTES unless given. */
   maxBodyBytes?: number;
+  /**
+   * API Gateway's own throttle for this route, below the stage default: a ceiling for all
+   * callers together on the routes a flood would aim at (sign-in, sign-up, OAuth). Per-address
+   * and per-credential limits are counted by the service.
+   */
+  edgeThrottle?: EdgeThrottle;
 }
+
+/** Steady requests per second and the burst above it (API Gateway answers 429 beyond them). */
+export interface EdgeThrottle {
+  rateLimit: number;
+  burstLimit: number;
+}
+
+/**
+ * The edge ceilings of the routes that take passwords or mint credentials. Sign-in and the
+ * OAuth flow are sized for a large organization's morning (thousands of people signing in over
+ * a few minutes); sign-up and client registration are rare by nature.
+ */
+export const EDGE_THROTTLES = {
+  signIn: { rateLimit: 50, burstLimit: 100 },
+  signUp: { rateLimit: 5, burstLimit: 10 },
+  oauth: { rateLimit: 50, burstLimit: 100 },
+  registration: { rateLimit: 5, burstLimit: 10 },
+} as const satisfies Record<string, EdgeThrottle>;
 
 type Envelope = 'data' | 'page' | undefined;
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, open, type Routes } from '../http/routes.js';
+import { authenticated, EDGE_THROTTLES, open, type Routes } from '../http/routes.js';
 import { requiredText, emailAddress } from '../http/validation.js';
 import { signup } from './signup.js';
 import { changePassword, login, logout } from './login.js';
@@ -20,6 +20,7 @@ const slug = z
 /** Routes of the `auth` group (DESIGN.md §4, "Bootstrap and users"). */
 export const authRoutes: Routes = {
   'POST /api/v1/auth/signup': open({
+    edgeThrottle: EDGE_THROTTLES.signUp,
     summary: 'Sign up: create an organization and its administrator',
     status: 201,
     result: z.strictObject({ organization: organizationBrief, user: userResult, ...session }).meta({ id: 'SignupResult' }),
@@ -28,6 +29,7 @@ export const authRoutes: Routes = {
     handler: (ctx, { body }) => signup(ctx, body),
   }),
   'POST /api/v1/auth/login': open({
+    edgeThrottle: EDGE_THROTTLES.signIn,
     summary: 'Sign in with e-mail and password',
     result: z.strictObject({ ...session, user: userResult }).meta({ id: 'Session' }),
     errors: { 401: ['INVALID_CREDENTIALS'], 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },

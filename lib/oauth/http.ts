@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { AppError, notFound } from '../core/errors.js';
 import { config } from '../core/config.js';
-import { authenticated, open, originOf, type RawBody, type RequestInfo, type Routes } from '../http/routes.js';
+import { authenticated, EDGE_THROTTLES, open, originOf, type RawBody, type RequestInfo, type Routes } from '../http/routes.js';
 import { organizationSlugOf, subdomainSlugOf } from '../http/organization-slug.js';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
@@ -164,6 +164,7 @@ export const oauthRoutes: Routes = {
     handler: async () => ({ keys: [signingKey().publicJwk] }),
   }),
   'POST /api/v1/oauth/register': open({
+    edgeThrottle: EDGE_THROTTLES.registration,
     summary: 'Register an OAuth client (RFC 7591)',
     description:
       'Two kinds. **With a signed-in session** (`Authorization: Bearer <session JWT>`): a confidential client, whose `client_secret` is returned once and sent as `client_secret` in token requests; redirect URIs are https, or http on a loopback address (127.0.0.1, [::1], localhost), which match on any port. **Without a credential** (open registration, as MCP clients without a metadata document do it): a public client (`token_endpoint_auth_method` `none`, also when omitted) that proves itself with PKCE S256, usable only at this organization, removed unless its first code is redeemed within 24 hours; its redirect URIs may also use the application\'s own URI scheme (`cursor://…`, `com.example.app:/…`; RFC 8252 §7.1), matched exactly. Five registrations of either kind per hour per address. Unknown metadata fields are ignored. Errors are RFC 7591 JSON (`invalid_redirect_uri`, `invalid_client_metadata`).',
@@ -188,6 +189,7 @@ export const oauthRoutes: Routes = {
     },
   }),
   'GET /api/v1/oauth/authorize': open({
+    edgeThrottle: EDGE_THROTTLES.oauth,
     summary: 'Authorization endpoint: sign-in and consent page (RFC 6749 §4.1)',
     description:
       "Validates the request (client, exact redirect URI, PKCE S256, state of 8+ characters, scopes, resource), then shows the sign-in form, or the consent page to a user already signed in on this origin. An error about the client or the redirect URI is shown on a page (400) and never redirects; any other error redirects to the client with `error`, `state` and `iss`.",
@@ -203,6 +205,7 @@ export const oauthRoutes: Routes = {
     },
   }),
   'POST /api/v1/oauth/authorize/sign-in': open({
+    edgeThrottle: EDGE_THROTTLES.signIn,
     summary: 'The sign-in form of the authorization page',
     description: 'An HTML form post (`email`, `password`, and the page\'s `request`). Success signs the browser in on this origin (an HttpOnly cookie) and returns to the authorization request (303); a wrong password shows the form again with a message.',
     raw: { contentType: HTML, statuses: [200, 303, 400, 429] },
@@ -225,6 +228,7 @@ export const oauthRoutes: Routes = {
     },
   }),
   'POST /api/v1/oauth/authorize/consent': open({
+    edgeThrottle: EDGE_THROTTLES.oauth,
     summary: 'The Allow / Deny form of the consent page',
     description: "An HTML form post (`decision` = `allow` or `deny`, the page's `request` and its CSRF token `csrf`, bound to the signed-in session and this request). Allow redirects to the client with `code`, `state` and `iss` (RFC 9207); Deny with `error=access_denied`. A post without a valid CSRF token or session changes nothing (403 page).",
     raw: { contentType: HTML, statuses: [303, 400, 403] },
@@ -248,6 +252,7 @@ export const oauthRoutes: Routes = {
     },
   }),
   'POST /api/v1/oauth/token': open({
+    edgeThrottle: EDGE_THROTTLES.oauth,
     summary: 'Token endpoint: authorization code and refresh token grants (RFC 6749 §4.1.3, §6)',
     description:
       'Form-encoded (`application/x-www-form-urlencoded`) as RFC 6749 requires; JSON is accepted too. Registered clients send `client_secret`; public clients (open registration, metadata documents) prove themselves with PKCE alone. Codes and refresh tokens work only at the organization that issued them. Codes are single-use (a second use revokes what the first issued); refresh tokens rotate on every use: the same refresh request sent again within 5 seconds gets the same new pair, any other use of a spent refresh token revokes the grant. `scope` can only narrow; `resource`, when sent, must be this organization\'s resource; `organization_id` switches organization (registered clients). Never cached.',
@@ -274,6 +279,7 @@ export const oauthRoutes: Routes = {
     },
   }),
   'POST /api/v1/oauth/revoke': open({
+    edgeThrottle: EDGE_THROTTLES.oauth,
     summary: 'Revoke a token (RFC 7009)',
     description: 'Form-encoded or JSON `token` (and optionally `client_id`). A refresh token revokes its whole grant; an access token itself. Always 200, whatever the token.',
     bodyFormat: 'form',

@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { App } from 'aws-cdk-lib';
+import { App, type CfnElement, type NestedStack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { API_THROTTLE, WorkManagementStack, type WorkManagementStackProps } from '../../infra/stack.js';
-import { allRouteKeys, functionGroups, queues, routeKeysOf } from '../../infra/route-table.js';
+import { allRouteKeys, constructId, functionGroups, httpGroups, queues, routeKeysOf, type HttpGroup } from '../../infra/route-table.js';
 import { tableDefinition } from '../../lib/db/schema.js';
 
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -13,11 +13,32 @@ const cloudProps: WorkManagementStackProps = {
   platformAdminTokenSha256: 'a'.repeat(64),
 };
 
-function synth(props: WorkManagementStackProps): Template {
+function synthStack(props: WorkManagementStackProps): WorkManagementStack {
   // An empty bundling-stacks list makes NodejsFunction skip esbuild: the template is what we
   // assert on, and bundling every function would make this test slow.
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  return Template.fromStack(new WorkManagementStack(app, 'TestStack', props));
+  return new WorkManagementStack(app, 'TestStack', props);
+}
+
+const synth = (props: WorkManagementStackProps): Template => Template.fromStack(synthStack(props));
+
+/** The nested stack holding one HTTP group's integration and routes. */
+const routesStackOf = (stack: WorkManagementStack, group: HttpGroup): NestedStack => stack.node.findChild(`${constructId(group.name)}Routes`) as NestedStack;
+
+/**
+ * The routes of one HTTP group, each with the function its integration invokes (the logical id
+ * in the parent stack, followed through the nested stack's parameter).
+ */
+function routesOf(stack: WorkManagementStack, parent: Template, group: HttpGroup): { routeKey: string; functionId: string }[] {
+  const nested = routesStackOf(stack, group);
+  const template = Template.fromStack(nested);
+  const integrations = template.findResources('AWS::ApiGatewayV2::Integration') as Record<string, Resource>;
+  const nestedResource = parent.toJSON().Resources[stack.getLogicalId(nested.nestedStackResource as CfnElement)] as Resource;
+  return (Object.values(template.findResources('AWS::ApiGatewayV2::Route')) as Resource[]).map((route) => {
+    const integration = integrations[route.Properties.Target['Fn::Join'][1][1].Ref as string]!;
+    const parameter = integration.Properties.IntegrationUri.Ref as string;
+    return { routeKey: route.Properties.RouteKey as string, functionId: nestedResource.Properties.Parameters[parameter]['Fn::GetAtt'][0] as string };
+  });
 }
 
 /** The service's own functions (CDK may add helper functions with another runtime). */
@@ -51,7 +72,8 @@ function policyActionsOf(template: Template, fn: Resource): string[] {
 }
 
 describe('WorkManagementStack with a custom domain', () => {
-  const template = synth(cloudProps);
+  const stack = synthStack(cloudProps);
+  const template = Template.fromStack(stack);
   const definition = tableDefinition();
 
   it('creates exactly one DynamoDB table with the key schema, GSIs, TTL, stream and PITR of tableDefinition()', () => {
@@ -156,27 +178,21 @@ describe('WorkManagementStack with a custom domain', () => {
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
-  it('creates one API Gateway route per route string of the route table', () => {
-    const expected = allRouteKeys();
-    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')) as Resource[];
-    expect(routes.map((route) => route.Properties.RouteKey).sort()).toEqual([...expected].sort());
+  it('creates one API Gateway route per route string of the route table, each group in a nested stack of its own', () => {
+    const routeKeys = httpGroups().flatMap((group) => routesOf(stack, template, group).map((route) => route.routeKey));
+    expect(routeKeys.sort()).toEqual([...allRouteKeys()].sort());
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', 0);
+    template.resourceCountIs('AWS::CloudFormation::Stack', httpGroups().length);
     template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: '$default', AutoDeploy: true });
   });
 
   it('routes each path to the function of its group', () => {
-    const integrations = template.findResources('AWS::ApiGatewayV2::Integration') as Record<string, Resource>;
-    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')) as Resource[];
-    for (const group of functionGroups) {
-      if (group.kind !== 'http') continue;
+    for (const group of httpGroups()) {
       const [functionId] = functionOf(template, group.name);
-      for (const routeKey of routeKeysOf(group)) {
-        const route = routes.find((candidate) => candidate.Properties.RouteKey === routeKey)!;
-        const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
-        expect(integrations[integrationId].Properties.IntegrationUri).toEqual({
-          'Fn::GetAtt': [functionId, 'Arn'],
-        });
-      }
+      const routes = routesOf(stack, template, group);
+      expect(routes.map((route) => route.routeKey).sort()).toEqual(routeKeysOf(group).sort());
+      for (const route of routes) expect(route.functionId, route.routeKey).toBe(functionId);
     }
   });
 
@@ -239,11 +255,8 @@ describe('WorkManagementStack with a custom domain', () => {
 
   it('hands unmatched requests to the fallback function through the $default route, which has no table access', () => {
     const [fallbackId, fallback] = functionOf(template, 'fallback');
-    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')) as Resource[];
-    const integrations = template.findResources('AWS::ApiGatewayV2::Integration') as Record<string, Resource>;
-    const route = routes.find((candidate) => candidate.Properties.RouteKey === '$default')!;
-    const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
-    expect(integrations[integrationId].Properties.IntegrationUri).toEqual({ 'Fn::GetAtt': [fallbackId, 'Arn'] });
+    const fallbackGroup = httpGroups().find((group) => group.name === 'fallback')!;
+    expect(routesOf(stack, template, fallbackGroup)).toEqual([{ routeKey: '$default', functionId: fallbackId }]);
     const actions = policyActionsOf(template, fallback);
     expect(actions.some((action) => action.startsWith('dynamodb:'))).toBe(false);
   });
@@ -310,6 +323,125 @@ describe('the API stage and the table, guarded at the edge', () => {
   it('protects the table from deletion and keeps it when the stack goes', () => {
     const template = synth(cloudProps);
     template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', Properties: Match.objectLike({ DeletionProtectionEnabled: true }) });
+  });
+});
+
+describe('operable: alarms, a dashboard, least privilege and headroom', () => {
+  const stack = synthStack({ ...cloudProps, alarmEmail: 'oncall@example.com' });
+  const template = Template.fromStack(stack);
+  const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Resource[];
+  const topicId = Object.keys(template.findResources('AWS::SNS::Topic'))[0]!;
+  const metricNames = (alarm: Resource): string[] =>
+    alarm.Properties.MetricName ? [alarm.Properties.MetricName] : (alarm.Properties.Metrics as { MetricStat?: { Metric: { MetricName: string } } }[]).flatMap((metric) => (metric.MetricStat ? [metric.MetricStat.Metric.MetricName] : []));
+
+  it('notifies one SNS topic, which refuses plain HTTP and mails the alarmEmail address, of every alarm firing and clearing', () => {
+    template.resourceCountIs('AWS::SNS::Topic', 1);
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com', TopicArn: { Ref: topicId } });
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+    expect(alarms.length).toBeGreaterThan(0);
+    for (const alarm of alarms) {
+      expect(alarm.Properties.AlarmActions, alarm.Properties.AlarmDescription).toEqual([{ Ref: topicId }]);
+      expect(alarm.Properties.OKActions).toEqual([{ Ref: topicId }]);
+      expect(alarm.Properties.AlarmDescription).toMatch(/docs\/operations\.md/);
+    }
+    synth(cloudProps).resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
+  it('alarms on dead letters, each function\'s errors and throttles, API 5xx and latency, stream lag, missed sweeps and table throttling', () => {
+    const named = (pattern: RegExp) => alarms.filter((alarm) => pattern.test(alarm.Properties.AlarmDescription));
+    expect(named(/dead-letter queue is not empty/)).toHaveLength(2);
+    for (const alarm of named(/dead-letter queue is not empty/)) expect(alarm.Properties).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 0 });
+    for (const group of functionGroups) {
+      const [alarm] = named(new RegExp(`The '${group.name}' function failed or was throttled`));
+      expect(alarm, group.name).toBeDefined();
+      expect(metricNames(alarm!).sort()).toEqual(['Errors', 'Throttles']);
+    }
+    const [fiveXx] = named(/were 5xx for 5 minutes/);
+    expect(metricNames(fiveXx!).sort()).toEqual(['5xx', 'Count']);
+    expect(fiveXx!.Properties).toMatchObject({ Threshold: 1, EvaluationPeriods: 5, DatapointsToAlarm: 5 });
+    expect(named(/p99 latency was above 2500 ms/)[0]!.Properties).toMatchObject({ MetricName: 'Latency', ExtendedStatistic: 'p99' });
+    expect(named(/stream consumer is more than 60 s behind/)[0]!.Properties).toMatchObject({ MetricName: 'IteratorAge', Threshold: 60_000 });
+    expect(named(/'sweeper' function did not run/)[0]!.Properties).toMatchObject({ MetricName: 'Invocations', TreatMissingData: 'breaching', ComparisonOperator: 'LessThanThreshold' });
+    expect(new Set(metricNames(named(/DynamoDB throttled requests/)[0]!))).toEqual(new Set(['ThrottledRequests']));
+    expect(alarms).toHaveLength(functionGroups.length + 7);
+  });
+
+  it('draws the same signals on one dashboard', () => {
+    const dashboards = Object.values(template.findResources('AWS::CloudWatch::Dashboard')) as Resource[];
+    expect(dashboards).toHaveLength(1);
+    const body = JSON.stringify(dashboards[0]!.Properties.DashboardBody);
+    for (const metric of ['5xx', 'Latency', 'Errors', 'Throttles', 'ApproximateNumberOfMessagesVisible', 'IteratorAge', 'Invocations', 'ThrottledRequests']) expect(body).toContain(metric);
+  });
+
+  it('throttles sign-in, sign-up and the OAuth routes below the stage default, after their routes exist', () => {
+    const [stageId, stage] = Object.entries(template.findResources('AWS::ApiGatewayV2::Stage'))[0] as [string, Resource & { DependsOn: string[] }];
+    const settings = stage.Properties.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
+    expect(Object.keys(settings).sort()).toEqual(
+      ['POST /api/v1/auth/login', 'POST /api/v1/auth/signup', 'POST /api/v1/oauth/register', 'GET /api/v1/oauth/authorize', 'POST /api/v1/oauth/authorize/sign-in', 'POST /api/v1/oauth/authorize/consent', 'POST /api/v1/oauth/token', 'POST /api/v1/oauth/revoke'].sort(),
+    );
+    for (const limit of Object.values(settings)) {
+      expect(limit.ThrottlingRateLimit).toBeLessThan(API_THROTTLE.rateLimit);
+      expect(limit.ThrottlingBurstLimit).toBeLessThan(API_THROTTLE.burstLimit);
+    }
+    expect(settings['POST /api/v1/auth/signup']!.ThrottlingRateLimit).toBeLessThanOrEqual(5);
+    const groupsWithThrottles = httpGroups().filter((group) => Object.values(group.routes).some((route) => route.edgeThrottle));
+    expect(groupsWithThrottles.map((group) => group.name).sort()).toEqual(['auth', 'oauth']);
+    for (const group of groupsWithThrottles) expect(stage.DependsOn, stageId).toContain(stack.getLogicalId(routesStackOf(stack, group).nestedStackResource as CfnElement));
+  });
+
+  it('grants no wildcard action, the table and each index by name (never a Scan), and a wildcard resource only where the action has no other', () => {
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Resource[];
+    const statements = policies.flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+    const actions = statements.flatMap((statement) => [statement.Action].flat());
+    expect(actions.filter((action) => action.includes('*'))).toEqual([]);
+    expect(actions).not.toContain('dynamodb:Scan');
+    for (const statement of statements) {
+      const resources = JSON.stringify(statement.Resource);
+      if (resources === '"*"') expect([statement.Action].flat()).toEqual(['dynamodb:ListStreams']);
+      else expect(resources).not.toMatch(/\/\*|:\*"/);
+    }
+    template.resourceCountIs('AWS::IAM::ManagedPolicy', 0);
+    for (const role of Object.values(template.findResources('AWS::IAM::Role')) as Resource[]) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+  });
+
+  it('refuses plain-HTTP access to every queue, and keeps every queue encrypted', () => {
+    const queueIds = Object.keys(template.findResources('AWS::SQS::Queue'));
+    template.allResourcesProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
+    const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy')) as Resource[];
+    const guarded = policies
+      .filter((policy) => (policy.Properties.PolicyDocument.Statement as { Effect: string; Condition?: unknown }[]).some((statement) => statement.Effect === 'Deny' && JSON.stringify(statement.Condition) === JSON.stringify({ Bool: { 'aws:SecureTransport': 'false' } })))
+      .flatMap((policy) => (policy.Properties.Queues as { Ref: string }[]).map((queue) => queue.Ref));
+    expect(guarded.sort()).toEqual(queueIds.sort());
+  });
+
+  it('turns on X-Ray tracing only when asked', () => {
+    for (const fn of Object.values(serviceFunctions(template))) expect(fn.Properties.TracingConfig).toBeUndefined();
+    for (const fn of Object.values(serviceFunctions(synth({ ...cloudProps, tracing: true })))) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+  });
+
+  it('uses at most 60 % of CloudFormation\'s 500 resources per stack, and stays under 500 with twice the routes', () => {
+    const count = (t: Template) => Object.keys(t.toJSON().Resources).length;
+    expect(count(template)).toBeLessThanOrEqual(300);
+    for (const group of httpGroups()) expect(count(Template.fromStack(routesStackOf(stack, group)))).toBeLessThanOrEqual(300);
+
+    // Every HTTP group serving each of its routes twice over (under /copy).
+    const doubled = functionGroups.map((group) =>
+      group.kind !== 'http'
+        ? group
+        : { ...group, routes: { ...group.routes, ...Object.fromEntries(Object.entries(group.routes).filter(([key]) => key !== '$default').map(([key, route]) => [key.replace(' /', ' /copy/').replace(/\/$/, ''), route])) } },
+    );
+    const bigger = synthStack({ ...cloudProps, alarmEmail: 'oncall@example.com', functionGroups: doubled });
+    const biggerTemplate = Template.fromStack(bigger);
+    expect(count(biggerTemplate)).toBe(count(template));
+    let routes = 0;
+    for (const group of doubled.filter((candidate): candidate is HttpGroup => candidate.kind === 'http')) {
+      const nested = Template.fromStack(routesStackOf(bigger, group));
+      routes += Object.keys(nested.findResources('AWS::ApiGatewayV2::Route')).length;
+      expect(count(nested)).toBeLessThan(500);
+    }
+    expect(routes).toBe(2 * allRouteKeys().length - 1);
   });
 });
 
