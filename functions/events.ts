@@ -2,6 +2,7 @@ import type { DynamoDBStreamEvent, DynamoDBBatchResponse } from 'aws-lambda';
 import { consumeStreamRecords, type StreamRecordLike } from '../lib/events/consumer.js';
 import { eventDispatcher } from '../lib/events/dispatcher.js';
 import { systemClock } from '../lib/core/clock.js';
+import { log, takeColdStart } from '../lib/core/telemetry.js';
 import { queueTimeSync, TIME_SYNC_EVENT } from '../lib/time/sync.js';
 import { purgeWiki, WIKI_PURGE_EVENT } from '../lib/wiki/purge.js';
 
@@ -10,6 +11,9 @@ const dispatch = eventDispatcher({ [TIME_SYNC_EVENT]: queueTimeSync, [WIKI_PURGE
 
 /** Table stream consumer: outbox events → dispatcher, with partial batch failure reporting. */
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+  const coldStart = takeColdStart();
+  const started = Date.now();
   const result = await consumeStreamRecords(event.Records as StreamRecordLike[], dispatch, systemClock);
+  log.info('event batch', { records: event.Records.length, dispatched: result.dispatched.length, failed: result.batchItemFailures.length, ms: Date.now() - started, coldStart });
   return { batchItemFailures: result.batchItemFailures };
 };

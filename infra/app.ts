@@ -12,6 +12,7 @@
  *   alarmEmail                 an address the alarm topic mails (it confirms the subscription)
  *   alarmApiP99LatencyMs       the API p99 latency that raises its alarm (default 2500)
  *   tracing                    true turns on X-Ray active tracing (default off)
+ *   metricsNamespace           CloudWatch namespace of the service's metrics (default WorkManagement)
  *
  * Synthesis runs cdk-nag (AwsSolutions and Serverless): a finding nobody acknowledged, with
  * its reason, beside the construct, stops `cdk synth` and `cdk deploy`.
@@ -91,6 +92,7 @@ new WorkManagementStack(app, 'WorkManagementStack', {
   alarmEmail: optionalEmail('alarmEmail'),
   alarmApiP99LatencyMs: optionalPositiveInteger('alarmApiP99LatencyMs'),
   tracing: optionalBoolean('tracing'),
+  metricsNamespace: optionalString('metricsNamespace'),
 });
 
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));

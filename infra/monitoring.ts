@@ -33,6 +33,8 @@ export interface Monitored {
   functions: ReadonlyMap<string, lambda.Function>;
   deadLetterQueues: Record<string, sqs.Queue>;
   apiP99LatencyMs?: number;
+  /** Where the functions publish their own metrics (lib/core/telemetry.ts). */
+  metricsNamespace: string;
 }
 
 /** The topic every alarm notifies; `alarmEmail` subscribes an address to it. */
@@ -184,6 +186,21 @@ export function monitor(scope: Construct, target: Monitored): void {
     treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
   });
 
+  // The service's own metrics, summed over functions (SEARCH finds every dimension combination).
+  const own = (metricName: string, label: string, extraDimension?: string) =>
+    new cloudwatch.MathExpression({
+      expression: `SUM(SEARCH('{${target.metricsNamespace},${['function', 'service', ...(extraDimension ? [extraDimension] : [])].join(',')}} MetricName="${metricName}"', 'Sum', 60))`,
+      usingMetrics: {},
+      label,
+      period: minutes(1),
+    });
+  const byStatusClass = new cloudwatch.MathExpression({
+    expression: `SEARCH('{${target.metricsNamespace},function,service,statusClass} MetricName="Requests"', 'Sum', 60)`,
+    usingMetrics: {},
+    label: 'Requests',
+    period: minutes(1),
+  });
+
   const fns = target.groups.map((group) => [group.name, target.functions.get(group.name)!] as const);
   const perFunction = (metric: (fn: lambda.Function) => cloudwatch.IMetric) => fns.map(([, fn]) => metric(fn));
   new cloudwatch.Dashboard(scope, 'Dashboard', {
@@ -213,6 +230,20 @@ export function monitor(scope: Construct, target: Monitored): void {
         new cloudwatch.GraphWidget({ title: 'Stream iterator age (ms)', left: iteratorAges, leftAnnotations: [{ value: ALARM_DEFAULTS.streamIteratorAgeMs, label: 'alarm' }], width: 6 }),
         new cloudwatch.GraphWidget({ title: 'Sweeper runs', left: sweeps, width: 6 }),
         new cloudwatch.GraphWidget({ title: 'DynamoDB throttled requests', left: [throttled], width: 6 }),
+      ],
+      [
+        new cloudwatch.GraphWidget({ title: 'Requests by function and status class', left: [byStatusClass], legendPosition: cloudwatch.LegendPosition.RIGHT, width: 8 }),
+        new cloudwatch.GraphWidget({
+          title: 'Claims',
+          left: [own('ClaimsTaken', 'taken'), own('ClaimsRefused', 'refused', 'reason'), own('ClaimsExpired', 'expired')],
+          width: 6,
+        }),
+        new cloudwatch.GraphWidget({
+          title: 'Webhook deliveries',
+          left: [own('WebhookAttempts', 'attempts'), own('WebhookFailures', 'failed attempts'), own('WebhookDeadLettered', 'dead-lettered')],
+          width: 6,
+        }),
+        new cloudwatch.GraphWidget({ title: 'Sweeper clears', left: [own('SweeperClears', 'lapsed claims cleared')], width: 4 }),
       ],
     ],
   });

@@ -50,6 +50,8 @@ export interface WorkManagementStackProps extends StackProps {
   alarmEmail?: string;
   /** The API's p99 latency (milliseconds) above which its alarm fires. Default: ALARM_DEFAULTS.apiP99LatencyMs. */
   alarmApiP99LatencyMs?: number;
+  /** CloudWatch namespace of the service's own metrics. Default: METRICS_NAMESPACE. */
+  metricsNamespace?: string;
   /** `true` turns on X-Ray active tracing for every function. Default: off. */
   tracing?: boolean;
   /** The functions to deploy. Default: the route table's `functionGroups` (tests synthesize larger tables). */
@@ -63,6 +65,9 @@ export interface WorkManagementStackProps extends StackProps {
  * below it. Raise it by context when real traffic needs more.
  */
 export const API_THROTTLE = { rateLimit: 1000, burstLimit: 2000 };
+
+/** The default CloudWatch namespace of the metrics the functions publish (lib/core/telemetry.ts). */
+export const METRICS_NAMESPACE = 'WorkManagement';
 
 /**
  * One JSON line per API request in the access log. Only what the request was and how it ended:
@@ -151,6 +156,9 @@ export class WorkManagementStack extends Stack {
         // dependency for no gain in this threat model. Rotating it needs a redeploy.)
         JWT_SECRET: jwtSecret.secretValue.unsafeUnwrap(),
         NODE_OPTIONS: '--enable-source-maps',
+        // Logs and metrics name the function by its route-table name (a metric dimension).
+        FUNCTION_GROUP: group.name,
+        METRICS_NAMESPACE: props.metricsNamespace ?? METRICS_NAMESPACE,
         SIGNUP_ENABLED: String(props.signupEnabled ?? true),
         ...(props.webhookRetryDelaysSeconds
           ? { WEBHOOK_RETRY_DELAYS_SECONDS: props.webhookRetryDelaysSeconds }
@@ -206,6 +214,7 @@ export class WorkManagementStack extends Stack {
       functions: this.functions,
       deadLetterQueues: { webhook: webhookDeadLetters, ...(streamFailures ? { stream: streamFailures } : {}) },
       apiP99LatencyMs: props.alarmApiP99LatencyMs,
+      metricsNamespace: props.metricsNamespace ?? METRICS_NAMESPACE,
     });
     acknowledgeFindings(this);
 

@@ -101,6 +101,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       EXPOSE_ROUND_TRIPS: options.exposeRoundTrips ? 'true' : 'false',
       VALIDATE_RESPONSES: options.validateResponses ? 'true' : 'false',
       LOG_REQUESTS: String(options.logRequests ?? process.env.LOG_REQUESTS !== 'false'),
+      // One readable line per request, batch, attempt and sweep; `json` prints what Lambda prints (metrics too).
+      LOG_FORMAT: process.env.LOG_FORMAT === 'json' ? 'json' : 'text',
     };
     applyFunctionEnvironment(env);
 

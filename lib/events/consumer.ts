@@ -4,6 +4,7 @@ import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
 import type { Clock } from '../core/clock.js';
 import { forEachAtMost } from '../core/concurrency.js';
+import { log } from '../core/telemetry.js';
 
 /** The subset of a DynamoDB stream record (Lambda event shape) the consumer reads. */
 export interface StreamRecordLike {
@@ -75,7 +76,7 @@ export async function consumeStreamRecords(
       if (event) events.push({ index, record, event });
     } catch (error) {
       // A record that cannot be read never will be: retrying it would only block the shard.
-      console.error(JSON.stringify({ msg: 'unreadable stream record skipped', eventID: record.eventID, error: String(error) }));
+      log.error('unreadable stream record skipped', { eventID: record.eventID }, error);
     }
   });
 
@@ -87,7 +88,7 @@ export async function consumeStreamRecords(
       await dispatch(entry.event, clock, batch);
       dispatched.push({ index: entry.index, event: entry.event });
     } catch (error) {
-      console.error(JSON.stringify({ msg: 'event dispatch failed', eventId: entry.event.eventId, type: entry.event.type, error: String(error) }));
+      log.error('event dispatch failed', { eventId: entry.event.eventId, type: entry.event.type, orgId: entry.event.orgId }, error);
       await releaseDispatchClaim(entry.event).catch(() => undefined);
       failed.push(entry);
     }

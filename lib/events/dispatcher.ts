@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { fanOutEvent, type BatchMemo } from '../webhooks/index.js';
 import type { DispatchedEvent, Dispatcher } from './consumer.js';
+import { log } from '../core/telemetry.js';
 
 /** Hands one outbox record of an internal type to its receiver; answers how many deliveries it queued. */
 export type InternalHandler = (event: DispatchedEvent, clock: Clock) => Promise<number>;
@@ -17,8 +18,6 @@ export function eventDispatcher(internal: Record<string, InternalHandler> = {}):
   return async (event: DispatchedEvent, clock: Clock, batch: BatchMemo): Promise<void> => {
     const handler = internal[event.type];
     const queued = handler ? await handler(event, clock) : await fanOutEvent(event, clock, batch);
-    // The same switch as request logs (LOG_REQUESTS=false keeps test output readable).
-    if (process.env.LOG_REQUESTS === 'false') return;
-    console.log(JSON.stringify({ msg: 'event dispatched', eventId: event.eventId, type: event.type, orgId: event.orgId, deliveries: queued }));
+    log.info('event dispatched', { eventId: event.eventId, type: event.type, orgId: event.orgId, deliveries: queued });
   };
 }

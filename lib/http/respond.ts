@@ -1,4 +1,5 @@
 import { AppError } from '../core/errors.js';
+import { log } from '../core/telemetry.js';
 
 export interface HttpResponse {
   statusCode: number;
@@ -45,7 +46,7 @@ function oauthCodeOf(error: AppError): string {
 export function errorResponse(error: unknown, requestId: string, format?: 'oauth'): HttpResponse {
   if (format === 'oauth') {
     const known = error instanceof AppError ? error : undefined;
-    if (!known) console.error(JSON.stringify({ msg: 'unhandled error', requestId, error: error instanceof Error ? error.stack : String(error) }));
+    if (!known) log.error('unhandled error', { requestId }, error);
     return jsonResponse(
       known?.status ?? 500,
       { error: known ? oauthCodeOf(known) : 'server_error', error_description: known?.message ?? 'Internal error' },
@@ -59,6 +60,6 @@ export function errorResponse(error: unknown, requestId: string, format?: 'oauth
       error.headers,
     );
   }
-  console.error(JSON.stringify({ msg: 'unhandled error', requestId, error: error instanceof Error ? error.stack : String(error) }));
+  log.error('unhandled error', { requestId }, error);
   return jsonResponse(500, { error: { code: 'INTERNAL_ERROR', message: 'Internal error', requestId } });
 }

@@ -12,6 +12,7 @@ import { malformedPath, pathSegments } from './route-match.js';
 import { pageEnvelope } from './pagination.js';
 import { nonConformance } from './conformance.js';
 import type { Page } from '../core/pages.js';
+import { log, publishRequestMetrics, takeColdStart } from '../core/telemetry.js';
 import { scopesOf, type RawBody, type RequestInfo, type Routes } from './routes.js';
 import { authenticateRequest, enforceOAuthScopes, enforceTokenRestrictions, requirePlatformOperator } from './access.js';
 import { claimFenceOf, cookiesOf, lowerCaseHeaders, parseBody, requestBodyText } from './request.js';
@@ -28,6 +29,10 @@ interface RequestTrace {
   requestId: string;
   meter: RoundTripMeter;
   started: number;
+  coldStart: boolean;
+  /** Who asked, once authenticated: for the log line (ids only). */
+  orgId?: string;
+  actorId?: string;
 }
 
 type HttpRequest = middy.Request<APIGatewayProxyEventV2, HttpResponse>;
@@ -46,13 +51,15 @@ function requestTrace(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpRespons
     const response = request.response!;
     response.headers['x-request-id'] = trace.requestId;
     if (process.env.EXPOSE_ROUND_TRIPS === 'true') response.headers['x-db-round-trips'] = String(trace.meter.roundTrips);
-    logRequest(request.event, response.statusCode, trace, Date.now() - trace.started);
+    const ms = Date.now() - trace.started;
+    logRequest(request.event, response.statusCode, trace, ms);
+    publishRequestMetrics(response.statusCode, ms);
   };
   return {
     before: (request) => {
       request.context ??= {} as never;
       const requestId = request.event.requestContext?.requestId || newId('evt').replace('evt_', 'req_');
-      traces.set(request.context as object, { requestId, meter: newMeter(), started: Date.now() });
+      traces.set(request.context as object, { requestId, meter: newMeter(), started: Date.now(), coldStart: takeColdStart() });
     },
     after: finish,
     onError: finish,
@@ -72,7 +79,7 @@ function responseConformance(routes: Routes): middy.MiddlewareObj<APIGatewayProx
     if (!route) return;
     const problem = nonConformance(request.event.routeKey, route, request.response);
     if (!problem) return;
-    console.error(JSON.stringify({ msg: 'response does not match the reference', route: request.event.routeKey, status: request.response.statusCode, problem }));
+    log.error('response does not match the reference', { route: request.event.routeKey, status: request.response.statusCode, problem });
     request.response = errorResponse(new AppError(500, 'INTERNAL_ERROR', 'The response does not match the API reference', { mismatch: problem, status: request.response.statusCode, body: request.response.body?.slice(0, 2000) }), traceOf(request).requestId);
   };
   return { after: check, onError: check };
@@ -101,11 +108,12 @@ export function createHttpHandler(routes: Routes, options: HttpHandlerOptions = 
     .use(errorEnvelope(routes))
     .handler((event, context) => {
       const trace = traces.get(context as object)!;
-      return withRoundTripMeter(trace.meter, () => handleRoute(routes, event, trace.requestId, clock));
+      return withRoundTripMeter(trace.meter, () => handleRoute(routes, event, trace, clock));
     });
 }
 
-async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, requestId: string, clock: Clock): Promise<HttpResponse> {
+async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, trace: RequestTrace, clock: Clock): Promise<HttpResponse> {
+  const { requestId } = trace;
   const route = routes[event.routeKey];
   if (!route) throw new AppError(404, 'NOT_FOUND', 'No such route');
   // Checked for every route, whether it reads a body or not: a bad request is refused before any work.
@@ -128,6 +136,8 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
   let ctx: DomainContext | AnonymousContext;
   if (route.auth === 'credential') {
     const domainCtx = await authenticateRequest(request, clock);
+    trace.orgId = domainCtx.org.orgId;
+    trace.actorId = domainCtx.actor.userId;
     enforceTokenRestrictions(domainCtx, route.restrictionsCheckedByOperation ? 'GET' : method, route);
     enforceOAuthScopes(domainCtx, scopesOf(route, method));
     const fence = route.fence ? claimFenceOf(headers) : undefined;
@@ -137,6 +147,8 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
     ctx = { clock, requestId };
     if (route.optionalCredential && headers.authorization !== undefined) {
       const caller = await authenticateRequest(request, clock);
+      trace.orgId = caller.org.orgId;
+      trace.actorId = caller.actor.userId;
       enforceTokenRestrictions(caller, method, route);
       enforceOAuthScopes(caller, [method === 'GET' || method === 'HEAD' ? 'read' : 'write']);
       ctx = { ...ctx, caller };
@@ -170,7 +182,15 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, reques
 
 
 function logRequest(event: APIGatewayProxyEventV2, status: number, trace: RequestTrace, ms: number): void {
-  if (process.env.LOG_REQUESTS === 'false') return;
   // Route key only: never the path's query string, headers or body, which may carry secrets.
-  console.log(JSON.stringify({ msg: 'request', requestId: trace.requestId, route: event.routeKey, status, ms, dbRoundTrips: trace.meter.roundTrips }));
+  log.info('request', {
+    requestId: trace.requestId,
+    route: event.routeKey,
+    status,
+    ms,
+    dbRoundTrips: trace.meter.roundTrips,
+    orgId: trace.orgId,
+    actorId: trace.actorId,
+    coldStart: trace.coldStart,
+  });
 }

@@ -9,6 +9,7 @@ import { groupDirectoryOf, permissionsOfGroups } from '../organizations/index.js
 import { looksLikeJwt, verifySessionJwt } from './sessions.js';
 import { parseAccessToken } from './access-tokens.js';
 import { parseOAuthAccessToken, resourceOf } from './oauth-access-tokens.js';
+import { log } from '../core/telemetry.js';
 
 /** Where a request was sent: the organization it addresses and the origin it reached. */
 export interface RequestTarget {
@@ -126,5 +127,5 @@ async function recordTokenUse(credential: CredentialItem, now: Date): Promise<vo
   await transact(({ credential: credentials, user }) => [
     credentials.patch({ lookupKey: credential.lookupKey }).set({ lastUsedAt: at }).commit(),
     user.patch({ orgId: credential.orgId, userId: credential.userId }).set({ lastSeenAt: at }).commit(),
-  ]).catch((error: unknown) => console.warn(JSON.stringify({ msg: 'recording token use failed', error: String(error) })));
+  ]).catch((error: unknown) => log.warn('recording token use failed', { orgId: credential.orgId, error: String(error) }));
 }

@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { sweepLapsedClaims, type SweepScope } from '../tickets/index.js';
+import { log } from '../core/telemetry.js';
 
 /** One periodic housekeeping job; returns how many items it handled. */
 export interface SweepTask {
@@ -19,7 +20,7 @@ export async function runSweep(clock: Clock, scope: SweepScope = {}, tasks: Swee
     try {
       results[task.name] = await task.run(clock, scope);
     } catch (error) {
-      console.error(JSON.stringify({ msg: 'sweep task failed', task: task.name, error: String(error) }));
+      log.error('sweep task failed', { task: task.name }, error);
       results[task.name] = -1;
     }
   }

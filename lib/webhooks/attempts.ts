@@ -9,6 +9,7 @@ import { DELIVERY_RETENTION_SECONDS } from './delivery-records.js';
 import type { DeliveryMessage } from './queue.js';
 import { signDelivery } from './signing.js';
 import { postWebhook, type PostResult } from './transport.js';
+import { log, publishMetrics } from '../core/telemetry.js';
 
 /** An endpoint whose every attempt failed for this long is deactivated. */
 export const FAILING_DEACTIVATION_SECONDS = 3 * 24 * 3600;
@@ -126,6 +127,21 @@ export async function attemptDelivery(message: DeliveryMessage, messageId: strin
     ...(endpoint ? endpointHealth(e, endpoint, result, now, deactivation, admins) : []),
   ]);
   await kind?.recordAttempt(taken, result, now);
+  // Ids, the outcome and the timing; never the receiver's URL (it may carry a token) or a body.
+  log.info('delivery attempt', {
+    deliveryId: key.deliveryId,
+    endpointId: key.endpointId,
+    orgId: key.orgId,
+    kind: message.kind ?? 'webhook',
+    eventType: taken.eventType,
+    attempt,
+    statusCode: result.statusCode,
+    success: result.success,
+    error: result.error,
+    ms: result.durationMs,
+    state,
+  });
+  publishMetrics({ WebhookAttempts: 1, WebhookFailures: result.success ? 0 : 1 });
 
   if (result.success || deactivation) return { kind: 'done' };
   if (last) return { kind: 'dead', reason: `attempt ${attempt} of ${taken.maxAttempts} failed: ${result.error ?? `HTTP ${result.statusCode}`}` };

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { attemptDelivery, type DeliveryKinds } from './attempts.js';
 import { postponeMessage, sendToDeadLetter, type DeliveryMessage } from './queue.js';
+import { log, publishMetrics } from '../core/telemetry.js';
 
 /** The subset of an SQS record (Lambda event shape) the worker reads. */
 export interface QueueRecordLike {
@@ -24,7 +25,7 @@ export async function deliverQueuedMessages(records: QueueRecordLike[], clock: C
       try {
         message = parseMessage(record.body);
       } catch {
-        console.error(JSON.stringify({ msg: 'unreadable webhook message dropped', messageId: record.messageId }));
+        log.error('unreadable webhook message dropped', { messageId: record.messageId });
         return undefined;
       }
       try {
@@ -33,10 +34,14 @@ export async function deliverQueuedMessages(records: QueueRecordLike[], clock: C
           await postponeMessage(record.receiptHandle, outcome.delaySeconds);
           return record.messageId;
         }
-        if (outcome.kind === 'dead') await sendToDeadLetter(message, outcome.reason);
+        if (outcome.kind === 'dead') {
+          await sendToDeadLetter(message, outcome.reason);
+          log.warn('delivery dead-lettered', { deliveryId: message.deliveryId, endpointId: message.endpointId, orgId: message.orgId, reason: outcome.reason });
+          publishMetrics({ WebhookDeadLettered: 1 });
+        }
         return undefined;
       } catch (error) {
-        console.error(JSON.stringify({ msg: 'webhook attempt failed', deliveryId: message.deliveryId, error: String(error) }));
+        log.error('webhook attempt failed', { deliveryId: message.deliveryId, endpointId: message.endpointId, orgId: message.orgId }, error);
         return record.messageId;
       }
     }),

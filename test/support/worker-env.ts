@@ -6,3 +6,4 @@ process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
 process.env.JWT_SECRET = inject('jwtSecret');
 process.env.AWS_REGION ??= 'local';
 process.env.LOG_REQUESTS = 'false';
+process.env.LOG_FORMAT = 'text';

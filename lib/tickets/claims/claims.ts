@@ -14,6 +14,7 @@ import { updateTicket } from '../update.js';
 import { saveTicket } from '../write.js';
 import { expireClaim, lapsedClaimsOf, liveClaimsOf } from './expiry.js';
 import { hasLiveClaim, lapsedClaimEffects, releasedClaimEffects, withoutClaim, fenceRefusal } from './lease.js';
+import { publishMetrics } from '../../core/telemetry.js';
 
 /** Lease bounds of spec §4.2 (seconds): out-of-range values are clamped, not refused. */
 export const MIN_LEASE_SECONDS = 60;
@@ -66,6 +67,18 @@ export interface ClaimInput {
  * per-agent maximum holds exactly under concurrency. A lapsed claim (swept or not) is free.
  */
 export async function claimTicket(ctx: DomainContext, boardId: string, ticketId: string, input: ClaimInput) {
+  try {
+    const result = await takeClaim(ctx, boardId, ticketId, input);
+    if (!result.alreadyHeld) publishMetrics({ ClaimsTaken: 1 });
+    return result;
+  } catch (error) {
+    // Refused because someone else holds it, or the agent holds its maximum: the contention operators watch.
+    if (error instanceof AppError && (error.code === 'TICKET_ALREADY_CLAIMED' || error.code === 'CLAIM_LIMIT_REACHED')) publishMetrics({ ClaimsRefused: 1 }, { reason: error.code });
+    throw error;
+  }
+}
+
+async function takeClaim(ctx: DomainContext, boardId: string, ticketId: string, input: ClaimInput) {
   requirePermission(ctx, 'tickets:edit');
   const leaseSeconds = clampLease(input.leaseSeconds);
   const limit = claimLimitOf(ctx);
@@ -154,6 +167,7 @@ async function claimOnce(ctx: DomainContext, boardId: string, ticketId: string, 
     for (const field of remove) delete after[field];
     saved = await saveTicket(ctx, { before: ticket, after, related, events, timeline });
   }
+  if (lapsed) publishMetrics({ ClaimsExpired: 1 });
   return {
     ticket: { id: saved.ticketId, displayId: saved.displayId, title: saved.title, boardId: saved.boardId, statusId: saved.statusId, assigneeId: saved.assigneeId ?? null },
     claim: presentLease(saved),

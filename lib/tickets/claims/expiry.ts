@@ -5,6 +5,7 @@ import { claimShards, type OrganizationItem, type TicketItem } from '../../db/en
 import { saveTicket } from '../write.js';
 import { hasLiveClaim, lapsedClaimEffects, withoutClaim } from './lease.js';
 import { systemContext } from '../system-context.js';
+import { log, publishMetrics } from '../../core/telemetry.js';
 
 /** Every claimed ticket whose lease lapsed before `now`, across organizations (byClaimExpiry, its shards in parallel). */
 export async function lapsedClaims(now: Date): Promise<TicketItem[]> {
@@ -60,6 +61,7 @@ export async function expireClaim(org: Pick<OrganizationItem, 'orgId'>, ticket: 
       timeline: effects.timeline,
       events: effects.events,
     });
+    publishMetrics({ ClaimsExpired: 1 });
     return true;
   } catch (error) {
     // Renewed or changed meanwhile: left alone (the next run sees the new state).
@@ -88,7 +90,7 @@ export async function sweepLapsedClaims(clock: Clock, scope: SweepScope = {}): P
     try {
       if (await expireClaim({ orgId: current.orgId }, current, clock)) cleared++;
     } catch (error) {
-      console.error(JSON.stringify({ msg: 'claim expiry failed', ticketId: ticket.ticketId, error: String(error) }));
+      log.error('claim expiry failed', { ticketId: ticket.ticketId, orgId: ticket.orgId }, error);
     }
   }
   return cleared;
