@@ -86,3 +86,11 @@ export function webhookSecretKey(): Buffer {
   if (!secret || secret.length < 32) throw new Error('WEBHOOK_SECRET_KEY must be set (32+ characters)');
   return createHash('sha256').update(secret).digest();
 }
+
+/**
+ * The 256-bit key that seals the answers kept for idempotency keys (lib/db/idempotency.ts),
+ * derived from JWT_SECRET, which every function has: a copy of the table alone reveals no answer.
+ */
+export function answerSealingKey(): Buffer {
+  return createHash('sha256').update('idempotent-answers\0').update(config().jwtSecret).digest();
+}

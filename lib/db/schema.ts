@@ -2,7 +2,7 @@ import type { EntityConfiguration } from 'electrodb';
 import {
   Organization, OrganizationSlug, User, UserEmail, Credential, PermissionGroup, Board, BoardPrefix,
   Status, TicketType, Team, TeamMember, Customer, DomainEvent, Label, CustomField, Ticket, TicketKey, Comment,
-  TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName, RateWindow, WebhookEndpoint,
+  TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName, RateWindow, IdempotencyRecord, WebhookEndpoint,
   WebhookDelivery, WebhookAttempt, Integration, PullRequest, Pipeline, InboundDelivery, OAuthClient, OAuthGrant, OAuthToken,
   TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint, Milestone, Release, ReleaseTicket,
   WikiSpace, WikiFolder, WikiPage, WikiVersion, WikiChunk,
@@ -42,6 +42,7 @@ export const entityBuilders = {
   suggestion: Suggestion,
   uniqueName: UniqueName,
   rateWindow: RateWindow,
+  idempotencyRecord: IdempotencyRecord,
   webhookEndpoint: WebhookEndpoint,
   webhookDelivery: WebhookDelivery,
   webhookAttempt: WebhookAttempt,

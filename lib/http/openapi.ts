@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../db/idempotency.js';
 import type { Route, Routes } from './routes.js';
 import { errorBody, errorDescription, errorResponses, oauthErrorBody, successBody, successStatus } from './responses.js';
 
@@ -82,11 +83,17 @@ function operation(routeKey: string, route: Route, tag: string, method: string, 
   const requestParams: NonNullable<ZodOpenApiOperationObject['requestParams']> = {};
   if (route.params) requestParams.path = route.params as z.ZodObject;
   if (route.query) requestParams.query = route.query as z.ZodObject;
+  const headers: Record<string, z.ZodType> = {};
   if (route.auth === 'credential' && route.fence) {
-    requestParams.header = z.object({
-      'x-claim-count': z.string().regex(/^\d+$/).optional().meta({ description: 'Fencing: the claimCount of your claim. The write is refused with 409 CLAIM_SUPERSEDED unless that is still your live claim of the ticket.' }),
+    headers['x-claim-count'] = z.string().regex(/^\d+$/).optional().meta({ description: 'Fencing: the claimCount of your claim. The write is refused with 409 CLAIM_SUPERSEDED unless that is still your live claim of the ticket.' });
+  }
+  if (route.auth === 'credential' && method === 'POST') {
+    headers['idempotency-key'] = z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH).optional().meta({
+      description:
+        'Makes a retry safe: the first successful answer is kept for 24 hours and given again, with `Idempotent-Replayed: true`, to the same key sent with the same request (method, path and body), without doing the work twice. The same key with another request: 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running: 409 `IDEMPOTENCY_KEY_IN_USE`. Keys belong to your organization and actor. An error answer is not kept.',
     });
   }
+  if (Object.keys(headers).length) requestParams.header = z.object(headers);
   return {
     operationId: operationIdOf(method, path),
     summary: route.summary ?? routeKey,

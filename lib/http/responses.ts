@@ -57,6 +57,7 @@ const describe: Record<number, string> = {
   405: 'The path exists with other methods (`Allow` lists them)',
   409: 'Conflicts with the current state; nothing was changed',
   413: 'The request body is too large',
+  422: 'The idempotency key was used before with a different request; nothing was changed',
   415: 'The request body is not of a media type the route reads (JSON; form-encoded for OAuth forms); nothing was changed',
   429: 'Too many requests; retry after `Retry-After` seconds',
   500: 'Unexpected error; nothing internal is revealed',
@@ -85,6 +86,11 @@ export function errorResponses(routeKey: string, route: Route): Map<number, Set<
       add(409, 'CONFLICT');
     }
     if (method === 'DELETE') add(403, 'PAT_DENY_DELETE');
+    // Every POST with a credential takes an Idempotency-Key (lib/db/idempotency.ts).
+    if (method === 'POST') {
+      add(409, 'IDEMPOTENCY_KEY_IN_USE');
+      add(422, 'IDEMPOTENCY_KEY_REUSED');
+    }
     if (route.fence) add(409, 'CLAIM_SUPERSEDED', 'CLAIM_NOT_HELD');
   }
   if (routeKey.includes('{')) add(404, 'NOT_FOUND');

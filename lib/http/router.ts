@@ -13,6 +13,7 @@ import { pageEnvelope } from './pagination.js';
 import { nonConformance } from './conformance.js';
 import type { Page } from '../core/pages.js';
 import { log, publishRequestMetrics, takeColdStart } from '../core/telemetry.js';
+import { idempotencyKeyOf, runIdempotently } from '../db/idempotency.js';
 import { scopesOf, type RawBody, type RequestInfo, type Routes } from './routes.js';
 import { authenticateRequest, enforceOAuthScopes, enforceTokenRestrictions, requirePlatformOperator } from './access.js';
 import { claimFenceOf, cookiesOf, lowerCaseHeaders, parseBody, requestBodyText } from './request.js';
@@ -155,6 +156,29 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, trace:
     }
   }
 
+  const respond = () => answerRoute(route, event, ctx, request, bodyText, headers);
+  // A POST with a credential may carry an Idempotency-Key: its first answer is kept and given again.
+  const idempotencyKey = route.auth === 'credential' && method === 'POST' ? idempotencyKeyOf(headers['idempotency-key']) : undefined;
+  if (idempotencyKey === undefined) return respond();
+  const { org, actor } = ctx as DomainContext;
+  const payload = `${method} ${event.rawPath}?${event.rawQueryString ?? ''}\n${bodyText ?? ''}`;
+  const { answer, replayed } = await runIdempotently(
+    { orgId: org.orgId, actorId: actor.userId, key: idempotencyKey, payload, requestId, clock },
+    respond,
+    (response) => response.statusCode >= 200 && response.statusCode < 300,
+  );
+  return replayed ? { ...answer, headers: { ...answer.headers, 'idempotent-replayed': 'true' } } : answer;
+}
+
+/** Parses the path, query and body, runs the handler and shapes its answer (the envelope, or a raw body). */
+async function answerRoute(
+  route: Routes[string],
+  event: APIGatewayProxyEventV2,
+  ctx: DomainContext | AnonymousContext,
+  request: RequestInfo,
+  bodyText: string | undefined,
+  headers: Record<string, string | undefined>,
+): Promise<HttpResponse> {
   const inputs = {
     params: route.params ? parseInput(route.params, event.pathParameters ?? {}, 'path') : undefined,
     query: route.query ? parseInput(route.query, event.queryStringParameters ?? {}, 'query') : undefined,
@@ -179,6 +203,7 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, trace:
   const body = route.envelope === 'data' ? { data: result } : route.envelope === 'page' ? pageEnvelope(result as Page<unknown>) : result;
   return jsonResponse(route.status ?? 200, body);
 }
+
 
 
 function logRequest(event: APIGatewayProxyEventV2, status: number, trace: RequestTrace, ms: number): void {

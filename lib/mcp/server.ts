@@ -1,8 +1,9 @@
-import type * as z from 'zod';
+import * as z from 'zod';
 import { McpServer } from '@modelcontextprotocol/server';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import { AppError } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
+import { checkIdempotencyKey, runIdempotently } from '../db/idempotency.js';
 import { errorContent, MAX_RESULT_CHARACTERS, toolsFor, type ToolDefinition } from './tools.js';
 import { registerPrompts } from './prompts.js';
 import { refuseMalformedText } from '../core/text.js';
@@ -10,7 +11,14 @@ import { refuseMalformedText } from '../core/text.js';
 export const SERVER_INFO = { name: 'work-management', version: '1.0.0' } as const;
 
 const INSTRUCTIONS =
-  'Boards and tickets of one organization. To work on a ticket: tickets_claim it (an exclusive lease), tickets_heartbeat while you work, then tickets_report the outcome. See the work_next_ticket prompt.';
+  'Boards and tickets of one organization. To work on a ticket: tickets_claim it (an exclusive lease), tickets_heartbeat while you work, then tickets_report the outcome. See the work_next_ticket prompt. Tools that are not idempotent take an optional idempotencyKey (1-255 characters): called again with the same key and arguments within 24 hours, a tool returns its first result instead of doing the work twice.';
+
+/**
+ * The optional idempotency key of every write tool that is not idempotent by nature
+ * (lib/db/idempotency.ts): explained once, in INSTRUCTIONS, and its length checked by the
+ * handler, so each tool's schema grows by one bare property (the catalogue stays small).
+ */
+const idempotencyKey = z.string().optional();
 
 /** A tool result: the structured content, and the same JSON as text (cut to the cap). */
 function resultOf(structured: Record<string, unknown>) {
@@ -73,7 +81,7 @@ function registerTool(server: McpServer, ctx: DomainContext, tool: ToolDefinitio
     {
       title: tool.title,
       description: tool.description,
-      inputSchema: withoutDialect(tool.input),
+      inputSchema: withoutDialect(tool.readOnly || tool.idempotent ? tool.input : tool.input.extend({ idempotencyKey })),
       outputSchema: withoutDialect(tool.output),
       // The tool's `title` is the display name; annotations repeat nothing of it.
       annotations: { readOnlyHint: tool.readOnly, destructiveHint: tool.destructive, idempotentHint: tool.idempotent, openWorldHint: false },
@@ -81,7 +89,15 @@ function registerTool(server: McpServer, ctx: DomainContext, tool: ToolDefinitio
     async (input: unknown) => {
       try {
         refuseMalformedText(input, 'arguments');
-        return resultOf((await tool.run(ctx, input as never)) as Record<string, unknown>);
+        const { idempotencyKey: key, ...args } = input as { idempotencyKey?: string };
+        if (key === undefined) return resultOf((await tool.run(ctx, args as never)) as Record<string, unknown>);
+        // As the Idempotency-Key header: the first result is kept and given again, marked in `_meta`.
+        const { answer, replayed } = await runIdempotently(
+          { orgId: ctx.org.orgId, actorId: ctx.actor.userId, key: checkIdempotencyKey(key, 'idempotencyKey'), payload: `mcp ${tool.name}\n${JSON.stringify(args)}`, requestId: ctx.requestId, clock: ctx.clock },
+          () => tool.run(ctx, args as never),
+          () => true,
+        );
+        return { ...resultOf(answer as Record<string, unknown>), ...(replayed ? { _meta: { idempotentReplayed: true } } : {}) };
       } catch (error) {
         if (error instanceof AppError) return errorResultOf(error);
         throw error;

@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, createToken, setPlan } from '../support/api.js';
@@ -9,6 +10,7 @@ import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { createAgent, createTicket } from '../support/factories.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { createGrant } from '../support/oauth.js';
+import { db } from '../../lib/db/service.js';
 
 /*
  * The MCP endpoint with both official clients: the 2.x client (protocol 2026-07-28) and the
@@ -302,6 +304,47 @@ describe('the MCP endpoint', () => {
     expect(body.result.supportedVersions).toContain('2026-07-28');
     expect(body.result.capabilities).toHaveProperty('tools');
     expect(body.result._meta['io.modelcontextprotocol/serverInfo']).toEqual({ name: 'work-management', version: '1.0.0' });
+  });
+
+  it('takes an idempotencyKey on the tools that are not idempotent: a retried call does its work once; another call with the key, or one while the first runs, is refused', async () => {
+    const agent = await createAgent(setup.org, { boardIds: [setup.boardId] });
+    const client = await modernClient(agent.token);
+    const { tools } = await client.listTools();
+    const keyed = tools.filter((tool) => 'idempotencyKey' in ((tool.inputSchema.properties ?? {}) as object)).map((tool) => tool.name);
+    expect(keyed).toEqual(tools.filter((tool) => !tool.annotations?.readOnlyHint && !tool.annotations?.idempotentHint).map((tool) => tool.name));
+    expect(keyed).toEqual(expect.arrayContaining(['tickets_create', 'comments_add', 'time_log']));
+
+    const key = `mcp-${Date.now().toString(36)}`;
+    const create = (title: string, idempotencyKey = key) => client.callTool({ name: 'tickets_create', arguments: { boardId: setup.boardId, title, idempotencyKey } });
+    const first = await create('Created once over MCP');
+    expect(first.isError).toBeFalsy();
+    expect(first._meta?.idempotentReplayed).toBeUndefined();
+    const again = await create('Created once over MCP');
+    expect(again.structuredContent).toEqual(first.structuredContent);
+    expect(again._meta).toMatchObject({ idempotentReplayed: true });
+    const listed = await setup.org.call('GET', `/api/v1/boards/${setup.boardId}/tickets?includePlanning=true&limit=100`);
+    expect((listed.body.data as { title: string }[]).filter((ticket) => ticket.title === 'Created once over MCP')).toHaveLength(1);
+
+    expect(toolError(await create('Another ticket')).code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(toolError(await create('Too long a key', 'k'.repeat(256))).code).toBe('VALIDATION_ERROR');
+
+    // A first call still running holds its key.
+    const running = `mcp-running-${Date.now().toString(36)}`;
+    await db()
+      .entities.idempotencyRecord.put({
+        orgId: setup.org.orgId,
+        actorId: agent.id,
+        keyHash: createHash('sha256').update(running).digest('hex'),
+        payloadHash: 'of the first call',
+        status: 'IN_PROGRESS',
+        requestId: 'req_elsewhere',
+        inProgressUntil: Date.now() + 30_000,
+        createdAt: new Date().toISOString(),
+        ttl: Math.floor(Date.now() / 1000) + 86_400,
+      })
+      .go();
+    expect(toolError(await create('While running', running)).code).toBe('IDEMPOTENCY_KEY_IN_USE');
+    await client.close();
   });
 
   it('describes every tool compactly: flat input objects, title, annotations, output schema; the catalogue under 20,000 characters', async () => {

@@ -20,6 +20,7 @@ export { Notification, NOTIFICATION_TYPES, type NotificationItem } from './notif
 export { Suggestion, SUGGESTION_STATES, type SuggestionState, type SuggestionItem } from './suggestion.js';
 export { UniqueName, UNIQUE_NAME_SCOPES, type UniqueNameScope, type UniqueNameItem } from './unique-name.js';
 export { RateWindow, type RateWindowItem } from './rate-window.js';
+export { IdempotencyRecord, type IdempotencyRecordItem } from './idempotency.js';
 export { WebhookEndpoint, MAX_WEBHOOK_ENDPOINTS, type WebhookEndpointItem } from './webhook-endpoint.js';
 export { WebhookDelivery, WebhookAttempt, DELIVERY_STATES, type DeliveryState, type WebhookDeliveryItem, type WebhookAttemptItem } from './webhook-delivery.js';
 export {
