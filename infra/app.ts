@@ -13,6 +13,7 @@
  *   alarmApiP99LatencyMs       the API p99 latency that raises its alarm (default 2500)
  *   tracing                    true turns on X-Ray active tracing (default off)
  *   metricsNamespace           CloudWatch namespace of the service's metrics (default WorkManagement)
+ *   credentialRateLimit        requests a minute per credential, 0 for none (default 1200)
  *
  * Synthesis runs cdk-nag (AwsSolutions and Serverless): a finding nobody acknowledged, with
  * its reason, beside the construct, stops `cdk synth` and `cdk deploy`.
@@ -69,6 +70,14 @@ function optionalEmail(key: string): string | undefined {
   return value;
 }
 
+function optionalWholeNumber(key: string): number | undefined {
+  const value = context(key);
+  if (value === undefined || value === null || value === '') return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new Error(`Context '${key}' must be a whole number (0 or more)`);
+  return number;
+}
+
 const platformAdminTokenSha256 = optionalString('platformAdminTokenSha256')?.toLowerCase();
 if (platformAdminTokenSha256 && !/^[0-9a-f]{64}$/.test(platformAdminTokenSha256)) {
   // Catch the common mistake of passing the token itself instead of its hash.
@@ -93,6 +102,7 @@ new WorkManagementStack(app, 'WorkManagementStack', {
   alarmApiP99LatencyMs: optionalPositiveInteger('alarmApiP99LatencyMs'),
   tracing: optionalBoolean('tracing'),
   metricsNamespace: optionalString('metricsNamespace'),
+  credentialRateLimit: optionalWholeNumber('credentialRateLimit'),
 });
 
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));

@@ -24,6 +24,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../lib/db/schema.js';
+import { DEFAULT_CREDENTIAL_RATE_LIMIT } from '../lib/core/config.js';
 import { constructId, functionGroups, queues, routeKeysOf, type FunctionDefinition, type HttpGroup } from './route-table.js';
 import { writeEmbeddedFiles } from './embeds.js';
 import { createAlarmTopic, monitor } from './monitoring.js';
@@ -50,6 +51,8 @@ export interface WorkManagementStackProps extends StackProps {
   alarmEmail?: string;
   /** The API's p99 latency (milliseconds) above which its alarm fires. Default: ALARM_DEFAULTS.apiP99LatencyMs. */
   alarmApiP99LatencyMs?: number;
+  /** Requests a minute one credential may make (429 beyond); 0 turns the limit off. Default: DEFAULT_CREDENTIAL_RATE_LIMIT (1200). */
+  credentialRateLimit?: number;
   /** CloudWatch namespace of the service's own metrics. Default: METRICS_NAMESPACE. */
   metricsNamespace?: string;
   /** `true` turns on X-Ray active tracing for every function. Default: off. */
@@ -160,6 +163,7 @@ export class WorkManagementStack extends Stack {
         FUNCTION_GROUP: group.name,
         METRICS_NAMESPACE: props.metricsNamespace ?? METRICS_NAMESPACE,
         SIGNUP_ENABLED: String(props.signupEnabled ?? true),
+        CREDENTIAL_RATE_LIMIT: String(props.credentialRateLimit ?? DEFAULT_CREDENTIAL_RATE_LIMIT),
         ...(props.webhookRetryDelaysSeconds
           ? { WEBHOOK_RETRY_DELAYS_SECONDS: props.webhookRetryDelaysSeconds }
           : {}),

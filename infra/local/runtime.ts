@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { functionGroups, routeKeysOf } from '../route-table.js';
 import { allEmbeddedValues } from '../embeds.js';
 import { provideEmbedded } from '../../lib/core/embedded.js';
-import { resetConfig } from '../../lib/core/config.js';
+import { DEFAULT_CREDENTIAL_RATE_LIMIT, resetConfig } from '../../lib/core/config.js';
 import { createApiGateway, type HttpLambda } from './api-gateway.js';
 import { ensureTable, startDynamoDbLocal, type LocalDynamo } from './dynamodb.js';
 import { ensureQueues, startLocalSqs, type LocalSqs } from './sqs.js';
@@ -35,6 +35,8 @@ export interface LocalRuntimeOptions {
   webhookAllowLoopback?: boolean;
   /** The webhook retry schedule (seconds); unset follows `WEBHOOK_RETRY_DELAYS_SECONDS`. */
   webhookRetryDelaysSeconds?: number[];
+  /** Requests a minute per credential (0: no limit); unset follows `CREDENTIAL_RATE_LIMIT`, else the deployed default. */
+  credentialRateLimit?: number;
 }
 
 export interface LocalRuntime {
@@ -101,6 +103,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       EXPOSE_ROUND_TRIPS: options.exposeRoundTrips ? 'true' : 'false',
       VALIDATE_RESPONSES: options.validateResponses ? 'true' : 'false',
       LOG_REQUESTS: String(options.logRequests ?? process.env.LOG_REQUESTS !== 'false'),
+      CREDENTIAL_RATE_LIMIT: String(options.credentialRateLimit ?? (process.env.CREDENTIAL_RATE_LIMIT || DEFAULT_CREDENTIAL_RATE_LIMIT)),
       // One readable line per request, batch, attempt and sweep; `json` prints what Lambda prints (metrics too).
       LOG_FORMAT: process.env.LOG_FORMAT === 'json' ? 'json' : 'text',
     };

@@ -21,7 +21,12 @@ export interface Config {
   webhookRetryDelaysSeconds: number[];
   /** Admits http://127.0.0.1:<port> and http://localhost:<port> webhook URLs (local development and tests only). */
   webhookAllowLoopback: boolean;
+  /** Requests one credential may make per minute (CREDENTIAL_RATE_LIMIT); 0 turns the limit off. */
+  credentialRateLimit: number;
 }
+
+/** Requests per minute per credential unless CREDENTIAL_RATE_LIMIT says otherwise (the stack's `credentialRateLimit`). */
+export const DEFAULT_CREDENTIAL_RATE_LIMIT = 1200;
 
 let cached: Config | undefined;
 
@@ -42,6 +47,7 @@ export function config(): Config {
     sqsEndpoint: env.SQS_ENDPOINT || undefined,
     webhookRetryDelaysSeconds: retryDelays(env.WEBHOOK_RETRY_DELAYS_SECONDS),
     webhookAllowLoopback: env.WEBHOOK_ALLOW_LOOPBACK === 'true',
+    credentialRateLimit: env.CREDENTIAL_RATE_LIMIT === undefined || env.CREDENTIAL_RATE_LIMIT === '' ? DEFAULT_CREDENTIAL_RATE_LIMIT : Math.max(0, Math.floor(Number(env.CREDENTIAL_RATE_LIMIT) || 0)),
   };
   return cached;
 }

@@ -109,7 +109,7 @@ export async function runIdempotently<T>(call: IdempotentCall, run: () => Promis
 async function replay<T>(key: { orgId: string; actorId: string; keyHash: string }, payloadHash: string): Promise<T> {
   const record = (await db().entities.idempotencyRecord.get(key).go({ consistent: true })).data;
   // Gone between the two calls (the first request failed and freed it): the client may simply retry.
-  if (!record || record.status !== 'COMPLETED' || !record.answer) throw idempotencyKeyInUse();
+  if (record?.status !== 'COMPLETED' || !record.answer) throw idempotencyKeyInUse();
   if (record.payloadHash !== payloadHash) throw idempotencyKeyReused();
   try {
     return JSON.parse(inflateRawSync(Buffer.from(unseal(record.answer, answerSealingKey()), 'base64')).toString('utf8')) as T;

@@ -1,5 +1,7 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { AppError } from '../core/errors.js';
-import { guarded, transact, type TransactionEntities } from './transact.js';
+import { db } from './service.js';
+import { guarded, isConditionFailure, transact, type TransactionEntities } from './transact.js';
 
 /**
  * Fixed-window rate limits. A window is one RateWindow item per (scope, key, window start),
@@ -66,7 +68,63 @@ export async function consumeRateLimits(windows: RateWindowRef[], now: Date, mes
 
 /** Counts one call against `limit` calls per `windowSeconds` for one key of an organization. */
 export async function consumeRateLimit(orgId: string, key: string, limit: number, windowSeconds: number, now: Date): Promise<void> {
-  await consumeRateLimits([rateWindow(orgId, key, limit, windowSeconds, now)], now);
+  await countInWindow(rateWindow(orgId, key, limit, windowSeconds, now), now);
+}
+
+/** What a counted call leaves of its window: for the `RateLimit-Policy` and `RateLimit` headers. */
+export interface RateLimitState {
+  policy: string;
+  limit: number;
+  windowSeconds: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+const reports = new AsyncLocalStorage<RateLimitState[]>();
+
+/** Runs one request, collecting into `states` the state of every window its calls were counted in. */
+export function collectRateLimits<T>(states: RateLimitState[], fn: () => Promise<T>): Promise<T> {
+  return reports.run(states, fn);
+}
+
+/**
+ * Counts one call in one window with a single conditional UpdateItem that answers the new count
+ * (one round trip, as the transaction it replaces), reports what remains, or refuses with 429.
+ */
+export async function countInWindow(window: RateWindowRef, now: Date, message?: string): Promise<RateLimitState> {
+  try {
+    const { data } = await db()
+      .entities.rateWindow.update(itemKey(window))
+      .add({ count: 1 })
+      .set({ ttl: window.end + 3600 })
+      .where((attr, op) => `${op.notExists(attr.count)} OR ${op.lt(attr.count, window.limit)}`)
+      .go({ response: 'updated_new' });
+    const state: RateLimitState = {
+      policy: window.key.split('#')[0]!,
+      limit: window.limit,
+      windowSeconds: window.windowSeconds,
+      remaining: Math.max(0, window.limit - (data.count ?? window.limit)),
+      resetSeconds: Math.max(1, window.end - Math.floor(now.getTime() / 1000)),
+    };
+    reports.getStore()?.push(state);
+    return state;
+  } catch (error) {
+    if (isConditionFailure(error)) throw rateLimited(window, now, message);
+    throw error;
+  }
+}
+
+/**
+ * The IETF headers for the windows a request was counted in: each policy in `RateLimit-Policy`,
+ * and in `RateLimit` the one closest to its limit (the one the client must respect).
+ */
+export function rateLimitHeaders(states: RateLimitState[]): Record<string, string> {
+  if (states.length === 0) return {};
+  const tightest = states.reduce((a, b) => (b.remaining / b.limit < a.remaining / a.limit ? b : a));
+  return {
+    'RateLimit-Policy': states.map((state) => `"${state.policy}";q=${state.limit};w=${state.windowSeconds}`).join(', '),
+    RateLimit: `"${tightest.policy}";r=${tightest.remaining};t=${tightest.resetSeconds}`,
+  };
 }
 
 function describeSeconds(seconds: number): string {

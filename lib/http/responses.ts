@@ -80,6 +80,8 @@ export function errorResponses(routeKey: string, route: Route): Map<number, Set<
   if (route.auth === 'credential' || route.auth === 'platform' || (route.auth === 'none' && route.optionalCredential)) add(401, 'UNAUTHENTICATED');
   if (route.auth === 'credential') {
     add(403, 'FORBIDDEN', 'INSUFFICIENT_SCOPE');
+    // The general per-credential limit (CREDENTIAL_RATE_LIMIT).
+    add(429, 'RATE_LIMITED');
     if (method !== 'GET') {
       add(403, 'PAT_READ_ONLY');
       // Any write can meet a concurrent one it cannot merge with (a lost race, a taken name).

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { AppError, notFound } from '../core/errors.js';
@@ -14,6 +15,8 @@ import { nonConformance } from './conformance.js';
 import type { Page } from '../core/pages.js';
 import { log, publishRequestMetrics, takeColdStart } from '../core/telemetry.js';
 import { idempotencyKeyOf, runIdempotently } from '../db/idempotency.js';
+import { collectRateLimits, countInWindow, rateLimitHeaders, rateWindow, type RateLimitState } from '../db/rate-limit.js';
+import { config } from '../core/config.js';
 import { scopesOf, type RawBody, type RequestInfo, type Routes } from './routes.js';
 import { authenticateRequest, enforceOAuthScopes, enforceTokenRestrictions, requirePlatformOperator } from './access.js';
 import { claimFenceOf, cookiesOf, lowerCaseHeaders, parseBody, requestBodyText } from './request.js';
@@ -34,6 +37,8 @@ interface RequestTrace {
   /** Who asked, once authenticated: for the log line (ids only). */
   orgId?: string;
   actorId?: string;
+  /** The rate-limit windows the request was counted in (lib/db/rate-limit.ts). */
+  rateLimits: RateLimitState[];
 }
 
 type HttpRequest = middy.Request<APIGatewayProxyEventV2, HttpResponse>;
@@ -51,6 +56,8 @@ function requestTrace(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpRespons
     const trace = traceOf(request);
     const response = request.response!;
     response.headers['x-request-id'] = trace.requestId;
+    // Every response of a limited route says where its caller stands (a 429 already does).
+    if (!response.headers.RateLimit && !response.headers.ratelimit) Object.assign(response.headers, rateLimitHeaders(trace.rateLimits));
     if (process.env.EXPOSE_ROUND_TRIPS === 'true') response.headers['x-db-round-trips'] = String(trace.meter.roundTrips);
     const ms = Date.now() - trace.started;
     logRequest(request.event, response.statusCode, trace, ms);
@@ -60,7 +67,7 @@ function requestTrace(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpRespons
     before: (request) => {
       request.context ??= {} as never;
       const requestId = request.event.requestContext?.requestId || newId('evt').replace('evt_', 'req_');
-      traces.set(request.context as object, { requestId, meter: newMeter(), started: Date.now(), coldStart: takeColdStart() });
+      traces.set(request.context as object, { requestId, meter: newMeter(), started: Date.now(), coldStart: takeColdStart(), rateLimits: [] });
     },
     after: finish,
     onError: finish,
@@ -109,7 +116,7 @@ export function createHttpHandler(routes: Routes, options: HttpHandlerOptions = 
     .use(errorEnvelope(routes))
     .handler((event, context) => {
       const trace = traces.get(context as object)!;
-      return withRoundTripMeter(trace.meter, () => handleRoute(routes, event, trace, clock));
+      return withRoundTripMeter(trace.meter, () => collectRateLimits(trace.rateLimits, () => handleRoute(routes, event, trace, clock)));
     });
 }
 
@@ -136,7 +143,8 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, trace:
 
   let ctx: DomainContext | AnonymousContext;
   if (route.auth === 'credential') {
-    const domainCtx = await authenticateRequest(request, clock);
+    // The per-credential limit is counted beside authentication, never after it: no sequential round trip.
+    const [domainCtx] = await Promise.all([authenticateRequest(request, clock), countCredentialCall(headers, clock)]);
     trace.orgId = domainCtx.org.orgId;
     trace.actorId = domainCtx.actor.userId;
     enforceTokenRestrictions(domainCtx, route.restrictionsCheckedByOperation ? 'GET' : method, route);
@@ -205,6 +213,20 @@ async function answerRoute(
 }
 
 
+
+/**
+ * The general per-credential limit (CREDENTIAL_RATE_LIMIT requests a minute; 0 turns it off):
+ * one window per credential, keyed by a hash of the bearer value, so it is counted before the
+ * credential is known to be valid and no partition is shared between credentials.
+ */
+async function countCredentialCall(headers: Record<string, string | undefined>, clock: Clock): Promise<void> {
+  const limit = config().credentialRateLimit;
+  const authorization = headers.authorization;
+  if (!limit || !authorization) return;
+  const now = clock.now();
+  const credential = createHash('sha256').update(authorization).digest('base64url').slice(0, 32);
+  await countInWindow(rateWindow('credential', `credential#${credential}`, limit, 60, now), now, `At most ${limit} requests a minute with one credential; retry later`);
+}
 
 function logRequest(event: APIGatewayProxyEventV2, status: number, trace: RequestTrace, ms: number): void {
   // Route key only: never the path's query string, headers or body, which may carry secrets.

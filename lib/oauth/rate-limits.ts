@@ -1,4 +1,4 @@
-import { consumeRateLimits, rateWindow, type RateWindowRef } from '../db/rate-limit.js';
+import { countInWindow, rateWindow, type RateWindowRef } from '../db/rate-limit.js';
 
 /**
  * Per-IP limits of the OAuth endpoints under /api/v1/oauth (spec §8: registration 5 per hour;
@@ -26,5 +26,5 @@ export function oauthRateWindow(endpoint: OAuthEndpoint, sourceIp: string, now: 
 
 /** Counts one call of `endpoint` from `sourceIp`, or refuses it with 429 (and counts nothing). */
 export async function limitOAuthCalls(endpoint: OAuthEndpoint, sourceIp: string, now: Date): Promise<void> {
-  await consumeRateLimits([oauthRateWindow(endpoint, sourceIp, now)], now, `Too many ${endpoint} requests from this address; retry later`);
+  await countInWindow(oauthRateWindow(endpoint, sourceIp, now), now, `Too many ${endpoint} requests from this address; retry later`);
 }

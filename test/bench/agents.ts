@@ -14,7 +14,7 @@ const WARMUP = 5;
 const AGENTS = 25;
 
 async function main(): Promise<void> {
-  const runtime = await startLocalRuntime({ port: 0, exposeRoundTrips: true, logRequests: false, sweeperIntervalSeconds: 3600 });
+  const runtime = await startLocalRuntime({ credentialRateLimit: 0, port: 0, exposeRoundTrips: true, logRequests: false, sweeperIntervalSeconds: 3600 });
   try {
     const base = runtime.baseUrl;
     const signup = await ok(send(base, 'POST', '/api/v1/auth/signup', {}, { organizationName: 'Agents', slug: 'bench-agents', name: 'Bench Admin', email: 'admin@bench-agents.test', password: 'bench password 1' }), 'signup');

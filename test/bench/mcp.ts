@@ -24,7 +24,7 @@ async function timed<T>(work: () => Promise<T>): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const runtime = await startLocalRuntime({ port: 0, logRequests: false, sweeperIntervalSeconds: 3600 });
+  const runtime = await startLocalRuntime({ credentialRateLimit: 0, port: 0, logRequests: false, sweeperIntervalSeconds: 3600 });
   try {
     const base = runtime.baseUrl;
     const signup = await send(base, 'POST', '/api/v1/auth/signup', {}, { organizationName: 'MCP bench', slug: 'mcpbench', name: 'Bench', email: 'admin@mcpbench.test', password: 'correct horse battery' });

@@ -19,7 +19,7 @@ function summary(name: string, samples: { ms: number; roundTrips: number }[]): s
 }
 
 async function main(): Promise<void> {
-  const runtime = await startLocalRuntime({ port: 0, logRequests: false, sweeperIntervalSeconds: 3600, exposeRoundTrips: true, trustForwardedFor: true });
+  const runtime = await startLocalRuntime({ credentialRateLimit: 0, port: 0, logRequests: false, sweeperIntervalSeconds: 3600, exposeRoundTrips: true, trustForwardedFor: true });
   try {
     const base = runtime.baseUrl;
     const signup = await send(base, 'POST', '/api/v1/auth/signup', {}, { organizationName: 'OAuth bench', slug: 'oauthbench', name: 'Bench', email: 'admin@oauthbench.test', password: 'correct horse battery' });

@@ -12,7 +12,7 @@ const WARMUP = 5;
 const HELD = Number(process.env.BENCH_RELEASE_HELD ?? 200);
 
 async function main(): Promise<void> {
-  const runtime = await startLocalRuntime({ port: 0, exposeRoundTrips: true, logRequests: false, sweeperIntervalSeconds: 3600 });
+  const runtime = await startLocalRuntime({ credentialRateLimit: 0, port: 0, exposeRoundTrips: true, logRequests: false, sweeperIntervalSeconds: 3600 });
   try {
     const base = runtime.baseUrl;
     const slug = 'bench-releases';

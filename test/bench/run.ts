@@ -11,7 +11,7 @@ const BOARDS = Number(process.env.BENCH_BOARDS ?? 100);
 
 
 async function main(): Promise<void> {
-  const runtime = await startLocalRuntime({ port: 0, exposeRoundTrips: true, logRequests: false, sweeperIntervalSeconds: 3600 });
+  const runtime = await startLocalRuntime({ credentialRateLimit: 0, port: 0, exposeRoundTrips: true, logRequests: false, sweeperIntervalSeconds: 3600 });
   try {
     const base = runtime.baseUrl;
     const signup = await send(base, 'POST', '/api/v1/auth/signup', {}, { organizationName: 'Bench', slug: 'bench', name: 'Bench', email: 'bench@bench.test', password: 'bench password 1' });

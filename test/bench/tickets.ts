@@ -95,7 +95,7 @@ async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, count: nu
 }
 
 async function main(): Promise<void> {
-  const runtime = await startLocalRuntime({ port: 0, exposeRoundTrips: true, logRequests: false, sweeperIntervalSeconds: 3600 });
+  const runtime = await startLocalRuntime({ credentialRateLimit: 0, port: 0, exposeRoundTrips: true, logRequests: false, sweeperIntervalSeconds: 3600 });
   try {
     const base = runtime.baseUrl;
     const signup = async (slug: string) => {

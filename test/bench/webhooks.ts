@@ -22,7 +22,7 @@ const PATHS = ['/steady-a', '/steady-b', '/flaky'];
 const RETRIES = [1, 1, 2, 2, 3, 3, 4, 4, 5, 5];
 
 async function main(): Promise<void> {
-  const runtime = await startLocalRuntime({ port: 0, logRequests: false, sweeperIntervalSeconds: 3600, webhookAllowLoopback: true, webhookRetryDelaysSeconds: RETRIES });
+  const runtime = await startLocalRuntime({ credentialRateLimit: 0, port: 0, logRequests: false, sweeperIntervalSeconds: 3600, webhookAllowLoopback: true, webhookRetryDelaysSeconds: RETRIES });
   const receiver = await new Receiver().start();
   receiver.respond('/flaky', () => ({ status: Math.random() < 0.3 ? 503 : 200 }));
   try {

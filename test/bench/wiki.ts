@@ -19,7 +19,7 @@ async function organization(base: string, slug: string) {
 }
 
 async function main(): Promise<void> {
-  const runtime = await startLocalRuntime({ port: 0, exposeRoundTrips: true, logRequests: false, sweeperIntervalSeconds: 3600 });
+  const runtime = await startLocalRuntime({ credentialRateLimit: 0, port: 0, exposeRoundTrips: true, logRequests: false, sweeperIntervalSeconds: 3600 });
   try {
     const base = runtime.baseUrl;
     const read = await organization(base, 'bench-wiki');

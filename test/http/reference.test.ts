@@ -81,9 +81,12 @@ describe('the API reference', () => {
     const claim = document.paths['/api/v1/boards/{boardId}/tickets/{ticketId}/claim'].post;
     expect(claim.operationId).toBe('postBoardsByBoardIdTicketsByTicketIdClaim');
     expect(claim.security).toEqual([{ bearer: [] }]);
-    expect(claim.parameters.map((parameter: { name: string; in: string }) => `${parameter.in}:${parameter.name}`).sort()).toEqual(['path:boardId', 'path:ticketId']);
+    expect(claim.parameters.map((parameter: { name: string; in: string }) => `${parameter.in}:${parameter.name}`).sort()).toEqual(['header:idempotency-key', 'path:boardId', 'path:ticketId']);
     expect(Object.keys(claim.requestBody.content['application/json'].schema.properties).sort()).toEqual(['assign', 'leaseSeconds']);
-    expect(Object.keys(claim.responses).sort()).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '500']);
+    expect(Object.keys(claim.responses).sort()).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500']);
+    expect(claim.responses['409'].description).toContain('IDEMPOTENCY_KEY_IN_USE');
+    expect(claim.responses['422'].description).toContain('IDEMPOTENCY_KEY_REUSED');
+    expect(claim.responses['429'].description).toContain('RATE_LIMITED');
     expect(claim.responses['415'].description).toContain('UNSUPPORTED_MEDIA_TYPE');
     expect(claim.responses['403'].description).toContain('CLAIM_LIMIT_REACHED');
     expect(claim.responses['409'].description).toContain('TICKET_ALREADY_CLAIMED');

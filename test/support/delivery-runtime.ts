@@ -8,7 +8,7 @@ import { useRuntime } from './api.js';
  * helpers are pointed at it.
  */
 export async function startDeliveryRuntime(tableName: string): Promise<LocalRuntime> {
-  const runtime = await startLocalRuntime({
+  const runtime = await startLocalRuntime({ credentialRateLimit: 0,
     port: 0,
     dynamoEndpoint: inject('dynamoEndpoint'),
     tableName,

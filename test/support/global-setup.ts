@@ -9,7 +9,7 @@ let runtime: LocalRuntime | undefined;
  * organizations, so they can share it.
  */
 export async function setup(project: TestProject): Promise<void> {
-  runtime = await startLocalRuntime({ port: 0, exposeRoundTrips: true, validateResponses: true, logRequests: false, sweeperIntervalSeconds: 3600, trustForwardedFor: true });
+  runtime = await startLocalRuntime({ credentialRateLimit: 0, port: 0, exposeRoundTrips: true, validateResponses: true, logRequests: false, sweeperIntervalSeconds: 3600, trustForwardedFor: true });
   project.provide('baseUrl', runtime.baseUrl);
   project.provide('platformAdminToken', runtime.platformAdminToken);
   project.provide('dynamoEndpoint', runtime.dynamoEndpoint);

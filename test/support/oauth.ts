@@ -235,7 +235,7 @@ export async function codeFor(fetch: OAuthFetch, origin: string, clientId: strin
  */
 export async function startOAuthRuntime(tableName: string, dynamoEndpoint: string) {
   const { startLocalRuntime } = await import('../../infra/local/runtime.js');
-  return startLocalRuntime({ port: 0, dynamoEndpoint, tableName, logRequests: false, validateResponses: true, sweeperIntervalSeconds: 3600, webhookAllowLoopback: true, trustForwardedFor: true });
+  return startLocalRuntime({ credentialRateLimit: 0, port: 0, dynamoEndpoint, tableName, logRequests: false, validateResponses: true, sweeperIntervalSeconds: 3600, webhookAllowLoopback: true, trustForwardedFor: true });
 }
 
 /** An HTTPS server on 127.0.0.1 (self-signed) serving Client ID Metadata Documents by path. */
