@@ -116,6 +116,8 @@ export const functionGroups: FunctionDefinition[] = [
     entry: 'functions/auth.ts',
     kind: 'http',
     table: 'readWrite',
+    // With sign-up off, the platform operator still signs organizations up.
+    platform: true,
     routes: authRoutes,
   },
   {

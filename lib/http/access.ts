@@ -62,7 +62,12 @@ export function enforceTokenRestrictions(ctx: DomainContext, method: string, rou
 }
 
 export function requirePlatformOperator(headers: Record<string, string | undefined>): void {
+  if (!isPlatformOperator(headers)) throw unauthenticated('Invalid platform operator token');
+}
+
+/** True when the bearer token is the platform operator's (its SHA-256 is configured and matches). */
+export function isPlatformOperator(headers: Record<string, string | undefined>): boolean {
   const expected = config().platformAdminTokenSha256;
-  const bearer = bearerOf(headers);
-  if (!expected || !safeEqual(sha256Hex(bearer), expected)) throw unauthenticated('Invalid platform operator token');
+  if (!expected || headers.authorization === undefined) return false;
+  return safeEqual(sha256Hex(bearerOf(headers)), expected);
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { authenticated, EDGE_THROTTLES, open, type Routes } from '../http/routes.js';
 import { requiredText, emailAddress } from '../http/validation.js';
+import { isPlatformOperator } from '../http/access.js';
 import { signup } from './signup.js';
 import { changePassword, login, logout } from './login.js';
 import { organizationBrief, userResult } from '../users/index.js';
@@ -22,11 +23,13 @@ export const authRoutes: Routes = {
   'POST /api/v1/auth/signup': open({
     edgeThrottle: EDGE_THROTTLES.signUp,
     summary: 'Sign up: create an organization and its administrator',
+    description:
+      'Open to anyone unless the installation turns sign-up off (`SIGNUP_ENABLED=false`, context `signupEnabled=false`); then only the platform operator may create organizations, by sending its token as `Authorization: Bearer <token>` (403 `FORBIDDEN` for everyone else). The new administrator is signed in either way.',
     status: 201,
     result: z.strictObject({ organization: organizationBrief, user: userResult, ...session }).meta({ id: 'SignupResult' }),
     errors: { 409: ['CONFLICT'], 403: ['FORBIDDEN'] },
     body: z.strictObject({ organizationName: requiredText(100), slug, name: requiredText(100), email, password }),
-    handler: (ctx, { body }) => signup(ctx, body),
+    handler: (ctx, { body, request }) => signup(ctx, body, { byPlatformOperator: isPlatformOperator(request.headers) }),
   }),
   'POST /api/v1/auth/login': open({
     edgeThrottle: EDGE_THROTTLES.signIn,
