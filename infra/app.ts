@@ -14,6 +14,8 @@
  *   tracing                    true turns on X-Ray active tracing (default off)
  *   metricsNamespace           CloudWatch namespace of the service's metrics (default WorkManagement)
  *   credentialRateLimit        requests a minute per credential, 0 for none (default 1200)
+ *   secretsRotatedAt           any new value makes the functions re-read the secrets (rotation)
+ *   keepPreviousKeys           true also gives the previous webhook key and OAuth seed (rotation)
  *
  * Synthesis runs cdk-nag (AwsSolutions and Serverless): a finding nobody acknowledged, with
  * its reason, beside the construct, stops `cdk synth` and `cdk deploy`.
@@ -103,6 +105,8 @@ new WorkManagementStack(app, 'WorkManagementStack', {
   tracing: optionalBoolean('tracing'),
   metricsNamespace: optionalString('metricsNamespace'),
   credentialRateLimit: optionalWholeNumber('credentialRateLimit'),
+  secretsRotatedAt: optionalString('secretsRotatedAt'),
+  keepPreviousKeys: optionalBoolean('keepPreviousKeys'),
 });
 
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));

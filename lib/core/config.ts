@@ -94,6 +94,16 @@ export function webhookSecretKey(): Buffer {
 }
 
 /**
+ * The keys a sealed webhook secret may be sealed under: the current one, then, while a rotation
+ * is under way (docs/operations.md), the previous one (WEBHOOK_SECRET_KEY_PREVIOUS). New seals
+ * always use the current key; `npm run reseal-secrets` moves the rest over.
+ */
+export function webhookSecretKeys(): Buffer[] {
+  const previous = process.env.WEBHOOK_SECRET_KEY_PREVIOUS;
+  return [webhookSecretKey(), ...(previous && previous.length >= 32 ? [createHash('sha256').update(previous).digest()] : [])];
+}
+
+/**
  * The 256-bit key that seals the answers kept for idempotency keys (lib/db/idempotency.ts),
  * derived from JWT_SECRET, which every function has: a copy of the table alone reveals no answer.
  */

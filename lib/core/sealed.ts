@@ -12,6 +12,18 @@ export function seal(plaintext: string, key: Buffer): string {
   return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64');
 }
 
+/** The plaintext of a value sealed under any of `keys` (tried in order); throws when none opens it. */
+export function unsealWithAny(sealed: string, keys: readonly Buffer[]): string {
+  for (const [index, key] of keys.entries()) {
+    try {
+      return unseal(sealed, key);
+    } catch (error) {
+      if (index === keys.length - 1) throw error;
+    }
+  }
+  throw new Error('No key to open the sealed value');
+}
+
 /** The plaintext of a sealed value; throws when the key is wrong or the value was altered. */
 export function unseal(sealed: string, key: Buffer): string {
   const bytes = Buffer.from(sealed, 'base64');

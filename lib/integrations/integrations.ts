@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import type * as z from 'zod';
 import { addSeconds, epochSeconds, type Clock } from '../core/clock.js';
-import { webhookSecretKey } from '../core/config.js';
+import { webhookSecretKey, webhookSecretKeys } from '../core/config.js';
 import { notFound, unauthenticated } from '../core/errors.js';
 import { randomSecret, safeEqual, sha256Hex } from '../core/ids.js';
-import { seal, unseal } from '../core/sealed.js';
+import { seal, unsealWithAny } from '../core/sealed.js';
 import type { DomainContext } from '../db/context.js';
 import type { GitProvider, IntegrationItem, OrganizationItem } from '../db/entities/index.js';
 import { db } from '../db/service.js';
@@ -111,7 +111,7 @@ async function verifiedOrganization(provider: GitProvider, call: ProviderCall): 
   if (!org || !integration) throw refused();
   if (provider === 'github') {
     const signature = call.headers['x-hub-signature-256'] ?? '';
-    const expected = `sha256=${createHmac('sha256', unseal(integration.sealedSecret!, webhookSecretKey())).update(call.bodyText).digest('hex')}`;
+    const expected = `sha256=${createHmac('sha256', unsealWithAny(integration.sealedSecret!, webhookSecretKeys())).update(call.bodyText).digest('hex')}`;
     if (!safeEqual(signature, expected)) throw refused();
   } else {
     const token = call.headers['x-gitlab-token'] ?? '';

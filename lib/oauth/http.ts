@@ -7,7 +7,7 @@ import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { authenticate, login } from '../identity/index.js';
 import { authorizationServerMetadata, oauthSiteOf, protectedResourceMetadata, slugOfOrganization, type OAuthSite } from './discovery.js';
-import { signingKey } from './keys.js';
+import { publishedKeys } from './keys.js';
 import { limitOAuthCalls, type OAuthEndpoint } from './rate-limits.js';
 import { registerClient, registerPublicClient, resolveClient, type OAuthClient } from './clients.js';
 import {
@@ -161,7 +161,7 @@ export const oauthRoutes: Routes = {
   'GET /.well-known/jwks.json': open({
     summary: 'The public keys that verify OAuth access tokens',
     result: jwksResult,
-    handler: async () => ({ keys: [signingKey().publicJwk] }),
+    handler: async () => ({ keys: publishedKeys() }),
   }),
   'POST /api/v1/oauth/register': open({
     edgeThrottle: EDGE_THROTTLES.registration,

@@ -19,12 +19,28 @@ export interface SigningKey {
 /** DER prefix of a PKCS #8 Ed25519 private key; the 32-byte seed follows. */
 const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
-let cached: { seed: string; key: SigningKey } | undefined;
+const cache = new Map<string, SigningKey>();
 
 export function signingKey(): SigningKey {
   const seed = process.env.OAUTH_SIGNING_KEY_SEED;
   if (!seed || seed.length < 32) throw new Error('OAUTH_SIGNING_KEY_SEED must be set (32+ characters)');
-  if (cached?.seed === seed) return cached.key;
+  return keyOfSeed(seed);
+}
+
+/**
+ * The public keys `/.well-known/jwks.json` publishes: the signing key's, and during a rotation
+ * (OAUTH_SIGNING_KEY_SEED_PREVIOUS, docs/operations.md) the previous key's, so tokens signed
+ * before the rotation still verify for other parties until they expire.
+ */
+export function publishedKeys(): SigningKey['publicJwk'][] {
+  const previous = process.env.OAUTH_SIGNING_KEY_SEED_PREVIOUS;
+  const keys = [signingKey(), ...(previous && previous.length >= 32 ? [keyOfSeed(previous)] : [])];
+  return [...new Map(keys.map((key) => [key.kid, key.publicJwk])).values()];
+}
+
+function keyOfSeed(seed: string): SigningKey {
+  const known = cache.get(seed);
+  if (known) return known;
   const privateKey = createPrivateKey({
     key: Buffer.concat([ED25519_PKCS8_PREFIX, createHash('sha256').update(seed).digest()]),
     format: 'der',
@@ -35,6 +51,6 @@ export function signingKey(): SigningKey {
   // RFC 7638: SHA-256 over the required members in lexicographic order, no whitespace.
   const kid = createHash('sha256').update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x })).digest('base64url');
   const key: SigningKey = { privateKey, publicKey, kid, publicJwk: { kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' } };
-  cached = { seed, key };
+  cache.set(seed, key);
   return key;
 }

@@ -1,6 +1,6 @@
 import { addSeconds, epochSeconds, type Clock } from '../core/clock.js';
-import { config, MAX_WEBHOOK_RETRY_DELAY_SECONDS, webhookSecretKey } from '../core/config.js';
-import { unseal } from '../core/sealed.js';
+import { config, MAX_WEBHOOK_RETRY_DELAY_SECONDS, webhookSecretKeys } from '../core/config.js';
+import { unsealWithAny } from '../core/sealed.js';
 import type { WebhookDeliveryItem, WebhookEndpointItem } from '../db/entities/index.js';
 import { db } from '../db/service.js';
 import { isConditionFailure, transact, type TransactionEntities } from '../db/transact.js';
@@ -85,7 +85,7 @@ export async function attemptDelivery(message: DeliveryMessage, messageId: strin
 
   const attempt = taken.attemptsMade + 1;
   const startedAt = clock.now();
-  const secret = unseal(target.sealedSecret, webhookSecretKey());
+  const secret = unsealWithAny(target.sealedSecret, webhookSecretKeys());
   const headers = {
     ...signDelivery(secret, taken.deliveryId, startedAt, taken.body),
     'x-service-event': taken.eventType,

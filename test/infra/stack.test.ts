@@ -421,6 +421,25 @@ describe('operable: alarms, a dashboard, least privilege and headroom', () => {
     for (const fn of Object.values(serviceFunctions(synth({ ...cloudProps, tracing: true })))) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
   });
 
+  it('gives the previous webhook key and OAuth seed only during a rotation, and re-reads secrets when secretsRotatedAt changes', () => {
+    const variables = (template: Template) => Object.values(serviceFunctions(template)).map((fn) => fn.Properties.Environment.Variables as Record<string, unknown>);
+    for (const env of variables(template)) {
+      expect(env).not.toHaveProperty('WEBHOOK_SECRET_KEY_PREVIOUS');
+      expect(env).not.toHaveProperty('OAUTH_SIGNING_KEY_SEED_PREVIOUS');
+      expect(env).not.toHaveProperty('SECRETS_ROTATED_AT');
+    }
+    const rotating = variables(synth({ ...cloudProps, keepPreviousKeys: true, secretsRotatedAt: '1795000000' }));
+    for (const env of rotating) {
+      expect(env.SECRETS_ROTATED_AT).toBe('1795000000');
+      expect('WEBHOOK_SECRET_KEY_PREVIOUS' in env).toBe('WEBHOOK_SECRET_KEY' in env);
+      expect('OAUTH_SIGNING_KEY_SEED_PREVIOUS' in env).toBe('OAUTH_SIGNING_KEY_SEED' in env);
+      for (const name of ['WEBHOOK_SECRET_KEY_PREVIOUS', 'OAUTH_SIGNING_KEY_SEED_PREVIOUS']) {
+        if (name in env) expect(JSON.stringify(env[name])).toMatch(/\{\{resolve:secretsmanager:.*:SecretString::AWSPREVIOUS:\}\}/);
+      }
+    }
+    expect(rotating.filter((env) => 'WEBHOOK_SECRET_KEY_PREVIOUS' in env).length).toBeGreaterThan(0);
+  });
+
   it('uses at most 60 % of CloudFormation\'s 500 resources per stack, and stays under 500 with twice the routes', () => {
     const count = (t: Template) => Object.keys(t.toJSON().Resources).length;
     expect(count(template)).toBeLessThanOrEqual(300);
