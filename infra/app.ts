@@ -16,6 +16,8 @@
  *   credentialRateLimit        requests a minute per credential, 0 for none (default 1200)
  *   secretsRotatedAt           any new value makes the functions re-read the secrets (rotation)
  *   keepPreviousKeys           true also gives the previous webhook key and OAuth seed (rotation)
+ *   restoredTableName          serve from this table (restored from a backup) instead of the stack's
+ *   restoredTableStreamArn     its stream's ARN (both or neither)
  *
  * Synthesis runs cdk-nag (AwsSolutions and Serverless): a finding nobody acknowledged, with
  * its reason, beside the construct, stops `cdk synth` and `cdk deploy`.
@@ -80,6 +82,16 @@ function optionalWholeNumber(key: string): number | undefined {
   return number;
 }
 
+function restoredTable(): { tableName: string; streamArn: string } | undefined {
+  const tableName = optionalString('restoredTableName');
+  const streamArn = optionalString('restoredTableStreamArn');
+  if (!tableName && !streamArn) return undefined;
+  if (!tableName || !streamArn || !/^arn:aws[\w-]*:dynamodb:[^:]+:\d{12}:table\/[^/]+\/stream\/.+$/.test(streamArn)) {
+    throw new Error("Context 'restoredTableName' and 'restoredTableStreamArn' go together: the restored table's name and its stream's ARN");
+  }
+  return { tableName, streamArn };
+}
+
 const platformAdminTokenSha256 = optionalString('platformAdminTokenSha256')?.toLowerCase();
 if (platformAdminTokenSha256 && !/^[0-9a-f]{64}$/.test(platformAdminTokenSha256)) {
   // Catch the common mistake of passing the token itself instead of its hash.
@@ -107,6 +119,7 @@ new WorkManagementStack(app, 'WorkManagementStack', {
   credentialRateLimit: optionalWholeNumber('credentialRateLimit'),
   secretsRotatedAt: optionalString('secretsRotatedAt'),
   keepPreviousKeys: optionalBoolean('keepPreviousKeys'),
+  restoredTable: restoredTable(),
 });
 
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));

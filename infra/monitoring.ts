@@ -28,7 +28,7 @@ export const ALARM_DEFAULTS = {
 export interface Monitored {
   topic: sns.ITopic;
   api: HttpApi;
-  table: dynamodb.Table;
+  table: dynamodb.ITable;
   groups: readonly FunctionDefinition[];
   functions: ReadonlyMap<string, lambda.Function>;
   deadLetterQueues: Record<string, sqs.Queue>;

@@ -66,6 +66,12 @@ export interface WorkManagementStackProps extends StackProps {
    * and tokens signed before it still verify. Needs a previous version to exist.
    */
   keepPreviousKeys?: boolean;
+  /**
+   * Serve from this existing table instead of the stack's own: a table restored from a backup
+   * (docs/operations.md, "Backup and restore"), with its stream (NEW_AND_OLD_IMAGES) turned on.
+   * The stack's own table is then left alone (it is retained, never deleted).
+   */
+  restoredTable?: { tableName: string; streamArn: string };
   /** `true` turns on X-Ray active tracing for every function. Default: off. */
   tracing?: boolean;
   /** The functions to deploy. Default: the route table's `functionGroups` (tests synthesize larger tables). */
@@ -134,7 +140,7 @@ export const BUNDLING: BundlingOptions = {
 };
 
 export class WorkManagementStack extends Stack {
-  readonly table: dynamodb.Table;
+  readonly table: dynamodb.ITable;
   readonly webhookQueue: sqs.Queue;
   readonly httpApi: HttpApi;
   readonly functions = new Map<string, NodejsFunction>();
@@ -142,7 +148,9 @@ export class WorkManagementStack extends Stack {
   constructor(scope: Construct, id: string, props: WorkManagementStackProps = {}) {
     super(scope, id, props);
 
-    this.table = createTable(this);
+    this.table = props.restoredTable
+      ? dynamodb.Table.fromTableAttributes(this, 'RestoredTable', { tableName: props.restoredTable.tableName, tableStreamArn: props.restoredTable.streamArn })
+      : createTable(this);
     const { queue: webhookQueue, deadLetterQueue: webhookDeadLetters } = createWebhookQueue(this);
     this.webhookQueue = webhookQueue;
     const jwtSecret = createJwtSecret(this);
@@ -459,7 +467,7 @@ export const TABLE_ACTIONS = {
  * Least privilege: each function gets exactly the table and queue access its route-table entry
  * declares, on the table and each of its indexes by name (no wildcard resource, no Scan).
  */
-function grantAccess(table: dynamodb.Table, webhookQueue: sqs.Queue, group: FunctionDefinition, fn: lambda.IFunction): void {
+function grantAccess(table: dynamodb.ITable, webhookQueue: sqs.Queue, group: FunctionDefinition, fn: lambda.IFunction): void {
   if (group.table !== 'none') {
     const indexArns = tableDefinition().globalIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`);
     const actions = group.table === 'read' ? TABLE_ACTIONS.read : [...TABLE_ACTIONS.read, ...TABLE_ACTIONS.write];
@@ -514,7 +522,7 @@ export function parseRoute(route: string): { method: HttpMethod; path: string } 
  * poison record, records can be reported individually, and what still fails after the retries
  * goes to a queue instead of blocking the shard.
  */
-function subscribeToTableStream(table: dynamodb.Table, fn: lambda.IFunction, failures: sqs.IQueue): void {
+function subscribeToTableStream(table: dynamodb.ITable, fn: lambda.IFunction, failures: sqs.IQueue): void {
   fn.addEventSource(
     new DynamoEventSource(table, {
       startingPosition: lambda.StartingPosition.TRIM_HORIZON,

@@ -440,6 +440,17 @@ describe('operable: alarms, a dashboard, least privilege and headroom', () => {
     expect(rotating.filter((env) => 'WEBHOOK_SECRET_KEY_PREVIOUS' in env).length).toBeGreaterThan(0);
   });
 
+  it('serves from a restored table when told to, leaving the stack\'s own table out of the template (retained, not deleted)', () => {
+    const streamArn = 'arn:aws:dynamodb:eu-west-1:123456789012:table/restored-2026-11-25/stream/2026-11-25T10:00:00.000';
+    const restored = synth({ ...cloudProps, restoredTable: { tableName: 'restored-2026-11-25', streamArn } });
+    restored.resourceCountIs('AWS::DynamoDB::Table', 0);
+    for (const fn of Object.values(serviceFunctions(restored))) expect(fn.Properties.Environment.Variables.TABLE_NAME).toBe('restored-2026-11-25');
+    restored.hasResourceProperties('AWS::Lambda::EventSourceMapping', { EventSourceArn: streamArn });
+    const statements = JSON.stringify(Object.values(restored.findResources('AWS::IAM::Policy')));
+    expect(statements).toContain(':table/restored-2026-11-25');
+    expect(statements).toContain(':table/restored-2026-11-25/index/gsi1');
+  });
+
   it('uses at most 60 % of CloudFormation\'s 500 resources per stack, and stays under 500 with twice the routes', () => {
     const count = (t: Template) => Object.keys(t.toJSON().Resources).length;
     expect(count(template)).toBeLessThanOrEqual(300);
