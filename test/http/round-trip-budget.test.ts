@@ -1501,6 +1501,20 @@ const scenarios: Record<string, Probe> = {
     budget: 3,
     run: async (org) => org.call('PATCH', `/api/v1/teams/${(await post(org, '/api/v1/teams', { name: `Old ${suffix()}` })).id}`, { body: { name: `New ${suffix()}`, color: '#ABCDEF' } }),
   },
+  // Idempotency-Key (lib/db/idempotency.ts): a conditional Put before the work, an Update after it.
+  'a POST with an Idempotency-Key: the work plus 2': {
+    budget: 4,
+    run: (org) => org.call('POST', '/api/v1/customers', { body: { name: `Keyed ${suffix()}` }, headers: { 'idempotency-key': `budget-${suffix()}` } }),
+  },
+  // The Put that finds the key taken, and one consistent Get of the kept answer: no work done again.
+  'the same POST sent again with its Idempotency-Key: 3 (auth, the Put, the Get)': {
+    budget: 3,
+    run: async (org) => {
+      const request = { body: { name: `Replayed ${suffix()}` }, headers: { 'idempotency-key': `budget-${suffix()}` } };
+      await org.call('POST', '/api/v1/customers', request);
+      return org.call('POST', '/api/v1/customers', request);
+    },
+  },
   'a team patched with the values it has: one write, nothing for boards': {
     budget: 2,
     run: async (org) => {
