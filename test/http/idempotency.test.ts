@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMember, createToken, type TestOrg } from '../support/api.js';
 import { createBoard, createOrg } from '../support/factories.js';
 import { db } from '../../lib/db/service.js';
+import { holdIdempotencyKey, sha256 } from '../support/idempotency.js';
 
 /**
  * The `Idempotency-Key` header over real HTTP: a retried POST does its work once and gets the
@@ -49,19 +49,7 @@ describe('Idempotency-Key', () => {
   it('answers 409 IDEMPOTENCY_KEY_IN_USE while the first request still runs', async () => {
     const k = key();
     // A first request holding the key right now (as one still running would).
-    await db()
-      .entities.idempotencyRecord.put({
-        orgId: org.orgId,
-        actorId: org.adminId,
-        keyHash: createHash('sha256').update(k).digest('hex'),
-        payloadHash: createHash('sha256').update(`POST /api/v1/boards/${board.id}/tickets?\n${JSON.stringify({ title: 'Running' })}`).digest('hex'),
-        status: 'IN_PROGRESS',
-        requestId: 'req_elsewhere',
-        inProgressUntil: Date.now() + 30_000,
-        createdAt: new Date().toISOString(),
-        ttl: Math.floor(Date.now() / 1000) + 86_400,
-      })
-      .go();
+    await holdIdempotencyKey(org.orgId, org.adminId, k, `POST /api/v1/boards/${board.id}/tickets?\n${JSON.stringify({ title: 'Running' })}`);
     const running = await createTicket(k, { title: 'Running' });
     expect(running.status).toBe(409);
     expect(running.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
@@ -104,7 +92,7 @@ describe('Idempotency-Key', () => {
     const k = key();
     const first = await createTicket(k, { title: 'Expired key' });
     await db()
-      .entities.idempotencyRecord.patch({ orgId: org.orgId, actorId: org.adminId, keyHash: createHash('sha256').update(k).digest('hex') })
+      .entities.idempotencyRecord.patch({ orgId: org.orgId, actorId: org.adminId, keyHash: sha256(k) })
       .set({ ttl: Math.floor(Date.now() / 1000) - 1 })
       .go();
     const later = await createTicket(k, { title: 'Expired key' });
@@ -120,7 +108,7 @@ describe('Idempotency-Key', () => {
     const again = await mint();
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.token).toBe(first.body.token);
-    const record = (await db().entities.idempotencyRecord.get({ orgId: org.orgId, actorId: org.adminId, keyHash: createHash('sha256').update(k).digest('hex') }).go()).data!;
+    const record = (await db().entities.idempotencyRecord.get({ orgId: org.orgId, actorId: org.adminId, keyHash: sha256(k) }).go()).data!;
     expect(record.status).toBe('COMPLETED');
     expect(JSON.stringify(record)).not.toContain(first.body.token);
     expect(JSON.stringify(record)).not.toContain(k);

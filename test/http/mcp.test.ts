@@ -1,7 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, createToken, setPlan } from '../support/api.js';
@@ -10,7 +9,7 @@ import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { createAgent, createTicket } from '../support/factories.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { createGrant } from '../support/oauth.js';
-import { db } from '../../lib/db/service.js';
+import { holdIdempotencyKey } from '../support/idempotency.js';
 
 /*
  * The MCP endpoint with both official clients: the 2.x client (protocol 2026-07-28) and the
@@ -330,19 +329,7 @@ describe('the MCP endpoint', () => {
 
     // A first call still running holds its key.
     const running = `mcp-running-${Date.now().toString(36)}`;
-    await db()
-      .entities.idempotencyRecord.put({
-        orgId: setup.org.orgId,
-        actorId: agent.id,
-        keyHash: createHash('sha256').update(running).digest('hex'),
-        payloadHash: 'of the first call',
-        status: 'IN_PROGRESS',
-        requestId: 'req_elsewhere',
-        inProgressUntil: Date.now() + 30_000,
-        createdAt: new Date().toISOString(),
-        ttl: Math.floor(Date.now() / 1000) + 86_400,
-      })
-      .go();
+    await holdIdempotencyKey(setup.org.orgId, agent.id, running);
     expect(toolError(await create('While running', running)).code).toBe('IDEMPOTENCY_KEY_IN_USE');
     await client.close();
   });
