@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { AppError } from '../core/errors.js';
+import { batchGetMixed } from './batch.js';
 import { db } from './service.js';
 import { guarded, isConditionFailure, transact, type TransactionEntities } from './transact.js';
 
@@ -112,6 +113,35 @@ export async function countInWindow(window: RateWindowRef, now: Date, message?: 
     if (isConditionFailure(error)) throw rateLimited(window, now, message);
     throw error;
   }
+}
+
+/**
+ * For calls counted inside a larger transaction (`countCall`, which cannot answer the new count):
+ * reads the windows (one consistent BatchGetItem) and, when `report` is called, reports what each
+ * has left, `givenBack` calls added back (a sign-in that succeeded returns its count).
+ */
+export async function readWindows(windows: RateWindowRef[], now: Date): Promise<{ report(givenBack?: number): void }> {
+  const store = reports.getStore();
+  if (!store || windows.length === 0) return { report: () => undefined };
+  const items = (await batchGetMixed(windows.map((window) => ({ entity: db().entities.rateWindow, key: itemKey(window) })))) as ({ count?: number } | undefined)[];
+  return {
+    report: (givenBack = 0) => {
+      windows.forEach((window, index) => {
+        store.push({
+          policy: window.key.split('#')[0]!,
+          limit: window.limit,
+          windowSeconds: window.windowSeconds,
+          remaining: Math.min(window.limit, Math.max(0, window.limit - (items[index]?.count ?? 0) + givenBack)),
+          resetSeconds: Math.max(1, window.end - Math.floor(now.getTime() / 1000)),
+        });
+      });
+    },
+  };
+}
+
+/** As readWindows, reporting at once: after the transaction that counted the calls. */
+export async function reportWindows(windows: RateWindowRef[], now: Date): Promise<void> {
+  (await readWindows(windows, now)).report();
 }
 
 /**

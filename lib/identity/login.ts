@@ -2,7 +2,7 @@ import { AppError, invalidField, unauthenticated } from '../core/errors.js';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { transact } from '../db/transact.js';
-import { consumeRateLimits, rateWindow, uncountCall } from '../db/rate-limit.js';
+import { consumeRateLimits, rateWindow, readWindows, uncountCall } from '../db/rate-limit.js';
 import { presentUser } from '../users/index.js';
 import { hashPassword, verifyPassword } from '../core/passwords.js';
 import { issueSession } from './session-issuer.js';
@@ -35,19 +35,28 @@ export async function login(ctx: AnonymousContext, orgSlug: string | null, input
   const email = input.email.toLowerCase();
   const slug = (await entities.organizationSlug.get({ slug: orgSlug }).go()).data;
   const windows = [
-    rateWindow('ip', `login#${sourceIp}`, LOGIN_FAILURES_PER_IP, LOGIN_WINDOW_SECONDS, now),
-    ...(slug ? [rateWindow(slug.orgId, `login#${email}`, LOGIN_FAILURES_PER_ACCOUNT, LOGIN_WINDOW_SECONDS, now)] : []),
+    rateWindow('ip', `login-address#${sourceIp}`, LOGIN_FAILURES_PER_IP, LOGIN_WINDOW_SECONDS, now),
+    ...(slug ? [rateWindow(slug.orgId, `login-account#${email}`, LOGIN_FAILURES_PER_ACCOUNT, LOGIN_WINDOW_SECONDS, now)] : []),
   ];
   const [, emailRecord] = await Promise.all([
     consumeRateLimits(windows, now, 'Too many failed sign-ins; retry later'),
     slug ? entities.userEmail.get({ orgId: slug.orgId, email }).go().then((result) => result.data) : null,
   ]);
-  const user = (await entities.user.get({ orgId: slug?.orgId ?? '-', userId: emailRecord?.userId ?? NO_USER }).go()).data;
+  // The windows' counts (this attempt included) are read beside the user, for the RateLimit headers.
+  const [user, windowCounts] = await Promise.all([
+    entities.user.get({ orgId: slug?.orgId ?? '-', userId: emailRecord?.userId ?? NO_USER }).go().then((result) => result.data),
+    readWindows(windows, now),
+  ]);
   const passwordOk = await verifyPassword(input.password, user?.passwordHash);
-  if (!emailRecord || !user || !passwordOk || !user.isActive || user.isAgent) throw invalidCredentials();
+  if (!emailRecord || !user || !passwordOk || !user.isActive || user.isAgent) {
+    windowCounts.report(0);
+    throw invalidCredentials();
+  }
 
   const session = await issueSession(user.orgId, user.userId, now);
   await transact((e) => [e.credential.create(session.record).commit(), ...windows.map((window) => uncountCall(e, window))]);
+  // A successful sign-in gave its count back.
+  windowCounts.report(1);
   return { token: session.token, expiresIn: session.expiresIn, user: presentUser(user) };
 }
 

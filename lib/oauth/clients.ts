@@ -6,7 +6,7 @@ import { outboundRequest } from '../core/outbound.js';
 import type { DomainContext } from '../db/context.js';
 import type { OAuthClientItem } from '../db/entities/index.js';
 import { db } from '../db/service.js';
-import { countCall } from '../db/rate-limit.js';
+import { countCall, reportWindows } from '../db/rate-limit.js';
 import { transact, type TransactionEntities } from '../db/transact.js';
 import { requireSession } from '../identity/index.js';
 import { redirectUriRefusal } from './redirects.js';
@@ -82,6 +82,7 @@ async function storeRegistration(input: RegistrationInput, sourceIp: string, now
       })
       .commit(),
   ]);
+  await reportWindows([window], now);
   return clientId;
 }
 

@@ -5,7 +5,7 @@ import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { guarded, transact, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import { LostRace, retryLostRaces } from '../db/races.js';
-import { countCall, rateWindow } from '../db/rate-limit.js';
+import { countCall, rateWindow, reportWindows } from '../db/rate-limit.js';
 import { versionKeyOf, type WikiPageItem, type WikiRole, type WikiVersionItem } from '../db/entities/index.js';
 import { eventPuts, newEventRecord } from '../events/index.js';
 import { chunkCountOf, contentPuts, readContent } from './content.js';
@@ -137,14 +137,16 @@ export async function createPage(ctx: DomainContext, spaceId: string, input: Pag
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
+  const pageWindow = rateWindow(ctx.org.orgId, 'wiki-page', PAGES_PER_HOUR, 3600, now);
   await transact((e) => [
     guarded(e.wikiPage.create(page).commit(), () => new LostRace()),
     e.wikiVersion.create(newVersion(ctx, page)).commit(),
     ...contentPuts(e, page, content),
     ...inFolder(e),
     spaceLive(e, ctx.org.orgId, spaceId),
-    countCall(e, rateWindow(ctx.org.orgId, 'wiki-page', PAGES_PER_HOUR, 3600, now), now, `At most ${PAGES_PER_HOUR} wiki pages per hour; retry later`),
+    countCall(e, pageWindow, now, `At most ${PAGES_PER_HOUR} wiki pages per hour; retry later`),
   ]);
+  await reportWindows([pageWindow], now);
   return presentPage(page, content);
 }
 

@@ -5,7 +5,7 @@ import { db } from '../db/service.js';
 import { batchGetMixed, type KeyRequest } from '../db/batch.js';
 import { guarded, transact, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import { LostRace, retryLostRaces } from '../db/races.js';
-import { countCall, rateWindow } from '../db/rate-limit.js';
+import { countCall, rateWindow, reportWindows } from '../db/rate-limit.js';
 import type { BoardItem, UniqueNameItem, UserItem, WikiMemberMode, WikiRole, WikiSpaceItem } from '../db/entities/index.js';
 import { eventPuts, newEventRecord } from '../events/index.js';
 import { canSeeBoard, listOrganizationBoards } from '../boards/index.js';
@@ -158,13 +158,15 @@ export async function createSpace(ctx: DomainContext, input: SpaceInput) {
       updatedAt: now.toISOString(),
       version: 1,
     };
+    const spaceWindow = rateWindow(ctx.org.orgId, 'wiki-space', SPACES_PER_HOUR, 3600, now);
     try {
       await transact((e) => [
         guarded(e.wikiSpace.create(space).commit(), () => new LostRace()),
         claimName(e, ctx.org.orgId, 'wikiSlug', slug, space.spaceId, () => slugTaken(slug)),
         ...(input.boardId ? linkItems(e, ctx.org.orgId, space.spaceId, input.boardId) : []),
-        countCall(e, rateWindow(ctx.org.orgId, 'wiki-space', SPACES_PER_HOUR, 3600, now), now, `At most ${SPACES_PER_HOUR} wiki spaces per hour; retry later`),
+        countCall(e, spaceWindow, now, `At most ${SPACES_PER_HOUR} wiki spaces per hour; retry later`),
       ]);
+      await reportWindows([spaceWindow], now);
       return presentSpace(space);
     } catch (error) {
       // A slug made from the name tries the next suffix; a slug the caller chose is theirs to change.

@@ -79,8 +79,8 @@ const probes: Record<string, Probe> = {
     run: () => api('POST', '/api/v1/auth/signup', { body: { organizationName: 'Budget', slug: uniqueSlug('budget'), name: 'B', email: 'b@budget.test', password: 'budget password 1' } }),
   },
   'POST /api/v1/auth/login': {
-    // organization; the throttling windows ∥ the e-mail; the user; the session (with the windows' refund).
-    budget: 5,
+    // organization; the throttling windows ∥ the e-mail; the user ∥ the windows' counts (for RateLimit); the session (with the windows' refund).
+    budget: 6,
     run: (org) => api('POST', '/api/v1/auth/login', { org: org.slug, body: { email: `admin@${org.slug}.test`, password: 'correct horse battery' } }),
   },
   'POST /api/v1/auth/logout': {
@@ -504,9 +504,9 @@ function ticketProbes(): Record<string, Probe> {
     ),
     // The public key is derived from the function's configuration.
     'GET /.well-known/jwks.json': { budget: 0, run: () => api('GET', '/.well-known/jwks.json') },
-    // Authentication; the registration with its rate window, one transaction.
+    // Authentication; the registration with its rate window, one transaction; the window's count (for RateLimit).
     'POST /api/v1/oauth/register': {
-      budget: 2,
+      budget: 3,
       run: (org) => api('POST', '/api/v1/oauth/register', { token: org.adminToken, headers: { host: oauthHost(org), 'x-forwarded-for': freshIp() }, body: { client_name: 'Budget', redirect_uris: ['https://budget.example.com/cb'] } }),
     },
     // The slug ∥ the caller's window; the client; the organization for the sign-in page.
@@ -518,9 +518,9 @@ function ticketProbes(): Record<string, Probe> {
         return pageCall(org, 'GET', `/api/v1/oauth/authorize?${query}`);
       },
     },
-    // The slug ∥ the window; the sealed request is verified without a read; then login's five.
+    // The slug ∥ the window; the sealed request is verified without a read; then login's six.
     'POST /api/v1/oauth/authorize/sign-in': {
-      budget: 7,
+      budget: 8,
       status: 303,
       run: async (org) => {
         const { challenge } = await pkcePair();
@@ -617,8 +617,8 @@ function wikiProbes(): Record<string, Probe> {
   return {
     // auth; the spaces Query ∥ the boards Query (who may see which).
     [`GET ${w}`]: { budget: 3, run: call(`GET ${w}`) },
-    // auth; one transaction (space, slug guard, hourly count).
-    [`POST ${w}`]: { budget: 2, run: (org) => org.call('POST', w, { body: { name: `Budget ${suffix()}` } }) },
+    // auth; one transaction (space, slug guard, hourly count); the count read back (for RateLimit).
+    [`POST ${w}`]: { budget: 3, run: (org) => org.call('POST', w, { body: { name: `Budget ${suffix()}` } }) },
     // In an organization of one space and page: auth; spaces ∥ boards; its pages; their content (one BatchGetItem).
     'GET /api/v1/wiki/search': {
       budget: 5,
@@ -631,8 +631,8 @@ function wikiProbes(): Record<string, Probe> {
     },
     // auth; the board and its link guard (one BatchGetItem); the space.
     [`GET ${w}/board/{boardId}`]: { budget: 3, run: call(`GET ${w}/board/{boardId}`) },
-    // auth; the board and its link guard; the board again (consistent, before the link); one transaction.
-    [`POST ${w}/board/{boardId}`]: { budget: 4, run: async (org) => org.call('POST', `${w}/board/${await board(org)}`, { body: { name: `Budget ${suffix()}` } }) },
+    // auth; the board and its link guard; the board again (consistent, before the link); one transaction; the count read back.
+    [`POST ${w}/board/{boardId}`]: { budget: 5, run: async (org) => org.call('POST', `${w}/board/${await board(org)}`, { body: { name: `Budget ${suffix()}` } }) },
     // auth; the space (an administrator's access needs no board).
     [`GET ${s}`]: { budget: 2, run: call(`GET ${s}`) },
     // auth; the space; one guarded put.
@@ -666,8 +666,8 @@ function wikiProbes(): Record<string, Probe> {
     },
     // auth; the space ∥ its pages.
     [`GET ${s}/pages`]: { budget: 3, run: call(`GET ${s}/pages`) },
-    // auth; the space; one transaction (page, version, content, hourly count, checks).
-    [`POST ${s}/pages`]: { budget: 3, run: (org) => org.call('POST', `${w}/${org.spaceId}/pages`, { body: { title: `Budget ${suffix()}`, content: 'Body' } }) },
+    // auth; the space; one transaction (page, version, content, hourly count, checks); the count read back.
+    [`POST ${s}/pages`]: { budget: 4, run: (org) => org.call('POST', `${w}/${org.spaceId}/pages`, { body: { title: `Budget ${suffix()}`, content: 'Body' } }) },
     // auth; the space and the page (one BatchGetItem); its content (one Query).
     [`GET ${s}/pages/{pageId}`]: { budget: 3, run: call(`GET ${s}/pages/{pageId}`) },
     // auth; space and page; one transaction (a new content of another length needs no read of the old).
@@ -1185,12 +1185,12 @@ const scenarios: Record<string, Probe> = {
   },
   // Sign-in: an unknown e-mail costs the same reads as a wrong password (nothing tells them apart).
   'a sign-in refused for a wrong password': {
-    budget: 4,
+    budget: 5,
     status: 401,
     run: (org) => api('POST', '/api/v1/auth/login', { org: org.slug, headers: { 'x-forwarded-for': freshIp() }, body: { email: `admin@${org.slug}.test`, password: 'wrong password' } }),
   },
   'a sign-in refused for an unknown e-mail: the same reads as a wrong password': {
-    budget: 4,
+    budget: 5,
     status: 401,
     run: (org) => api('POST', '/api/v1/auth/login', { org: org.slug, headers: { 'x-forwarded-for': freshIp() }, body: { email: 'nobody@example.test', password: 'wrong password' } }),
   },
