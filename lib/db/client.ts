@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { racePauseMs, RACE_ATTEMPTS } from './races.js';
+import { raceBudget, racePauseMs } from './races.js';
 
 /**
  * One DynamoDB client per container, built at module level and reused across invocations.
@@ -61,12 +61,12 @@ function buildClient(): DynamoDBClient {
  */
 export function retryTransactionConflicts<Output>(next: (args: unknown) => Promise<Output>, pause = racePauseMs) {
   return async (args: unknown): Promise<Output> => {
+    const budget = raceBudget(pause);
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await next(args);
       } catch (error) {
-        if (!(error instanceof TransactionConflictException) || attempt >= RACE_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, pause(attempt)));
+        if (!(error instanceof TransactionConflictException) || !(await budget.pause(attempt))) throw error;
       }
     }
   };

@@ -5,7 +5,7 @@ import { conflict } from '../core/errors.js';
 import { documentDb } from './client.js';
 import { db } from './service.js';
 import type { Entities } from './schema.js';
-import { pauseAfterLostRace, RACE_ATTEMPTS } from './races.js';
+import { raceBudget } from './races.js';
 
 type WriteFunction = Parameters<Service<Entities>['transaction']['write']>[0];
 /**
@@ -71,6 +71,7 @@ export class TransactionTooLargeError extends Error {
  * half-written.
  */
 export async function transact(build: (entities: TransactionEntities) => TransactionItem[]): Promise<void> {
+  const budget = raceBudget();
   for (let attempt = 1; ; attempt += 1) {
     const entries = build(db().entities as unknown as TransactionEntities);
     if (entries.length > MAX_TRANSACTION_ITEMS) throw new TransactionTooLargeError(entries.length);
@@ -80,10 +81,7 @@ export async function transact(build: (entities: TransactionEntities) => Transac
     const failed = entries[reasons.findIndex((reason) => reason.code === 'ConditionalCheckFailed')];
     if (failed) throw failed instanceof Guarded ? failed.failure() : conflict('The resource changed concurrently; retry');
     const onlyConflicts = reasons.every((reason) => reason.code === 'None' || reason.code === 'TransactionConflict');
-    if (onlyConflicts && attempt < RACE_ATTEMPTS) {
-      await pauseAfterLostRace(attempt);
-      continue;
-    }
+    if (onlyConflicts && (await budget.pause(attempt))) continue;
     throw conflict('The resource changed concurrently; retry', {
       reasons: reasons.map((reason) => reason.code).filter((code) => code !== 'None'),
     });

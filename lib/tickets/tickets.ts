@@ -30,10 +30,13 @@ export interface PatchTicketInput extends TicketFieldChanges {
 /** PATCH /boards/{boardId}/tickets/{ticketId}: any settable field (spec §2.2) plus statusId with its reason. */
 export async function patchTicket(ctx: DomainContext, boardId: string, ticketId: string, input: PatchTicketInput) {
   requirePermission(ctx, 'tickets:edit');
-  const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
   const { statusChangeReason, ...changes } = input;
-  const ticket = await updateTicket(ctx, loaded, changes, { statusReason: statusChangeReason });
-  return presentFullTicket(ticket, loaded.config, ctx);
+  // A concurrent write to the same ticket is no conflict: read again and apply the change again.
+  return retryLostRaces(async () => {
+    const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
+    const ticket = await updateTicket(ctx, loaded, changes, { statusReason: statusChangeReason });
+    return presentFullTicket(ticket, loaded.config, ctx);
+  });
 }
 
 /** DELETE (soft): the ticket is 404 everywhere afterwards and leaves every list. */

@@ -27,17 +27,21 @@ export interface ChangeStatusInput {
  */
 export async function changeTicketStatus(ctx: DomainContext, boardId: string, ticketId: string, input: ChangeStatusInput) {
   requirePermission(ctx, 'tickets:edit');
-  const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
-  const ticket = await updateTicket(ctx, loaded, { statusId: input.statusId }, { statusReason: input.reason });
-  return respond(ctx, ticket, loaded.config);
+  return retryLostRaces(async () => {
+    const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
+    const ticket = await updateTicket(ctx, loaded, { statusId: input.statusId }, { statusReason: input.reason });
+    return respond(ctx, ticket, loaded.config);
+  });
 }
 
 /** PATCH .../assign: a user who may see the board, or null to unassign (ticket.assigned is derived). */
 export async function assignTicket(ctx: DomainContext, boardId: string, ticketId: string, assigneeId: string | null) {
   requirePermission(ctx, 'tickets:edit');
-  const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
-  const ticket = await updateTicket(ctx, loaded, { assigneeId });
-  return respond(ctx, ticket, loaded.config);
+  return retryLostRaces(async () => {
+    const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
+    const ticket = await updateTicket(ctx, loaded, { assigneeId });
+    return respond(ctx, ticket, loaded.config);
+  });
 }
 
 export interface TransitionInput {
@@ -54,34 +58,36 @@ export interface TransitionInput {
  */
 export async function transitionTicket(ctx: DomainContext, boardId: string, ticketId: string, input: TransitionInput) {
   requirePermission(ctx, 'tickets:edit');
-  const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
-  const { board, ticket, config } = loaded;
-  const target = config.status(input.toStatusId);
-  if (!target) throw invalidField('toStatusId', 'Unknown status');
-  if (!isStatusEnabledOnBoard(board, target)) throw invalidField('toStatusId', 'This status is not enabled on the board');
-  const reason = input.reason?.trim() || undefined;
-  if (board.explainableStatus && !reason) throw invalidField('reason', 'The board explains status changes: a reason is required');
-  const toBlocked = target.key === BLOCKED_KEY;
-  if (toBlocked && !input.blockerInfo) throw invalidField('blockerInfo.reason', 'Required when moving to BLOCKED');
-  if (!toBlocked && input.blockerInfo) throw invalidField('blockerInfo', 'Only a move to BLOCKED takes blocker info');
-  if (!isTransitionAllowed(board, ticket.statusId, target.statusId)) {
-    throw conflict('The board does not allow this transition', { fromStatusId: ticket.statusId, toStatusId: target.statusId });
-  }
-  const blockedBy = input.blockerInfo?.blockedBy;
-  const options: UpdateOptions = { statusReason: reason };
-  if (input.blockerInfo) {
-    options.extra = { blockerInfo: { reason: input.blockerInfo.reason, ...(blockedBy ? { blockedBy } : {}) } };
-  }
-  if (blockedBy) {
-    // The blocking person must be a user of the organization: checked inside the write.
-    options.related = (e) => [
-      guarded(e.user.check({ orgId: ctx.org.orgId, userId: blockedBy }).where((attr, op) => op.exists(attr.userId)).commit(), () =>
-        invalidField('blockerInfo.blockedBy', 'Unknown user'),
-      ),
-    ];
-  }
-  const updated = await updateTicket(ctx, loaded, { statusId: target.statusId }, options);
-  return respond(ctx, updated, config);
+  return retryLostRaces(async () => {
+    const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
+    const { board, ticket, config } = loaded;
+    const target = config.status(input.toStatusId);
+    if (!target) throw invalidField('toStatusId', 'Unknown status');
+    if (!isStatusEnabledOnBoard(board, target)) throw invalidField('toStatusId', 'This status is not enabled on the board');
+    const reason = input.reason?.trim() || undefined;
+    if (board.explainableStatus && !reason) throw invalidField('reason', 'The board explains status changes: a reason is required');
+    const toBlocked = target.key === BLOCKED_KEY;
+    if (toBlocked && !input.blockerInfo) throw invalidField('blockerInfo.reason', 'Required when moving to BLOCKED');
+    if (!toBlocked && input.blockerInfo) throw invalidField('blockerInfo', 'Only a move to BLOCKED takes blocker info');
+    if (!isTransitionAllowed(board, ticket.statusId, target.statusId)) {
+      throw conflict('The board does not allow this transition', { fromStatusId: ticket.statusId, toStatusId: target.statusId });
+    }
+    const blockedBy = input.blockerInfo?.blockedBy;
+    const options: UpdateOptions = { statusReason: reason };
+    if (input.blockerInfo) {
+      options.extra = { blockerInfo: { reason: input.blockerInfo.reason, ...(blockedBy ? { blockedBy } : {}) } };
+    }
+    if (blockedBy) {
+      // The blocking person must be a user of the organization: checked inside the write.
+      options.related = (e) => [
+        guarded(e.user.check({ orgId: ctx.org.orgId, userId: blockedBy }).where((attr, op) => op.exists(attr.userId)).commit(), () =>
+          invalidField('blockerInfo.blockedBy', 'Unknown user'),
+        ),
+      ];
+    }
+    const updated = await updateTicket(ctx, loaded, { statusId: target.statusId }, options);
+    return respond(ctx, updated, config);
+  });
 }
 
 /** The status approve moves to: the first ACTIVE status (organization order) enabled on the board. */
@@ -92,16 +98,18 @@ function firstActiveStatus(config: OrgConfig, board: BoardItem): StatusItem | un
 /** POST .../approve (DESIGN.md §4 Workflow): a PLANNING ticket moves to the board's first ACTIVE status. */
 export async function approveTicket(ctx: DomainContext, boardId: string, ticketId: string) {
   requirePermission(ctx, 'tickets:edit');
-  const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
-  const { board, ticket, config } = loaded;
-  const current = config.status(ticket.statusId);
-  if (current?.category !== 'PLANNING') {
-    throw conflict('Only a ticket in a PLANNING status can be approved', { statusId: ticket.statusId, category: current?.category ?? null });
-  }
-  const target = firstActiveStatus(config, board);
-  if (!target) throw conflict('The board has no ACTIVE status enabled to approve into', { boardId: board.boardId });
-  const updated = await updateTicket(ctx, loaded, { statusId: target.statusId });
-  return respond(ctx, updated, config);
+  return retryLostRaces(async () => {
+    const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
+    const { board, ticket, config } = loaded;
+    const current = config.status(ticket.statusId);
+    if (current?.category !== 'PLANNING') {
+      throw conflict('Only a ticket in a PLANNING status can be approved', { statusId: ticket.statusId, category: current?.category ?? null });
+    }
+    const target = firstActiveStatus(config, board);
+    if (!target) throw conflict('The board has no ACTIVE status enabled to approve into', { boardId: board.boardId });
+    const updated = await updateTicket(ctx, loaded, { statusId: target.statusId });
+    return respond(ctx, updated, config);
+  });
 }
 
 /** GET .../needing-reassignment: the shared filter with every status and archived tickets included. */
@@ -119,9 +127,11 @@ export interface ReorderInput {
 /** PATCH .../reorder: a float position within the column, optionally in another column. */
 export async function reorderTicket(ctx: DomainContext, boardId: string, input: ReorderInput) {
   requirePermission(ctx, 'tickets:edit');
-  const loaded = await loadTicketWithConfig(ctx, boardId, input.ticketId);
-  const ticket = await updateTicket(ctx, loaded, { statusId: input.statusId }, { extra: { position: input.position } });
-  return respond(ctx, ticket, loaded.config);
+  return retryLostRaces(async () => {
+    const loaded = await loadTicketWithConfig(ctx, boardId, input.ticketId);
+    const ticket = await updateTicket(ctx, loaded, { statusId: input.statusId }, { extra: { position: input.position } });
+    return respond(ctx, ticket, loaded.config);
+  });
 }
 
 export interface InlineUpdateInput {

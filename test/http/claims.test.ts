@@ -110,11 +110,12 @@ describe('claiming a ticket', () => {
     expect(response.body.error.details).toEqual({ claimedBy: { id: s.org.adminId, name: 'Ada Admin' }, claimExpiresAt: held.body.claim.claimExpiresAt });
   });
 
-  it('refuses to claim a ticket in a FINAL status', async () => {
+  it('refuses to claim a ticket in a FINAL status with its own code, TICKET_NOT_CLAIMABLE', async () => {
     const ticket = await createTicket(s.org, s.boardId, { statusId: s.statuses.DONE.id });
     const response = await s.org.call('POST', claimPath(s, ticket.id), { body: {} });
     expect(response.status).toBe(409);
-    expect(response.body.error.code).toBe('CONFLICT');
+    expect(response.body.error.code).toBe('TICKET_NOT_CLAIMABLE');
+    expect(response.body.error.details).toEqual({ statusId: s.statuses.DONE.id, category: 'FINAL' });
   });
 
   it('rejects bad input: unknown body fields, a non-numeric lease, a non-boolean assign', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConditionalCheckFailedException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { retryTransactionConflicts } from '../../lib/db/client.js';
+import { MAX_RACE_ATTEMPTS } from '../../lib/db/races.js';
 
 /** A handler failing with the given errors in turn, then answering `done`. */
 function handler(errors: Error[]) {
@@ -26,10 +27,10 @@ describe('single-item writes that meet a concurrent transaction', () => {
     expect(h.calls()).toBe(3);
   });
 
-  it('give up after 4 attempts with the conflict', async () => {
-    const h = handler(Array.from({ length: 6 }, () => named('TransactionConflictException')));
+  it(`give up with the conflict once the race budget is spent (here: after ${MAX_RACE_ATTEMPTS} attempts that take no time)`, async () => {
+    const h = handler(Array.from({ length: 60 }, () => named('TransactionConflictException')));
     await expect(retryTransactionConflicts(h.next, noPause)({})).rejects.toMatchObject({ name: 'TransactionConflictException' });
-    expect(h.calls()).toBe(4);
+    expect(h.calls()).toBe(MAX_RACE_ATTEMPTS);
   });
 
   it('never retry any other error (a failed condition is an answer)', async () => {

@@ -106,7 +106,8 @@ async function claimOnce(ctx: DomainContext, boardId: string, ticketId: string, 
     : await loadTicketOnBoard(ctx, boardId, ticketId);
   const { ticket, config } = loaded;
   if (ticket.statusCategory === 'FINAL' || (config && config.status(ticket.statusId)?.category === 'FINAL')) {
-    throw new AppError(409, 'CONFLICT', 'A ticket in a final status cannot be claimed');
+    // Its own code, so an agent knows to move on rather than retry.
+    throw new AppError(409, 'TICKET_NOT_CLAIMABLE', 'A ticket in a final status cannot be claimed', { statusId: ticket.statusId, category: 'FINAL' });
   }
   const nowDate = ctx.clock.now();
   const now = nowDate.toISOString();

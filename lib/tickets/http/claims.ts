@@ -18,7 +18,7 @@ export const claimsRoutes: Routes = {
     ticketRefs: ['ticketId'],
     summary: 'Claim a ticket (exclusive, expiring lease)',
     result: claimOutcomeResult,
-    errors: { 403: ['CLAIM_LIMIT_REACHED'], 409: ['TICKET_ALREADY_CLAIMED'] },
+    errors: { 403: ['CLAIM_LIMIT_REACHED'], 409: ['TICKET_ALREADY_CLAIMED', 'TICKET_NOT_CLAIMABLE'] },
     status: 201,
     params: ticketParams,
     body: z.strictObject({ leaseSeconds: seconds.optional(), assign: z.boolean().optional() }),

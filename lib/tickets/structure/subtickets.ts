@@ -112,10 +112,12 @@ export async function createSubticket(ctx: DomainContext, boardId: string, paren
 /** PATCH .../subtickets/{subticketId}/status → {data: subticket}; 404 unless it is a subticket of this parent. */
 export async function updateSubticketStatus(ctx: DomainContext, boardId: string, parentId: string, subticketId: string, statusId: string) {
   requirePermission(ctx, 'tickets:edit');
-  const { board, ticket: parent, other: subticket, config } = await loadTicketAndAnother(ctx, boardId, parentId, subticketId);
-  if (!subticket || subticket.parentTicketId !== parent.ticketId || subticket.boardId !== boardId) throw notFound('Subticket');
-  const saved = await updateTicket(ctx, { board, ticket: subticket, config }, { statusId });
-  return presentFullTicket(saved, config, ctx);
+  return retryLostRaces(async () => {
+    const { board, ticket: parent, other: subticket, config } = await loadTicketAndAnother(ctx, boardId, parentId, subticketId);
+    if (!subticket || subticket.parentTicketId !== parent.ticketId || subticket.boardId !== boardId) throw notFound('Subticket');
+    const saved = await updateTicket(ctx, { board, ticket: subticket, config }, { statusId });
+    return presentFullTicket(saved, config, ctx);
+  });
 }
 
 /**
