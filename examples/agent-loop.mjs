@@ -107,6 +107,10 @@ async function claim(ticket) {
       log('taken by another actor', { ticket: ticket.displayId, holder: error.details.claimedBy?.name });
       return false;
     }
+    if (error instanceof ApiError && error.code === 'TICKET_NOT_CLAIMABLE') {
+      log('finished meanwhile', { ticket: ticket.displayId });
+      return false;
+    }
     if (error instanceof ApiError && error.code === 'CLAIM_LIMIT_REACHED') {
       log('holding the maximum of claims; finish or release one first', error.details);
     }
