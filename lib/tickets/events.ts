@@ -2,12 +2,17 @@ import type { DomainContext } from '../db/context.js';
 import type { TicketItem } from '../db/entities/index.js';
 import type { EventInput } from '../events/index.js';
 
-/** The base four of every ticket event (spec §6.2): ids only, never content. */
+/**
+ * The base of every ticket and comment event: the four ids of spec §6.2 (never content), and the
+ * ticket's `claimCount` (0 if never claimed), the fence: a CI or PR bot acting on an event can
+ * discard work done under a lease that has since been superseded.
+ */
 export const baseTicketData = (ticket: TicketItem) => ({
   ticketId: ticket.ticketId,
   boardId: ticket.boardId,
   projectId: ticket.boardId,
   organizationId: ticket.orgId,
+  claimCount: ticket.claimCount ?? 0,
 });
 
 /**

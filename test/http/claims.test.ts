@@ -217,7 +217,7 @@ describe('releasing a claim', () => {
     expect(read.body.data.claim).toBeNull();
     const events = await dispatchedEventsOf(s.org.orgId, ticket.id, 5);
     expect(events.find((event) => event.type === 'ticket.claim_released')?.data).toEqual({
-      ticketId: ticket.id, boardId: s.boardId, projectId: s.boardId, organizationId: s.org.orgId,
+      ticketId: ticket.id, boardId: s.boardId, projectId: s.boardId, organizationId: s.org.orgId, claimCount: 1,
       releasedById: member.id, previousClaimedById: member.id, reason: 'Done for today',
     });
     const timeline = await s.org.call('GET', `/api/v1/boards/${s.boardId}/tickets/${ticket.id}/timeline`);

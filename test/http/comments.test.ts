@@ -143,6 +143,7 @@ describe('posting comments', () => {
       boardId: s.boardId,
       projectId: s.boardId,
       organizationId: s.org.orgId,
+      claimCount: 0,
       commentId: comment.id,
       authorId: s.member.id,
       isSecret: true,

@@ -114,7 +114,7 @@ describe('the MCP endpoint', () => {
     const events = await dispatchedEventsOf(setup.org.orgId, ticket.id, 4);
     const reported = events.find((event) => event.type === 'ticket.reported')!;
     expect(reported.data).toEqual({
-      ticketId: ticket.id, boardId: setup.boardId, projectId: setup.boardId, organizationId: setup.org.orgId,
+      ticketId: ticket.id, boardId: setup.boardId, projectId: setup.boardId, organizationId: setup.org.orgId, claimCount: 1,
       actorId: agent.id, outcome: 'done', summary: 'Fixed the login bug', prUrl: 'https://github.com/acme/app/pull/7', branch: 'fix/login',
       statusChanged: true, claimReleased: true, clientName: 'Reporter',
     });

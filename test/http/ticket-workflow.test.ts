@@ -47,7 +47,7 @@ describe('changing a ticket’s status (PATCH …/status)', () => {
     expect(await eventTypes(s.org, ticket.id, 3)).toEqual(['ticket.created', 'ticket.status_changed', 'ticket.updated']);
     const changed = (await dispatchedEventsOf(s.org.orgId, ticket.id, 3)).find((event) => event.type === 'ticket.status_changed')!;
     expect(changed.data).toEqual({
-      ticketId: ticket.id, boardId: s.boardId, projectId: s.boardId, organizationId: s.org.orgId,
+      ticketId: ticket.id, boardId: s.boardId, projectId: s.boardId, organizationId: s.org.orgId, claimCount: 0,
       oldStatusId: s.statuses.BACKLOG.id, newStatusId: s.statuses.IN_PROGRESS.id, actorId: s.org.adminId,
     });
   });
@@ -557,7 +557,7 @@ describe('tickets needing reassignment', () => {
     const events = await dispatchedEventsOf(s.org.orgId, first.id, 2);
     expect(events.map((event) => event.type).sort()).toEqual(['ticket.created', 'ticket.updated']);
     expect(events.find((event) => event.type === 'ticket.updated')!.data).toEqual({
-      ticketId: first.id, boardId: board.id, projectId: board.id, organizationId: s.org.orgId, actorId: s.org.adminId,
+      ticketId: first.id, boardId: board.id, projectId: board.id, organizationId: s.org.orgId, claimCount: 0, actorId: s.org.adminId,
     });
   });
 

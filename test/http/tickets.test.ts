@@ -101,7 +101,7 @@ describe('creating tickets', () => {
     const ticket = await createTicket(s.org, s.boardId, { description: 'secret plans' });
     const events = await dispatchedEventsOf(s.org.orgId, ticket.id, 1);
     expect(events.map((event) => event.type)).toEqual(['ticket.created']);
-    expect(events[0]!.data).toEqual({ ticketId: ticket.id, boardId: s.boardId, projectId: s.boardId, organizationId: s.org.orgId });
+    expect(events[0]!.data).toEqual({ ticketId: ticket.id, boardId: s.boardId, projectId: s.boardId, organizationId: s.org.orgId, claimCount: 0 });
     expect(JSON.stringify(events)).not.toContain('secret plans');
   });
 });

@@ -68,7 +68,7 @@ describe('webhook delivery', () => {
       event: 'ticket.created',
       timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       organizationId: setup.org.orgId,
-      data: { ticketId: ticket.id, boardId: setup.boardId, projectId: setup.boardId, organizationId: setup.org.orgId },
+      data: { ticketId: ticket.id, boardId: setup.boardId, projectId: setup.boardId, organizationId: setup.org.orgId, claimCount: 0 },
     });
     expect(request!.body).not.toContain('secret plans');
     expect(request!.method).toBe('POST');
@@ -232,15 +232,15 @@ describe('webhook delivery', () => {
 });
 
 describe('event payloads', () => {
-  const BASE = ['ticketId', 'boardId', 'projectId', 'organizationId'];
-  /** Spec §6.2: the data fields of each ticket and comment event, exactly. */
+  const BASE = ['ticketId', 'boardId', 'projectId', 'organizationId', 'claimCount'];
+  /** Spec §6.2: the data fields of each ticket and comment event, exactly; and the fence, claimCount (issue 29). */
   const FIELDS: Record<string, string[]> = {
     'ticket.created': BASE,
     'ticket.updated': [...BASE, 'actorId'],
     'ticket.deleted': BASE,
     'ticket.status_changed': [...BASE, 'oldStatusId', 'newStatusId', 'actorId'],
     'ticket.assigned': [...BASE, 'oldAssigneeId', 'newAssigneeId'],
-    'ticket.claimed': [...BASE, 'claimedById', 'claimExpiresAt', 'claimCount'],
+    'ticket.claimed': [...BASE, 'claimedById', 'claimExpiresAt'],
     'ticket.claim_released': [...BASE, 'releasedById', 'previousClaimedById', 'reason'],
     'ticket.claim_expired': [...BASE, 'previousClaimedById', 'claimExpiresAt'],
     'comment.created': [...BASE, 'commentId', 'authorId', 'isSecret'],

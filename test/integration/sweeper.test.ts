@@ -42,7 +42,7 @@ describe('the sweeper clears lapsed claims (injected clock)', () => {
 
     const events = await dispatchedEventsOf(w.org.orgId, ticket.id, 4);
     expect(events.find((event) => event.type === 'ticket.claim_expired')?.data).toEqual({
-      ticketId: ticket.id, boardId: w.board.id, projectId: w.board.id, organizationId: w.org.orgId,
+      ticketId: ticket.id, boardId: w.board.id, projectId: w.board.id, organizationId: w.org.orgId, claimCount: 1,
       previousClaimedById: w.agentId, claimExpiresAt: claimed.body.claim.claimExpiresAt,
     });
     const timeline = await w.org.call('GET', `/api/v1/boards/${w.board.id}/tickets/${ticket.id}/timeline`);
