@@ -83,6 +83,17 @@ export interface RateLimitState {
 
 const reports = new AsyncLocalStorage<RateLimitState[]>();
 
+/** What `count` calls leave of a window; the policy is named after the key's first part (`login-account`, `oauth-token`, …). */
+function stateOf(window: RateWindowRef, count: number, now: Date): RateLimitState {
+  return {
+    policy: window.key.split('#')[0]!,
+    limit: window.limit,
+    windowSeconds: window.windowSeconds,
+    remaining: Math.min(window.limit, Math.max(0, window.limit - count)),
+    resetSeconds: Math.max(1, window.end - Math.floor(now.getTime() / 1000)),
+  };
+}
+
 /** Runs one request, collecting into `states` the state of every window its calls were counted in. */
 export function collectRateLimits<T>(states: RateLimitState[], fn: () => Promise<T>): Promise<T> {
   return reports.run(states, fn);
@@ -100,13 +111,7 @@ export async function countInWindow(window: RateWindowRef, now: Date, message?: 
       .set({ ttl: window.end + 3600 })
       .where((attr, op) => `${op.notExists(attr.count)} OR ${op.lt(attr.count, window.limit)}`)
       .go({ response: 'updated_new' });
-    const state: RateLimitState = {
-      policy: window.key.split('#')[0]!,
-      limit: window.limit,
-      windowSeconds: window.windowSeconds,
-      remaining: Math.max(0, window.limit - (data.count ?? window.limit)),
-      resetSeconds: Math.max(1, window.end - Math.floor(now.getTime() / 1000)),
-    };
+    const state = stateOf(window, data.count ?? window.limit, now);
     reports.getStore()?.push(state);
     return state;
   } catch (error) {
@@ -126,15 +131,7 @@ export async function readWindows(windows: RateWindowRef[], now: Date): Promise<
   const items = (await batchGetMixed(windows.map((window) => ({ entity: db().entities.rateWindow, key: itemKey(window) })))) as ({ count?: number } | undefined)[];
   return {
     report: (givenBack = 0) => {
-      windows.forEach((window, index) => {
-        store.push({
-          policy: window.key.split('#')[0]!,
-          limit: window.limit,
-          windowSeconds: window.windowSeconds,
-          remaining: Math.min(window.limit, Math.max(0, window.limit - (items[index]?.count ?? 0) + givenBack)),
-          resetSeconds: Math.max(1, window.end - Math.floor(now.getTime() / 1000)),
-        });
-      });
+      windows.forEach((window, index) => store.push(stateOf(window, (items[index]?.count ?? 0) - givenBack, now)));
     },
   };
 }
