@@ -131,7 +131,7 @@ export async function readWindows(windows: RateWindowRef[], now: Date): Promise<
   const items = (await batchGetMixed(windows.map((window) => ({ entity: db().entities.rateWindow, key: itemKey(window) })))) as ({ count?: number } | undefined)[];
   return {
     report: (givenBack = 0) => {
-      windows.forEach((window, index) => store.push(stateOf(window, (items[index]?.count ?? 0) - givenBack, now)));
+      store.push(...windows.map((window, index) => stateOf(window, (items[index]?.count ?? 0) - givenBack, now)));
     },
   };
 }
