@@ -15,7 +15,8 @@ async function runNpmStart(env: Record<string, string | undefined>, scenario: (c
   const childEnv: Record<string, string | undefined> = { ...process.env, PORT: '0', SWEEPER_INTERVAL_SECONDS: '3600', ...env };
   // The test workers point at the shared runtime; `npm start` must start its own.
   for (const name of ['DYNAMODB_ENDPOINT', 'SQS_ENDPOINT', 'TABLE_NAME', 'LOG_REQUESTS', 'LOG_FORMAT']) if (!(name in env)) delete childEnv[name];
-  const child = spawn(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'infra/local/main.ts'], { env: childEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: whatever it started (DynamoDB Local's JVM) can be stopped with it.
+  const child = spawn(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'infra/local/main.ts'], { env: childEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -51,7 +52,12 @@ async function runNpmStart(env: Record<string, string | undefined>, scenario: (c
   } finally {
     child.kill('SIGTERM');
     await Promise.race([exited, new Promise((done) => setTimeout(done, 8000))]);
-    if (child.exitCode === null) child.kill('SIGKILL');
+    // Whatever did not stop by itself, the whole group with it.
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // The group is gone already.
+    }
   }
 }
 
