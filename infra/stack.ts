@@ -167,6 +167,7 @@ export class WorkManagementStack extends Stack {
     let streamFailures: sqs.Queue | undefined;
 
     const groups = props.functionGroups ?? functionGroups;
+    const tableResources = tableResourcesOf(this.table);
     for (const group of groups) {
       const fn = createFunction(this, group, {
         TABLE_NAME: this.table.tableName,
@@ -199,7 +200,7 @@ export class WorkManagementStack extends Stack {
         ...(isPlatform(group) ? { PLATFORM_ADMIN_TOKEN_SHA256: props.platformAdminTokenSha256 ?? '' } : {}),
       }, props.tracing === true);
       this.functions.set(group.name, fn);
-      grantAccess(this.table, webhookQueue, group, fn);
+      grantAccess(tableResources, webhookQueue, group, fn);
 
       switch (group.kind) {
         case 'http': {
@@ -463,17 +464,26 @@ export const TABLE_ACTIONS = {
   write: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
 } as const;
 
+/** The table's ARN and each of its indexes' ARNs by name (derived once: `tableDefinition()` builds every entity). */
+interface TableResources {
+  tableArn: string;
+  indexArns: string[];
+}
+
+function tableResourcesOf(table: dynamodb.ITable): TableResources {
+  return { tableArn: table.tableArn, indexArns: tableDefinition().globalIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`) };
+}
+
 /**
  * Least privilege: each function gets exactly the table and queue access its route-table entry
  * declares, on the table and each of its indexes by name (no wildcard resource, no Scan).
  */
-function grantAccess(table: dynamodb.ITable, webhookQueue: sqs.Queue, group: FunctionDefinition, fn: lambda.IFunction): void {
+function grantAccess(table: TableResources, webhookQueue: sqs.Queue, group: FunctionDefinition, fn: lambda.IFunction): void {
   if (group.table !== 'none') {
-    const indexArns = tableDefinition().globalIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`);
     const actions = group.table === 'read' ? TABLE_ACTIONS.read : [...TABLE_ACTIONS.read, ...TABLE_ACTIONS.write];
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...actions], resources: [table.tableArn] }));
     // Indexes are only queried.
-    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: indexArns }));
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: table.indexArns }));
   }
   if (sendsToWebhookQueue(group)) webhookQueue.grantSendMessages(fn);
 }

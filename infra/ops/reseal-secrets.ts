@@ -9,10 +9,10 @@
  * A maintenance job, not a request: it Scans the table, page by page, for the items that hold a
  * sealed secret. The functions themselves are never granted Scan.
  */
-import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { sealingKeyOf } from '../../lib/core/config.js';
 import { seal, unseal } from '../../lib/core/sealed.js';
 
 export interface ResealResult {
@@ -25,11 +25,9 @@ export interface ResealResult {
   unreadable: number;
 }
 
-const keyOf = (secret: string) => createHash('sha256').update(secret).digest();
-
 export async function resealSecrets(options: { documents: DynamoDBDocumentClient; tableName: string; currentKey: string; previousKey: string }): Promise<ResealResult> {
-  const current = keyOf(options.currentKey);
-  const previous = keyOf(options.previousKey);
+  const current = sealingKeyOf(options.currentKey);
+  const previous = sealingKeyOf(options.previousKey);
   const result: ResealResult = { found: 0, resealed: 0, current: 0, unreadable: 0 };
   let start: Record<string, unknown> | undefined;
   do {

@@ -90,6 +90,11 @@ function required(name: string): string {
 export function webhookSecretKey(): Buffer {
   const secret = process.env.WEBHOOK_SECRET_KEY;
   if (!secret || secret.length < 32) throw new Error('WEBHOOK_SECRET_KEY must be set (32+ characters)');
+  return sealingKeyOf(secret);
+}
+
+/** The 256-bit sealing key a configured secret string stands for (its SHA-256). */
+export function sealingKeyOf(secret: string): Buffer {
   return createHash('sha256').update(secret).digest();
 }
 
@@ -100,7 +105,7 @@ export function webhookSecretKey(): Buffer {
  */
 export function webhookSecretKeys(): Buffer[] {
   const previous = process.env.WEBHOOK_SECRET_KEY_PREVIOUS;
-  return [webhookSecretKey(), ...(previous && previous.length >= 32 ? [createHash('sha256').update(previous).digest()] : [])];
+  return [webhookSecretKey(), ...(previous && previous.length >= 32 ? [sealingKeyOf(previous)] : [])];
 }
 
 /**

@@ -82,7 +82,7 @@ export type MetricName =
  */
 export function publishMetrics(values: Partial<Record<MetricName, number>>, dimensions: Record<string, string> = {}): void {
   if (readable()) return;
-  const entries = Object.entries(values).filter(([, value]) => value !== undefined && value > 0) as [MetricName, number][];
+  const entries = Object.entries(values).filter(([, value]) => value !== undefined) as [MetricName, number][];
   if (entries.length === 0) return;
   const dimensionValues = { service: SERVICE, function: FUNCTION, ...dimensions };
   const directive = {
@@ -101,5 +101,5 @@ export function publishMetrics(values: Partial<Record<MetricName, number>>, dime
 /** One request's metrics: Requests and Latency by status class, Errors for a 5xx. */
 export function publishRequestMetrics(status: number, ms: number): void {
   const statusClass = `${Math.floor(status / 100)}xx`;
-  publishMetrics({ Requests: 1, Latency: Math.max(ms, 0.001), ...(status >= 500 ? { Errors: 1 } : {}) }, { statusClass });
+  publishMetrics({ Requests: 1, Latency: ms, ...(status >= 500 ? { Errors: 1 } : {}) }, { statusClass });
 }

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Clock } from '../core/clock.js';
 import { answerSealingKey } from '../core/config.js';
 import { AppError } from '../core/errors.js';
+import { sha256Hex } from '../core/ids.js';
 import { seal, unseal } from '../core/sealed.js';
 import { log } from '../core/telemetry.js';
 import { db } from './service.js';
@@ -40,8 +40,6 @@ export interface IdempotentCall {
   clock: Clock;
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
 export const idempotencyKeyReused = () =>
   new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used with a different request; use a new key for a new request');
 export const idempotencyKeyInUse = () =>
@@ -53,8 +51,8 @@ export const idempotencyKeyInUse = () =>
  */
 export async function runIdempotently<T>(call: IdempotentCall, run: () => Promise<T>, keep: (answer: T) => boolean): Promise<{ answer: T; replayed: boolean }> {
   const records = db().entities.idempotencyRecord;
-  const key = { orgId: call.orgId, actorId: call.actorId, keyHash: sha256(call.key) };
-  const payloadHash = sha256(call.payload);
+  const key = { orgId: call.orgId, actorId: call.actorId, keyHash: sha256Hex(call.key) };
+  const payloadHash = sha256Hex(call.payload);
   const now = call.clock.now();
   const nowSeconds = Math.floor(now.getTime() / 1000);
   try {

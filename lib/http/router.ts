@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { AppError, notFound } from '../core/errors.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { newId } from '../core/ids.js';
+import { newId, sha256Hex } from '../core/ids.js';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { newMeter, withRoundTripMeter, type RoundTripMeter } from '../db/client.js';
 import { errorResponse, jsonResponse, type HttpResponse } from './respond.js';
@@ -145,8 +144,7 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, trace:
   if (route.auth === 'credential') {
     // The per-credential limit is counted beside authentication, never after it: no sequential round trip.
     const [domainCtx] = await Promise.all([authenticateRequest(request, clock), countCredentialCall(headers, clock)]);
-    trace.orgId = domainCtx.org.orgId;
-    trace.actorId = domainCtx.actor.userId;
+    noteCaller(trace, domainCtx);
     enforceTokenRestrictions(domainCtx, route.restrictionsCheckedByOperation ? 'GET' : method, route);
     enforceOAuthScopes(domainCtx, scopesOf(route, method));
     const fence = route.fence ? claimFenceOf(headers) : undefined;
@@ -156,8 +154,7 @@ async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, trace:
     ctx = { clock, requestId };
     if (route.optionalCredential && headers.authorization !== undefined) {
       const caller = await authenticateRequest(request, clock);
-      trace.orgId = caller.org.orgId;
-      trace.actorId = caller.actor.userId;
+      noteCaller(trace, caller);
       enforceTokenRestrictions(caller, method, route);
       enforceOAuthScopes(caller, [method === 'GET' || method === 'HEAD' ? 'read' : 'write']);
       ctx = { ...ctx, caller };
@@ -212,7 +209,11 @@ async function answerRoute(
   return jsonResponse(route.status ?? 200, body);
 }
 
-
+/** Who asked, for the request's log line (ids only). */
+function noteCaller(trace: RequestTrace, caller: DomainContext): void {
+  trace.orgId = caller.org.orgId;
+  trace.actorId = caller.actor.userId;
+}
 
 /**
  * The general per-credential limit (CREDENTIAL_RATE_LIMIT requests a minute; 0 turns it off):
@@ -224,7 +225,7 @@ async function countCredentialCall(headers: Record<string, string | undefined>, 
   const authorization = headers.authorization;
   if (!limit || !authorization) return;
   const now = clock.now();
-  const credential = createHash('sha256').update(authorization).digest('base64url').slice(0, 32);
+  const credential = sha256Hex(authorization);
   await countInWindow(rateWindow('credential', `credential#${credential}`, limit, 60, now), now, `At most ${limit} requests a minute with one credential; retry later`);
 }
 

@@ -49,7 +49,7 @@ export async function login(ctx: AnonymousContext, orgSlug: string | null, input
   ]);
   const passwordOk = await verifyPassword(input.password, user?.passwordHash);
   if (!emailRecord || !user || !passwordOk || !user.isActive || user.isAgent) {
-    windowCounts.report(0);
+    windowCounts.report();
     throw invalidCredentials();
   }
 

@@ -75,13 +75,24 @@ function withoutDialect(schema: z.ZodObject): z.ZodObject {
   return { '~standard': { ...standard, jsonSchema } } as unknown as z.ZodObject;
 }
 
+/** A tool's input schema as listed, built once per tool (the server is built per request). */
+const inputSchemas = new WeakMap<ToolDefinition, z.ZodObject>();
+function inputSchemaOf(tool: ToolDefinition): z.ZodObject {
+  let schema = inputSchemas.get(tool);
+  if (!schema) {
+    schema = withoutDialect(tool.readOnly || tool.idempotent ? tool.input : tool.input.extend({ idempotencyKey }));
+    inputSchemas.set(tool, schema);
+  }
+  return schema;
+}
+
 function registerTool(server: McpServer, ctx: DomainContext, tool: ToolDefinition): void {
   server.registerTool(
     tool.name,
     {
       title: tool.title,
       description: tool.description,
-      inputSchema: withoutDialect(tool.readOnly || tool.idempotent ? tool.input : tool.input.extend({ idempotencyKey })),
+      inputSchema: inputSchemaOf(tool),
       outputSchema: withoutDialect(tool.output),
       // The tool's `title` is the display name; annotations repeat nothing of it.
       annotations: { readOnlyHint: tool.readOnly, destructiveHint: tool.destructive, idempotentHint: tool.idempotent, openWorldHint: false },

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createMember, createToken, type TestOrg } from '../support/api.js';
 import { createBoard, createOrg } from '../support/factories.js';
 import { db } from '../../lib/db/service.js';
-import { holdIdempotencyKey, sha256 } from '../support/idempotency.js';
+import { holdIdempotencyKey } from '../support/idempotency.js';
+import { sha256Hex } from '../../lib/core/ids.js';
 
 /**
  * The `Idempotency-Key` header over real HTTP: a retried POST does its work once and gets the
@@ -92,7 +93,7 @@ describe('Idempotency-Key', () => {
     const k = key();
     const first = await createTicket(k, { title: 'Expired key' });
     await db()
-      .entities.idempotencyRecord.patch({ orgId: org.orgId, actorId: org.adminId, keyHash: sha256(k) })
+      .entities.idempotencyRecord.patch({ orgId: org.orgId, actorId: org.adminId, keyHash: sha256Hex(k) })
       .set({ ttl: Math.floor(Date.now() / 1000) - 1 })
       .go();
     const later = await createTicket(k, { title: 'Expired key' });
@@ -108,7 +109,7 @@ describe('Idempotency-Key', () => {
     const again = await mint();
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.token).toBe(first.body.token);
-    const record = (await db().entities.idempotencyRecord.get({ orgId: org.orgId, actorId: org.adminId, keyHash: sha256(k) }).go()).data!;
+    const record = (await db().entities.idempotencyRecord.get({ orgId: org.orgId, actorId: org.adminId, keyHash: sha256Hex(k) }).go()).data!;
     expect(record.status).toBe('COMPLETED');
     expect(JSON.stringify(record)).not.toContain(first.body.token);
     expect(JSON.stringify(record)).not.toContain(k);

@@ -5,9 +5,8 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dyn
 import { api, useInProcess } from '../support/api.js';
 import { ensureTable } from '../../infra/local/dynamodb.js';
 import { resealSecrets } from '../../infra/ops/reseal-secrets.js';
-import { webhookSecretKeys } from '../../lib/core/config.js';
+import { sealingKeyOf, webhookSecretKeys } from '../../lib/core/config.js';
 import { seal, unseal, unsealWithAny } from '../../lib/core/sealed.js';
-import { createHash } from 'node:crypto';
 
 /**
  * Rotating the webhook secret key and the OAuth key seed (docs/operations.md): while a rotation
@@ -15,7 +14,7 @@ import { createHash } from 'node:crypto';
  * moves every stored secret to the new key.
  */
 useInProcess();
-const keyOf = (secret: string) => createHash('sha256').update(secret).digest();
+const keyOf = sealingKeyOf;
 const saved = { ...process.env };
 afterEach(() => {
   for (const name of ['WEBHOOK_SECRET_KEY', 'WEBHOOK_SECRET_KEY_PREVIOUS', 'OAUTH_SIGNING_KEY_SEED_PREVIOUS']) {

@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../lib/core/ids.js';
 import { db } from '../../lib/db/service.js';
-
-export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /**
  * Holds an idempotency key as a first request still running would (lib/db/idempotency.ts): an
@@ -12,8 +10,8 @@ export async function holdIdempotencyKey(orgId: string, actorId: string, key: st
     .entities.idempotencyRecord.put({
       orgId,
       actorId,
-      keyHash: sha256(key),
-      payloadHash: sha256(payload),
+      keyHash: sha256Hex(key),
+      payloadHash: sha256Hex(payload),
       status: 'IN_PROGRESS',
       requestId: 'req_elsewhere',
       inProgressUntil: Date.now() + 30_000,
