@@ -201,8 +201,7 @@ export function monitor(scope: Construct, target: Monitored): void {
     period: minutes(1),
   });
 
-  const fns = target.groups.map((group) => [group.name, target.functions.get(group.name)!] as const);
-  const perFunction = (metric: (fn: lambda.Function) => cloudwatch.IMetric) => fns.map(([, fn]) => metric(fn));
+  const perFunction = (metric: (fn: lambda.Function) => cloudwatch.IMetric) => target.groups.map((group) => metric(target.functions.get(group.name)!));
   new cloudwatch.Dashboard(scope, 'Dashboard', {
     dashboardName: `${Stack.of(scope).stackName}-operations`,
     defaultInterval: Duration.hours(3),
