@@ -142,7 +142,8 @@ describe('the OAuth flow with a registered client, completed in Chromium', () =>
       await page.setViewport({ width: 360, height: 740, isMobile: true, hasTouch: true });
       await page.goto(authorizationUrl(as, { clientId: client.client_id, redirectUri, codeChallenge: challenge, state: 'keyboard-state' }).toString(), { waitUntil: 'load' });
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
-      // The e-mail field has focus on arrival; its label names it.
+      // The e-mail field has focus on arrival (autofocus lands just after load on a busy machine); its label names it.
+      await page.waitForFunction("document.activeElement && document.activeElement.id === 'email'", { timeout: 5_000 }).catch(() => undefined);
       expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('email');
       expect(await page.$eval('label[for=email]', (label) => label.textContent)).toBe('E-mail');
       await page.keyboard.type(admin(org.slug).email);
