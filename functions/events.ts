@@ -5,9 +5,14 @@ import { systemClock } from '../lib/core/clock.js';
 import { log, takeColdStart } from '../lib/core/telemetry.js';
 import { queueTimeSync, TIME_SYNC_EVENT } from '../lib/time/sync.js';
 import { purgeWiki, WIKI_PURGE_EVENT } from '../lib/wiki/purge.js';
+import { propagateReadiness } from '../lib/tickets/dependencies/propagate.js';
+import { READINESS_EVENT } from '../lib/tickets/dependencies/readiness.js';
 
-/** Events to webhook endpoints; time entry pushes to the organization's time-booking endpoint; wiki content purges. */
-const dispatch = eventDispatcher({ [TIME_SYNC_EVENT]: queueTimeSync, [WIKI_PURGE_EVENT]: purgeWiki });
+/**
+ * Events to webhook endpoints; time entry pushes to the organization's time-booking endpoint;
+ * wiki content purges; readiness changes carried to dependent tickets and parents.
+ */
+const dispatch = eventDispatcher({ [TIME_SYNC_EVENT]: queueTimeSync, [WIKI_PURGE_EVENT]: purgeWiki, [READINESS_EVENT]: propagateReadiness });
 
 /** Table stream consumer: outbox events → dispatcher, with partial batch failure reporting. */
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {

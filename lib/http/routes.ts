@@ -135,7 +135,7 @@ export interface RawBody {
 }
 
 /** The input fields that can name a ticket (RouteScope's sibling: `ticketRefs`). */
-export type TicketRefField = 'ticketId' | 'subticketId' | 'parentTicketId';
+export type TicketRefField = 'ticketId' | 'subticketId' | 'parentTicketId' | 'blockerId';
 
 /**
  * What an OAuth access token needs to call a route (spec §5.4.5): `read` (the route only reads),

@@ -6,6 +6,8 @@ export { REPORT_OUTCOMES, reportRun } from './claims/reports.js';
 export { loadOrgConfig } from './config.js';
 export { locateTicket, resolveTicketRef } from './display-ids.js';
 export { baseTicketData } from './events.js';
+export { propagateReadiness } from './dependencies/propagate.js';
+export { READINESS_EVENT, isReady } from './dependencies/readiness.js';
 export { flagTicketsOfAssignees, retypeTickets } from './lists/bulk.js';
 export { listIssues } from './lists/list.js';
 export { recategorizeTickets } from './lists/recategorize.js';

@@ -2,6 +2,7 @@ import type { TicketItem } from '../db/entities/index.js';
 import type { OrgConfig } from './config.js';
 import type { DomainContext } from '../db/context.js';
 import type { Claim, FullTicket, Ticket } from './shapes.js';
+import { isReady } from './dependencies/readiness.js';
 
 /** The claim block (spec §2.12) while the lease is live (claimExpiresAt > now), else null. */
 export function presentClaim(ticket: TicketItem, now: Date): Claim | null {
@@ -85,6 +86,8 @@ export function presentFullTicket(ticket: TicketItem, config: OrgConfig, ctx: Pi
     customFieldValues: Object.entries(values)
       .map(([customFieldId, value]) => ({ customFieldId, name: config.customField(customFieldId)?.name ?? '', value }))
       .filter((entry) => config.customField(entry.customFieldId) !== undefined),
+    openBlockerCount: ticket.openBlockerCount ?? 0,
+    isReady: isReady(ticket, config, ctx.clock.now()),
   };
 }
 

@@ -59,8 +59,30 @@ export const fullTicketResult = ticketResult
     milestone: z.strictObject({ id: anId, name: z.string() }).nullable().meta({ description: 'The milestone the ticket belongs to (`milestoneId`), by name' }),
     blockerInfo: z.record(z.string(), z.unknown()).nullable(),
     customFieldValues: z.array(z.strictObject({ customFieldId: anId, name: z.string(), value: z.string() })),
+    openBlockerCount: z.number().int().min(0).meta({ description: 'Tickets this one depends on that are not yet in a FINAL status' }),
+    isReady: z.boolean().meta({ description: 'Ready work: live, ACTIVE and not BLOCKED, no live claim, every dependency FINAL, no open subticket' }),
   })
   .meta({ id: 'FullTicket' });
+
+/** A ticket as a dependency names it. */
+export const dependencyRefResult = z
+  .strictObject({
+    id: anId,
+    displayId: z.string(),
+    title: z.string(),
+    boardId: anId,
+    status: z.strictObject({ id: anId, name: z.string(), category: z.enum(STATUS_CATEGORIES) }),
+    done: z.boolean().meta({ description: 'The ticket is in a FINAL status' }),
+  })
+  .meta({ id: 'DependencyRef' });
+
+/** A ticket's dependencies, each list in the order the dependencies were added (tickets the caller cannot see left out). */
+export const dependenciesResult = z
+  .strictObject({
+    blockedBy: z.array(dependencyRefResult).meta({ description: 'What the ticket waits for' }),
+    blocks: z.array(dependencyRefResult).meta({ description: 'What waits for the ticket' }),
+  })
+  .meta({ id: 'Dependencies' });
 
 /** Where a moved ticket now lives. */
 export const movedTicketResult = z.strictObject({ id: anId, displayId: z.string(), title: z.string(), boardId: anId }).meta({ id: 'MovedTicket' });

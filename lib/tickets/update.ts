@@ -5,10 +5,11 @@ import type { OrgConfig } from './config.js';
 import { applyFieldChanges, type TicketFieldChanges } from './fields.js';
 import { referenceGuards, resolveAssignee, validateReferences } from './reference-guards.js';
 import { saveTicket, type TimelineInput, type TransactionItemsBuilder } from './write.js';
+import { BLOCKED_KEY } from './dependencies/readiness.js';
 import { enforceApprovalGate, type ApprovalGateMode } from './suggestions/approval-gate.js';
 
 /** Key of the status whose tickets carry blocker info (spec §3.2). */
-export const BLOCKED_KEY = 'BLOCKED';
+export { BLOCKED_KEY };
 
 export interface UpdateOptions {
   /** Explainable Status: why the status changed (stored on the ticket and its timeline). */

@@ -9,6 +9,7 @@ import { ticketEventsFor } from './events.js';
 import { closingDelta } from '../activity/index.js';
 import { claimEndReason, endedClaimEffects, withoutClaim, fenceRefusal } from './claims/lease.js';
 import { releaseMembership } from './release-membership.js';
+import { readinessEventFor } from './dependencies/readiness.js';
 
 /** Builds the extra items of a ticket transaction (each guarded item names its own failure). */
 export type TransactionItemsBuilder = (e: TransactionEntities) => TransactionItem[];
@@ -102,6 +103,11 @@ export interface TicketWrite {
   onStale?: () => Error;
   /** Explainable Status: the reason stored with a status change. */
   statusReason?: string;
+  /**
+   * False for a write of the service's own bookkeeping (a recount of open blockers or
+   * subtickets): no `ticket.updated`, only the events given.
+   */
+  derivedEvents?: boolean;
 }
 
 /**
@@ -137,7 +143,13 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     details: entry.details ?? {},
     createdAt: now,
   }));
-  const events = [...ticketEventsFor(ctx, write.before, after), ...(write.events ?? []), ...(ended?.events ?? [])].map((event) => newEventRecord(after.orgId, ctx.clock, event));
+  const readiness = readinessEventFor(write.before, after);
+  const events = [
+    ...(write.derivedEvents === false ? [] : ticketEventsFor(ctx, write.before, after)),
+    ...(write.events ?? []),
+    ...(ended?.events ?? []),
+    ...(readiness ? [readiness] : []),
+  ].map((event) => newEventRecord(after.orgId, ctx.clock, event));
   const counts = columnCountDeltas(write.before, after);
   const stale = write.onStale ?? (() => new LostRace('The ticket changed concurrently; retry'));
   await transact((e) => [

@@ -53,6 +53,37 @@ export function positionKeyOf(position: number): string {
   return clamped.toFixed(6).padStart(24, '0');
 }
 
+/** Rank of a priority in the ready queue's order: critical first. */
+export const PRIORITY_RANK: Record<(typeof PRIORITIES)[number], number> = { critical: 0, high: 1, medium: 2, low: 3 };
+
+/**
+ * Whether the ticket is in the ready queue index (byReady): live, not archived, in an ACTIVE
+ * status, no claim recorded (live or lapsed but not yet cleared), no open blocker and no open
+ * subticket. What only a read can judge stays out of the index: the organization's BLOCKED
+ * status (filtered by the reader) and a lapsed claim not yet swept (the reader adds those from
+ * byOrgClaimExpiry). `isReady` in lib/tickets/dependencies/readiness.ts is the whole rule.
+ */
+export function isQueued(item: {
+  isDeleted?: boolean; isArchived?: boolean; statusCategory?: string; claimedById?: string;
+  openBlockerCount?: number; openSubticketCount?: number;
+}): boolean {
+  return !item.isDeleted && !item.isArchived && item.statusCategory === 'ACTIVE' && !item.claimedById
+    && (item.openBlockerCount ?? 0) === 0 && (item.openSubticketCount ?? 0) === 0;
+}
+
+/**
+ * The byReady sort key: priority rank, then due date (soonest first, none last), then the
+ * column position, so a Query reads a board's ready work in queue order (ticket id follows).
+ */
+export function readyRankOf(item: { priority?: string; dueDate?: string; position?: number }): string {
+  const rank = PRIORITY_RANK[(item.priority ?? 'medium') as (typeof PRIORITIES)[number]] ?? 2;
+  const due = item.dueDate ? Date.parse(item.dueDate) : Number.NaN;
+  const dueKey = Number.isFinite(due) ? new Date(due).toISOString() : '~';
+  return `${rank}#${dueKey}#${positionKeyOf(item.position ?? 0)}`;
+}
+
+const READY_SOURCES = ['isDeleted', 'isArchived', 'statusCategory', 'claimedById', 'openBlockerCount', 'openSubticketCount', 'boardId', 'priority', 'dueDate', 'position'];
+
 /** The claim is recorded (live or lapsed, not cleared): the claim indexes hold the ticket. */
 const isClaimed = (item: { claimedById?: string; claimExpiresAt?: string }): boolean => !!item.claimedById && !!item.claimExpiresAt;
 
@@ -144,6 +175,15 @@ export const Ticket = (config?: EntityConfiguration) =>
     claimShard: { type: 'string', watch: CLAIM_SOURCES, set: (_value?: string, item?: any) => (isClaimed(item ?? {}) ? claimShardOf(item.ticketId) : NO_KEY) },
     // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
     claimExpiresAtKey: { type: 'string', watch: CLAIM_SOURCES, set: (_value?: string, item?: any) => (isClaimed(item ?? {}) ? item.claimExpiresAt : NO_KEY) },
+    /** Dependencies (lib/tickets/dependencies) whose blocker is live and not FINAL. */
+    openBlockerCount: { type: 'number', default: 0 },
+    /** Live subtickets not in a FINAL status (a parent with open subtickets is no unit of work). */
+    openSubticketCount: { type: 'number', default: 0 },
+    /** Index keys of byReady (derived): the board while `isQueued`, else NO_KEY; the queue order. */
+    // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
+    readyBoard: { type: 'string', watch: READY_SOURCES, set: (_value?: string, item?: any) => (isQueued(item ?? {}) ? item.boardId : NO_KEY) },
+    // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
+    readyRank: { type: 'string', watch: READY_SOURCES, set: (_value?: string, item?: any) => readyRankOf(item ?? {}) },
     /** Incremented by every write; the condition of the next write. */
     version: { type: 'number', required: true },
   },
@@ -196,6 +236,16 @@ export const Ticket = (config?: EntityConfiguration) =>
       condition: (attr) => attr.milestoneKey !== undefined && attr.milestoneKey !== NO_KEY,
       pk: { field: 'gsi6pk', composite: ['orgId', 'milestoneKey'] },
       sk: { field: 'gsi6sk', composite: ['statusCategory', 'ticketId'] },
+    },
+    /**
+     * gsi7: the ready queue of one board (`GET /issues?ready=true`, `POST /claims/next`), in
+     * queue order (priority, due date, position, id). Sparse: only tickets that `isQueued`.
+     */
+    byReady: {
+      index: 'gsi7',
+      condition: (attr) => attr.readyBoard !== undefined && attr.readyBoard !== NO_KEY,
+      pk: { field: 'gsi7pk', composite: ['orgId', 'readyBoard'] },
+      sk: { field: 'gsi7sk', composite: ['readyRank', 'ticketId'] },
     },
     byOrgClaimExpiry: {
       index: 'gsi5',

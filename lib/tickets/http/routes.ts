@@ -9,6 +9,7 @@ import { structureRoutes } from './structure.js';
 import { timelineRoutes } from './timeline.js';
 import { claimsRoutes } from './claims.js';
 import { suggestionsRoutes } from './suggestions.js';
+import { dependencyRoutes } from './dependencies.js';
 import { withTicketRefs } from '../../http/ticket-refs.js';
 import { fullTicketResult, ticketResult } from '../shapes.js';
 
@@ -25,6 +26,7 @@ export const ticketsRoutes: Routes = withTicketRefs({
   ...timelineRoutes,
   ...claimsRoutes,
   ...suggestionsRoutes,
+  ...dependencyRoutes,
   'GET /api/v1/boards/{boardId}/tickets': authenticated({
     scope: 'read',
     summary: 'List a board\'s tickets',

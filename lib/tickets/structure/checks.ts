@@ -7,6 +7,8 @@ import { canSeeBoard } from '../../boards/index.js';
 import { loadTicketOnBoard, loadTicketWithConfig, loadTickets } from '../access.js';
 import type { OrgConfig } from '../config.js';
 import { loadSubtickets } from './subtickets.js';
+import { dependencyItemsOf } from '../dependencies/propagate.js';
+import { isOpenTicket } from '../dependencies/readiness.js';
 
 /** What the workflow stores on a blocked ticket (POST .../transition to BLOCKED). */
 interface BlockerInfo {
@@ -72,15 +74,21 @@ function presentBlockingTicket(ticket: TicketItem, config: OrgConfig) {
 }
 
 /**
- * GET .../blocker (spec §2.19): the ticket is blocked while it is in the BLOCKED status or
- * carries blocker info. `blockerCount` counts the blocking tickets shown.
+ * GET .../blocker (spec §2.19): the ticket is blocked while it is in the BLOCKED status, carries
+ * blocker info, or depends on a ticket still open (lib/tickets/dependencies). `blockingTickets`
+ * lists the tickets named by the blocker info and the open dependencies; `blockerCount`
+ * counts the blocking tickets shown.
  */
 export async function getBlockerInfo(ctx: DomainContext, boardId: string, ticketId: string) {
-  const { board, ticket, config } = await loadTicketWithConfig(ctx, boardId, ticketId);
+  const [{ board, ticket, config }, dependencies] = await Promise.all([loadTicketWithConfig(ctx, boardId, ticketId), dependencyItemsOf(ticketId, 'blockedBy')]);
   const blocker = blockerInfoOf(ticket);
-  const blocking = await loadVisibleBlockingTickets(ctx, board, blocker?.blockingTicketIds ?? []);
+  const named = await loadVisibleBlockingTickets(ctx, board, [...(blocker?.blockingTicketIds ?? []), ...dependencies.map((item) => item.otherId)]);
+  const fromInfo = new Set(blocker?.blockingTicketIds ?? []);
+  // A dependency blocks while its ticket is open; tickets named in the blocker info are listed as recorded.
+  const blocking = named.filter((other) => fromInfo.has(other.ticketId) || isOpenTicket(other));
+  const openDependency = blocking.some((other) => !fromInfo.has(other.ticketId));
   return {
-    isBlocked: config.status(ticket.statusId)?.key === 'BLOCKED' || !!blocker,
+    isBlocked: config.status(ticket.statusId)?.key === 'BLOCKED' || !!blocker || openDependency || (ticket.openBlockerCount ?? 0) > 0,
     reason: blocker?.reason ?? null,
     reasonText: blocker?.reasonText ?? null,
     blockingTickets: blocking.map((blockingTicket) => presentBlockingTicket(blockingTicket, config)),
