@@ -69,6 +69,7 @@ export type MetricName =
   | 'ClaimsTaken'
   | 'ClaimsRefused'
   | 'ClaimsExpired'
+  | 'ClaimNextEmpty'
   | 'WebhookAttempts'
   | 'WebhookFailures'
   | 'WebhookDeadLettered'

@@ -14,6 +14,7 @@ export function nonConformance(routeKey: string, route: Route, response: HttpRes
   }
   const body = response.body === undefined ? undefined : (JSON.parse(response.body) as unknown);
   if (status < 400) {
+    if (route.emptyStatus && status === route.emptyStatus) return body === undefined ? undefined : `a body; the route documents none (${status})`;
     if (status !== successStatus(route)) return `status ${status}; the route documents ${successStatus(route)}`;
     if (successStatus(route) === 204) return body === undefined ? undefined : 'a body; the route documents none (204)';
     const schema = successBody(route);

@@ -195,6 +195,7 @@ async function answerRoute(
   if (route.auth === 'credential' && orgId !== undefined && orgId !== (ctx as DomainContext).org.orgId) throw notFound('Organization');
   const result = await route.handler(ctx as never, inputs as never);
   if (route.status === 204) return jsonResponse(204, undefined);
+  if (result === null && route.emptyStatus) return jsonResponse(route.emptyStatus, undefined);
   if (route.raw) {
     const raw = result as RawBody;
     return {

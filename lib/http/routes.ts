@@ -50,6 +50,11 @@ interface Schemas<P, Q, B, R = unknown, E extends Envelope = Envelope> {
   /** Success status; 200 unless given. 204 sends no body. */
   status?: number;
   /**
+   * The handler may answer null for "nothing to do": the response is then 204 with no body
+   * (e.g. claim-next with no ready work). Documented beside the success status.
+   */
+  emptyStatus?: 204;
+  /**
    * How the REST adapter wraps the domain result: `data` → `{data: result}` (single records of
    * the ticket endpoints and the `{data: [...]}` lists, spec §2.1), `page` → the page envelope
    * of a domain Page. Unset: the result is the body.
@@ -178,7 +183,7 @@ export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown, R = u
    * lib/http/ticket-refs.ts). Declared by every route of a ticket and every route whose input names one.
    */
   ticketRefs?: readonly TicketRefField[];
-  handler: (ctx: DomainContext, input: Inputs<P, Q, B>) => Promise<Reply<R, E>>;
+  handler: (ctx: DomainContext, input: Inputs<P, Q, B>) => Promise<Reply<R, E> | (E extends 'page' ? never : null)>;
 }
 
 export interface OpenRoute<P = unknown, Q = unknown, B = unknown, R = unknown, E extends Envelope = Envelope> extends Schemas<P, Q, B, R, E> {

@@ -87,6 +87,24 @@ export const dependenciesResult = z
 /** Where a moved ticket now lives. */
 export const movedTicketResult = z.strictObject({ id: anId, displayId: z.string(), title: z.string(), boardId: anId }).meta({ id: 'MovedTicket' });
 
+/** What one lease left for the next holder of its ticket. */
+export const handoffResult = z
+  .strictObject({
+    id: anId,
+    ticketId: anId,
+    from: z.strictObject({ id: anId, name: z.string(), isAgent: z.boolean() }).meta({ description: 'The holder of the lease that ended' }),
+    claimCount: z.number().int().min(0).meta({ description: 'The lease it ends (the fence it worked under)' }),
+    summary: z.string().nullable().meta({ description: 'What was done (null on an automatic handoff)' }),
+    nextSteps: z.string().nullable(),
+    branch: z.string().nullable(),
+    links: z.array(z.string()),
+    lastNote: z.string().nullable().meta({ description: 'The lease\'s latest heartbeat note' }),
+    lastHeartbeatAt: timestamp.nullable(),
+    auto: z.boolean().meta({ description: 'Left by the service when the lease lapsed, not by its holder' }),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Handoff' });
+
 /** The outcome of a claim: the ticket in brief, the lease, and whether it was already held or the caller was assigned. */
 export const claimOutcomeResult = z
   .strictObject({
@@ -94,6 +112,7 @@ export const claimOutcomeResult = z
     claim: claimResult,
     alreadyHeld: z.boolean().meta({ description: 'The caller held the claim already: the lease was renewed' }),
     assigned: z.boolean(),
+    handoff: handoffResult.nullable().meta({ description: 'The ticket\'s latest handoff: where the last holder stopped' }),
   })
   .meta({ id: 'ClaimOutcome' });
 

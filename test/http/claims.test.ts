@@ -218,7 +218,7 @@ describe('releasing a claim', () => {
     const events = await dispatchedEventsOf(s.org.orgId, ticket.id, 5);
     expect(events.find((event) => event.type === 'ticket.claim_released')?.data).toEqual({
       ticketId: ticket.id, boardId: s.boardId, projectId: s.boardId, organizationId: s.org.orgId, claimCount: 1,
-      releasedById: member.id, previousClaimedById: member.id, reason: 'Done for today',
+      releasedById: member.id, previousClaimedById: member.id, reason: 'Done for today', handoffId: null,
     });
     const timeline = await s.org.call('GET', `/api/v1/boards/${s.boardId}/tickets/${ticket.id}/timeline`);
     expect(JSON.stringify(timeline.body)).toContain('Done for today');

@@ -43,10 +43,14 @@ describe('the sweeper clears lapsed claims (injected clock)', () => {
     const events = await dispatchedEventsOf(w.org.orgId, ticket.id, 4);
     expect(events.find((event) => event.type === 'ticket.claim_expired')?.data).toEqual({
       ticketId: ticket.id, boardId: w.board.id, projectId: w.board.id, organizationId: w.org.orgId, claimCount: 1,
-      previousClaimedById: w.agentId, claimExpiresAt: claimed.body.claim.claimExpiresAt,
+      previousClaimedById: w.agentId, claimExpiresAt: claimed.body.claim.claimExpiresAt, handoffId: expect.stringMatching(/^hof_/),
     });
     const timeline = await w.org.call('GET', `/api/v1/boards/${w.board.id}/tickets/${ticket.id}/timeline`);
     expect(JSON.stringify(timeline.body)).toContain('CLAIM_EXPIRED');
+    // The lapsed lease left an automatic handoff, which the timeline and the handoff list show.
+    expect(JSON.stringify(timeline.body)).toContain('HANDOFF');
+    const handoffs = (await w.org.call('GET', `/api/v1/boards/${w.board.id}/tickets/${ticket.id}/handoffs`)).body.data;
+    expect(handoffs).toEqual([expect.objectContaining({ auto: true, claimCount: 1, from: expect.objectContaining({ id: w.agentId, isAgent: true }) })]);
 
     for (const token of [w.org.adminToken, w.owner.token]) {
       const list = await api('GET', '/api/v1/notifications', { token, org: w.org.slug });

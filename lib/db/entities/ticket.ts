@@ -166,6 +166,8 @@ export const Ticket = (config?: EntityConfiguration) =>
     claimedAt: { type: 'string' },
     claimExpiresAt: { type: 'string' },
     claimHeartbeatAt: { type: 'string' },
+    /** The lease's latest progress note (heartbeat `note`), handed on when the lease lapses. */
+    claimNote: { type: 'string' },
     /** +1 with every new claim of the ticket: the fencing number. */
     claimCount: { type: 'number', default: 0 },
     /** Index keys of byClaimHolder/byClaimExpiry/byOrgClaimExpiry (derived): NO_KEY when unclaimed. */

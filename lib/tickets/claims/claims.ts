@@ -15,6 +15,8 @@ import { saveTicket } from '../write.js';
 import { expireClaim, lapsedClaimsOf, liveClaimsOf } from './expiry.js';
 import { hasLiveClaim, lapsedClaimEffects, releasedClaimEffects, withoutClaim, fenceRefusal } from './lease.js';
 import { publishMetrics } from '../../core/telemetry.js';
+import { isReady } from '../dependencies/readiness.js';
+import { latestHandoffOf, presentHandoff, type HandoffInput, type HandoffView } from './handoffs.js';
 
 /** Lease bounds of spec §4.2 (seconds): out-of-range values are clamped, not refused. */
 export const MIN_LEASE_SECONDS = 60;
@@ -80,9 +82,25 @@ export async function claimTicket(ctx: DomainContext, boardId: string, ticketId:
 
 async function takeClaim(ctx: DomainContext, boardId: string, ticketId: string, input: ClaimInput) {
   requirePermission(ctx, 'tickets:edit');
-  const leaseSeconds = clampLease(input.leaseSeconds);
-  const limit = claimLimitOf(ctx);
-  const attempt = () => retryLostRaces(() => claimOnce(ctx, boardId, ticketId, leaseSeconds, input.assign ?? false, limit));
+  const terms: ClaimTerms = { leaseSeconds: clampLease(input.leaseSeconds), assign: input.assign ?? false, limit: claimLimitOf(ctx) };
+  return withClaimSlot(ctx, terms.limit, () => retryLostRaces(() => claimOnce(ctx, boardId, ticketId, terms)));
+}
+
+/** What one claim asks for: the lease, whether to assign, the agent's maximum (null: not limited). */
+export interface ClaimTerms {
+  leaseSeconds: number;
+  assign: boolean;
+  limit: number | null;
+  /** Claim only if the ticket is ready work (claim-next): NotReady otherwise. */
+  requireReady?: OrgConfig;
+}
+
+/**
+ * Runs a claim; when the agent's slots are full, clears its own lapsed claims (as the sweeper
+ * would: they still hold slots) and tries once more, then answers CLAIM_LIMIT_REACHED naming
+ * the tickets it holds.
+ */
+export async function withClaimSlot<T>(ctx: DomainContext, limit: number | null, attempt: () => Promise<T>): Promise<T> {
   try {
     return await attempt();
   } catch (error) {
@@ -99,12 +117,24 @@ async function takeClaim(ctx: DomainContext, boardId: string, ticketId: string, 
   throw await claimLimitReached(ctx, limit);
 }
 
-async function claimOnce(ctx: DomainContext, boardId: string, ticketId: string, leaseSeconds: number, assign: boolean, limit: number | null) {
-  // The organization's configuration is needed only to assign (reference checks in updateTicket).
-  const loaded: TicketOnBoard & { config?: OrgConfig } = assign
-    ? await loadTicketWithConfig(ctx, boardId, ticketId)
-    : await loadTicketOnBoard(ctx, boardId, ticketId);
+/** Claim-next's candidate stopped being ready work between the queue read and the claim. */
+export class NotReady extends Error {}
+
+/** One claim decided from one consistent read of the ticket (its version guards the write). */
+export async function claimOnce(ctx: DomainContext, boardId: string, ticketId: string, terms: ClaimTerms) {
+  const { leaseSeconds, assign, limit } = terms;
+  // The organization's configuration is needed only to assign (reference checks in updateTicket) or judge readiness.
+  // The ticket's latest handoff is read beside it: every claim answer carries it.
+  const [loaded, latestHandoff]: [TicketOnBoard & { config?: OrgConfig }, HandoffView | null] = await Promise.all([
+    terms.requireReady
+      ? loadTicketOnBoard(ctx, boardId, ticketId).then((found) => ({ ...found, config: terms.requireReady }))
+      : assign
+        ? loadTicketWithConfig(ctx, boardId, ticketId)
+        : loadTicketOnBoard(ctx, boardId, ticketId),
+    latestHandoffOf(ctx, ticketId),
+  ]);
   const { ticket, config } = loaded;
+  if (terms.requireReady && !isReady(ticket, terms.requireReady, ctx.clock.now())) throw new NotReady();
   if (ticket.statusCategory === 'FINAL' || (config && config.status(ticket.statusId)?.category === 'FINAL')) {
     // Its own code, so an agent knows to move on rather than retry.
     throw new AppError(409, 'TICKET_NOT_CLAIMABLE', 'A ticket in a final status cannot be claimed', { statusId: ticket.statusId, category: 'FINAL' });
@@ -174,6 +204,8 @@ async function claimOnce(ctx: DomainContext, boardId: string, ticketId: string, 
     claim: presentLease(saved),
     alreadyHeld,
     assigned,
+    // A lapsed lease this claim ended left a handoff just now: that is the latest.
+    handoff: lapsed?.handoff ? presentHandoff(lapsed.handoff) : latestHandoff,
   };
 }
 
@@ -186,8 +218,8 @@ async function clearOwnLapsedClaims(ctx: DomainContext): Promise<number> {
   return cleared;
 }
 
-/** POST .../claim/heartbeat: pushes the caller's live lease to now + extendSeconds. */
-export async function heartbeatClaim(ctx: DomainContext, boardId: string, ticketId: string, input: { extendSeconds?: number }) {
+/** POST .../claim/heartbeat: pushes the caller's live lease to now + extendSeconds, keeping its latest progress note. */
+export async function heartbeatClaim(ctx: DomainContext, boardId: string, ticketId: string, input: { extendSeconds?: number; note?: string }) {
   requirePermission(ctx, 'tickets:edit');
   const extendSeconds = clampLease(input.extendSeconds);
   return retryLostRaces(async () => {
@@ -196,17 +228,24 @@ export async function heartbeatClaim(ctx: DomainContext, boardId: string, ticket
     throwIfFencedOut(ctx, ticket, nowDate);
     if (!hasLiveClaim(ticket, nowDate)) throw claimNotHeld();
     if (ticket.claimedById !== ctx.actor.userId) throw alreadyClaimed(ticket);
-    const after: TicketItem = { ...ticket, claimExpiresAt: addSeconds(nowDate, extendSeconds).toISOString(), claimHeartbeatAt: nowDate.toISOString() };
+    const after: TicketItem = {
+      ...ticket,
+      claimExpiresAt: addSeconds(nowDate, extendSeconds).toISOString(),
+      claimHeartbeatAt: nowDate.toISOString(),
+      // The lease's latest progress note: handed on if the lease lapses.
+      ...(input.note !== undefined ? { claimNote: input.note } : {}),
+    };
     const saved = await saveTicket(ctx, { before: ticket, after });
     return presentLease(saved);
   });
 }
 
 /**
- * DELETE .../claim: hands a live lease back. Allowed for the holder, the holding agent's owner
- * and administrators; a denyDelete token may release only its own claim (spec §5.3).
+ * DELETE .../claim: hands a live lease back, with the handoff the next holder starts from.
+ * Allowed for the holder, the holding agent's owner and administrators; a denyDelete token may
+ * release only its own claim (spec §5.3).
  */
-export async function releaseClaim(ctx: DomainContext, boardId: string, ticketId: string, input: { reason?: string }) {
+export async function releaseClaim(ctx: DomainContext, boardId: string, ticketId: string, input: { reason?: string; handoff?: HandoffInput }) {
   requirePermission(ctx, 'tickets:edit');
   return retryLostRaces(async () => {
     const { ticket } = await loadTicketOnBoard(ctx, boardId, ticketId);
@@ -220,7 +259,7 @@ export async function releaseClaim(ctx: DomainContext, boardId: string, ticketId
       const isOwner = !!ticket.claimedByIsAgent && ticket.claimAgentOwnerId === me;
       if (!ctx.actor.isAdmin && !isOwner) throw forbidden('Only the holder, the holding agent\'s owner or an administrator may release this claim');
     }
-    const released = releasedClaimEffects(ticket, me, input.reason ?? null);
+    const released = releasedClaimEffects(ticket, me, input.reason ?? null, nowDate, input.handoff);
     await saveTicket(ctx, {
       before: ticket,
       after: withoutClaim(ticket),

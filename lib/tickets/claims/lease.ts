@@ -1,11 +1,12 @@
 import { AppError } from '../../core/errors.js';
 import { notificationPut } from '../../notifications/index.js';
-import type { TicketItem } from '../../db/entities/index.js';
+import type { HandoffItem, TicketItem } from '../../db/entities/index.js';
 import type { TransactionEntities, TransactionItem } from '../../db/transact.js';
 import type { EventInput } from '../../events/index.js';
 import { activityDelta } from '../../activity/index.js';
 import { baseTicketData } from '../events.js';
 import { releaseSlot } from './slots.js';
+import { handoffPut, newHandoff, type HandoffInput } from './handoffs.js';
 
 /**
  * What a lease is and how one ends. A claim lives on its ticket (the claim attributes below);
@@ -17,7 +18,7 @@ import { releaseSlot } from './slots.js';
 
 /** The claim attributes of a ticket (removed together when a claim ends). */
 export const CLAIM_ATTRIBUTES = [
-  'claimedById', 'claimedByName', 'claimedByIsAgent', 'claimAgentOwnerId', 'claimedAt', 'claimExpiresAt', 'claimHeartbeatAt',
+  'claimedById', 'claimedByName', 'claimedByIsAgent', 'claimAgentOwnerId', 'claimedAt', 'claimExpiresAt', 'claimHeartbeatAt', 'claimNote',
 ] as const satisfies readonly (keyof TicketItem)[];
 
 /** The ticket without its claim (claimCount, the fencing number, is kept). */
@@ -52,20 +53,32 @@ export function hasLiveClaim(ticket: TicketItem, now: Date): boolean {
 /** The effects of one lease's end, added to the ticket write that ends it. */
 export interface ClaimEndEffects {
   related: (e: TransactionEntities) => TransactionItem[];
-  timeline: { kind: 'CLAIM_RELEASED' | 'CLAIM_EXPIRED'; details: Record<string, unknown> }[];
+  timeline: { kind: 'CLAIM_RELEASED' | 'CLAIM_EXPIRED' | 'HANDOFF'; details: Record<string, unknown> }[];
   events: EventInput[];
+  /** The handoff the lease left, if any. */
+  handoff?: HandoffItem;
 }
+
+/** The handoff's own effects: its item and a HANDOFF timeline entry. */
+const handoffEffects = (handoff: HandoffItem | undefined) => ({
+  related: (e: TransactionEntities) => (handoff ? [handoffPut(e, handoff)] : []),
+  timeline: handoff ? [{ kind: 'HANDOFF' as const, details: { handoffId: handoff.handoffId, auto: handoff.auto, claimCount: handoff.claimCount } }] : [],
+});
 
 /**
  * A live lease handed back: the agent's slot freed, a CLAIM_RELEASED timeline note with the
- * reason, and ticket.claim_released (spec §6.2).
+ * reason, ticket.claim_released (spec §6.2) naming the handoff the holder left (`handoffId`,
+ * null without one), and that handoff.
  */
-export function releasedClaimEffects(ticket: TicketItem, releasedById: string, reason: string | null): ClaimEndEffects {
+export function releasedClaimEffects(ticket: TicketItem, releasedById: string, reason: string | null, now: Date, handoffInput?: HandoffInput): ClaimEndEffects {
   const holder = ticket.claimedById!;
+  const handoff = handoffInput ? newHandoff(ticket, now, handoffInput) : undefined;
+  const left = handoffEffects(handoff);
   return {
-    related: (e) => (ticket.claimedByIsAgent ? [releaseSlot(e, ticket.orgId, holder)] : []),
-    timeline: [{ kind: 'CLAIM_RELEASED', details: { previousClaimedById: holder, releasedById, reason } }],
-    events: [{ type: 'ticket.claim_released', data: { ...baseTicketData(ticket), releasedById, previousClaimedById: holder, reason } }],
+    related: (e) => [...(ticket.claimedByIsAgent ? [releaseSlot(e, ticket.orgId, holder)] : []), ...left.related(e)],
+    timeline: [{ kind: 'CLAIM_RELEASED', details: { previousClaimedById: holder, releasedById, reason } }, ...left.timeline],
+    events: [{ type: 'ticket.claim_released', data: { ...baseTicketData(ticket), releasedById, previousClaimedById: holder, reason, handoffId: handoff?.handoffId ?? null } }],
+    ...(handoff ? { handoff } : {}),
   };
 }
 
@@ -81,8 +94,13 @@ export function lapsedClaimEffects(ticket: TicketItem, now: Date, options: { kee
   const holder = ticket.claimedById!;
   const isAgent = ticket.claimedByIsAgent === true;
   const recipients = [...new Set([ticket.assigneeId, isAgent ? ticket.claimAgentOwnerId : undefined].filter((id): id is string => !!id))];
+  // The lapsed lease hands on what it last said (its note and heartbeat): the next holder does not start from zero.
+  const handoff = newHandoff(ticket, now);
+  const left = handoffEffects(handoff);
   return {
+    handoff,
     related: (e: TransactionEntities) => [
+      ...left.related(e),
       ...(isAgent && !options.keepSlot ? [releaseSlot(e, ticket.orgId, holder)] : []),
       ...recipients.map((userId) =>
         notificationPut(
@@ -98,8 +116,8 @@ export function lapsedClaimEffects(ticket: TicketItem, now: Date, options: { kee
       ),
       ...(isAgent ? [activityDelta(e, ticket.orgId, holder, now, { claimsExpired: 1 })] : []),
     ],
-    timeline: [{ kind: 'CLAIM_EXPIRED' as const, details: { previousClaimedById: holder, claimExpiresAt: ticket.claimExpiresAt } }],
-    events: [{ type: 'ticket.claim_expired', data: { ...baseTicketData(ticket), previousClaimedById: holder, claimExpiresAt: ticket.claimExpiresAt } }],
+    timeline: [{ kind: 'CLAIM_EXPIRED' as const, details: { previousClaimedById: holder, claimExpiresAt: ticket.claimExpiresAt } }, ...left.timeline],
+    events: [{ type: 'ticket.claim_expired', data: { ...baseTicketData(ticket), previousClaimedById: holder, claimExpiresAt: ticket.claimExpiresAt, handoffId: handoff.handoffId } }],
   };
 }
 
@@ -117,5 +135,5 @@ export function claimEndReason(before: TicketItem | undefined, after: TicketItem
 
 /** Ends whatever lease the ticket carries: a live one is released by `actorId`, a lapsed one expires. */
 export function endedClaimEffects(ticket: TicketItem, now: Date, actorId: string, reason: string): ClaimEndEffects {
-  return hasLiveClaim(ticket, now) ? releasedClaimEffects(ticket, actorId, reason) : lapsedClaimEffects(ticket, now);
+  return hasLiveClaim(ticket, now) ? releasedClaimEffects(ticket, actorId, reason, now) : lapsedClaimEffects(ticket, now);
 }

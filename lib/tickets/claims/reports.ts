@@ -62,7 +62,7 @@ export async function reportRun(ctx: DomainContext, boardId: string, ticketId: s
     const write = async (statusId: string | undefined) => {
       const entersFinal = statusId !== undefined && config.status(statusId)?.category === 'FINAL' && ticket.statusCategory !== 'FINAL';
       const claimReleased = !!input.releaseClaim || entersFinal;
-      const released = input.releaseClaim ? releasedClaimEffects(ticket, me, `reported ${input.outcome}`) : undefined;
+      const released = input.releaseClaim ? releasedClaimEffects(ticket, me, `reported ${input.outcome}`, now) : undefined;
       const statusChanged = statusId !== undefined && statusId !== ticket.statusId;
       const data = {
         ...baseTicketData(ticket),

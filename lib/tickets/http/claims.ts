@@ -2,16 +2,73 @@ import * as z from 'zod';
 import { authenticated, type Routes } from '../../http/routes.js';
 import { idParam } from '../../http/validation.js';
 import { claimTicket, heartbeatClaim, releaseClaim } from '../claims/claims.js';
+import { claimNext } from '../claims/next.js';
+import { HANDOFF_LIMITS, listHandoffs } from '../claims/handoffs.js';
 import { reason } from './schemas.js';
-import { claimOutcomeResult, claimResult } from '../shapes.js';
+import { claimOutcomeResult, claimResult, handoffResult } from '../shapes.js';
+import { PRIORITIES } from '../../db/entities/index.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 /** Lease lengths are clamped by the domain (spec §4.2), so any finite number is accepted here. */
 /** A lease length: clamped to 60–14,400 seconds (out-of-range values are not refused). */
 const seconds = z.number().finite().meta({ description: 'Seconds; clamped to 60–14,400', default: 1800 });
 
-/** Claim routes of the `tickets` group (spec §4.2). */
+const text = (max: number) => z.string().max(max, `At most ${max.toLocaleString('en-US')} characters`);
+
+/** A link a handoff carries: an http(s) URL. */
+const link = text(2000).refine((value) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}, 'An http or https URL');
+
+/** What a holder leaves for the next one when it releases its claim. */
+const handoffBody = z
+  .strictObject({
+    summary: text(HANDOFF_LIMITS.summary).min(1, 'Required').meta({ description: 'What was done and where it stands' }),
+    nextSteps: text(HANDOFF_LIMITS.nextSteps).optional(),
+    branch: text(HANDOFF_LIMITS.branch).optional(),
+    links: z.array(link).max(HANDOFF_LIMITS.links, `At most ${HANDOFF_LIMITS.links} links`).optional(),
+  })
+  .meta({ description: 'Where the next holder starts: listed by GET …/handoffs and carried by the next claim' });
+
+const ids = z.array(idParam).max(100, 'At most 100');
+
+/** Claim routes of the `tickets` group (spec §4.2), claim-next and handoffs (beyond the spec). */
 export const claimsRoutes: Routes = {
+  'POST /api/v1/claims/next': authenticated({
+    scope: 'write',
+    summary: 'Claim the next ready ticket (atomic: never the same ticket twice)',
+    description:
+      'Claims for the caller the first ready ticket, by priority, then due date, then position, on the boards it may see and the filters given. ' +
+      'Answers 204 when no ready ticket matches. Under contention it moves on to the next ready ticket.',
+    result: claimOutcomeResult,
+    errors: { 403: ['CLAIM_LIMIT_REACHED'] },
+    status: 201,
+    emptyStatus: 204,
+    body: z.strictObject({
+      leaseSeconds: seconds.optional(),
+      assign: z.boolean().optional(),
+      boardIds: ids.optional(),
+      labelIds: ids.optional(),
+      typeIds: ids.optional(),
+      priorities: z.array(z.enum(PRIORITIES)).max(4).optional(),
+    }),
+    handler: (ctx, { body }) => claimNext(ctx, body ?? {}),
+  }),
+  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/handoffs': authenticated({
+    scope: 'read',
+    fence: false,
+    ticketRefs: ['ticketId'],
+    summary: 'List what past leases of a ticket handed on, newest first',
+    result: z.array(handoffResult),
+    envelope: 'data',
+    params: ticketParams,
+    query: z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(20) }),
+    handler: (ctx, { params, query }) => listHandoffs(ctx, params.boardId, params.ticketId, query.limit),
+  }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim': authenticated({
     scope: 'write',
     fence: false,
@@ -32,7 +89,10 @@ export const claimsRoutes: Routes = {
     result: claimResult,
     errors: { 409: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'] },
     params: ticketParams,
-    body: z.strictObject({ extendSeconds: seconds.optional() }),
+    body: z.strictObject({
+      extendSeconds: seconds.optional(),
+      note: text(HANDOFF_LIMITS.note).optional().meta({ description: 'The lease\'s latest progress note; handed on if the lease lapses' }),
+    }),
     handler: (ctx, { params, body }) => heartbeatClaim(ctx, params.boardId, params.ticketId, body),
   }),
   'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim': authenticated({
@@ -44,7 +104,7 @@ export const claimsRoutes: Routes = {
     errors: { 409: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'] },
     denyDeleteCheckedByDomain: true,
     params: ticketParams,
-    body: z.strictObject({ reason: reason.optional() }),
-    handler: (ctx, { params, body }) => releaseClaim(ctx, params.boardId, params.ticketId, body),
+    body: z.strictObject({ reason: reason.optional(), handoff: handoffBody.optional() }),
+    handler: (ctx, { params, body }) => releaseClaim(ctx, params.boardId, params.ticketId, body ?? {}),
   }),
 };

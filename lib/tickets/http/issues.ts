@@ -13,6 +13,8 @@ const issuesQuery = z.strictObject({
   boardId: boardIdList.optional(),
   claimable: queryBoolean.optional(),
   assignedToMe: queryBoolean.optional(),
+  /** Only ready work (live, ACTIVE and not BLOCKED, unclaimed, every dependency FINAL, no open subticket), in queue order. */
+  ready: queryBoolean.optional(),
   /** A user id, or `me` for the caller. */
   claimedBy: idParam.optional(),
 });
@@ -30,6 +32,7 @@ export const issuesRoutes: Routes = {
         boardIds: query.boardId,
         claimable: query.claimable,
         assignedToMe: query.assignedToMe,
+        ready: query.ready,
         claimedBy: query.claimedBy === undefined ? undefined : query.claimedBy === 'me' ? ctx.actor.userId : query.claimedBy,
       }),
   }),

@@ -64,6 +64,7 @@ export const listFilterQuery = {
   dueBefore: timestamp.optional(),
   dueAfter: timestamp.optional(),
   impactLevel: commaSeparated.pipe(z.array(z.enum(IMPACT_LEVELS))).optional(),
+  priority: commaSeparated.pipe(z.array(z.enum(PRIORITIES))).optional(),
   externalReference: z.string().max(200).optional(),
 };
 
@@ -87,6 +88,7 @@ export function toFilters(query: z.infer<z.ZodObject<typeof listFilterQuery>>) {
     dueBefore: query.dueBefore,
     dueAfter: query.dueAfter,
     impactLevels: query.impactLevel,
+    priorities: query.priority,
     externalReference: query.externalReference,
   };
 }

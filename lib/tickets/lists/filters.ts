@@ -22,6 +22,7 @@ export interface TicketFilters {
   dueBefore?: string;
   dueAfter?: string;
   impactLevels?: string[];
+  priorities?: string[];
   externalReference?: string;
   /** §4.3: no live claim and not in a FINAL status. */
   claimable?: boolean;
@@ -70,6 +71,7 @@ export function matchesFilters(ticket: TicketItem, filters: TicketFilters, conte
   // Ids of deleted labels may linger on tickets until their next write; they match nothing.
   if (filters.labelIds?.length && !(ticket.labelIds ?? []).some((labelId) => filters.labelIds!.includes(labelId) && context.config.label(labelId) !== undefined)) return false;
   if (filters.impactLevels?.length && (!ticket.impactLevel || !filters.impactLevels.includes(ticket.impactLevel))) return false;
+  if (filters.priorities?.length && !filters.priorities.includes(ticket.priority)) return false;
   if (filters.search) {
     const needle = filters.search.toLowerCase();
     if (!ticket.title.toLowerCase().includes(needle) && !ticket.description.toLowerCase().includes(needle) && !ticket.displayId.toLowerCase().includes(needle)) return false;

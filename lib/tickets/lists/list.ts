@@ -8,6 +8,7 @@ import { isStatusShown, matchesFilters, sortTickets, type TicketFilters } from '
 import { hasLiveClaim } from '../claims/lease.js';
 import { lapsedClaimsOfOrganization, liveClaimsOf } from '../claims/expiry.js';
 import { presentTicket } from '../present.js';
+import { listReadyIssues } from './ready.js';
 
 /**
  * The Queries that serve a board list, never touching other boards or organizations:
@@ -53,6 +54,8 @@ export interface ListQuery extends TicketFilters {
 export interface IssuesQuery extends ListQuery {
   /** Narrows to these boards (those the caller cannot see are ignored, never revealed). */
   boardIds?: string[];
+  /** Only ready work, in queue order (lists/ready.ts). */
+  ready?: boolean;
 }
 
 /**
@@ -226,7 +229,8 @@ export async function listIssues(ctx: DomainContext, query: IssuesQuery) {
   const visible = new Map(
     boards.filter((board) => canSeeBoard(ctx.actor, board) && (!wanted || wanted.has(board.boardId))).map((board) => [board.boardId, board]),
   );
-  const { boardIds: _boardIds, ...filters } = query;
+  const { boardIds: _boardIds, ready, ...filters } = query;
+  if (ready) return listReadyIssues(ctx, [...visible.values()], filters, config);
   if (servedByColumns(filters, ISSUE_COLUMN_FIELDS)) {
     const page = await listIssuesByColumns(ctx, [...visible.values()], filters, config);
     if (page) return page;

@@ -1,0 +1,81 @@
+import type { DomainContext } from '../../db/context.js';
+import type { HandoffItem, TicketItem } from '../../db/entities/index.js';
+import { db } from '../../db/service.js';
+import { newId } from '../../core/ids.js';
+import type { TransactionEntities } from '../../db/transact.js';
+import { loadTicketOnBoard } from '../access.js';
+
+/** Bounds of a handoff's fields. */
+export const HANDOFF_LIMITS = { summary: 4_000, nextSteps: 4_000, branch: 200, links: 10, note: 1_000 } as const;
+
+/** What the holder leaves on release (`DELETE …/claim` `handoff`). */
+export interface HandoffInput {
+  summary: string;
+  nextSteps?: string;
+  branch?: string;
+  links?: string[];
+}
+
+/**
+ * The handoff one lease leaves, written in the transaction that ends the lease: by its holder
+ * on release (`input`), or automatically when it lapsed (the lease's last progress note and
+ * heartbeat). Answers the item to write; `handoffPut` writes it.
+ */
+export function newHandoff(ticket: TicketItem, now: Date, input?: HandoffInput): HandoffItem {
+  return {
+    orgId: ticket.orgId,
+    ticketId: ticket.ticketId,
+    handoffId: newId('hof'),
+    fromId: ticket.claimedById!,
+    fromName: ticket.claimedByName ?? '',
+    fromIsAgent: ticket.claimedByIsAgent === true,
+    claimCount: ticket.claimCount ?? 0,
+    ...(input?.summary !== undefined ? { summary: input.summary } : {}),
+    ...(input?.nextSteps !== undefined ? { nextSteps: input.nextSteps } : {}),
+    ...(input?.branch !== undefined ? { branch: input.branch } : {}),
+    ...(input?.links?.length ? { links: input.links } : {}),
+    ...(ticket.claimNote ? { lastNote: ticket.claimNote } : {}),
+    ...(ticket.claimHeartbeatAt ? { lastHeartbeatAt: ticket.claimHeartbeatAt } : {}),
+    auto: input === undefined,
+    createdAt: now.toISOString(),
+  };
+}
+
+export const handoffPut = (e: TransactionEntities, handoff: HandoffItem) => e.handoff.create(handoff).commit();
+
+/** A handoff as the API shows it. */
+export function presentHandoff(handoff: HandoffItem) {
+  return {
+    id: handoff.handoffId,
+    ticketId: handoff.ticketId,
+    from: { id: handoff.fromId, name: handoff.fromName, isAgent: handoff.fromIsAgent },
+    claimCount: handoff.claimCount,
+    summary: handoff.summary ?? null,
+    nextSteps: handoff.nextSteps ?? null,
+    branch: handoff.branch ?? null,
+    links: handoff.links ?? [],
+    lastNote: handoff.lastNote ?? null,
+    lastHeartbeatAt: handoff.lastHeartbeatAt ?? null,
+    auto: handoff.auto,
+    createdAt: handoff.createdAt,
+  };
+}
+
+export type HandoffView = ReturnType<typeof presentHandoff>;
+
+/** The newest handoffs of a ticket (one Query, newest first); the ticket's access is the caller's to check. */
+async function newestHandoffs(ticketId: string, limit: number): Promise<HandoffItem[]> {
+  return (await db().entities.handoff.query.byTicket({ ticketId }).go({ order: 'desc', limit, consistent: true })).data;
+}
+
+/** The ticket's latest handoff as claim responses carry it, or null (the ticket is the caller's, already checked). */
+export async function latestHandoffOf(ctx: DomainContext, ticketId: string): Promise<HandoffView | null> {
+  const [latest] = await newestHandoffs(ticketId, 1);
+  return latest && latest.orgId === ctx.org.orgId ? presentHandoff(latest) : null;
+}
+
+/** GET …/tickets/{ticketId}/handoffs: the ticket's handoffs, newest first (at most `limit`). */
+export async function listHandoffs(ctx: DomainContext, boardId: string, ticketId: string, limit: number) {
+  const [{ ticket }, handoffs] = await Promise.all([loadTicketOnBoard(ctx, boardId, ticketId), newestHandoffs(ticketId, limit)]);
+  return handoffs.filter((handoff) => handoff.ticketId === ticket.ticketId && handoff.orgId === ctx.org.orgId).map(presentHandoff);
+}

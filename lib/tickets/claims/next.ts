@@ -1,0 +1,61 @@
+import { AppError } from '../../core/errors.js';
+import type { DomainContext } from '../../db/context.js';
+import { LostRace, raceBudget } from '../../db/races.js';
+import { canSeeBoard, listOrganizationBoards } from '../../boards/index.js';
+import { requirePermission } from '../../organizations/index.js';
+import { publishMetrics } from '../../core/telemetry.js';
+import { loadOrgConfig } from '../config.js';
+import { readyAcceptor, readyTickets, type ReadyFilters } from '../lists/ready.js';
+import { claimLimitOf, claimOnce, clampLease, NotReady, withClaimSlot, type ClaimTerms } from './claims.js';
+
+export interface ClaimNextInput extends ReadyFilters {
+  leaseSeconds?: number;
+  assign?: boolean;
+  boardIds?: string[];
+}
+
+/** Queue entries read per board per Query: a few more than the candidates contention usually costs. */
+const CANDIDATES_PER_READ = 10;
+
+/** Refusals of one candidate that send claim-next on to the next one: someone else got there first, or it is no longer ready. */
+const movesOn = (error: unknown): boolean =>
+  error instanceof NotReady ||
+  (error instanceof AppError && (error.code === 'TICKET_ALREADY_CLAIMED' || error.code === 'TICKET_NOT_CLAIMABLE' || error.code === 'NOT_FOUND'));
+
+/**
+ * POST /api/v1/claims/next: claims for the caller the first ready ticket (lists/ready.ts order)
+ * on the boards it may see, narrowed by the filters; null when no ready ticket matches (204).
+ * Candidates come from the byReady index a few at a time; each is claimed exactly as a named
+ * claim is (one consistent read, one transaction guarded by the ticket's version and the
+ * agent's slot counter), after checking it is still ready. A candidate someone else took, or
+ * that stopped being ready, is passed over; a lost race on one is decided again from a fresh
+ * read. So under contention claim-next moves down the queue and never answers a conflict while
+ * a matching ticket is free; its cost follows the contention, not the backlog.
+ */
+export async function claimNext(ctx: DomainContext, input: ClaimNextInput) {
+  requirePermission(ctx, 'tickets:edit');
+  const [boards, config] = await Promise.all([listOrganizationBoards(ctx.org.orgId), loadOrgConfig(ctx.org.orgId)]);
+  const wanted = input.boardIds?.length ? new Set(input.boardIds) : undefined;
+  const boardIds = boards.filter((board) => canSeeBoard(ctx.actor, board) && (!wanted || wanted.has(board.boardId))).map((board) => board.boardId);
+  const terms: ClaimTerms = { leaseSeconds: clampLease(input.leaseSeconds), assign: input.assign ?? false, limit: claimLimitOf(ctx), requireReady: config };
+  const now = ctx.clock.now();
+  const budget = raceBudget();
+  let lostRaces = 0;
+  for await (const candidate of readyTickets(ctx.org.orgId, boardIds, readyAcceptor(config, now, input), now, CANDIDATES_PER_READ)) {
+    for (;;) {
+      try {
+        const claimed = await withClaimSlot(ctx, terms.limit, () => claimOnce(ctx, candidate.boardId, candidate.ticketId, terms));
+        publishMetrics({ ClaimsTaken: 1 });
+        return claimed;
+      } catch (error) {
+        if (movesOn(error)) break;
+        // The ticket changed between read and write: decide again from a fresh read (within the race budget).
+        if (error instanceof LostRace && (await budget.pause(++lostRaces))) continue;
+        if (error instanceof AppError && error.code === 'CLAIM_LIMIT_REACHED') publishMetrics({ ClaimsRefused: 1 }, { reason: error.code });
+        throw error;
+      }
+    }
+  }
+  publishMetrics({ ClaimNextEmpty: 1 });
+  return null;
+}

@@ -1,0 +1,207 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, setPlan } from '../support/api.js';
+import { boardSetup, lapseClaim, type BoardSetup } from '../support/tickets.js';
+import { dispatchedEventsOf } from '../support/events.js';
+import { createAgent, createBoard, createLabel, createTicket as createAnyTicket, createTicketType } from '../support/factories.js';
+import { waitUntil } from '../support/wait.js';
+
+/**
+ * Ready work, claim-next and handoffs through the real HTTP interface: `GET /issues?ready=true`,
+ * `POST /claims/next`, `DELETE …/claim` with a handoff, heartbeat notes, automatic handoffs of
+ * lapsed leases and `GET …/handoffs`.
+ */
+let s: BoardSetup;
+
+const ticketPath = (boardId: string, ticketId: string) => `/api/v1/boards/${boardId}/tickets/${ticketId}`;
+/** A ticket In Progress (ACTIVE): the default workflow's Backlog and To Do are PLANNING, never ready. */
+const createTicket = (boardId: string, overrides: Record<string, unknown> = {}) => createAnyTicket(s.org, boardId, { statusId: s.statuses.IN_PROGRESS.id, ...overrides });
+const readyIds = async (query = '', call = s.org.call) => {
+  const answer = await call('GET', `/api/v1/issues?ready=true&limit=100${query}`);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return { ids: (answer.body.data as { id: string }[]).map((ticket) => ticket.id), total: answer.body.total as number };
+};
+
+beforeAll(async () => {
+  s = await boardSetup('Ready work', 'RDY');
+  await setPlan(s.org.slug, 'PRO');
+});
+
+describe('GET /api/v1/issues?ready=true', () => {
+  it('lists exactly the ready tickets, by priority, then due date, then position', async () => {
+    const board = await createBoard(s.org, { name: 'Queue order' });
+    const mk = (overrides: Record<string, unknown>) => createTicket(board.id, overrides);
+    const low = await mk({ title: 'low', priority: 'low' });
+    const mediumLate = await mk({ title: 'medium, due late', priority: 'medium', dueDate: '2027-03-01T00:00:00.000Z' });
+    const mediumNone = await mk({ title: 'medium, no due date', priority: 'medium' });
+    const mediumSoon = await mk({ title: 'medium, due soon', priority: 'medium', dueDate: '2027-01-01T00:00:00.000Z' });
+    const critical = await mk({ title: 'critical', priority: 'critical' });
+    const high = await mk({ title: 'high', priority: 'high' });
+    // Never ready: planning, the BLOCKED status, final, archived, claimed, waiting for another ticket, a parent with an open subticket.
+    await mk({ title: 'planning', statusId: s.statuses.TODO.id });
+    await mk({ title: 'blocked status', statusId: s.statuses.BLOCKED.id });
+    await mk({ title: 'done', statusId: s.statuses.DONE.id });
+    const archived = await mk({ title: 'archived' });
+    expect((await s.org.call('PATCH', ticketPath(board.id, archived.id), { body: { isArchived: true } })).status).toBe(200);
+    const claimed = await mk({ title: 'claimed', priority: 'critical' });
+    expect((await s.org.call('POST', `${ticketPath(board.id, claimed.id)}/claim`, { body: {} })).status).toBe(201);
+    const waiting = await mk({ title: 'waiting', priority: 'critical' });
+    expect((await s.org.call('PUT', `${ticketPath(board.id, waiting.id)}/dependencies/${low.id}`)).status).toBe(200);
+    const parent = await mk({ title: 'parent', priority: 'critical' });
+    const sub = await s.org.call('POST', `${ticketPath(board.id, parent.id)}/subtickets`, { body: { title: 'sub' } });
+    expect(sub.status).toBe(201);
+    const expected = [critical.id, high.id, mediumSoon.id, mediumLate.id, mediumNone.id, low.id];
+    const listed = await waitUntil(() => readyIds(`&boardId=${board.id}`), (found) => found.ids.join() === expected.join());
+    expect(listed.ids).toEqual(expected);
+    expect(listed.total).toBe(6);
+
+    // Pages of the same order, with the exact total.
+    const page2 = await s.org.call('GET', `/api/v1/issues?ready=true&boardId=${board.id}&limit=4&page=2`);
+    expect(page2.body.data.map((ticket: { id: string }) => ticket.id)).toEqual(expected.slice(4));
+    expect(page2.body).toMatchObject({ total: 6, page: 2, pageSize: 4, totalPages: 2 });
+
+    // A lapsed, unswept claim is ready again at once.
+    await lapseClaim(claimed.id);
+    const withLapsed = await readyIds(`&boardId=${board.id}`);
+    expect(withLapsed.ids).toEqual([critical.id, claimed.id, ...expected.slice(1)]);
+    expect(withLapsed.total).toBe(7);
+  });
+
+  it('combines with the label, type and priority filters and shows only boards the caller may see', async () => {
+    const board = await createBoard(s.org, { name: 'Filtered' });
+    const hiddenBoard = await createBoard(s.org, { name: 'Hidden' });
+    const label = await createLabel(s.org);
+    const type = await createTicketType(s.org);
+    const labelled = await createTicket(board.id, { labelIds: [label.id], priority: 'high' });
+    const typed = await createTicket(board.id, { typeId: type.id, priority: 'low' });
+    const plain = await createTicket(board.id, { priority: 'high' });
+    const hidden = await createTicket(hiddenBoard.id);
+    expect((await readyIds(`&boardId=${board.id}&labelId=${label.id}`)).ids).toEqual([labelled.id]);
+    expect((await readyIds(`&boardId=${board.id}&typeId=${type.id}`)).ids).toEqual([typed.id]);
+    expect((await readyIds(`&boardId=${board.id}&priority=high`)).ids.sort()).toEqual([labelled.id, plain.id].sort());
+    const agent = await createAgent(s.org, { boardIds: [board.id] });
+    const seen = await readyIds('', (method, path) => agent.call(method, path));
+    expect(seen.ids).toContain(plain.id);
+    expect(seen.ids).not.toContain(hidden.id);
+  });
+});
+
+describe('POST /api/v1/claims/next', () => {
+  it('claims the first ready ticket, answers the claim with the latest handoff, and 204 when nothing is left', async () => {
+    const board = await createBoard(s.org, { name: 'Claim next' });
+    const agent = await createAgent(s.org, { boardIds: [board.id] });
+    const first = await createTicket(board.id, { title: 'First', priority: 'critical' });
+    const second = await createTicket(board.id, { title: 'Second', priority: 'medium' });
+    await waitUntil(() => readyIds(`&boardId=${board.id}`), (found) => found.total === 2);
+
+    const taken = await agent.call('POST', '/api/v1/claims/next', { boardIds: [board.id], leaseSeconds: 600 });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(201);
+    expect(taken.body).toMatchObject({
+      ticket: { id: first.id, displayId: first.displayId, boardId: board.id },
+      claim: { claimedBy: { id: agent.id, isAgent: true }, claimCount: 1 },
+      alreadyHeld: false,
+      assigned: false,
+      handoff: null,
+    });
+    // Release with a handoff: the next claim of the ticket starts from it.
+    const handoff = { summary: 'Parser half done', nextSteps: 'Wire the lexer', branch: 'feat/parser', links: ['https://example.com/pr/1'] };
+    const released = await agent.call('DELETE', `${ticketPath(board.id, first.id)}/claim`, { reason: 'end of shift', handoff });
+    expect(released.status, JSON.stringify(released.body)).toBe(200);
+
+    const again = await agent.call('POST', '/api/v1/claims/next', { boardIds: [board.id], assign: true });
+    expect(again.status).toBe(201);
+    expect(again.body.ticket.id).toBe(first.id);
+    expect(again.body.assigned).toBe(true);
+    expect(again.body.claim.claimCount).toBe(2);
+    expect(again.body.handoff).toMatchObject({ ...handoff, ticketId: first.id, from: { id: agent.id, isAgent: true }, claimCount: 1, auto: false, lastNote: null });
+
+    const third = await agent.call('POST', '/api/v1/claims/next', { boardIds: [board.id] });
+    expect(third.body.ticket.id).toBe(second.id);
+    const none = await agent.call('POST', '/api/v1/claims/next', { boardIds: [board.id] });
+    expect(none.status).toBe(204);
+    expect(none.body).toBeUndefined();
+
+    const events = await dispatchedEventsOf(s.org.orgId, first.id, 4);
+    const releasedEvent = events.find((event) => event.type === 'ticket.claim_released')!;
+    expect(releasedEvent.data.handoffId).toBe(again.body.handoff.id);
+  });
+
+  it('takes only matching work, only on the boards a token may reach, and refuses read-only tokens and full agents', async () => {
+    const board = await createBoard(s.org, { name: 'Restricted' });
+    const other = await createBoard(s.org, { name: 'Elsewhere' });
+    const label = await createLabel(s.org);
+    const onOther = await createTicket(other.id, { priority: 'critical' });
+    const unlabelled = await createTicket(board.id, { priority: 'critical' });
+    const labelled = await createTicket(board.id, { priority: 'low', labelIds: [label.id] });
+    await waitUntil(() => readyIds(`&boardId=${board.id},${other.id}`), (found) => found.total === 3);
+    const restricted = await createAgent(s.org, { boardIds: [board.id, other.id], token: { allowedBoardIds: [board.id] }, settings: { maxConcurrentClaims: 1 } });
+    const byLabel = await restricted.call('POST', '/api/v1/claims/next', { labelIds: [label.id] });
+    expect(byLabel.status).toBe(201);
+    expect(byLabel.body.ticket.id).toBe(labelled.id);
+    // Its one slot is taken: a ready ticket remains, so the limit answers.
+    const full = await restricted.call('POST', '/api/v1/claims/next', {});
+    expect(full.status).toBe(403);
+    expect(full.body.error.code).toBe('CLAIM_LIMIT_REACHED');
+    expect((await restricted.call('DELETE', `${ticketPath(board.id, labelled.id)}/claim`, {})).status).toBe(200);
+    const next = await restricted.call('POST', '/api/v1/claims/next', { priorities: ['critical'] });
+    expect(next.body.ticket.id).toBe(unlabelled.id);
+    expect(next.body.ticket.id).not.toBe(onOther.id);
+
+    const reader = await createAgent(s.org, { boardIds: [board.id], token: { readOnly: true } });
+    const refused = await reader.call('POST', '/api/v1/claims/next', {});
+    expect(refused.status).toBe(403);
+    const invalid = await s.org.call('POST', '/api/v1/claims/next', { body: { priorities: ['urgent'] } });
+    expect(invalid.status).toBe(400);
+  });
+
+  it('gives 12 concurrent agents 12 different tickets and never answers a conflict while work is free', async () => {
+    const board = await createBoard(s.org, { name: 'Contended' });
+    const tickets = [];
+    for (let index = 0; index < 15; index += 1) tickets.push(await createTicket(board.id, { title: `Job ${index}` }));
+    await waitUntil(() => readyIds(`&boardId=${board.id}`), (found) => found.total === 15);
+    const agents = await Promise.all(Array.from({ length: 12 }, () => createAgent(s.org, { boardIds: [board.id] })));
+    const answers = await Promise.all(agents.map((agent) => agent.call('POST', '/api/v1/claims/next', { boardIds: [board.id] })));
+    for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    const claimedIds = answers.map((answer) => answer.body.ticket.id);
+    expect(new Set(claimedIds).size).toBe(12);
+    expect((await readyIds(`&boardId=${board.id}`)).total).toBe(3);
+  });
+});
+
+describe('handoffs', () => {
+  it('keeps the heartbeat note and leaves an automatic handoff when a lease lapses', async () => {
+    const ticket = await createTicket(s.boardId, { title: 'Long job' });
+    const agent = await createAgent(s.org, { boardIds: [s.boardId] });
+    const path = ticketPath(s.boardId, ticket.id);
+    expect((await agent.call('POST', `${path}/claim`, {})).status).toBe(201);
+    const beat = await agent.call('POST', `${path}/claim/heartbeat`, { note: 'Tests green; docs next' });
+    expect(beat.status).toBe(200);
+    await lapseClaim(ticket.id);
+    // Another agent's claim ends the lapsed lease: its answer carries the automatic handoff.
+    const successor = await createAgent(s.org, { boardIds: [s.boardId] });
+    const taken = await successor.call('POST', `${path}/claim`, {});
+    expect(taken.status).toBe(201);
+    expect(taken.body.handoff).toMatchObject({ auto: true, lastNote: 'Tests green; docs next', lastHeartbeatAt: beat.body.claimHeartbeatAt, claimCount: 1, summary: null, from: { id: agent.id } });
+    const listed = await s.org.call('GET', `${path}/handoffs`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toEqual([taken.body.handoff]);
+    const events = await dispatchedEventsOf(s.org.orgId, ticket.id, 3);
+    expect(events.find((event) => event.type === 'ticket.claim_expired')!.data.handoffId).toBe(taken.body.handoff.id);
+    const timeline = await s.org.call('GET', `${path}/timeline`);
+    expect(JSON.stringify(timeline.body)).toContain('HANDOFF');
+  });
+
+  it('refuses a bad handoff or note with 400 and changes nothing', async () => {
+    const ticket = await createTicket(s.boardId);
+    const path = ticketPath(s.boardId, ticket.id);
+    expect((await s.org.call('POST', `${path}/claim`, { body: {} })).status).toBe(201);
+    for (const handoff of [{}, { summary: '' }, { summary: 'x'.repeat(4001) }, { summary: 'ok', links: ['ftp://example.com'] }, { summary: 'ok', links: Array(11).fill('https://example.com') }, { summary: 'ok', branch: 'b'.repeat(201) }]) {
+      const refused = await s.org.call('DELETE', `${path}/claim`, { body: { handoff } });
+      expect(refused.status, JSON.stringify(handoff)).toBe(400);
+    }
+    expect((await s.org.call('POST', `${path}/claim/heartbeat`, { body: { note: 'n'.repeat(1001) } })).status).toBe(400);
+    const still = (await s.org.call('GET', path)).body.data;
+    expect(still.claim).not.toBeNull();
+    expect((await s.org.call('GET', `${path}/handoffs`)).body.data).toEqual([]);
+    expect((await api('GET', `${path}/handoffs`, { org: s.org.slug })).status).toBe(401);
+  });
+});
