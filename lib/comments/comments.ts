@@ -8,7 +8,7 @@ import type { CommentItem, TicketItem } from '../db/entities/index.js';
 import { eventPuts, newEventRecord } from '../events/index.js';
 import { pageOf } from '../core/pages.js';
 import { hasPermission, requirePermission } from '../organizations/index.js';
-import { loadTicketOnBoard, loadTicketOnBoardWith, baseTicketData, maySeeSecretComments } from '../tickets/index.js';
+import { assertFence, fenceCondition, loadTicketOnBoard, loadTicketOnBoardWith, baseTicketData, maySeeSecretComments } from '../tickets/index.js';
 
 /** A comment as the API shows it (spec §2.7). */
 export function presentComment(comment: CommentItem) {
@@ -61,7 +61,13 @@ export interface CreateCommentInput {
 export async function createComment(ctx: DomainContext, boardId: string, ticketId: string, input: CreateCommentInput) {
   requireCommenter(ctx);
   if (input.isSecret) requireSecretCommenter(ctx);
+  // A fenced comment (X-Claim-Count) is decided again from a fresh read when the lease changed under it.
+  return retryLostRaces(() => createCommentOnce(ctx, boardId, ticketId, input));
+}
+
+async function createCommentOnce(ctx: DomainContext, boardId: string, ticketId: string, input: CreateCommentInput) {
   const { ticket, more } = await loadTicketOnBoardWith(ctx, boardId, ticketId, input.parentId ? [commentKey(ticketId, input.parentId)] : []);
+  assertFence(ctx, ticket);
   const parent = more[0] as CommentItem | undefined;
   // A parent the caller may not see is as unknown to them as a missing one.
   if (input.parentId && (!parent || !canSee(ctx, parent))) throw invalidField('parentId', 'Unknown comment of this ticket');
@@ -90,7 +96,7 @@ export async function createComment(ctx: DomainContext, boardId: string, ticketI
   });
   await transact((e) => [
     guarded(e.comment.create(comment).commit(), () => new LostRace('The comment could not be stored; retry')),
-    countComments(e, ticket, 1, isSecret),
+    countComments(e, ticket, 1, isSecret, ctx),
     ...(input.parentId
       ? [
           guarded(e.comment.check(commentKey(ticketId, input.parentId).key).where((attr, op) => op.exists(attr.commentId)).commit(), () =>
@@ -155,19 +161,22 @@ async function loadComment(ctx: DomainContext, boardId: string, ticketId: string
 const commentKey = (ticketId: string, commentId: string) => ({ entity: db().entities.comment, key: { ticketId, commentId } });
 
 /**
- * The ticket's commentCount (and secretCommentCount for a secret comment), changed in place on a live ticket. It is no content change (no
+ * The ticket's commentCount (and secretCommentCount for a secret comment), changed in place on
+ * a live ticket, and for a fenced comment only while the writer's lease holds (`fenceCondition`). It is no content change (no
  * updatedAt, no ticket.updated event), but it bumps `version`: ticket writes replace the whole
  * item guarded by `version`, and a counter change they did not see must make them fail and
  * retry rather than write back the old count.
  */
-function countComments(e: TransactionEntities, ticket: TicketItem, delta: 1 | -1, isSecret: boolean) {
+function countComments(e: TransactionEntities, ticket: TicketItem, delta: 1 | -1, isSecret: boolean, fenced?: DomainContext) {
+  const fence = fenced?.claimFence !== undefined ? fenceCondition(fenced) : undefined;
   return guarded(
     e.ticket
       .patch({ ticketId: ticket.ticketId })
       .add({ commentCount: delta, ...(isSecret ? { secretCommentCount: delta } : {}), version: 1 })
-      .where((attr, op) => `${op.eq(attr.isDeleted, false)} AND ${op.eq(attr.boardId, ticket.boardId)}`)
+      .where((attr, op) => [`${op.eq(attr.isDeleted, false)} AND ${op.eq(attr.boardId, ticket.boardId)}`, ...(fence ? [fence(attr, op)] : [])].join(' AND '))
       .commit(),
-    () => notFound('Ticket'),
+    // A fenced comment re-reads to say why (the ticket gone, or the lease no longer the writer's).
+    () => (fence ? new LostRace('The ticket or its claim changed concurrently; retry') : notFound('Ticket')),
   );
 }
 

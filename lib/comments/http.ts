@@ -29,7 +29,7 @@ export const commentsRoutes: Routes = withTicketRefs({
   }),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments': authenticated({
     scope: 'write',
-    fence: false,
+    fence: true,
     ticketRefs: ['ticketId'],
     summary: 'Comment on a ticket',
     result: commentResult,

@@ -3,7 +3,7 @@ import { type AppError, invalidField } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import { listBoards } from '../boards/index.js';
 import { listStatuses } from '../statuses/index.js';
-import { listIssues, createBoardTicket, getTicket, patchTicket, changeTicketStatus, REPORT_OUTCOMES, reportRun, claimTicket, heartbeatClaim, releaseClaim, locateTicket, type Ticket } from '../tickets/index.js';
+import { listIssues, createBoardTicket, getTicket, patchTicket, changeTicketStatus, REPORT_OUTCOMES, reportRun, claimTicket, claimNext, heartbeatClaim, releaseClaim, locateTicket, HANDOFF_LIMITS, type Ticket } from '../tickets/index.js';
 import { PRIORITIES } from '../db/entities/index.js';
 import { createComment, listComments } from '../comments/index.js';
 import { createEntry } from '../time/index.js';
@@ -37,11 +37,11 @@ const WIKI_WINDOW = 20_000;
 const page = z.number().int().min(1).max(10_000).default(1).describe('Page, from 1');
 const limit = z.number().int().min(1).max(50).default(20).describe('Items per page (max 50)');
 const ticketRef = {
-  ticketId: z.string().max(100).optional().describe('Ticket id (tkt_…)'),
-  displayId: z.string().max(30).optional().describe('Or its display id, e.g. PLAT-12'),
+  ticketId: z.string().max(100).optional().describe('tkt_… id'),
+  displayId: z.string().max(30).optional().describe('or display id (PLAT-12)'),
 };
 /** Fencing (DESIGN.md, Claims): the claimCount tickets_claim returned; the write is refused with CLAIM_SUPERSEDED once that lease is no longer yours. */
-const claimCount = z.number().int().min(0).max(1_000_000_000).optional().describe('The claimCount of your claim (fencing)');
+const claimCount = z.number().int().min(0).optional().describe('Your claim\'s claimCount (fencing)');
 const withFence = (ctx: DomainContext, fence: number | undefined): DomainContext => (fence === undefined ? ctx : { ...ctx, claimFence: fence });
 const pageOutput = { total: z.number(), page: z.number(), totalPages: z.number() };
 
@@ -92,6 +92,21 @@ async function locate(ctx: DomainContext, input: { ticketId?: string | undefined
   return locateTicket(ctx, ref);
 }
 
+/** Where the last holder of a ticket stopped, as one text (null when no lease left a handoff): a model reads it, no program parses it. */
+const handoffOutput = z.string().nullable().describe('Where the last holder stopped');
+
+/** A handoff as lines of text: who and when, then each field it has. */
+function handoffText(handoff: NonNullable<Awaited<ReturnType<typeof claimTicket>>['handoff']>): string {
+  return [
+    `${handoff.auto ? 'Lease lapsed' : 'Handed over'} by ${handoff.from.name} at ${handoff.createdAt} (claimCount ${handoff.claimCount}).`,
+    ...(handoff.summary ? [`Summary: ${handoff.summary}`] : []),
+    ...(handoff.nextSteps ? [`Next steps: ${handoff.nextSteps}`] : []),
+    ...(handoff.branch ? [`Branch: ${handoff.branch}`] : []),
+    ...(handoff.links.length ? [`Links: ${handoff.links.join(' ')}`] : []),
+    ...(handoff.lastNote ? [`Last note${handoff.lastHeartbeatAt ? ` (${handoff.lastHeartbeatAt})` : ''}: ${handoff.lastNote}`] : []),
+  ].join('\n');
+}
+
 const claimOutput = z.object({
   ticketId: z.string(),
   displayId: z.string(),
@@ -99,7 +114,22 @@ const claimOutput = z.object({
   claimExpiresAt: z.string(),
   claimCount: z.number().describe('The fencing number of this lease'),
   alreadyHeld: z.boolean(),
+  handoff: handoffOutput,
 });
+
+/** A claim answer (tickets_claim, tickets_claim_next) as a model sees it. */
+const compactClaim = (outcome: Awaited<ReturnType<typeof claimTicket>>): z.infer<typeof claimOutput> => ({
+  ticketId: outcome.ticket.id,
+  displayId: outcome.ticket.displayId,
+  claimedBy: outcome.claim.claimedBy.name,
+  claimExpiresAt: outcome.claim.claimExpiresAt,
+  claimCount: outcome.claim.claimCount,
+  alreadyHeld: outcome.alreadyHeld,
+  handoff: outcome.handoff ? handoffText(outcome.handoff) : null,
+});
+
+const leaseSeconds = z.number().int().min(60).max(14_400).optional().describe('Default 1800');
+const ids = z.array(z.string().max(100)).max(100).optional();
 
 const filterInput = {
   boardId: z.string().max(100).optional().describe('Only this board'),
@@ -290,55 +320,80 @@ export const TOOLS: readonly ToolDefinition[] = [
     },
   }),
   define({
+    name: 'tickets_claim_next',
+    title: 'Claim the next ready ticket',
+    description: 'Atomically claim the most urgent ready ticket (unclaimed, unblocked, dependencies done); claim null: none is ready.',
+    readOnly: false,
+    destructive: false,
+    idempotent: false,
+    input: z.object({
+      leaseSeconds,
+      assign: z.boolean().optional(),
+      boardIds: ids,
+      labelIds: ids,
+      typeIds: ids,
+      priorities: z.array(z.enum(PRIORITIES)).max(4).optional(),
+    }),
+    output: z.object({ claim: claimOutput.nullable() }),
+    run: async (ctx, input) => {
+      const outcome = await claimNext(ctx, input);
+      return { claim: outcome ? compactClaim(outcome) : null };
+    },
+  }),
+  define({
     name: 'tickets_claim',
     title: 'Claim a ticket',
-    description: 'Take an exclusive, expiring lease before working on a ticket, so no one else does the same work. Renew it with tickets_heartbeat.',
+    description: 'Take an exclusive, expiring lease on a named ticket before working on it. Renew it with tickets_heartbeat.',
     readOnly: false,
     destructive: false,
     idempotent: true,
-    input: z.object({ ...ticketRef, leaseSeconds: z.number().int().min(60).max(14_400).optional().describe('Default 1800'), assign: z.boolean().optional().describe('Also assign it to you') }),
+    input: z.object({ ...ticketRef, leaseSeconds, assign: z.boolean().optional().describe('Also assign it to you') }),
     output: claimOutput,
     run: async (ctx, input) => {
       const { boardId, ticketId } = await locate(ctx, input);
-      const outcome = await claimTicket(ctx, boardId, ticketId, { ...(input.leaseSeconds ? { leaseSeconds: input.leaseSeconds } : {}), ...(input.assign !== undefined ? { assign: input.assign } : {}) });
-      const claim = outcome.claim!;
-      return {
-        ticketId: outcome.ticket.id,
-        displayId: outcome.ticket.displayId,
-        claimedBy: claim.claimedBy.name,
-        claimExpiresAt: claim.claimExpiresAt,
-        claimCount: claim.claimCount,
-        alreadyHeld: outcome.alreadyHeld,
-      };
+      return compactClaim(await claimTicket(ctx, boardId, ticketId, { ...(input.leaseSeconds ? { leaseSeconds: input.leaseSeconds } : {}), ...(input.assign !== undefined ? { assign: input.assign } : {}) }));
     },
   }),
   define({
     name: 'tickets_heartbeat',
     title: 'Renew a claim',
-    description: 'Extend your lease on a ticket you hold. CLAIM_NOT_HELD means you lost it: stop working on it.',
+    description: 'Extend your lease. note: your progress, handed on if the lease lapses. CLAIM_NOT_HELD: you lost it, stop.',
     readOnly: false,
     destructive: false,
     idempotent: true,
-    input: z.object({ ...ticketRef, extendSeconds: z.number().int().min(60).max(14_400).optional(), claimCount }),
+    input: z.object({ ...ticketRef, extendSeconds: z.number().int().min(60).max(14_400).optional(), note: z.string().max(HANDOFF_LIMITS.note).optional(), claimCount }),
     output: z.object({ claimExpiresAt: z.string(), claimCount: z.number() }),
     run: async (ctx, input) => {
       const { boardId, ticketId } = await locate(ctx, input);
-      const claim = (await heartbeatClaim(withFence(ctx, input.claimCount), boardId, ticketId, input.extendSeconds ? { extendSeconds: input.extendSeconds } : {}))!;
+      const claim = (await heartbeatClaim(withFence(ctx, input.claimCount), boardId, ticketId, {
+        ...(input.extendSeconds ? { extendSeconds: input.extendSeconds } : {}),
+        ...(input.note !== undefined ? { note: input.note } : {}),
+      }))!;
       return { claimExpiresAt: claim.claimExpiresAt, claimCount: claim.claimCount };
     },
   }),
   define({
     name: 'tickets_release',
     title: 'Release a claim',
-    description: 'Give up your lease on a ticket so others can take it.',
+    description: 'Give up your lease so others can take it; summary (with nextSteps, branch, links) is the handoff the next holder reads.',
     readOnly: false,
     destructive: false,
     idempotent: false,
-    input: z.object({ ...ticketRef, reason: z.string().max(500).optional(), claimCount }),
+    input: z.object({
+      ...ticketRef,
+      reason: z.string().max(500).optional(),
+      summary: z.string().min(1).max(HANDOFF_LIMITS.summary).optional(),
+      nextSteps: z.string().max(HANDOFF_LIMITS.nextSteps).optional(),
+      branch: z.string().max(HANDOFF_LIMITS.branch).optional(),
+      links: z.array(z.url({ protocol: /^https?$/ }).max(2_000)).max(HANDOFF_LIMITS.links).optional(),
+      claimCount,
+    }),
     output: z.object({ released: z.boolean() }),
-    run: async (ctx, input) => {
+    run: async (ctx, { summary, nextSteps, branch, links, ...input }) => {
       const { boardId, ticketId } = await locate(ctx, input);
-      return releaseClaim(withFence(ctx, input.claimCount), boardId, ticketId, input.reason ? { reason: input.reason } : {});
+      if (summary === undefined && (nextSteps ?? branch ?? links) !== undefined) throw invalidField('summary', 'A handoff needs its summary');
+      const handoff = summary === undefined ? undefined : { summary, ...(nextSteps !== undefined ? { nextSteps } : {}), ...(branch !== undefined ? { branch } : {}), ...(links ? { links } : {}) };
+      return releaseClaim(withFence(ctx, input.claimCount), boardId, ticketId, { ...(input.reason ? { reason: input.reason } : {}), ...(handoff ? { handoff } : {}) });
     },
   }),
   define({
@@ -413,11 +468,11 @@ export const TOOLS: readonly ToolDefinition[] = [
     readOnly: false,
     destructive: false,
     idempotent: false,
-    input: z.object({ ...ticketRef, content: z.string().min(1).max(50_000) }),
+    input: z.object({ ...ticketRef, content: z.string().min(1).max(50_000), claimCount }),
     output: z.object({ id: z.string(), createdAt: z.string() }),
     run: async (ctx, input) => {
       const { boardId, ticketId } = await locate(ctx, input);
-      const comment = await createComment(ctx, boardId, ticketId, { content: input.content });
+      const comment = await createComment(withFence(ctx, input.claimCount), boardId, ticketId, { content: input.content });
       return { id: comment.id, createdAt: comment.createdAt };
     },
   }),
@@ -433,13 +488,14 @@ export const TOOLS: readonly ToolDefinition[] = [
       durationMinutes: z.number().int().min(1).max(1440),
       description: z.string().max(500).optional(),
       date: z.string().refine(isCalendarDay, 'YYYY-MM-DD').optional().describe('YYYY-MM-DD, default today (UTC)'),
+      claimCount,
     }),
     output: z.object({ id: z.string(), state: z.string(), durationMinutes: z.number(), date: z.string() }),
     run: async (ctx, input) => {
       const ticketId = input.ticketId ?? input.displayId;
       if (!ticketId) throw invalidField('ticketId', 'Name the ticket by ticketId or displayId');
       const { durationMinutes, description, date } = input;
-      const entry = await createEntry(ctx, { ticketId, durationMinutes, ...(description !== undefined ? { description } : {}), ...(date !== undefined ? { date } : {}) }, 'MCP');
+      const entry = await createEntry(withFence(ctx, input.claimCount), { ticketId, durationMinutes, ...(description !== undefined ? { description } : {}), ...(date !== undefined ? { date } : {}) }, 'MCP');
       return { id: entry.id, state: entry.state, durationMinutes: entry.durationMinutes, date: entry.date };
     },
   }),

@@ -10,6 +10,7 @@ import { loadOrgConfig, type OrgConfig } from './config.js';
 import { applyFieldChanges, type TicketFieldChanges } from './fields.js';
 import { checkAssignee, readAssignee, referenceGuards, validateReferences } from './reference-guards.js';
 import { assertAgentMayCreateIn } from './suggestions/approval-gate.js';
+import { attachToParent } from './structure/subtickets.js';
 import { saveTicket, type TransactionItemsBuilder } from './write.js';
 
 export interface CreateTicketInput extends Omit<TicketFieldChanges, 'timeSpent'> {
@@ -131,13 +132,7 @@ export async function createTicket(ctx: DomainContext, boardId: string, requeste
     ...guards(e),
     ...(parent
       ? [
-          guarded(
-            e.ticket
-              .put({ ...parent, subticketIds: [...(parent.subticketIds ?? []), ticket.ticketId], version: parent.version + 1, updatedAt: ticket.createdAt })
-              .where((attr, op) => op.eq(attr.version, parent.version))
-              .commit(),
-            () => invalidField('parentTicketId', 'The parent ticket changed concurrently; retry'),
-          ),
+          guarded(attachToParent(e, parent, ticket, ticket.createdAt), () => invalidField('parentTicketId', 'The parent ticket changed concurrently; retry')),
         ]
       : []),
   ];

@@ -1,6 +1,9 @@
 /** Public face of the tickets domain for other domains: they reach it only through this file. */
 export { liveTicketOf, loadTicketOnBoard, loadTicketOnBoardWith, loadTickets } from './access.js';
 export { claimTicket, heartbeatClaim, releaseClaim } from './claims/claims.js';
+export { assertFence, fenceCondition } from './claims/lease.js';
+export { claimNext } from './claims/next.js';
+export { HANDOFF_LIMITS } from './claims/handoffs.js';
 export { type SweepScope, liveClaimsOf, sweepLapsedClaims } from './claims/expiry.js';
 export { REPORT_OUTCOMES, reportRun } from './claims/reports.js';
 export { loadOrgConfig } from './config.js';

@@ -52,7 +52,7 @@ export async function deleteTicket(ctx: DomainContext, boardId: string, ticketId
     await saveTicket(ctx, {
       before: ticket,
       after,
-      related: (e) => [...guards(e), ...(parent ? [guarded(detachFromParent(e, parent, ticket.ticketId, now), () => new LostRace('The parent ticket changed concurrently; retry'))] : [])],
+      related: (e) => [...guards(e), ...(parent ? [guarded(detachFromParent(e, parent, ticket, now), () => new LostRace('The parent ticket changed concurrently; retry'))] : [])],
     });
   });
 }

@@ -11,7 +11,7 @@ import { utcDay } from '../activity/index.js';
 import { loadVisibleBoard } from '../boards/index.js';
 import { notificationPut } from '../notifications/index.js';
 import { hasPermission } from '../organizations/index.js';
-import { liveTicketOf, resolveTicketRef } from '../tickets/index.js';
+import { assertFence, fenceCondition, liveTicketOf, resolveTicketRef } from '../tickets/index.js';
 import { enterTimeTracking } from './access.js';
 import { aggregateItems, transactWithCap, type AgentCap } from './aggregates.js';
 import { presentEntries } from './present.js';
@@ -208,14 +208,32 @@ export interface EntryInput extends TimeTargetRef {
  */
 export async function createEntry(ctx: DomainContext, input: EntryInput, source: 'MANUAL' | 'MCP' = 'MANUAL') {
   enterTimeTracking(ctx, 'time-tracking:manage');
-  const target = await resolveTarget(ctx, input, [syncEndpointKey(ctx.org.orgId)]);
-  const entry = newEntry(ctx, target, {
-    rawMinutes: input.durationMinutes,
-    ...(input.description !== undefined ? { description: input.description } : {}),
-    date: input.date ?? utcDay(ctx.clock.now()),
-    source,
+  // A fenced entry (X-Claim-Count, MCP claimCount) is decided again from a fresh read when the lease changed under it.
+  return retryLostRaces(async () => {
+    const target = await resolveTarget(ctx, input, [syncEndpointKey(ctx.org.orgId)]);
+    const fenced = fencedOn(ctx, target.ticket);
+    const entry = newEntry(ctx, target, {
+      rawMinutes: input.durationMinutes,
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      date: input.date ?? utcDay(ctx.clock.now()),
+      source,
+    });
+    return bookEntry(ctx, target, entry, fenced);
   });
-  return bookEntry(ctx, target, entry);
+}
+
+/**
+ * The fence of time booked under a claim: the ticket must carry the caller's live lease of
+ * that number now (checked at once) and at commit (a check in the entry's transaction).
+ */
+function fencedOn(ctx: DomainContext, ticket: TicketItem | undefined): EntryWrite['related'] {
+  if (ctx.claimFence === undefined) return undefined;
+  if (!ticket) throw invalidField('ticketId', 'A claim count (X-Claim-Count) fences time booked on a ticket only');
+  assertFence(ctx, ticket);
+  const condition = fenceCondition(ctx);
+  return (e) => [
+    guarded(e.ticket.check({ ticketId: ticket.ticketId }).where(condition).commit(), () => new LostRace('The claim changed concurrently; retry')),
+  ];
 }
 
 /**

@@ -99,6 +99,7 @@ export const timeRoutes: Routes = withTicketRefs({
   }),
   'POST /api/v1/time-tracking/entries': authenticated({
     scope: 'write',
+    fence: true,
     ticketRefs: ['ticketId'],
     summary: 'Book time',
     description:

@@ -334,13 +334,13 @@ describe('the MCP endpoint', () => {
     await client.close();
   });
 
-  it('describes every tool compactly: flat input objects, title, annotations, output schema; the catalogue under 20,000 characters', async () => {
+  it('describes every tool compactly: flat input objects, title, annotations, output schema; the catalogue under 22,500 characters (about 5,600 tokens)', async () => {
     const { token } = await createToken(setup.org, setup.org.adminToken);
     const client = await modernClient(token);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       'boards_list', 'statuses_list', 'tickets_list', 'tickets_search', 'tickets_get', 'tickets_create', 'tickets_update', 'tickets_set_status',
-      'tickets_claim', 'tickets_heartbeat', 'tickets_release', 'tickets_report', 'comments_list', 'comments_add', 'time_log',
+      'tickets_claim_next', 'tickets_claim', 'tickets_heartbeat', 'tickets_release', 'tickets_report', 'comments_list', 'comments_add', 'time_log',
       'wiki_search', 'wiki_get_page',
     ]);
     for (const tool of tools) {
@@ -351,7 +351,7 @@ describe('the MCP endpoint', () => {
       expect(tool.annotations).toMatchObject({ openWorldHint: false });
       for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint']) expect(typeof (tool.annotations as Record<string, unknown>)[hint]).toBe('boolean');
     }
-    expect(JSON.stringify(tools).length).toBeLessThan(20_000);
+    expect(JSON.stringify(tools).length).toBeLessThan(22_500);
     // The README names the tools in this order, with their count and the size of the list.
     const readme = readFileSync('README.md', 'utf8');
     const documented = /\*\*Tools\*\* \((\d+), in the order `tools\/list` gives them; the list is ([\d,]+) characters of JSON[^)]*\): ([^\n]+)\./.exec(readme);

@@ -237,7 +237,37 @@ function claimProbes(): Record<string, Probe> {
     return ticket;
   };
   return {
-    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim': { budget: 3, run: async (org) => org.call('POST', claim(org, (await freshTicket(org)).id), { body: {} }) },
+    // Auth, the ticket ∥ its latest handoff (every claim answer carries it), the transaction.
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim': { budget: 4, run: async (org) => org.call('POST', claim(org, (await freshTicket(org)).id), { body: {} }) },
+    // Auth, boards ∥ configuration, each board's ready queue ∥ the lapsed claims, then the claim of one candidate (ticket ∥ handoff, transaction).
+    'POST /api/v1/claims/next': {
+      budget: 8,
+      run: async (org) => {
+        const inProgress = org.statusIds[2]!;
+        await freshTicket(org, { statusId: inProgress, priority: 'critical' });
+        return org.call('POST', '/api/v1/claims/next', { body: { boardIds: [org.boardId] } });
+      },
+    },
+    'GET /api/v1/boards/{boardId}/tickets/{ticketId}/handoffs': { budget: 3, run: call('GET /api/v1/boards/{boardId}/tickets/{ticketId}/handoffs') },
+    // Auth, board and ticket ∥ configuration, the dependencies, the tickets they name.
+    'GET /api/v1/boards/{boardId}/tickets/{ticketId}/dependencies': { budget: 5, run: call('GET /api/v1/boards/{boardId}/tickets/{ticketId}/dependencies') },
+    // Auth, board and ticket ∥ configuration, the blocker ∥ the ticket's dependencies, one Query per ticket the cycle check walks, the transaction.
+    'PUT /api/v1/boards/{boardId}/tickets/{ticketId}/dependencies/{blockerId}': {
+      budget: 8,
+      run: async (org) => {
+        const [ticket, blocker] = [await freshTicket(org), await freshTicket(org)];
+        return org.call('PUT', `/api/v1/boards/${org.boardId}/tickets/${ticket.id}/dependencies/${blocker.id}`);
+      },
+    },
+    'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/dependencies/{blockerId}': {
+      budget: 4,
+      run: async (org) => {
+        const [ticket, blocker] = [await freshTicket(org), await freshTicket(org)];
+        const added = await org.call('PUT', `/api/v1/boards/${org.boardId}/tickets/${ticket.id}/dependencies/${blocker.id}`);
+        if (added.status !== 200) throw new Error(`dependency: ${added.status}`);
+        return org.call('DELETE', `/api/v1/boards/${org.boardId}/tickets/${ticket.id}/dependencies/${blocker.id}`);
+      },
+    },
     'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat': {
       budget: 3,
       run: async (org) => org.call('POST', claim(org, (await claimed(org)).id, '/heartbeat'), { body: { extendSeconds: 600 } }),
@@ -362,7 +392,8 @@ function ticketProbes(): Record<string, Probe> {
       run: (org) => org.call('PUT', onTicket(org, org.ticketId, '/custom-fields'), { body: { values: [{ customFieldId: org.customFieldId, value: 'v' }] } }),
     },
     [`GET ${t}/{ticketId}/completion-check`]: { budget: 3, run: call(`GET ${t}/{ticketId}/completion-check`) },
-    [`GET ${t}/{ticketId}/blocker`]: { budget: 3, run: call(`GET ${t}/{ticketId}/blocker`) },
+    // Auth, board and ticket ∥ configuration ∥ its dependencies, then the blocking tickets (the fixture ticket waits for one).
+    [`GET ${t}/{ticketId}/blocker`]: { budget: 5, run: call(`GET ${t}/{ticketId}/blocker`) },
     // auth; the ticket; its pull requests (one Query on gsi1).
     [`GET ${t}/{ticketId}/pull-requests`]: { budget: 3, run: call(`GET ${t}/{ticketId}/pull-requests`) },
     [`GET ${t}/{ticketId}/subtickets`]: { budget: 4, run: call(`GET ${t}/{ticketId}/subtickets`) },

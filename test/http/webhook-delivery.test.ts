@@ -233,7 +233,7 @@ describe('webhook delivery', () => {
 
 describe('event payloads', () => {
   const BASE = ['ticketId', 'boardId', 'projectId', 'organizationId', 'claimCount'];
-  /** Spec §6.2: the data fields of each ticket and comment event, exactly; and the fence, claimCount (issue 29). */
+  /** Spec §6.2: the data fields of each ticket and comment event, exactly; and the fence, claimCount, and the handoff a lease left (issue 29). */
   const FIELDS: Record<string, string[]> = {
     'ticket.created': BASE,
     'ticket.updated': [...BASE, 'actorId'],
@@ -241,8 +241,8 @@ describe('event payloads', () => {
     'ticket.status_changed': [...BASE, 'oldStatusId', 'newStatusId', 'actorId'],
     'ticket.assigned': [...BASE, 'oldAssigneeId', 'newAssigneeId'],
     'ticket.claimed': [...BASE, 'claimedById', 'claimExpiresAt'],
-    'ticket.claim_released': [...BASE, 'releasedById', 'previousClaimedById', 'reason'],
-    'ticket.claim_expired': [...BASE, 'previousClaimedById', 'claimExpiresAt'],
+    'ticket.claim_released': [...BASE, 'releasedById', 'previousClaimedById', 'reason', 'handoffId'],
+    'ticket.claim_expired': [...BASE, 'previousClaimedById', 'claimExpiresAt', 'handoffId'],
     'comment.created': [...BASE, 'commentId', 'authorId', 'isSecret'],
   };
 

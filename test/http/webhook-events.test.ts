@@ -4,8 +4,10 @@ import { api, createMember, createToken, signupOrg, type TestOrg } from '../supp
 /* The event catalogue (spec §4.15 GET /events, §6.2): open to any member of any plan. */
 const SPEC_EVENTS = [
   'ticket.created', 'ticket.updated', 'ticket.deleted', 'ticket.status_changed', 'ticket.assigned', 'ticket.claimed',
-  'ticket.claim_released', 'ticket.claim_expired', 'ticket.reported', 'comment.created', 'pr.opened', 'pr.status_changed',
-  'pr.merged', 'pipeline.updated',
+  'ticket.claim_released', 'ticket.claim_expired', 'ticket.reported',
+  // Beyond the spec (issue 29): dependencies between tickets.
+  'ticket.dependency_added', 'ticket.dependency_removed', 'ticket.unblocked',
+  'comment.created', 'pr.opened', 'pr.status_changed', 'pr.merged', 'pipeline.updated',
 ];
 
 describe('GET /api/v1/webhook-endpoints/events', () => {

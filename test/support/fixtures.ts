@@ -22,6 +22,8 @@ export interface OrgFixture extends TestOrg {
   /** A ticket on the fixture board (ACTIVE status), with one subticket and one comment. */
   ticketId: string;
   subticketId: string;
+  /** A ticket the fixture ticket depends on. */
+  blockerId: string;
   commentId: string;
   agentId: string;
   agentTokenId: string;
@@ -73,6 +75,9 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
   const ticket = (await created(org, tickets, { title: 'Fixture ticket', statusId: inProgress.id, labelIds: [label.id] })).data;
   const subticket = (await created(org, `${tickets}/${ticket.id}/subtickets`, { title: 'Fixture subticket' })).data;
   const comment = (await created(org, `${tickets}/${ticket.id}/comments`, { content: 'Fixture comment' })).data;
+  const blocker = (await created(org, tickets, { title: 'Fixture blocker', statusId: inProgress.id })).data;
+  const dependency = await org.call('PUT', `${tickets}/${ticket.id}/dependencies/${blocker.id}`);
+  if (dependency.status !== 200) throw new Error(`fixture dependency: ${dependency.status} ${JSON.stringify(dependency.body)}`);
   const agent = await created(org, `/api/v1/organizations/${org.orgId}/agents`, { name: 'Fixture agent' });
   const agentToken = await created(org, `/api/v1/organizations/${org.orgId}/agents/${agent.id}/tokens`, { name: 'Fixture agent token' });
   const suggestionId = await pendingSuggestion(org, board.id, ticket.id, agent.id, agentToken.token);
@@ -109,6 +114,7 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
     customFieldId: field.id,
     ticketId: ticket.id,
     subticketId: subticket.id,
+    blockerId: blocker.id,
     commentId: comment.id,
     agentId: agent.id,
     agentTokenId: agentToken.id,
@@ -172,6 +178,7 @@ export function pathFor(routeKey: string, fixture: OrgFixture): { method: string
     customFieldId: fixture.customFieldId,
     ticketId: fixture.ticketId,
     subticketId: fixture.subticketId,
+    blockerId: fixture.blockerId,
     commentId: fixture.commentId,
     orgId: fixture.orgId,
     agentId: fixture.agentId,

@@ -44,6 +44,28 @@ export function fenceRefusal(ticket: TicketItem, writerId: string, fence: number
   return new AppError(409, 'CLAIM_SUPERSEDED', 'Your claim on this ticket was superseded; stop working on it', { claimCount: fence, currentClaimCount: ticket.claimCount ?? 0 });
 }
 
+/** A fenced write's check before it writes: throws the precise refusal when the writer's claim is not that live lease. */
+export function assertFence(ctx: { claimFence?: number; actor: { userId: string }; clock: { now(): Date } }, ticket: TicketItem): void {
+  if (ctx.claimFence === undefined) return;
+  const refusal = fenceRefusal(ticket, ctx.actor.userId, ctx.claimFence, ctx.clock.now());
+  if (refusal) throw refusal;
+}
+
+/**
+ * The condition that keeps a fenced write's check true at commit, for a write (or a check) of
+ * the ticket item in the same transaction: the ticket still carries the writer's lease numbered
+ * `fence`, live now. Empty when the write is not fenced. A failure is a lost race: the writer
+ * reads again, and `assertFence` then answers precisely.
+ */
+export function fenceCondition(ctx: { claimFence?: number; actor: { userId: string }; clock: { now(): Date } }) {
+  const fence = ctx.claimFence;
+  // biome-ignore lint/suspicious/noExplicitAny: ElectroDB's where-callback attributes of the ticket entity
+  return (attr: any, op: any): string =>
+    fence === undefined
+      ? ''
+      : `${op.eq(attr.claimCount, fence)} AND ${op.eq(attr.claimedById, ctx.actor.userId)} AND ${op.gt(attr.claimExpiresAt, ctx.clock.now().toISOString())}`;
+}
+
 /** Whether the ticket holds a live lease (spec §2.12): claimExpiresAt > now, at read time. */
 export function hasLiveClaim(ticket: TicketItem, now: Date): boolean {
   const expiresAt = ticket.claimExpiresAt;

@@ -68,10 +68,11 @@ async function presentDependencies(ctx: DomainContext, board: BoardItem, items: 
   return { blockedBy: refs('blockedBy'), blocks: refs('blocks') };
 }
 
-/** The blocker named in the path: a live ticket of the organization on a board the caller can see; 404 otherwise. */
-async function loadVisibleBlocker(ctx: DomainContext, blockerId: string): Promise<TicketItem> {
+/** The blocker named in the path: a live ticket of the organization on a board the caller can see (`known` is); 404 otherwise. */
+async function loadVisibleBlocker(ctx: DomainContext, blockerId: string, known: BoardItem): Promise<TicketItem> {
   const blocker = liveTicketOf(ctx, (await ticketsById(ctx.org.orgId, [blockerId])).get(blockerId));
   if (!blocker) throw notFound('Ticket');
+  if (blocker.boardId === known.boardId) return blocker;
   const [board] = (await batchGetMixed([{ entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId: blocker.boardId } }])) as (BoardItem | undefined)[];
   if (!board || !canSeeBoard(ctx.actor, board)) throw notFound('Ticket');
   return blocker;
@@ -135,7 +136,7 @@ export async function addDependency(ctx: DomainContext, boardId: string, ticketI
   return retryLostRaces(async () => {
     const [{ board, ticket }, config] = await Promise.all([loadTicketOnBoard(ctx, boardId, ticketId), loadOrgConfig(ctx.org.orgId)]);
     if (blockerId === ticket.ticketId) throw invalidField('blockerId', 'A ticket cannot depend on itself');
-    const [blocker, items] = await Promise.all([loadVisibleBlocker(ctx, blockerId), dependencyItemsOf(ticket.ticketId)]);
+    const [blocker, items] = await Promise.all([loadVisibleBlocker(ctx, blockerId, board), dependencyItemsOf(ticket.ticketId)]);
     const blockerIds = items.filter((item) => item.direction === 'blockedBy').map((item) => item.otherId);
     if (blockerIds.includes(blocker.ticketId)) return presentDependencies(ctx, board, items, config);
     if (blockerIds.length >= MAX_BLOCKERS_PER_TICKET) throw invalidField('blockerId', `A ticket depends on at most ${MAX_BLOCKERS_PER_TICKET} tickets`);

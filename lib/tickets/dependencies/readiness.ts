@@ -40,7 +40,8 @@ export function readinessEventFor(before: TicketItem | undefined, after: TicketI
   if (!opennessChanged && !parentChanged) return undefined;
   return {
     type: READINESS_EVENT,
-    subjectId: after.ticketId,
+    // Its own outbox partition, apart from the ticket's webhook events.
+    subjectId: `readiness:${after.ticketId}`,
     data: { ticketId: after.ticketId, parentIds, deleted: after.isDeleted === true, dependents: opennessChanged },
   };
 }

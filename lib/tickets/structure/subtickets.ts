@@ -10,22 +10,28 @@ import { loadOrgConfig, type OrgConfig } from '../config.js';
 import { createTicket } from '../create.js';
 import { presentFullTicket } from '../present.js';
 import { updateTicket } from '../update.js';
+import { isOpenTicket } from '../dependencies/readiness.js';
 
 /** Subtickets one ticket may hold. Subtickets are one level deep: a subticket has none. */
 export const MAX_SUBTICKETS_PER_TICKET = 100;
 
-/** The parent item with one more subticket, written only if the parent is unchanged since read. */
-export function attachToParent(e: TransactionEntities, parent: TicketItem, childId: string, at: string) {
+/**
+ * The parent item with one more subticket (and one more open subticket unless the child is
+ * FINAL: readiness, lib/tickets/dependencies), written only if the parent is unchanged since read.
+ */
+export function attachToParent(e: TransactionEntities, parent: TicketItem, child: TicketItem, at: string) {
+  const openSubticketCount = (parent.openSubticketCount ?? 0) + (isOpenTicket(child) ? 1 : 0);
   return e.ticket
-    .put({ ...parent, subticketIds: [...(parent.subticketIds ?? []), childId], version: parent.version + 1, updatedAt: at })
+    .put({ ...parent, subticketIds: [...(parent.subticketIds ?? []), child.ticketId], openSubticketCount, version: parent.version + 1, updatedAt: at })
     .where((attr, op) => op.eq(attr.version, parent.version))
     .commit();
 }
 
-/** The parent item without the subticket, written only if the parent is unchanged since read. */
-export function detachFromParent(e: TransactionEntities, parent: TicketItem, childId: string, at: string) {
+/** The parent item without the subticket (`child` as it was), written only if the parent is unchanged since read. */
+export function detachFromParent(e: TransactionEntities, parent: TicketItem, child: TicketItem, at: string) {
+  const openSubticketCount = Math.max(0, (parent.openSubticketCount ?? 0) - (isOpenTicket(child) ? 1 : 0));
   return e.ticket
-    .put({ ...parent, subticketIds: (parent.subticketIds ?? []).filter((id) => id !== childId), version: parent.version + 1, updatedAt: at })
+    .put({ ...parent, subticketIds: (parent.subticketIds ?? []).filter((id) => id !== child.ticketId), openSubticketCount, version: parent.version + 1, updatedAt: at })
     .where((attr, op) => op.eq(attr.version, parent.version))
     .commit();
 }
@@ -143,7 +149,7 @@ export async function convertToSubticket(ctx: DomainContext, boardId: string, ti
     const saved = await updateTicket(ctx, { board, ticket, config }, {}, {
       extra: { parentTicketId: parent.ticketId },
       timeline: [{ kind: 'CONVERTED_TO_SUBTICKET', details: { parentTicketId: parent.ticketId, parentDisplayId: parent.displayId } }],
-      related: (e) => [guarded(attachToParent(e, parent, ticket.ticketId, at), parentChanged)],
+      related: (e) => [guarded(attachToParent(e, parent, ticket, at), parentChanged)],
     });
     return presentFullTicket(saved, config, ctx);
   });
@@ -164,7 +170,7 @@ export async function promoteToStandalone(ctx: DomainContext, boardId: string, t
     const saved = await updateTicket(ctx, loaded, {}, {
       remove: ['parentTicketId'],
       timeline: [{ kind: 'PROMOTED_TO_STANDALONE', details: { formerParentTicketId: ticket.parentTicketId, formerParentDisplayId: parent?.displayId ?? null } }],
-      related: (e) => (parent ? [guarded(detachFromParent(e, parent, ticket.ticketId, at), parentChanged)] : []),
+      related: (e) => (parent ? [guarded(detachFromParent(e, parent, ticket, at), parentChanged)] : []),
     });
     return presentFullTicket(saved, config, ctx);
   });
