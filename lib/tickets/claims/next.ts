@@ -1,6 +1,6 @@
 import { AppError } from '../../core/errors.js';
 import type { DomainContext } from '../../db/context.js';
-import { LostRace, raceBudget } from '../../db/races.js';
+import { LostRace, racePauseMs } from '../../db/races.js';
 import { canSeeBoard, listOrganizationBoards } from '../../boards/index.js';
 import { requirePermission } from '../../organizations/index.js';
 import { publishMetrics } from '../../core/telemetry.js';
@@ -17,10 +17,17 @@ export interface ClaimNextInput extends ReadyFilters {
 /** Queue entries read per board per Query: a few more than the candidates contention usually costs. */
 const CANDIDATES_PER_READ = 10;
 
-/** Refusals of one candidate that send claim-next on to the next one: someone else got there first, or it is no longer ready. */
+/**
+ * Refusals of one candidate that send claim-next on to the next one: someone else got there
+ * first, it is no longer ready, or it kept changing under us (a plain CONFLICT is what the
+ * transaction answers when it kept colliding with other writes of the same items).
+ */
 const movesOn = (error: unknown): boolean =>
   error instanceof NotReady ||
-  (error instanceof AppError && (error.code === 'TICKET_ALREADY_CLAIMED' || error.code === 'TICKET_NOT_CLAIMABLE' || error.code === 'NOT_FOUND'));
+  (error instanceof AppError && ['TICKET_ALREADY_CLAIMED', 'TICKET_NOT_CLAIMABLE', 'NOT_FOUND', 'CONFLICT'].includes(error.code) && !(error instanceof LostRace));
+
+/** Fresh reads of one candidate after lost races before claim-next moves on to the next. */
+const READS_PER_CANDIDATE = 3;
 
 /**
  * POST /api/v1/claims/next: claims for the caller the first ready ticket (lists/ready.ts order)
@@ -39,18 +46,20 @@ export async function claimNext(ctx: DomainContext, input: ClaimNextInput) {
   const boardIds = boards.filter((board) => canSeeBoard(ctx.actor, board) && (!wanted || wanted.has(board.boardId))).map((board) => board.boardId);
   const terms: ClaimTerms = { leaseSeconds: clampLease(input.leaseSeconds), assign: input.assign ?? false, limit: claimLimitOf(ctx), requireReady: config };
   const now = ctx.clock.now();
-  const budget = raceBudget();
-  let lostRaces = 0;
   for await (const candidate of readyTickets(ctx.org.orgId, boardIds, readyAcceptor(config, now, input), now, CANDIDATES_PER_READ)) {
-    for (;;) {
+    for (let read = 1; ; read += 1) {
       try {
         const claimed = await withClaimSlot(ctx, terms.limit, () => claimOnce(ctx, candidate.boardId, candidate.ticketId, terms));
         publishMetrics({ ClaimsTaken: 1 });
         return claimed;
       } catch (error) {
         if (movesOn(error)) break;
-        // The ticket changed between read and write: decide again from a fresh read (within the race budget).
-        if (error instanceof LostRace && (await budget.pause(++lostRaces))) continue;
+        // The ticket changed between read and write: decide again from a fresh read, a few times, then move on.
+        if (error instanceof LostRace) {
+          if (read >= READS_PER_CANDIDATE) break;
+          await new Promise((resolve) => setTimeout(resolve, racePauseMs(read)));
+          continue;
+        }
         if (error instanceof AppError && error.code === 'CLAIM_LIMIT_REACHED') publishMetrics({ ClaimsRefused: 1 }, { reason: error.code });
         throw error;
       }

@@ -16,7 +16,7 @@ export const BLOCKED_KEY = 'BLOCKED';
  */
 export function isReady(ticket: TicketItem, config: OrgConfig, now: Date): boolean {
   const status = config.status(ticket.statusId);
-  if (!status || status.category !== 'ACTIVE' || status.key === BLOCKED_KEY) return false;
+  if (status?.category !== 'ACTIVE' || status.key === BLOCKED_KEY) return false;
   if (hasLiveClaim(ticket, now)) return false;
   return isQueued({ ...ticket, claimedById: undefined });
 }

@@ -1,0 +1,225 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { setPlan, type ApiResponse } from '../support/api.js';
+import { boardSetup, lapseClaim, type BoardSetup } from '../support/tickets.js';
+import { createAgent, createBoard, type TestAgent } from '../support/factories.js';
+import { db } from '../../lib/db/service.js';
+import type { HandoffItem, TicketItem, TimelineEntryItem } from '../../lib/db/entities/index.js';
+
+/**
+ * A fleet of agents on one backlog, through the real HTTP interface on DynamoDB Local: 16 agents
+ * (concurrent-claim limits 1 to 3, one worker per slot) loop claim-next → heartbeat with a note
+ * → finish (DONE), hand over (release with a handoff) or crash (the lease is left to lapse), over
+ * 320 ready tickets on three boards with dependency chains and fan-in. Afterwards the tickets'
+ * timelines, claims and handoffs are read back and every promise is checked: one holder at a
+ * time, never claimed before its blockers were FINAL, no agent over its limit, no conflict from
+ * claim-next, an automatic handoff for every lapse, claim counts rising one by one.
+ */
+const AGENTS = 16;
+const CHAINS = 40; // of 4 tickets: each waits for the one before
+const CHAIN_LENGTH = 4;
+const FAN_INS = 20; // a ticket waiting for 5 others
+const FAN_IN_WIDTH = 5;
+const INDEPENDENT = 40;
+const LAPSES = 24;
+const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
+
+interface Claimed {
+  ticketId: string;
+  agentId: string;
+  claimCount: number;
+  handoff: { id: string; auto: boolean; summary: string | null; lastNote: string | null } | null;
+}
+
+let s: BoardSetup;
+let boards: string[];
+let agents: (TestAgent & { limit: number })[];
+/** Ticket id → its board and the tickets it waits for. */
+const tickets = new Map<string, { boardId: string; blockers: string[] }>();
+
+const ticketPath = (ticketId: string) => `/api/v1/boards/${tickets.get(ticketId)!.boardId}/tickets/${ticketId}`;
+
+/** Runs `work` over `items`, `width` at a time. */
+async function inParallel<T, R>(items: T[], width: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!, index);
+    }
+  }));
+  return results;
+}
+
+beforeAll(async () => {
+  s = await boardSetup('Fleet', 'FLT');
+  await setPlan(s.org.slug, 'PRO');
+  // Agents may finish work themselves here (by default, moving into DONE needs a person's approval).
+  const policies = await s.org.call('PATCH', `/api/v1/organizations/${s.org.orgId}/agents/policies`, { body: { statusTransitionsRequireApproval: [] } });
+  if (policies.status !== 200) throw new Error(`policies: ${policies.status} ${JSON.stringify(policies.body)}`);
+  boards = [s.boardId, (await createBoard(s.org, { name: 'Fleet two' })).id, (await createBoard(s.org, { name: 'Fleet three' })).id];
+  const total = CHAINS * CHAIN_LENGTH + FAN_INS * (FAN_IN_WIDTH + 1) + INDEPENDENT;
+  const created = await inParallel(Array.from({ length: total }, (_, index) => index), 8, async (index) => {
+    const boardId = boards[index % boards.length]!;
+    const answer = await s.org.call('POST', `/api/v1/boards/${boardId}/tickets`, {
+      body: { title: `Fleet job ${index}`, statusId: s.statuses.IN_PROGRESS.id, priority: PRIORITIES[index % PRIORITIES.length] },
+    });
+    if (answer.status !== 201) throw new Error(`create: ${answer.status} ${JSON.stringify(answer.body)}`);
+    tickets.set(answer.body.data.id, { boardId, blockers: [] });
+    return answer.body.data.id as string;
+  });
+  const edges: [string, string][] = [];
+  let at = 0;
+  for (let chain = 0; chain < CHAINS; chain += 1, at += CHAIN_LENGTH) {
+    for (let step = 1; step < CHAIN_LENGTH; step += 1) edges.push([created[at + step]!, created[at + step - 1]!]);
+  }
+  for (let fan = 0; fan < FAN_INS; fan += 1, at += FAN_IN_WIDTH + 1) {
+    for (let source = 1; source <= FAN_IN_WIDTH; source += 1) edges.push([created[at]!, created[at + source]!]);
+  }
+  await inParallel(edges, 8, async ([ticketId, blockerId]) => {
+    const answer = await s.org.call('PUT', `${ticketPath(ticketId)}/dependencies/${blockerId}`);
+    if (answer.status !== 200) throw new Error(`dependency: ${answer.status} ${JSON.stringify(answer.body)}`);
+    tickets.get(ticketId)!.blockers.push(blockerId);
+  });
+  agents = await inParallel(Array.from({ length: AGENTS }, (_, index) => index), 4, async (index) => {
+    const limit = (index % 3) + 1;
+    return { ...(await createAgent(s.org, { agent: { name: `Fleet agent ${index}` }, settings: { maxConcurrentClaims: limit }, boardIds: boards })), limit };
+  });
+}, 180_000);
+
+describe('a fleet of 16 agents on one backlog of 320 tickets', () => {
+  it('finishes every ticket, one holder at a time, in dependency order, within every limit, without a conflict', async () => {
+    const unexpected: string[] = [];
+    const claims: Claimed[] = [];
+    /** What the next holder of a ticket should be handed: the summary of a release, or the note of a lapsed lease. */
+    const expectedHandoff = new Map<string, { auto: boolean; text: string }>();
+    const done = new Set<string>();
+    let lapses = 0;
+    let releases = 0;
+    const deadline = Date.now() + 200_000;
+    const note = (answer: ApiResponse, what: string) => unexpected.push(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
+
+    const worker = async (agent: TestAgent & { limit: number }, slot: number) => {
+      let turn = 0;
+      while (done.size < tickets.size && Date.now() < deadline) {
+        turn += 1;
+        const next = await agent.call('POST', '/api/v1/claims/next', { leaseSeconds: 900 });
+        if (next.status === 204) {
+          await new Promise((resolve) => setTimeout(resolve, 150));
+          continue;
+        }
+        if (next.status !== 201) {
+          note(next, `claim-next by ${agent.id}`);
+          await new Promise((resolve) => setTimeout(resolve, 150));
+          continue;
+        }
+        const ticketId = next.body.ticket.id as string;
+        const claimCount = next.body.claim.claimCount as number;
+        claims.push({ ticketId, agentId: agent.id, claimCount, handoff: next.body.handoff });
+        const wanted = expectedHandoff.get(ticketId);
+        if (wanted) {
+          const handoff = next.body.handoff;
+          const text = wanted.auto ? handoff?.lastNote : handoff?.summary;
+          if (!handoff || handoff.auto !== wanted.auto || text !== wanted.text) unexpected.push(`handoff of ${ticketId}: wanted ${JSON.stringify(wanted)}, got ${JSON.stringify(handoff)}`);
+          expectedHandoff.delete(ticketId);
+        }
+        const fence = { 'x-claim-count': String(claimCount) };
+        const progress = `${agent.id} slot ${slot} turn ${turn}: halfway`;
+        const beat = await agent.call('POST', `${ticketPath(ticketId)}/claim/heartbeat`, { note: progress });
+        if (beat.status !== 200) note(beat, 'heartbeat');
+        const roll = Math.random();
+        if (roll < 0.1 && lapses < LAPSES) {
+          // The agent crashes: its lease runs out with nobody releasing it.
+          lapses += 1;
+          expectedHandoff.set(ticketId, { auto: true, text: progress });
+          await lapseClaim(ticketId);
+          continue;
+        }
+        if (roll < 0.25) {
+          releases += 1;
+          const summary = `${agent.id} handed over after turn ${turn}`;
+          expectedHandoff.set(ticketId, { auto: false, text: summary });
+          const released = await fetchWith(agent, 'DELETE', `${ticketPath(ticketId)}/claim`, { handoff: { summary, nextSteps: 'finish it' } }, fence);
+          if (released.status !== 200) {
+            expectedHandoff.delete(ticketId);
+            note(released, 'release');
+          }
+          continue;
+        }
+        const finished = await fetchWith(agent, 'PATCH', `${ticketPath(ticketId)}/status`, { statusId: s.statuses.DONE.id }, fence);
+        if (finished.status === 200) done.add(ticketId);
+        else note(finished, 'finish');
+      }
+    };
+    const started = Date.now();
+    await Promise.all(agents.flatMap((agent) => Array.from({ length: agent.limit }, (_, slot) => worker(agent, slot))));
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`fleet: ${claims.length} claims (${lapses} lapses, ${releases} handovers) of ${tickets.size} tickets in ${seconds.toFixed(1)} s: ${(claims.length / seconds).toFixed(1)} claims/s`);
+
+    expect(unexpected.slice(0, 5)).toEqual([]);
+    expect(done.size).toBe(tickets.size);
+
+    // Read back what the service recorded.
+    const ids = [...tickets.keys()];
+    const [stored, timelines, handoffs] = await Promise.all([
+      inParallel(ids, 8, async (ticketId) => (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data as TicketItem),
+      inParallel(ids, 8, async (ticketId) => (await db().entities.timelineEntry.query.byTicket({ ticketId }).go({ pages: 'all', consistent: true })).data as TimelineEntryItem[]),
+      inParallel(ids, 8, async (ticketId) => (await db().entities.handoff.query.byTicket({ ticketId }).go({ pages: 'all', consistent: true })).data as HandoffItem[]),
+    ]);
+    const timelineOf = new Map(ids.map((ticketId, index) => [ticketId, timelines[index]!]));
+    for (const ticket of stored) expect([ticket.ticketId, ticket.statusCategory, ticket.claimedById ?? null]).toEqual([ticket.ticketId, 'FINAL', null]);
+
+    const intervals: { agentId: string; from: string; to: string }[] = [];
+    let expired = 0;
+    for (const [ticketId, entries] of timelineOf) {
+      // Leases in order: each CLAIMED is ended (released or expired) before the next, and claim counts rise by one.
+      let holder: { agentId: string; from: string } | undefined;
+      let count = 0;
+      for (const entry of entries) {
+        const details = entry.details as Record<string, unknown>;
+        if (entry.kind === 'CLAIMED') {
+          expect(holder, `${ticketId}: claimed while held`).toBeUndefined();
+          count += 1;
+          expect(details.claimCount, `${ticketId}: claim counts`).toBe(count);
+          holder = { agentId: details.claimedById as string, from: entry.createdAt };
+        } else if (entry.kind === 'CLAIM_RELEASED' || entry.kind === 'CLAIM_EXPIRED') {
+          expect(holder?.agentId, `${ticketId}: ${entry.kind} of the holder`).toBe(details.previousClaimedById);
+          intervals.push({ agentId: holder!.agentId, from: holder!.from, to: entry.createdAt });
+          holder = undefined;
+          if (entry.kind === 'CLAIM_EXPIRED') expired += 1;
+        }
+      }
+      expect(holder, `${ticketId}: a lease outlived the ticket`).toBeUndefined();
+      // Never claimed before every ticket it waits for was FINAL.
+      const firstClaim = entries.find((entry) => entry.kind === 'CLAIMED')!.createdAt;
+      for (const blockerId of tickets.get(ticketId)!.blockers) {
+        const finished = timelineOf.get(blockerId)!.find((entry) => entry.kind === 'STATUS_CHANGED' && (entry.details as { toStatusId?: string }).toStatusId === s.statuses.DONE.id);
+        expect(finished, `${blockerId} finished`).toBeDefined();
+        expect(firstClaim >= finished!.createdAt, `${ticketId} claimed at ${firstClaim}, before its blocker ${blockerId} finished at ${finished!.createdAt}`).toBe(true);
+      }
+    }
+    expect(intervals.length).toBe(claims.length);
+    // Every lapse ended as an expiry and left an automatic handoff; every handover left its own.
+    expect(expired).toBe(lapses);
+    const all = handoffs.flat();
+    expect(all.filter((handoff) => handoff.auto)).toHaveLength(lapses);
+    expect(all.filter((handoff) => !handoff.auto)).toHaveLength(releases);
+    // No agent ever held more leases than its limit (ends sort before starts at the same instant).
+    for (const agent of agents) {
+      const moments = intervals
+        .filter((interval) => interval.agentId === agent.id)
+        .flatMap((interval) => [{ at: interval.from, delta: 1 }, { at: interval.to, delta: -1 }])
+        .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.delta - b.delta));
+      let held = 0;
+      let most = 0;
+      for (const moment of moments) most = Math.max(most, (held += moment.delta));
+      expect(most, `${agent.id} (limit ${agent.limit})`).toBeLessThanOrEqual(agent.limit);
+    }
+  }, 260_000);
+});
+
+/** A call with extra headers (the fence). */
+async function fetchWith(agent: TestAgent, method: string, path: string, body: unknown, headers: Record<string, string>): Promise<ApiResponse> {
+  const { api } = await import('../support/api.js');
+  return api(method, path, { token: agent.token, org: s.org.slug, body, headers });
+}
