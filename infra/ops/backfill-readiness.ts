@@ -1,0 +1,73 @@
+/**
+ * `npm run backfill-readiness`: the upgrade step of the fleet release (docs/fleet.md). Tickets
+ * written before it carry no open-subticket count and no ready-queue keys; this job reads every
+ * ticket once, sets `openSubticketCount` from its subtickets, and writes it back (guarded by its
+ * version, which it raises, so a concurrent writer reads again), so the entity derives the ready
+ * index keys. Run it with the table's name (TABLE_NAME) and AWS credentials, or DYNAMODB_ENDPOINT
+ * for DynamoDB Local. Safe to run again: a ticket already counted is left alone.
+ *
+ * A maintenance job, not a request: it Scans the table, page by page, for ticket items. The
+ * functions themselves are never granted Scan.
+ */
+import { pathToFileURL } from 'node:url';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../lib/core/config.js';
+import { documentDb } from '../../lib/db/client.js';
+import { db } from '../../lib/db/service.js';
+import { isConditionFailure } from '../../lib/db/transact.js';
+import type { TicketItem } from '../../lib/db/entities/index.js';
+import { isOpenTicket } from '../../lib/tickets/dependencies/readiness.js';
+import { ticketsById } from '../../lib/tickets/dependencies/propagate.js';
+
+export interface BackfillResult {
+  tickets: number;
+  updated: number;
+  /** Changed by someone else between read and write (their write derived the keys; run again to count them). */
+  skipped: number;
+}
+
+export async function backfillReadiness(): Promise<BackfillResult> {
+  const result: BackfillResult = { tickets: 0, updated: 0, skipped: 0 };
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await documentDb().send(
+      new ScanCommand({
+        TableName: config().tableName,
+        FilterExpression: '#entity = :ticket',
+        ProjectionExpression: 'ticketId',
+        ExpressionAttributeNames: { '#entity': '__edb_e__' },
+        ExpressionAttributeValues: { ':ticket': 'ticket' },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const { ticketId } of page.Items ?? []) {
+      result.tickets += 1;
+      const ticket = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data as TicketItem | null;
+      if (!ticket || (ticket.openSubticketCount !== undefined && ticket.readyBoard !== undefined)) continue;
+      const children = await ticketsById(ticket.orgId, ticket.subticketIds ?? []);
+      const openSubticketCount = [...children.values()].filter((child) => child.parentTicketId === ticket.ticketId && isOpenTicket(child)).length;
+      try {
+        await db()
+          .entities.ticket.put({ ...ticket, openSubticketCount, openBlockerCount: ticket.openBlockerCount ?? 0, version: ticket.version + 1 })
+          .where((attr, op) => op.eq(attr.version, ticket.version))
+          .go({ response: 'none' });
+        result.updated += 1;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        result.skipped += 1;
+      }
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return result;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  if (!process.env.TABLE_NAME) {
+    console.error('Set TABLE_NAME (and DYNAMODB_ENDPOINT for DynamoDB Local, or AWS credentials).');
+    process.exit(2);
+  }
+  // The service's configuration insists on a session key; this job signs nothing.
+  process.env.JWT_SECRET ??= 'backfill-readiness-signs-nothing-0000000000';
+  console.log(JSON.stringify(await backfillReadiness()));
+}
