@@ -106,13 +106,14 @@ export async function withClaimSlot<T>(ctx: DomainContext, limit: number | null,
   } catch (error) {
     if (!isClaimLimit(error) || limit === null) throw error;
   }
-  // A lapsed but unswept claim still occupies a slot: clear the agent's own lapsed claims (as the sweeper would), try once more.
-  if ((await clearOwnLapsedClaims(ctx)) > 0) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!isClaimLimit(error)) throw error;
-    }
+  // A lapsed but unswept claim still occupies a slot: clear the agent's own lapsed claims (as the
+  // sweeper would) and try once more. Once more even when none was left to clear: another
+  // agent's claim may have just ended one of them, freeing its slot in the same transaction.
+  await clearOwnLapsedClaims(ctx);
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!isClaimLimit(error)) throw error;
   }
   throw await claimLimitReached(ctx, limit);
 }
@@ -134,6 +135,11 @@ export async function claimOnce(ctx: DomainContext, boardId: string, ticketId: s
     latestHandoffOf(ctx, ticketId),
   ]);
   const { ticket, config } = loaded;
+  // The handoff was read beside the ticket: a lease that ended between the two reads (cleared
+  // just now, leaving its handoff) is read again, so the answer never misses the latest handoff.
+  const previousLease = ticket.claimCount ?? 0;
+  const endedJustNow = !ticket.claimedById && previousLease > (latestHandoff?.claimCount ?? 0) && Date.parse(ticket.updatedAt) >= ctx.clock.now().getTime() - 2_000;
+  const handoffBefore = endedJustNow ? await latestHandoffOf(ctx, ticketId) : latestHandoff;
   if (terms.requireReady && !isReady(ticket, terms.requireReady, ctx.clock.now())) throw new NotReady();
   if (ticket.statusCategory === 'FINAL' || (config && config.status(ticket.statusId)?.category === 'FINAL')) {
     // Its own code, so an agent knows to move on rather than retry.
@@ -205,7 +211,7 @@ export async function claimOnce(ctx: DomainContext, boardId: string, ticketId: s
     alreadyHeld,
     assigned,
     // A lapsed lease this claim ended left a handoff just now: that is the latest.
-    handoff: lapsed?.handoff ? presentHandoff(lapsed.handoff) : latestHandoff,
+    handoff: lapsed?.handoff ? presentHandoff(lapsed.handoff) : handoffBefore,
   };
 }
 

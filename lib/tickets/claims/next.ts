@@ -1,5 +1,6 @@
 import { AppError } from '../../core/errors.js';
 import type { DomainContext } from '../../db/context.js';
+import type { TicketItem } from '../../db/entities/index.js';
 import { LostRace, racePauseMs } from '../../db/races.js';
 import { canSeeBoard, listOrganizationBoards } from '../../boards/index.js';
 import { requirePermission } from '../../organizations/index.js';
@@ -26,6 +27,9 @@ const movesOn = (error: unknown): boolean =>
   error instanceof NotReady ||
   (error instanceof AppError && ['TICKET_ALREADY_CLAIMED', 'TICKET_NOT_CLAIMABLE', 'NOT_FOUND', 'CONFLICT'].includes(error.code) && !(error instanceof LostRace));
 
+/** Candidates a contended claim-next draws its next one from, at random. */
+const CONTENDED_WINDOW = 16;
+
 /** Fresh reads of one candidate after lost races before claim-next moves on to the next. */
 const READS_PER_CANDIDATE = 3;
 
@@ -35,9 +39,10 @@ const READS_PER_CANDIDATE = 3;
  * Candidates come from the byReady index a few at a time; each is claimed exactly as a named
  * claim is (one consistent read, one transaction guarded by the ticket's version and the
  * agent's slot counter), after checking it is still ready. A candidate someone else took, or
- * that stopped being ready, is passed over; a lost race on one is decided again from a fresh
- * read. So under contention claim-next moves down the queue and never answers a conflict while
- * a matching ticket is free; its cost follows the contention, not the backlog.
+ * that stopped being ready, is passed over (and the next drawn from the head of the queue at
+ * random); a lost race on one is decided again from a fresh read. So under contention
+ * claim-next moves on and never answers a conflict while a matching ticket is free; its cost
+ * follows the contention, not the backlog.
  */
 export async function claimNext(ctx: DomainContext, input: ClaimNextInput) {
   requirePermission(ctx, 'tickets:edit');
@@ -46,16 +51,34 @@ export async function claimNext(ctx: DomainContext, input: ClaimNextInput) {
   const boardIds = boards.filter((board) => canSeeBoard(ctx.actor, board) && (!wanted || wanted.has(board.boardId))).map((board) => board.boardId);
   const terms: ClaimTerms = { leaseSeconds: clampLease(input.leaseSeconds), assign: input.assign ?? false, limit: claimLimitOf(ctx), requireReady: config };
   const now = ctx.clock.now();
-  for await (const candidate of readyTickets(ctx.org.orgId, boardIds, readyAcceptor(config, now, input), now, CANDIDATES_PER_READ)) {
+  const queue = readyTickets(ctx.org.orgId, boardIds, readyAcceptor(config, now, input), now, CANDIDATES_PER_READ)[Symbol.asyncIterator]();
+  // Uncontended, the first ready ticket is taken. Once a candidate was lost to another agent,
+  // the next is drawn at random from the following CONTENDED_WINDOW: a fleet asking at once then
+  // spreads over the head of the queue instead of every agent trying the same tickets in turn.
+  const window: TicketItem[] = [];
+  let contended = false;
+  let exhausted = false;
+  for (;;) {
+    while (!exhausted && window.length < (contended ? CONTENDED_WINDOW : 1)) {
+      const next = await queue.next();
+      if (next.done) exhausted = true;
+      else window.push(next.value);
+    }
+    if (window.length === 0) break;
+    const [candidate] = window.splice(contended ? Math.floor(Math.random() * window.length) : 0, 1) as [TicketItem];
     for (let read = 1; ; read += 1) {
       try {
         const claimed = await withClaimSlot(ctx, terms.limit, () => claimOnce(ctx, candidate.boardId, candidate.ticketId, terms));
         publishMetrics({ ClaimsTaken: 1 });
         return claimed;
       } catch (error) {
-        if (movesOn(error)) break;
+        if (movesOn(error)) {
+          contended = true;
+          break;
+        }
         // The ticket changed between read and write: decide again from a fresh read, a few times, then move on.
         if (error instanceof LostRace) {
+          contended = true;
           if (read >= READS_PER_CANDIDATE) break;
           await new Promise((resolve) => setTimeout(resolve, racePauseMs(read)));
           continue;
