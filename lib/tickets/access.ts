@@ -3,7 +3,7 @@ import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { batchGetMixed, type KeyRequest } from '../db/batch.js';
 import type { BoardItem, TicketItem } from '../db/entities/index.js';
-import { visibleOrNotFound } from '../boards/index.js';
+import { canSeeBoard, visibleOrNotFound } from '../boards/index.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
 
 /**
@@ -58,4 +58,17 @@ export async function loadTickets(ctx: DomainContext, ticketIds: string[]): Prom
   if (ticketIds.length === 0) return [];
   const found = (await batchGetMixed(ticketIds.map((ticketId) => ({ entity: db().entities.ticket, key: { ticketId } })))) as (TicketItem | undefined)[];
   return found.map((ticket) => liveTicketOf(ctx, ticket)).filter((ticket): ticket is TicketItem => ticket !== undefined);
+}
+
+/**
+ * Of these tickets, those on a board the caller may see: `known` is a board already seen (no
+ * read for its tickets), the other boards are read in one BatchGetItem (none when all are on it).
+ */
+export async function onVisibleBoards(ctx: DomainContext, known: BoardItem, tickets: TicketItem[]): Promise<TicketItem[]> {
+  const otherBoardIds = [...new Set(tickets.map((ticket) => ticket.boardId).filter((id) => id !== known.boardId))];
+  const otherBoards = (await batchGetMixed(
+    otherBoardIds.map((boardId) => ({ entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId } })),
+  )) as (BoardItem | undefined)[];
+  const visible = new Set([known.boardId, ...otherBoards.filter((board) => board && canSeeBoard(ctx.actor, board)).map((board) => board!.boardId)]);
+  return tickets.filter((ticket) => visible.has(ticket.boardId));
 }

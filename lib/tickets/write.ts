@@ -126,7 +126,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
   // Entering a FINAL status or being deleted ends the ticket's claim in this same transaction.
   const endReason = claimEndReason(write.before, write.after);
   const ended = endReason ? endedClaimEffects(write.after, ctx.clock.now(), ctx.actor.userId, endReason) : undefined;
-  const written = ended ? withoutClaim(write.after) : write.after;
+  const written = ended ? { ...withoutClaim(write.after), ...ended.fields } : write.after;
   const after: TicketItem = {
     ...written,
     ...(write.before

@@ -168,6 +168,8 @@ export const Ticket = (config?: EntityConfiguration) =>
     claimHeartbeatAt: { type: 'string' },
     /** The lease's latest progress note (heartbeat `note`), handed on when the lease lapses. */
     claimNote: { type: 'string' },
+    /** The ticket's latest handoff (set in the transaction that writes it): a claim knows whether its read of the handoffs is current. */
+    lastHandoffId: { type: 'string' },
     /** +1 with every new claim of the ticket: the fencing number. */
     claimCount: { type: 'number', default: 0 },
     /** Index keys of byClaimHolder/byClaimExpiry/byOrgClaimExpiry (derived): NO_KEY when unclaimed. */

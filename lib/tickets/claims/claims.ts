@@ -135,11 +135,9 @@ export async function claimOnce(ctx: DomainContext, boardId: string, ticketId: s
     latestHandoffOf(ctx, ticketId),
   ]);
   const { ticket, config } = loaded;
-  // The handoff was read beside the ticket: a lease that ended between the two reads (cleared
-  // just now, leaving its handoff) is read again, so the answer never misses the latest handoff.
-  const previousLease = ticket.claimCount ?? 0;
-  const endedJustNow = !ticket.claimedById && previousLease > (latestHandoff?.claimCount ?? 0) && Date.parse(ticket.updatedAt) >= ctx.clock.now().getTime() - 2_000;
-  const handoffBefore = endedJustNow ? await latestHandoffOf(ctx, ticketId) : latestHandoff;
+  // The handoff was read beside the ticket: when the ticket names a later one (a lease ended
+  // between the two reads), it is read again, so the answer never misses the latest handoff.
+  const handoffBefore = ticket.lastHandoffId && ticket.lastHandoffId !== latestHandoff?.id ? await latestHandoffOf(ctx, ticketId) : latestHandoff;
   if (terms.requireReady && !isReady(ticket, terms.requireReady, ctx.clock.now())) throw new NotReady();
   if (ticket.statusCategory === 'FINAL' || (config && config.status(ticket.statusId)?.category === 'FINAL')) {
     // Its own code, so an agent knows to move on rather than retry.
@@ -171,6 +169,7 @@ export async function claimOnce(ctx: DomainContext, boardId: string, ticketId: s
   const takesSlot = !alreadyHeld && limit !== null && previousHolder !== me;
   // A lapsed lease this claim replaces (the sweeper has not cleared it yet) ends here as expired.
   const lapsed = previousHolder && !live ? lapsedClaimEffects(ticket, nowDate, { keepSlot: previousHolder === me }) : undefined;
+  if (lapsed) Object.assign(claim, lapsed.fields);
   const related = (e: TransactionEntities) => [
     ...(takesSlot
       ? [
@@ -268,7 +267,7 @@ export async function releaseClaim(ctx: DomainContext, boardId: string, ticketId
     const released = releasedClaimEffects(ticket, me, input.reason ?? null, nowDate, input.handoff);
     await saveTicket(ctx, {
       before: ticket,
-      after: withoutClaim(ticket),
+      after: { ...withoutClaim(ticket), ...released.fields },
       related: released.related,
       timeline: released.timeline,
       events: released.events,

@@ -51,8 +51,8 @@ export async function expireClaim(org: Pick<OrganizationItem, 'orgId'>, ticket: 
   // The index is eventually consistent: re-check the item itself.
   if (!ticket.claimedById || hasLiveClaim(ticket, now)) return false;
   const ctx = systemContext(clock, org);
-  const after = withoutClaim(ticket);
   const effects = lapsedClaimEffects(ticket, now);
+  const after = { ...withoutClaim(ticket), ...effects.fields };
   try {
     await saveTicket(ctx, {
       before: ticket,

@@ -79,6 +79,8 @@ export interface ClaimEndEffects {
   events: EventInput[];
   /** The handoff the lease left, if any. */
   handoff?: HandoffItem;
+  /** What the ticket item itself records of the end: the id of the handoff it left. */
+  fields: Partial<TicketItem>;
 }
 
 /** The handoff's own effects: its item and a HANDOFF timeline entry. */
@@ -101,6 +103,7 @@ export function releasedClaimEffects(ticket: TicketItem, releasedById: string, r
     timeline: [{ kind: 'CLAIM_RELEASED', details: { previousClaimedById: holder, releasedById, reason } }, ...left.timeline],
     events: [{ type: 'ticket.claim_released', data: { ...baseTicketData(ticket), releasedById, previousClaimedById: holder, reason, handoffId: handoff?.handoffId ?? null } }],
     ...(handoff ? { handoff } : {}),
+    fields: handoff ? { lastHandoffId: handoff.handoffId } : {},
   };
 }
 
@@ -121,6 +124,7 @@ export function lapsedClaimEffects(ticket: TicketItem, now: Date, options: { kee
   const left = handoffEffects(handoff);
   return {
     handoff,
+    fields: { lastHandoffId: handoff.handoffId },
     related: (e: TransactionEntities) => [
       ...left.related(e),
       ...(isAgent && !options.keepSlot ? [releaseSlot(e, ticket.orgId, holder)] : []),

@@ -1,13 +1,10 @@
 import { AppError, invalidField, notFound } from '../../core/errors.js';
 import type { DomainContext } from '../../db/context.js';
 import type { BoardItem, DependencyItem, TicketItem } from '../../db/entities/index.js';
-import { db } from '../../db/service.js';
-import { batchGetMixed } from '../../db/batch.js';
 import { LostRace, retryLostRaces } from '../../db/races.js';
 import { guarded, type TransactionEntities } from '../../db/transact.js';
-import { canSeeBoard } from '../../boards/index.js';
 import { requirePermission } from '../../organizations/index.js';
-import { liveTicketOf, loadTicketOnBoard } from '../access.js';
+import { liveTicketOf, loadTicketOnBoard, onVisibleBoards } from '../access.js';
 import { loadOrgConfig, type OrgConfig } from '../config.js';
 import { baseTicketData } from '../events.js';
 import { saveTicket } from '../write.js';
@@ -38,13 +35,6 @@ function presentRef(ticket: TicketItem, config: OrgConfig) {
   };
 }
 
-/** The boards of these tickets the caller may see (one BatchGetItem). */
-async function visibleBoardIdsOf(ctx: DomainContext, tickets: TicketItem[], known: BoardItem): Promise<Set<string>> {
-  const others = [...new Set(tickets.map((ticket) => ticket.boardId).filter((id) => id !== known.boardId))];
-  const boards = (await batchGetMixed(others.map((boardId) => ({ entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId } })))) as (BoardItem | undefined)[];
-  return new Set([known.boardId, ...boards.filter((board) => board && canSeeBoard(ctx.actor, board)).map((board) => board!.boardId)]);
-}
-
 /**
  * GET …/dependencies: what the ticket waits for (`blockedBy`) and what waits for it (`blocks`),
  * each in the order the dependency was added, leaving out tickets the caller cannot see.
@@ -57,13 +47,12 @@ export async function listDependencies(ctx: DomainContext, boardId: string, tick
 async function presentDependencies(ctx: DomainContext, board: BoardItem, items: DependencyItem[], config: OrgConfig) {
   const ordered = [...items].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.otherId.localeCompare(b.otherId));
   const others = await ticketsById(ctx.org.orgId, [...new Set(ordered.map((item) => item.otherId))]);
-  const live = [...others.values()].filter((other) => liveTicketOf(ctx, other));
-  const visible = await visibleBoardIdsOf(ctx, live, board);
+  const visible = new Set((await onVisibleBoards(ctx, board, [...others.values()].filter((other) => liveTicketOf(ctx, other)))).map((other) => other.ticketId));
   const refs = (direction: DependencyItem['direction']) =>
     ordered
       .filter((item) => item.direction === direction)
       .map((item) => liveTicketOf(ctx, others.get(item.otherId)))
-      .filter((other): other is TicketItem => !!other && visible.has(other.boardId))
+      .filter((other): other is TicketItem => !!other && visible.has(other.ticketId))
       .map((other) => presentRef(other, config));
   return { blockedBy: refs('blockedBy'), blocks: refs('blocks') };
 }
@@ -72,9 +61,7 @@ async function presentDependencies(ctx: DomainContext, board: BoardItem, items: 
 async function loadVisibleBlocker(ctx: DomainContext, blockerId: string, known: BoardItem): Promise<TicketItem> {
   const blocker = liveTicketOf(ctx, (await ticketsById(ctx.org.orgId, [blockerId])).get(blockerId));
   if (!blocker) throw notFound('Ticket');
-  if (blocker.boardId === known.boardId) return blocker;
-  const [board] = (await batchGetMixed([{ entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId: blocker.boardId } }])) as (BoardItem | undefined)[];
-  if (!board || !canSeeBoard(ctx.actor, board)) throw notFound('Ticket');
+  if ((await onVisibleBoards(ctx, known, [blocker])).length === 0) throw notFound('Ticket');
   return blocker;
 }
 

@@ -1,10 +1,7 @@
 import { presentPullRequest, pullRequestsOfTicket } from '../../integrations/index.js';
 import type { DomainContext } from '../../db/context.js';
-import { db } from '../../db/service.js';
-import { batchGetMixed } from '../../db/batch.js';
 import type { BoardItem, TicketItem } from '../../db/entities/index.js';
-import { canSeeBoard } from '../../boards/index.js';
-import { loadTicketOnBoard, loadTicketWithConfig, loadTickets } from '../access.js';
+import { loadTicketOnBoard, loadTicketWithConfig, loadTickets, onVisibleBoards } from '../access.js';
 import type { OrgConfig } from '../config.js';
 import { loadSubtickets } from './subtickets.js';
 import { dependencyItemsOf } from '../dependencies/propagate.js';
@@ -48,18 +45,9 @@ export async function getCompletionCheck(ctx: DomainContext, boardId: string, ti
   };
 }
 
-/**
- * The blocking tickets the caller may see: live tickets of the organization on a board the
- * caller can see (boards other than this one are read only when a blocker lives there).
- */
+/** The blocking tickets the caller may see: live tickets of the organization on a board the caller can see. */
 async function loadVisibleBlockingTickets(ctx: DomainContext, board: BoardItem, ticketIds: string[]): Promise<TicketItem[]> {
-  const tickets = await loadTickets(ctx, [...new Set(ticketIds)]);
-  const otherBoardIds = [...new Set(tickets.map((ticket) => ticket.boardId).filter((id) => id !== board.boardId))];
-  const otherBoards = (await batchGetMixed(
-    otherBoardIds.map((boardId) => ({ entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId } })),
-  )) as (BoardItem | undefined)[];
-  const visibleBoardIds = new Set([board.boardId, ...otherBoards.filter((other) => other && canSeeBoard(ctx.actor, other)).map((other) => other!.boardId)]);
-  return tickets.filter((ticket) => visibleBoardIds.has(ticket.boardId));
+  return onVisibleBoards(ctx, board, await loadTickets(ctx, [...new Set(ticketIds)]));
 }
 
 function presentBlockingTicket(ticket: TicketItem, config: OrgConfig) {
