@@ -136,6 +136,49 @@ describe('the MCP endpoint', () => {
     await client.close();
   });
 
+  it('claims the next ready ticket, hands it over with a handoff and fences comments and time entries (fleet tools)', async () => {
+    const fleet = await boardSetup('MCP fleet');
+    await setPlan(fleet.org.slug, 'PRO');
+    const holder = await createAgent(fleet.org, { boardIds: [fleet.boardId] });
+    const successor = await createAgent(fleet.org, { boardIds: [fleet.boardId] });
+    const ticket = await createTicket(fleet.org, fleet.boardId, { title: 'Fleet work', statusId: fleet.statuses.IN_PROGRESS.id });
+    const fleetUrl = new URL(`http://${fleet.org.slug}.localhost:${new URL(inject('baseUrl')).port}/api/v1/mcp`);
+    const connect = async (token: string) => {
+      const client = new Client({ name: 'Fleet agent', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(fleetUrl, { fetch: fetch as never, requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      return client;
+    };
+    const a = await connect(holder.token);
+    const taken = (await a.callTool({ name: 'tickets_claim_next', arguments: { boardIds: [fleet.boardId] } })).structuredContent as { claim: { ticketId: string; claimCount: number; handoff: string | null } };
+    expect(taken.claim).toMatchObject({ ticketId: ticket.id, claimCount: 1, handoff: null });
+    expect((await a.callTool({ name: 'tickets_heartbeat', arguments: { ticketId: ticket.id, note: 'Half the tests pass', claimCount: 1 } })).isError).toBeFalsy();
+    expect((await a.callTool({ name: 'comments_add', arguments: { ticketId: ticket.id, content: 'Progress', claimCount: 1 } })).isError).toBeFalsy();
+    const badRelease = await a.callTool({ name: 'tickets_release', arguments: { ticketId: ticket.id, nextSteps: 'no summary', claimCount: 1 } });
+    expect(toolError(badRelease).code).toBe('VALIDATION_ERROR');
+    const released = await a.callTool({ name: 'tickets_release', arguments: { ticketId: ticket.id, summary: 'Parser done', nextSteps: 'Write the lexer', branch: 'feat/parser', links: ['https://example.com/pr/9'], claimCount: 1 } });
+    expect(released.structuredContent).toEqual({ released: true });
+
+    const b = await connect(successor.token);
+    const next = (await b.callTool({ name: 'tickets_claim_next', arguments: {} })).structuredContent as { claim: { ticketId: string; claimCount: number; handoff: string } };
+    expect(next.claim.ticketId).toBe(ticket.id);
+    expect(next.claim.claimCount).toBe(2);
+    for (const part of ['Handed over by', 'Summary: Parser done', 'Next steps: Write the lexer', 'Branch: feat/parser', 'Links: https://example.com/pr/9', 'Last note', 'Half the tests pass']) expect(next.claim.handoff).toContain(part);
+    // The first agent's fence is stale now: its comment and its time are refused, nothing written.
+    const comment = await a.callTool({ name: 'comments_add', arguments: { ticketId: ticket.id, content: 'Late', claimCount: 1 } });
+    expect(toolError(comment).code).toBe('CLAIM_SUPERSEDED');
+    const time = await a.callTool({ name: 'time_log', arguments: { ticketId: ticket.id, durationMinutes: 30, claimCount: 1 } });
+    expect(toolError(time).code).toBe('CLAIM_SUPERSEDED');
+    expect((await b.callTool({ name: 'time_log', arguments: { ticketId: ticket.id, durationMinutes: 15, claimCount: 2 } })).isError).toBeFalsy();
+    const comments = await fleet.org.call('GET', `/api/v1/boards/${fleet.boardId}/tickets/${ticket.id}/comments`);
+    expect(comments.body.data.map((entry: { content: string }) => entry.content)).toEqual(['Progress']);
+    const entries = await fleet.org.call('GET', `/api/v1/boards/${fleet.boardId}/tickets/${ticket.id}/time-entries`);
+    expect(entries.body.data.map((entry: { userId?: string; user?: { id: string } }) => entry.user?.id ?? entry.userId)).toEqual([successor.id]);
+    // Nothing else is ready: claim null.
+    expect((await b.callTool({ name: 'tickets_claim_next', arguments: {} })).structuredContent).toEqual({ claim: null });
+    await a.close();
+    await b.close();
+  });
+
   it('fences writes: a superseded claimCount is refused over MCP and over REST, and changes nothing', async () => {
     const first = await createAgent(setup.org, { boardIds: [setup.boardId] });
     const second = await createAgent(setup.org, { boardIds: [setup.boardId] });

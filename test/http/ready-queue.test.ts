@@ -205,3 +205,35 @@ describe('handoffs', () => {
     expect((await api('GET', `${path}/handoffs`, { org: s.org.slug })).status).toBe(401);
   });
 });
+
+describe('the fence on comments and time entries (REST)', () => {
+  it('refuses a stale X-Claim-Count with CLAIM_SUPERSEDED and a lapsed own lease with CLAIM_NOT_HELD, writing nothing', async () => {
+    const ticket = await createTicket(s.boardId, { title: 'Fenced notes' });
+    const path = ticketPath(s.boardId, ticket.id);
+    const first = await createAgent(s.org, { boardIds: [s.boardId] });
+    const second = await createAgent(s.org, { boardIds: [s.boardId] });
+    const fenced = (agent: typeof first, method: string, url: string, body: unknown, count: number) =>
+      api(method, url, { token: agent.token, org: s.org.slug, body, headers: { 'x-claim-count': String(count) } });
+    expect((await first.call('POST', `${path}/claim`, {})).status).toBe(201);
+    expect((await fenced(first, 'POST', `${path}/comments`, { content: 'Under my lease' }, 1)).status).toBe(201);
+    await lapseClaim(ticket.id);
+    const lapsed = await fenced(first, 'POST', `${path}/comments`, { content: 'Too late' }, 1);
+    expect(lapsed.status).toBe(409);
+    expect(lapsed.body.error.code).toBe('CLAIM_NOT_HELD');
+    expect((await second.call('POST', `${path}/claim`, {})).status).toBe(201);
+    const comment = await fenced(first, 'POST', `${path}/comments`, { content: 'Overwrites nothing' }, 1);
+    expect(comment.status).toBe(409);
+    expect(comment.body.error.code).toBe('CLAIM_SUPERSEDED');
+    const time = await fenced(first, 'POST', '/api/v1/time-tracking/entries', { ticketId: ticket.id, durationMinutes: 20 }, 1);
+    expect(time.status).toBe(409);
+    expect(time.body.error.code).toBe('CLAIM_SUPERSEDED');
+    expect((await fenced(second, 'POST', '/api/v1/time-tracking/entries', { ticketId: ticket.displayId, durationMinutes: 20 }, 2)).status).toBe(201);
+    const onItem = await s.org.call('POST', '/api/v1/time-tracking/booking-items', { body: { name: 'Meetings' } });
+    const notATicket = await fenced(second, 'POST', '/api/v1/time-tracking/entries', { bookingItemId: onItem.body.id, durationMinutes: 5 }, 2);
+    expect(notATicket.status).toBe(400);
+    const comments = await s.org.call('GET', `${path}/comments`);
+    expect(comments.body.data.map((entry: { content: string }) => entry.content)).toEqual(['Under my lease']);
+    expect((await s.org.call('GET', path)).body.data.commentCount).toBe(1);
+    expect((await s.org.call('GET', `${path}/time-entries`)).body.total).toBe(1);
+  });
+});
