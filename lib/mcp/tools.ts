@@ -8,6 +8,7 @@ import { PRIORITIES } from '../db/entities/index.js';
 import { createComment, listComments } from '../comments/index.js';
 import { createEntry } from '../time/index.js';
 import { isCalendarDay } from '../core/clock.js';
+import { groupDigits } from '../core/text.js';
 import { getPage, searchSpace, searchWiki } from '../wiki/index.js';
 
 /**
@@ -521,7 +522,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   define({
     name: 'wiki_get_page',
     title: 'Read a wiki page',
-    description: `A wiki page's content from \`offset\`, at most ${WIKI_WINDOW.toLocaleString('en')} characters; \`nextOffset\` reads on.`,
+    description: `A wiki page's content from \`offset\`, at most ${groupDigits(WIKI_WINDOW)} characters; \`nextOffset\` reads on.`,
     readOnly: true,
     destructive: false,
     idempotent: true,

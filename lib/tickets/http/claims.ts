@@ -7,13 +7,14 @@ import { HANDOFF_LIMITS, listHandoffs } from '../claims/handoffs.js';
 import { reason } from './schemas.js';
 import { claimOutcomeResult, claimResult, handoffResult } from '../shapes.js';
 import { PRIORITIES } from '../../db/entities/index.js';
+import { groupDigits } from '../../core/text.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 /** Lease lengths are clamped by the domain (spec §4.2), so any finite number is accepted here. */
 /** A lease length: clamped to 60–14,400 seconds (out-of-range values are not refused). */
 const seconds = z.number().finite().meta({ description: 'Seconds; clamped to 60–14,400', default: 1800 });
 
-const text = (max: number) => z.string().max(max, `At most ${max.toLocaleString('en-US')} characters`);
+const text = (max: number) => z.string().max(max, `At most ${groupDigits(max)} characters`);
 
 /** A link a handoff carries: an http(s) URL. */
 const link = text(2000).refine((value) => {
