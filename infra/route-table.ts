@@ -18,6 +18,7 @@ import { ticketTypesRoutes } from '../lib/ticket-types/http.js';
 import { teamsRoutes } from '../lib/teams/http.js';
 import { customersRoutes } from '../lib/customers/http.js';
 import { ticketsRoutes } from '../lib/tickets/http/routes.js';
+import { fleetRoutes } from '../lib/tickets/http/fleet.js';
 import { commentsRoutes } from '../lib/comments/http.js';
 import { issuesRoutes } from '../lib/tickets/http/issues.js';
 import { notificationsRoutes } from '../lib/notifications/http.js';
@@ -179,11 +180,19 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'tickets',
-    description: 'Tickets of a board: create, edit, move, approve, subtickets, timelines, claims (exclusive, expiring, fenced leases) and suggestions.',
+    description: 'Tickets of a board: create, edit, move, approve, subtickets, timelines and suggestions.',
     entry: 'functions/tickets.ts',
     kind: 'http',
     table: 'readWrite',
     routes: ticketsRoutes,
+  },
+  {
+    name: 'fleet',
+    description: 'The loop of a fleet of agents: claims (exclusive, expiring, fenced leases), claim-next, handoffs, and dependencies between tickets.',
+    entry: 'functions/fleet.ts',
+    kind: 'http',
+    table: 'readWrite',
+    routes: fleetRoutes,
   },
   {
     name: 'comments',

@@ -10,7 +10,7 @@ useInProcess();
  * Spec §5.3 on every ticket route (the tickets, comments and issues groups of the route
  * table): readOnly, denyDelete and allowedBoardIds, for agent tokens and personal tokens.
  */
-const ticketRoutes = () => httpGroups().filter((group) => ['tickets', 'comments', 'issues'].includes(group.name)).flatMap(routeKeysOf);
+const ticketRoutes = () => httpGroups().filter((group) => ['tickets', 'fleet', 'comments', 'issues'].includes(group.name)).flatMap(routeKeysOf);
 const CLAIM_RELEASE = 'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim';
 
 let fixture: OrgFixture;

@@ -11,7 +11,7 @@ import type { AuthenticatedRoute, Route } from '../../lib/http/routes.js';
  */
 const TICKET_REF_FIELDS = ['ticketId', 'subticketId', 'parentTicketId', 'blockerId'] as const;
 /** The groups whose route maps apply `ticketRefs` (lib/http/ticket-refs.ts `withTicketRefs`). */
-const RESOLVING_GROUPS = new Set(['tickets', 'comments', 'time-tracking']);
+const RESOLVING_GROUPS = new Set(['tickets', 'fleet', 'comments', 'time-tracking']);
 
 const routesOf = (): { group: string; key: string; route: AuthenticatedRoute }[] =>
   functionGroups.flatMap((group) =>
@@ -34,13 +34,13 @@ describe('what routes declare about tickets', () => {
     for (const { key, route } of ticketRoutes) expect([key, 'fence' in route, 'ticketRefs' in route]).toEqual([key, true, true]);
   });
 
-  it('fences exactly the writes of an existing ticket in the tickets group, taking a claim aside, plus new comments and time entries', () => {
+  it('fences exactly the writes of an existing ticket in the tickets and fleet groups, taking a claim aside, plus new comments and time entries', () => {
     // The writes a lease holder makes about its ticket beyond the ticket itself (issue 29): a comment, time booked on it.
     const alsoFenced = new Set(['POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments', 'POST /api/v1/time-tracking/entries']);
     for (const { group, key, route } of routesOf()) {
       const inferred =
         alsoFenced.has(key) ||
-        (group === 'tickets' && key.includes('{ticketId}') && !key.startsWith('GET ') && !(key.startsWith('POST ') && key.endsWith('/{ticketId}/claim')));
+        (['tickets', 'fleet'].includes(group) && key.includes('{ticketId}') && !key.startsWith('GET ') && !(key.startsWith('POST ') && key.endsWith('/{ticketId}/claim')));
       expect([key, route.fence === true]).toEqual([key, inferred]);
     }
   });

@@ -7,9 +7,7 @@ import { createBoardTicket, deleteTicket, getTicket, patchTicket } from '../tick
 import { workflowRoutes } from './workflow.js';
 import { structureRoutes } from './structure.js';
 import { timelineRoutes } from './timeline.js';
-import { claimsRoutes } from './claims.js';
 import { suggestionsRoutes } from './suggestions.js';
-import { dependencyRoutes } from './dependencies.js';
 import { withTicketRefs } from '../../http/ticket-refs.js';
 import { fullTicketResult, ticketResult } from '../shapes.js';
 
@@ -18,15 +16,14 @@ const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 
 /**
  * Routes of the `tickets` group (spec §4.1): the core here, the rest by theme in the files
- * imported above. Every route takes a display id ("PLAT-12") wherever it takes a ticket id.
+ * imported above (claims, claim-next, handoffs and dependencies are the `fleet` group's,
+ * fleet.ts). Every route takes a display id ("PLAT-12") wherever it takes a ticket id.
  */
 export const ticketsRoutes: Routes = withTicketRefs({
   ...workflowRoutes,
   ...structureRoutes,
   ...timelineRoutes,
-  ...claimsRoutes,
   ...suggestionsRoutes,
-  ...dependencyRoutes,
   'GET /api/v1/boards/{boardId}/tickets': authenticated({
     scope: 'read',
     summary: 'List a board\'s tickets',
