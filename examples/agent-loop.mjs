@@ -3,11 +3,14 @@
  * A complete agent loop against the work-management REST API, in plain Node (18+) with its
  * built-in fetch and no dependencies:
  *
- *   1. find claimable work      GET  /api/v1/issues?claimable=true
- *   2. claim it                 POST …/tickets/{id}/claim            (exclusive, expiring lease)
- *   3. work, heartbeating       POST …/tickets/{id}/claim/heartbeat  (every third of the lease)
- *   4. move it to review        PATCH …/tickets/{id}/status           (with a reason)
- *   5. release the claim        DELETE …/tickets/{id}/claim           (with a reason)
+ *   1. claim the next ready     POST /api/v1/claims/next              (atomic; 204: nothing ready)
+ *      ticket, reading where the last holder stopped (its `handoff`)
+ *   2. work, heartbeating       POST …/tickets/{id}/claim/heartbeat  (every third of the lease,
+ *                                                                     with a progress note)
+ *   3. move it to review        PATCH …/tickets/{id}/status           (with a reason)
+ *   4. release the claim        DELETE …/tickets/{id}/claim           (with a handoff)
+ *   Every write names the lease it is made under (X-Claim-Count): once the lease is not ours any
+ *   more, the write is refused and changes nothing.
  *
  * Configuration (environment):
  *   WMS_BASE_URL        the organization's API origin, e.g. https://acme.api.example.com
@@ -61,8 +64,8 @@ class UnreachableError extends Error {
   }
 }
 
-/** One API call: JSON in, JSON out, errors thrown as ApiError (or UnreachableError). */
-async function api(method, path, body) {
+/** One API call: JSON in, JSON out (undefined for 204), errors thrown as ApiError (or UnreachableError). */
+async function api(method, path, body, headers = {}) {
   const url = `${BASE_URL}${path}`;
   const response = await fetch(url, {
     method,
@@ -70,6 +73,7 @@ async function api(method, path, body) {
       authorization: `Bearer ${TOKEN}`,
       ...(ORG ? { 'x-organization': ORG } : {}),
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
     },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   }).catch((error) => {
@@ -96,21 +100,18 @@ async function doTheWork(ticket, signal) {
   return `Done: ${ticket.title}`;
 }
 
-/** Claims one ticket; false when someone else was faster. Stops the loop at the claim limit. */
-async function claim(ticket) {
+/**
+ * Claims the most urgent ready ticket in one of `statusIds` (never one in review), or answers
+ * null when nothing is ready. Stops the loop at the agent's claim limit.
+ */
+async function claimNext(statusIds) {
   try {
-    const claimed = await api('POST', `${ticketPath(ticket)}/claim`, { leaseSeconds: LEASE_SECONDS });
-    log('claimed', { ticket: ticket.displayId, claimExpiresAt: claimed.claim.claimExpiresAt, claimCount: claimed.claim.claimCount });
-    return true;
+    const claimed = await api('POST', '/api/v1/claims/next', { leaseSeconds: LEASE_SECONDS, statusIds });
+    if (!claimed) return null;
+    const ticket = claimed.ticket;
+    log('claimed', { ticket: ticket.displayId, claimExpiresAt: claimed.claim.claimExpiresAt, claimCount: claimed.claim.claimCount, handoff: claimed.handoff?.summary ?? claimed.handoff?.lastNote ?? null });
+    return { ticket, fence: { 'x-claim-count': String(claimed.claim.claimCount) } };
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'TICKET_ALREADY_CLAIMED') {
-      log('taken by another actor', { ticket: ticket.displayId, holder: error.details.claimedBy?.name });
-      return false;
-    }
-    if (error instanceof ApiError && error.code === 'TICKET_NOT_CLAIMABLE') {
-      log('finished meanwhile', { ticket: ticket.displayId });
-      return false;
-    }
     if (error instanceof ApiError && error.code === 'CLAIM_LIMIT_REACHED') {
       log('holding the maximum of claims; finish or release one first', error.details);
     }
@@ -119,14 +120,14 @@ async function claim(ticket) {
 }
 
 /** Works one claimed ticket to review, heartbeating meanwhile; always hands the lease back. */
-async function workOn(ticket, review) {
+async function workOn({ ticket, fence }, review) {
   const lost = new AbortController();
   const heartbeat = setInterval(async () => {
     try {
-      const renewed = await api('POST', `${ticketPath(ticket)}/claim/heartbeat`, { extendSeconds: LEASE_SECONDS });
+      const renewed = await api('POST', `${ticketPath(ticket)}/claim/heartbeat`, { extendSeconds: LEASE_SECONDS, note: `working on ${ticket.displayId}` }, fence);
       log('heartbeat', { ticket: ticket.displayId, claimExpiresAt: renewed.claimExpiresAt });
     } catch (error) {
-      // CLAIM_NOT_HELD (lapsed) or TICKET_ALREADY_CLAIMED (someone took it over): stop working.
+      // CLAIM_NOT_HELD (lapsed) or CLAIM_SUPERSEDED (someone took it over): stop working.
       log('lease lost', { ticket: ticket.displayId, code: error.code });
       lost.abort();
     }
@@ -135,7 +136,7 @@ async function workOn(ticket, review) {
   try {
     const summary = await doTheWork(ticket, lost.signal);
     try {
-      await api('PATCH', `${ticketPath(ticket)}/status`, { statusId: review.id, reason: summary });
+      await api('PATCH', `${ticketPath(ticket)}/status`, { statusId: review.id, reason: summary }, fence);
       outcome = 'moved to review';
       log('moved to review', { ticket: ticket.displayId, status: review.name });
     } catch (error) {
@@ -147,7 +148,7 @@ async function workOn(ticket, review) {
   } finally {
     clearInterval(heartbeat);
     if (!lost.signal.aborted) {
-      await api('DELETE', `${ticketPath(ticket)}/claim`, { reason: outcome });
+      await api('DELETE', `${ticketPath(ticket)}/claim`, { reason: outcome, handoff: { summary: `${outcome}: ${ticket.title}` } }, fence);
       log('released', { ticket: ticket.displayId, reason: outcome });
     }
   }
@@ -157,22 +158,17 @@ async function main() {
   const statuses = (await api('GET', '/api/v1/statuses')).data;
   const review = statuses.find((status) => status.key === REVIEW_STATUS_KEY);
   if (!review) throw new Error(`No status with key ${REVIEW_STATUS_KEY}`);
+  // Work waits in the ACTIVE statuses; tickets already in review (or BLOCKED) are not ours to take.
+  const workStatuses = statuses.filter((status) => status.category === 'ACTIVE' && status.key !== 'BLOCKED' && status.id !== review.id).map((status) => status.id);
   let done = 0;
   while (done < MAX_TICKETS) {
-    const page = await api('GET', '/api/v1/issues?claimable=true&limit=20');
-    let worked = false;
-    for (const ticket of page.data) {
-      if (ticket.status.id === review.id) continue;
-      if (!(await claim(ticket))) continue;
-      await workOn(ticket, review);
-      worked = true;
-      done += 1;
+    const claimed = await claimNext(workStatuses);
+    if (!claimed) {
+      log('no ready work left');
       break;
     }
-    if (!worked) {
-      log('no claimable work left');
-      break;
-    }
+    await workOn(claimed, review);
+    done += 1;
   }
   log('finished', { tickets: done });
 }

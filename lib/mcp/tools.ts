@@ -331,6 +331,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       leaseSeconds,
       assign: z.boolean().optional(),
       boardIds: ids,
+      statusIds: ids,
       labelIds: ids,
       typeIds: ids,
       priorities: z.array(z.enum(PRIORITIES)).max(4).optional(),

@@ -26,7 +26,7 @@ async function idleAgent(board: string) {
 }
 
 describe('the example agent loop', () => {
-  it('finds claimable work, claims it, heartbeats, moves it to review with a reason and releases it', async () => {
+  it('claims the next ready ticket, heartbeats with a note, moves it to review with a reason and releases it with a handoff', async () => {
     const s = await boardSetup('Agent loop', 'LOOP');
     await setPlan(s.org.slug, 'PRO');
     const agents = `/api/v1/organizations/${s.org.orgId}/agents`;
@@ -56,20 +56,33 @@ describe('the example agent loop', () => {
     expect(timeline.find((entry) => entry.kind === 'CLAIMED')!.details.claimedByName).toBe('example loop');
     expect(timeline.find((entry) => entry.kind === 'STATUS_CHANGED' && entry.details.toStatusId === s.statuses.IN_REVIEW.id)!.details.reason).toBe('Done: Write the docs');
     expect(timeline.find((entry) => entry.kind === 'CLAIM_RELEASED')!.details).toMatchObject({ releasedById: agent.id, reason: 'moved to review' });
+    // The next holder starts from the handoff and the heartbeat's note.
+    const handoffs = (await s.org.call('GET', `/api/v1/boards/${s.boardId}/tickets/${ticket.id}/handoffs`)).body.data;
+    expect(handoffs).toEqual([expect.objectContaining({ summary: 'moved to review: Write the docs', lastNote: 'working on LOOP-1', auto: false })]);
   }, 60_000);
 
-  it('stops cleanly when there is no claimable work', async () => {
+  it('takes only work waiting in an ACTIVE status, never a ticket already in review', async () => {
+    const s = await boardSetup('Review loop', 'RVW');
+    await setPlan(s.org.slug, 'PRO');
+    const agent = await createAgent(s.org, { boardIds: [s.boardId], token: { name: 'loop' } });
+    await s.org.call('POST', `/api/v1/boards/${s.boardId}/tickets`, { body: { title: 'Awaiting review', statusId: s.statuses.IN_REVIEW.id, priority: 'critical' } });
+    const run = await runAgentLoop({ WMS_BASE_URL: inject('baseUrl'), WMS_ORG: s.org.slug, WMS_TOKEN: agent.token });
+    expect(run.code, run.output).toBe(0);
+    expect(run.lines.map((line) => line.message)).toEqual(['no ready work left', 'finished']);
+  });
+
+  it('stops cleanly when there is no ready work', async () => {
     const { s, token } = await idleAgent('Idle loop');
     const run = await runAgentLoop({ WMS_BASE_URL: inject('baseUrl'), WMS_ORG: s.org.slug, WMS_TOKEN: token });
     expect(run.code, run.output).toBe(0);
-    expect(run.lines.map((line) => line.message)).toEqual(['no claimable work left', 'finished']);
+    expect(run.lines.map((line) => line.message)).toEqual(['no ready work left', 'finished']);
   });
 
   it('follows PORT when no base URL is given, as the README runs it against npm start', async () => {
     const { s, token } = await idleAgent('Port loop');
     const run = await runAgentLoop({ PORT: new URL(inject('baseUrl')).port, WMS_ORG: s.org.slug, WMS_TOKEN: token });
     expect(run.code, run.output).toBe(0);
-    expect(run.lines.map((line) => line.message)).toEqual(['no claimable work left', 'finished']);
+    expect(run.lines.map((line) => line.message)).toEqual(['no ready work left', 'finished']);
   });
 
   it('names the URL it could not reach, instead of a bare "fetch failed"', async () => {

@@ -146,6 +146,17 @@ describe('POST /api/v1/claims/next', () => {
     expect(next.body.ticket.id).toBe(unlabelled.id);
     expect(next.body.ticket.id).not.toBe(onOther.id);
 
+    // Only the statuses asked for: a more urgent ticket In Review is left for the reviewers.
+    const inReview = await createTicket(board.id, { priority: 'critical', statusId: s.statuses.IN_REVIEW.id });
+    const working = await createTicket(board.id, { priority: 'low' });
+    expect((await restricted.call('DELETE', `${ticketPath(board.id, unlabelled.id)}/claim`, {})).status).toBe(200);
+    expect((await s.org.call('PATCH', `${ticketPath(board.id, unlabelled.id)}/status`, { body: { statusId: s.statuses.DONE.id } })).status).toBe(200);
+    expect((await s.org.call('PATCH', `${ticketPath(board.id, labelled.id)}/status`, { body: { statusId: s.statuses.DONE.id } })).status).toBe(200);
+    const byStatus = await restricted.call('POST', '/api/v1/claims/next', { statusIds: [s.statuses.IN_PROGRESS.id] });
+    expect(byStatus.status, JSON.stringify(byStatus.body)).toBe(201);
+    expect(byStatus.body.ticket.id).toBe(working.id);
+    expect(byStatus.body.ticket.id).not.toBe(inReview.id);
+
     const reader = await createAgent(s.org, { boardIds: [board.id], token: { readOnly: true } });
     const refused = await reader.call('POST', '/api/v1/claims/next', {});
     expect(refused.status).toBe(403);

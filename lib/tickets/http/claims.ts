@@ -53,6 +53,7 @@ export const claimsRoutes: Routes = {
       leaseSeconds: seconds.optional(),
       assign: z.boolean().optional(),
       boardIds: ids.optional(),
+      statusIds: ids.optional().meta({ description: 'Only tickets in these statuses (e.g. In Progress, not In Review)' }),
       labelIds: ids.optional(),
       typeIds: ids.optional(),
       priorities: z.array(z.enum(PRIORITIES)).max(4).optional(),

@@ -68,6 +68,8 @@ export async function* readyTickets(orgId: string, boardIds: string[], accept: (
 
 /** Filters of the ready queue beyond the boards (claim-next's inputs). */
 export interface ReadyFilters {
+  /** Only these statuses (each ACTIVE and not BLOCKED to be ready at all): e.g. In Progress but not In Review. */
+  statusIds?: string[];
   labelIds?: string[];
   typeIds?: string[];
   priorities?: string[];
@@ -77,6 +79,7 @@ export interface ReadyFilters {
 export function readyAcceptor(config: OrgConfig, now: Date, filters: ReadyFilters): (ticket: TicketItem) => boolean {
   return (ticket) =>
     isReady(ticket, config, now) &&
+    (!filters.statusIds?.length || filters.statusIds.includes(ticket.statusId)) &&
     (!filters.typeIds?.length || filters.typeIds.includes(ticket.typeId)) &&
     (!filters.priorities?.length || filters.priorities.includes(ticket.priority)) &&
     (!filters.labelIds?.length || (ticket.labelIds ?? []).some((labelId) => filters.labelIds!.includes(labelId) && config.label(labelId) !== undefined));
