@@ -10,9 +10,11 @@ export interface RecordedEvent {
 /**
  * The events recorded for a subject (a ticket id), once the stream consumer has dispatched
  * every one of them (it marks each with `dispatchedAt`): what the consumer handed on.
- * Waits until at least `atLeast` are dispatched.
+ * Waits until at least `atLeast` are dispatched, up to 15 s: the one stream consumer of the
+ * shared runtime carries every test file's events, and on a busy 2-core machine it can fall
+ * some seconds behind.
  */
-export async function dispatchedEventsOf(orgId: string, subjectId: string, atLeast = 1, timeoutMs = 8000): Promise<RecordedEvent[]> {
+export async function dispatchedEventsOf(orgId: string, subjectId: string, atLeast = 1, timeoutMs = 15_000): Promise<RecordedEvent[]> {
   const deadline = Date.now() + timeoutMs;
   let events: RecordedEvent[] = [];
   while (Date.now() < deadline) {
