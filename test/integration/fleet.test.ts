@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { setPlan, useRuntime, type ApiResponse } from '../support/api.js';
-import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { setPlan, type ApiResponse } from '../support/api.js';
 import { boardSetup, lapseClaim, type BoardSetup } from '../support/tickets.js';
 import { createAgent, createBoard, type TestAgent } from '../support/factories.js';
 import { db } from '../../lib/db/service.js';
@@ -31,7 +30,6 @@ interface Claimed {
   handoff: { id: string; auto: boolean; summary: string | null; lastNote: string | null } | null;
 }
 
-let runtime: LocalRuntime;
 let s: BoardSetup;
 let boards: string[];
 let agents: (TestAgent & { limit: number })[];
@@ -54,18 +52,6 @@ async function inParallel<T, R>(items: T[], width: number, work: (item: T, index
 }
 
 beforeAll(async () => {
-  // A runtime and table of its own: the fleet writes thousands of events, which the shared
-  // runtime's one stream consumer would carry before every other test file's.
-  runtime = await startLocalRuntime({
-    credentialRateLimit: 0,
-    port: 0,
-    dynamoEndpoint: inject('dynamoEndpoint'),
-    tableName: 'wm-fleet',
-    logRequests: false,
-    validateResponses: true,
-    sweeperIntervalSeconds: 3600,
-  });
-  useRuntime(runtime);
   s = await boardSetup('Fleet', 'FLT');
   await setPlan(s.org.slug, 'PRO');
   // Agents may finish work themselves here (by default, moving into DONE needs a person's approval).
@@ -100,10 +86,6 @@ beforeAll(async () => {
     return { ...(await createAgent(s.org, { agent: { name: `Fleet agent ${index}` }, settings: { maxConcurrentClaims: limit }, boardIds: boards })), limit };
   });
 }, 180_000);
-
-afterAll(async () => {
-  await runtime?.stop();
-});
 
 describe('a fleet of 16 agents on one backlog of 320 tickets', () => {
   it('finishes every ticket, one holder at a time, in dependency order, within every limit, without a conflict', async () => {
