@@ -16,8 +16,7 @@ import { documentDb } from '../../lib/db/client.js';
 import { db } from '../../lib/db/service.js';
 import { isConditionFailure } from '../../lib/db/transact.js';
 import type { TicketItem } from '../../lib/db/entities/index.js';
-import { isOpenTicket } from '../../lib/tickets/dependencies/readiness.js';
-import { ticketsById } from '../../lib/tickets/dependencies/propagate.js';
+import { openSubticketsOf } from '../../lib/tickets/dependencies/propagate.js';
 
 export interface BackfillResult {
   tickets: number;
@@ -44,8 +43,7 @@ export async function backfillReadiness(): Promise<BackfillResult> {
       result.tickets += 1;
       const ticket = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data as TicketItem | null;
       if (!ticket || (ticket.openSubticketCount !== undefined && ticket.readyBoard !== undefined)) continue;
-      const children = await ticketsById(ticket.orgId, ticket.subticketIds ?? []);
-      const openSubticketCount = [...children.values()].filter((child) => child.parentTicketId === ticket.ticketId && isOpenTicket(child)).length;
+      const openSubticketCount = await openSubticketsOf(ticket);
       try {
         await db()
           .entities.ticket.put({ ...ticket, openSubticketCount, openBlockerCount: ticket.openBlockerCount ?? 0, version: ticket.version + 1 })

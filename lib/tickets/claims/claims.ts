@@ -214,13 +214,9 @@ export async function claimOnce(ctx: DomainContext, boardId: string, ticketId: s
   };
 }
 
-/** Clears the calling agent's own lapsed claims (byClaimHolder, expiry < now); returns how many. */
-async function clearOwnLapsedClaims(ctx: DomainContext): Promise<number> {
-  const now = ctx.clock.now();
-  const lapsed = await lapsedClaimsOf(ctx.org.orgId, ctx.actor.userId, now);
-  let cleared = 0;
-  for (const ticket of lapsed) if (await expireClaim(ctx.org, ticket, ctx.clock)) cleared++;
-  return cleared;
+/** Clears the calling agent's own lapsed claims (byClaimHolder, expiry < now), as the sweeper would. */
+async function clearOwnLapsedClaims(ctx: DomainContext): Promise<void> {
+  for (const ticket of await lapsedClaimsOf(ctx.org.orgId, ctx.actor.userId, ctx.clock.now())) await expireClaim(ctx.org, ticket, ctx.clock);
 }
 
 /** POST .../claim/heartbeat: pushes the caller's live lease to now + extendSeconds, keeping its latest progress note. */

@@ -4,7 +4,7 @@ import type { DependencyItem, TicketItem } from '../../db/entities/index.js';
 import { db } from '../../db/service.js';
 import { batchGetMixed } from '../../db/batch.js';
 import { retryLostRaces } from '../../db/races.js';
-import { transact } from '../../db/transact.js';
+import { inTransactionChunks, transact } from '../../db/transact.js';
 import type { DispatchedEvent } from '../../events/index.js';
 import { baseTicketData } from '../events.js';
 import { saveTicket } from '../write.js';
@@ -54,10 +54,7 @@ async function removeEveryDependency(items: DependencyItem[]): Promise<void> {
     { ticketId: item.ticketId, direction: item.direction, otherId: item.otherId },
     { ticketId: item.otherId, direction: item.direction === 'blocks' ? 'blockedBy' as const : 'blocks' as const, otherId: item.ticketId },
   ]);
-  for (let start = 0; start < keys.length; start += 100) {
-    const chunk = keys.slice(start, start + 100);
-    await transact((e) => chunk.map((key) => e.dependency.delete(key).commit()));
-  }
+  for (const chunk of inTransactionChunks(keys)) await transact((e) => chunk.map((key) => e.dependency.delete(key).commit()));
 }
 
 /**
@@ -85,13 +82,18 @@ export function unblockedBy(ticket: TicketItem, openAfter: number, lastBlockerId
   };
 }
 
+/** How many of a parent's subtickets are open, from the subtickets as stored. */
+export async function openSubticketsOf(parent: TicketItem): Promise<number> {
+  const children = await ticketsById(parent.orgId, parent.subticketIds ?? []);
+  return [...children.values()].filter((child) => child.parentTicketId === parent.ticketId && isOpenTicket(child)).length;
+}
+
 /** Recounts the open subtickets of a parent and stores the count if it changed. */
 export async function recountSubtickets(ctx: DomainContext, parentId: string): Promise<void> {
   await retryLostRaces(async () => {
     const parent = (await ticketsById(ctx.org.orgId, [parentId])).get(parentId);
     if (!parent || parent.isDeleted) return;
-    const children = await ticketsById(ctx.org.orgId, parent.subticketIds ?? []);
-    const open = [...children.values()].filter((child) => child.parentTicketId === parent.ticketId && isOpenTicket(child)).length;
+    const open = await openSubticketsOf(parent);
     if (open === (parent.openSubticketCount ?? 0)) return;
     await saveTicket(ctx, { before: parent, after: { ...parent, openSubticketCount: open }, derivedEvents: false });
   });
