@@ -1,5 +1,5 @@
 import { randomBytes, createHash } from 'node:crypto';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { functionGroups, routeKeysOf } from '../route-table.js';
@@ -11,6 +11,7 @@ import { ensureTable, startDynamoDbLocal, type LocalDynamo } from './dynamodb.js
 import { ensureQueues, startLocalSqs, type LocalSqs } from './sqs.js';
 import { startStreamPoller, type StreamLambda, type StreamPoller } from './stream-poller.js';
 import { startQueuePoller, type QueueLambda } from './queue-poller.js';
+import { requeuePendingDeliveries } from './requeue-deliveries.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
@@ -126,9 +127,16 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       }
     }
 
+    // The embedded queue forgets its messages with the process; the table (DATA_DIR) remembers the deliveries.
+    if (options.dataDir && !options.sqsEndpoint) {
+      const requeued = await requeuePendingDeliveries();
+      if (requeued > 0) console.log(`queued ${requeued} webhook deliveries again that were waiting when the last run stopped`);
+    }
+
     let poller: StreamPoller | undefined;
     if (streamConsumer) {
-      poller = await startStreamPoller(dynamoEndpoint, tableName, streamConsumer);
+      // With data kept, the stream position is kept beside it: a restart resumes where the last run stopped.
+      poller = await startStreamPoller(dynamoEndpoint, tableName, streamConsumer, options.dataDir ? { positionFile: join(options.dataDir, `${tableName}.stream-position.json`) } : {});
       stoppers.push(() => poller!.stop());
     }
 

@@ -7,6 +7,7 @@ import {
   type GetRecordsCommandOutput,
 } from '@aws-sdk/client-dynamodb-streams';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { localClient } from './dynamodb.js';
 
 export type StreamLambda = (event: { Records: unknown[] }) => Promise<{ batchItemFailures?: { itemIdentifier: string }[] } | undefined>;
@@ -19,12 +20,28 @@ export interface StreamPoller {
 
 const BATCH_SIZE = 100;
 
+/** Where a shard's reading resumes: after the last record handed over, or at the first that failed. */
+type Position = { after: string } | { at: string };
+
+export interface StreamPollerOptions {
+  /**
+   * A file that keeps each shard's position across restarts (with the data kept in DATA_DIR).
+   * The position moves only after the consumer has taken a batch, and the file is replaced
+   * whole (write, then rename), so a kill at any moment resumes at the first record not yet
+   * handed over: nothing is skipped; the batch in flight at the kill comes again (the consumer
+   * skips what it had marked). Without it, every start reads the stream from its oldest record.
+   */
+  positionFile?: string;
+  intervalMs?: number;
+}
+
 /**
  * Plays the DynamoDB Streams → Lambda event source mapping: polls every shard of the
  * table's stream, invokes the consumer with Lambda-shaped records, and on a reported
  * partial failure re-delivers from the first failed record, as Lambda does.
  */
-export async function startStreamPoller(endpoint: string, tableName: string, consumer: StreamLambda, intervalMs = 100): Promise<StreamPoller> {
+export async function startStreamPoller(endpoint: string, tableName: string, consumer: StreamLambda, options: StreamPollerOptions = {}): Promise<StreamPoller> {
+  const intervalMs = options.intervalMs ?? 100;
   const ddb = localClient(endpoint);
   const streams = new DynamoDBStreamsClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const table = await ddb.send(new DescribeTableCommand({ TableName: tableName }));
@@ -32,6 +49,7 @@ export async function startStreamPoller(endpoint: string, tableName: string, con
   if (!streamArn) throw new Error(`Table ${tableName} has no stream`);
 
   const iterators = new Map<string, string | undefined>(); // shardId → next iterator (undefined: shard closed)
+  const positions = readPositions(options.positionFile);
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   let idleWaiters: (() => void)[] = [];
@@ -40,11 +58,32 @@ export async function startStreamPoller(endpoint: string, tableName: string, con
     const description = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
     for (const shard of description.StreamDescription?.Shards ?? []) {
       if (!shard.ShardId || iterators.has(shard.ShardId)) continue;
-      const iterator = await streams.send(
-        new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON' }),
-      );
-      iterators.set(shard.ShardId, iterator.ShardIterator);
+      iterators.set(shard.ShardId, await resumeAt(shard.ShardId, positions.get(shard.ShardId)));
     }
+  }
+
+  /** An iterator where the shard's kept position says (its oldest record when none, or when that record is gone). */
+  async function resumeAt(shardId: string, position: Position | undefined): Promise<string | undefined> {
+    const start = { StreamArn: streamArn, ShardId: shardId };
+    if (position) {
+      try {
+        const kept = 'after' in position
+          ? await streams.send(new GetShardIteratorCommand({ ...start, ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: position.after }))
+          : await streams.send(new GetShardIteratorCommand({ ...start, ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: position.at }));
+        return kept.ShardIterator;
+      } catch (error) {
+        if ((error as { name?: string }).name !== 'TrimmedDataAccessException') throw error;
+      }
+    }
+    return (await streams.send(new GetShardIteratorCommand({ ...start, ShardIteratorType: 'TRIM_HORIZON' }))).ShardIterator;
+  }
+
+  /** Records where a shard resumes, in memory and (when kept) in the position file. */
+  function moveTo(shardId: string, position: Position): void {
+    positions.set(shardId, position);
+    if (!options.positionFile) return;
+    writeFileSync(`${options.positionFile}.next`, JSON.stringify(Object.fromEntries(positions)));
+    renameSync(`${options.positionFile}.next`, options.positionFile);
   }
 
   /** One pass over all shards; returns true if any records were read. */
@@ -59,10 +98,10 @@ export async function startStreamPoller(endpoint: string, tableName: string, con
       } catch (error) {
         const name = (error as { name?: string }).name;
         if (name !== 'TrimmedDataAccessException' && name !== 'ExpiredIteratorException') throw error;
-        // DynamoDB Local under load may trim or expire an iterator: start the shard again from its
-        // oldest record. Records seen before come again; the consumer's dispatch claim drops them.
-        const fresh = await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }));
-        iterators.set(shardId, fresh.ShardIterator);
+        // DynamoDB Local under load may trim or expire an iterator: resume the shard where it
+        // stands (or from its oldest record). Records seen before come again; the consumer skips
+        // what it has marked dispatched.
+        iterators.set(shardId, await resumeAt(shardId, positions.get(shardId)));
         continue;
       }
       const records = page.Records ?? [];
@@ -73,13 +112,13 @@ export async function startStreamPoller(endpoint: string, tableName: string, con
       sawRecords = true;
       const failedFrom = await invoke(records);
       if (failedFrom === undefined) {
+        const last = records.at(-1)?.dynamodb?.SequenceNumber;
+        if (last) moveTo(shardId, { after: last });
         iterators.set(shardId, page.NextShardIterator);
       } else {
         // Retry from the first failed record on the next pass.
-        const retry = await streams.send(
-          new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: failedFrom }),
-        );
-        iterators.set(shardId, retry.ShardIterator);
+        moveTo(shardId, { at: failedFrom });
+        iterators.set(shardId, await resumeAt(shardId, { at: failedFrom }));
       }
     }
     return sawRecords;
@@ -125,4 +164,15 @@ export async function startStreamPoller(endpoint: string, tableName: string, con
       ddb.destroy();
     },
   };
+}
+
+/** The kept positions by shard id; none when there is no file yet. */
+function readPositions(file: string | undefined): Map<string, Position> {
+  if (!file) return new Map();
+  try {
+    return new Map(Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, Position>));
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return new Map();
+    throw error;
+  }
 }

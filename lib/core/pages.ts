@@ -21,3 +21,13 @@ export function pageOf<T>(items: readonly T[], page: number, limit: number): Pag
     totalPages: Math.ceil(items.length / limit),
   };
 }
+
+/**
+ * One page of a list read in key order, newest first, with where the next page starts (an
+ * opaque cursor; null at the end). The REST adapter answers the items as a bare array and the
+ * next page's address in a `Link: <…>; rel="next"` header (lib/http/router.ts).
+ */
+export interface CursorPage<T> {
+  items: T[];
+  next: string | null;
+}

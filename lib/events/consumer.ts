@@ -57,10 +57,13 @@ const CONCURRENT_DISPATCHES = 8;
 /**
  * Hands a batch's events to the dispatcher, several at once, and reports partial batch failure
  * as Lambda checkpoints it: the earliest failed record, from which the rest of the shard is
- * replayed. Later records that succeeded come again in that replay and are dropped there, since
- * delivery is at-least-once and `markDispatched` is a conditional write that lets exactly one
- * consumer run hand an event to the dispatcher. (Receivers never relied on order: retries
- * reorder deliveries anyway.)
+ * replayed. An event is marked `dispatchedAt` only after its hand-over succeeded, so a consumer
+ * that dies in the middle (a timeout, a kill) leaves it unmarked and the replay hands it over
+ * again: never lost. What was already marked is skipped on a replay (one BatchGet per batch reads
+ * the marks), and a hand-over that is repeated all the same (a crash between hand-over and mark)
+ * is harmless: every dispatcher is idempotent (a delivery's id derives from the event, counts are
+ * recounted from what is stored, continuations have derived ids). Receivers never relied on
+ * order: retries reorder deliveries anyway.
  */
 export async function consumeStreamRecords(
   records: StreamRecordLike[],
@@ -70,29 +73,38 @@ export async function consumeStreamRecords(
   // biome-ignore lint/suspicious/noExplicitAny: one batch cache shared by dispatchers of different item types
   const batch = new Map<string, any>();
   const events: { index: number; record: StreamRecordLike; event: DispatchedEvent }[] = [];
+  const seen = new Set<string>();
   records.forEach((record, index) => {
     try {
       const event = eventFromRecord(record);
-      if (event) events.push({ index, record, event });
+      // The same record twice in one batch (a replay joined to its original) is handed over once.
+      if (event && !seen.has(event.eventId)) {
+        seen.add(event.eventId);
+        events.push({ index, record, event });
+      }
     } catch (error) {
       // A record that cannot be read never will be: retrying it would only block the shard.
       log.error('unreadable stream record skipped', { eventID: record.eventID }, error);
     }
   });
+  const handedOver = await alreadyDispatched(events.map((entry) => entry.event));
 
   const dispatched: { index: number; event: DispatchedEvent }[] = [];
   const failed: { index: number; record: StreamRecordLike; event: DispatchedEvent }[] = [];
-  await forEachAtMost(events, CONCURRENT_DISPATCHES, async (entry) => {
-    try {
-      if (!(await claimForDispatch(entry.event, clock))) return;
-      await dispatch(entry.event, clock, batch);
-      dispatched.push({ index: entry.index, event: entry.event });
-    } catch (error) {
-      log.error('event dispatch failed', { eventId: entry.event.eventId, type: entry.event.type, orgId: entry.event.orgId }, error);
-      await releaseDispatchClaim(entry.event).catch(() => undefined);
-      failed.push(entry);
-    }
-  });
+  await forEachAtMost(
+    events.filter((entry) => !handedOver.has(entry.event.eventId)),
+    CONCURRENT_DISPATCHES,
+    async (entry) => {
+      try {
+        await dispatch(entry.event, clock, batch);
+        await markDispatched(entry.event, clock);
+        dispatched.push({ index: entry.index, event: entry.event });
+      } catch (error) {
+        log.error('event dispatch failed', { eventId: entry.event.eventId, type: entry.event.type, orgId: entry.event.orgId }, error);
+        failed.push(entry);
+      }
+    },
+  );
 
   const earliest = failed.sort((a, b) => a.index - b.index)[0];
   return {
@@ -106,20 +118,22 @@ export async function consumeStreamRecords(
 /** The outbox record's key. */
 const keyOf = ({ orgId, subjectId, eventId }: DispatchedEvent) => ({ orgId, subjectId, eventId });
 
-async function claimForDispatch(event: DispatchedEvent, clock: Clock): Promise<boolean> {
+/** Ids of the events already marked dispatched (a replay): one BatchGet for the batch, none when it holds no event. */
+async function alreadyDispatched(events: DispatchedEvent[]): Promise<Set<string>> {
+  if (events.length === 0) return new Set();
+  const { data } = await db().entities.event.get(events.map(keyOf)).go({ attributes: ['eventId', 'dispatchedAt'] });
+  return new Set(data.filter((item) => item.dispatchedAt).map((item) => item.eventId));
+}
+
+/** Marks a handed-over event; the first mark stays (a concurrent run's is as good). */
+async function markDispatched(event: DispatchedEvent, clock: Clock): Promise<void> {
   try {
     await db()
       .entities.event.patch(keyOf(event))
       .set({ dispatchedAt: clock.now().toISOString() })
       .where((attr, op) => op.notExists(attr.dispatchedAt))
       .go({ response: 'none' });
-    return true;
   } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
+    if (!isConditionFailure(error)) throw error;
   }
-}
-
-async function releaseDispatchClaim(event: DispatchedEvent): Promise<void> {
-  await db().entities.event.patch(keyOf(event)).remove(['dispatchedAt']).go({ response: 'none' });
 }

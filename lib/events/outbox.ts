@@ -1,4 +1,4 @@
-import { newId } from '../core/ids.js';
+import { newId, sha256Hex } from '../core/ids.js';
 import { addSeconds, epochSeconds, type Clock } from '../core/clock.js';
 import type { TransactionEntities } from '../db/transact.js';
 
@@ -10,9 +10,11 @@ export interface EventInput {
   data: Record<string, unknown>;
   /** The outbox partition: the ticket of a ticket event unless given (a pull request, a pipeline). */
   subjectId?: string;
+  /** A derived id (a continuation's, so a replayed run writes the same record, once); a new one unless given. */
+  eventId?: string;
 }
 
-export interface EventRecord extends EventInput {
+export interface EventRecord extends Omit<EventInput, 'eventId'> {
   eventId: string;
   subjectId: string;
   orgId: string;
@@ -23,7 +25,7 @@ export interface EventRecord extends EventInput {
 export function newEventRecord(orgId: string, clock: Clock, input: EventInput): EventRecord {
   const now = clock.now();
   return {
-    eventId: newId('evt'),
+    eventId: input.eventId ?? newId('evt'),
     orgId,
     subjectId: String(input.subjectId ?? input.data.ticketId ?? input.data.subjectId ?? orgId),
     type: input.type,
@@ -40,3 +42,6 @@ export function newEventRecord(orgId: string, clock: Clock, input: EventInput): 
 export function eventPuts(entities: TransactionEntities, records: EventRecord[]) {
   return records.map((record) => entities.event.create(record).commit());
 }
+
+/** The id of the record that continues `eventId`'s work: the same on every run of that event. */
+export const continuationId = (eventId: string): string => `evt_${sha256Hex(`${eventId}:continued`).slice(0, 26).toUpperCase()}`;

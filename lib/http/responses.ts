@@ -43,6 +43,7 @@ export function pageBody(item: z.ZodType): z.ZodType {
 export function successBody(route: Route): z.ZodType | undefined {
   if (successStatus(route) === 204 || !route.result) return undefined;
   if (route.envelope === 'page') return pageBody(route.result);
+  if (route.envelope === 'cursor') return z.array(route.result);
   if (route.envelope === 'data') return z.strictObject({ data: route.result });
   return route.result;
 }

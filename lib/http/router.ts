@@ -11,7 +11,7 @@ import { parseInput } from './validation.js';
 import { malformedPath, pathSegments } from './route-match.js';
 import { pageEnvelope } from './pagination.js';
 import { nonConformance } from './conformance.js';
-import type { Page } from '../core/pages.js';
+import type { CursorPage, Page } from '../core/pages.js';
 import { log, publishRequestMetrics, takeColdStart } from '../core/telemetry.js';
 import { idempotencyKeyOf, runIdempotently } from '../db/idempotency.js';
 import { collectRateLimits, countInWindow, rateLimitHeaders, rateWindow, type RateLimitState } from '../db/rate-limit.js';
@@ -206,8 +206,19 @@ async function answerRoute(
       ...(raw.cookies?.length ? { cookies: raw.cookies } : {}),
     };
   }
+  if (route.envelope === 'cursor') {
+    const { items, next } = result as CursorPage<unknown>;
+    return jsonResponse(route.status ?? 200, items, next ? { link: `<${nextPageAddress(event, next)}>; rel="next"` } : {});
+  }
   const body = route.envelope === 'data' ? { data: result } : route.envelope === 'page' ? pageEnvelope(result as Page<unknown>) : result;
   return jsonResponse(route.status ?? 200, body);
+}
+
+/** The request's own path and query with `before` set to the next page's cursor (a cursor route's `Link`). */
+function nextPageAddress(event: APIGatewayProxyEventV2, cursor: string): string {
+  const query = new URLSearchParams(Object.entries(event.queryStringParameters ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  query.set('before', cursor);
+  return `${event.rawPath}?${query}`;
 }
 
 /** Who asked, for the request's log line (ids only). */

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
 import type { OAuthScope } from '../oauth/index.js';
-import type { Page } from '../core/pages.js';
+import type { CursorPage, Page } from '../core/pages.js';
 
 /*
  * What a route is: its declaration (schemas, the rules it obeys, its handler), the request it
@@ -57,11 +57,12 @@ interface Schemas<P, Q, B, R = unknown, E extends Envelope = Envelope> {
   /**
    * How the REST adapter wraps the domain result: `data` → `{data: result}` (single records of
    * the ticket endpoints and the `{data: [...]}` lists, spec §2.1), `page` → the page envelope
-   * of a domain Page. Unset: the result is the body.
+   * of a domain Page, `cursor` → the bare array of a CursorPage's items, with the next page's
+   * address in a `Link: <…>; rel="next"` header while there is one. Unset: the result is the body.
    */
   envelope?: E;
   /**
-   * What the handler returns (for `envelope: 'page'`, one item of the page): the documented
+   * What the handler returns (for `envelope: 'page'` or `'cursor'`, one item of the page): the documented
    * success body, checked against every response in test runs. Every route but a 204 has one.
    */
   result?: z.ZodType<R>;
@@ -119,14 +120,14 @@ export const EDGE_THROTTLES = {
   registration: { rateLimit: 5, burstLimit: 10 },
 } as const satisfies Record<string, EdgeThrottle>;
 
-type Envelope = 'data' | 'page' | undefined;
+type Envelope = 'data' | 'page' | 'cursor' | undefined;
 
 /**
  * What the handler must return for the route's `result`: the schema's output type (so a presenter
  * that drifts from its shape does not compile), a Page of them for `envelope: 'page'`, and a
  * `RawBody` for a raw route (whose body has no result schema).
  */
-export type Reply<R, E extends Envelope> = unknown extends R ? unknown : E extends 'page' ? Page<R> : R;
+export type Reply<R, E extends Envelope> = unknown extends R ? unknown : E extends 'page' ? Page<R> : E extends 'cursor' ? CursorPage<R> : R;
 
 /** What the handler of a `raw` route returns. */
 export interface RawBody {
@@ -183,7 +184,7 @@ export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown, R = u
    * lib/http/ticket-refs.ts). Declared by every route of a ticket and every route whose input names one.
    */
   ticketRefs?: readonly TicketRefField[];
-  handler: (ctx: DomainContext, input: Inputs<P, Q, B>) => Promise<Reply<R, E> | (E extends 'page' ? never : null)>;
+  handler: (ctx: DomainContext, input: Inputs<P, Q, B>) => Promise<Reply<R, E> | (E extends 'page' | 'cursor' ? never : null)>;
 }
 
 export interface OpenRoute<P = unknown, Q = unknown, B = unknown, R = unknown, E extends Envelope = Envelope> extends Schemas<P, Q, B, R, E> {

@@ -1,5 +1,6 @@
 import { newId } from '../core/ids.js';
-import { notFound } from '../core/errors.js';
+import { invalidField, notFound } from '../core/errors.js';
+import type { CursorPage } from '../core/pages.js';
 import type { DomainContext } from '../db/context.js';
 import type { WebhookAttemptItem, WebhookDeliveryItem } from '../db/entities/index.js';
 import { db } from '../db/service.js';
@@ -25,14 +26,40 @@ export function presentAttempt(attempt: WebhookAttemptItem) {
   };
 }
 
-/** The endpoint's delivery attempts, newest first (one Query beside the endpoint's read). */
-export async function listDeliveries(ctx: DomainContext, endpointId: string, limit: number) {
+/** Where a page of attempts starts: after this attempt's key, in the endpoint's newest-first order. */
+interface AttemptKey {
+  createdAt: string;
+  deliveryId: string;
+  attempt: number;
+}
+
+const cursorOf = ({ createdAt, deliveryId, attempt }: AttemptKey): string => Buffer.from(JSON.stringify([createdAt, deliveryId, attempt])).toString('base64url');
+
+function keyOfCursor(cursor: string): AttemptKey {
+  try {
+    const [createdAt, deliveryId, attempt] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (typeof createdAt === 'string' && typeof deliveryId === 'string' && Number.isInteger(attempt)) return { createdAt, deliveryId, attempt: attempt as number };
+  } catch {
+    // reported below
+  }
+  throw invalidField('before', 'Not a cursor this list gave out');
+}
+
+/**
+ * The endpoint's delivery attempts, newest first, `limit` at a time (one Query beside the
+ * endpoint's read): a page reads one attempt more than it answers, so it knows whether another
+ * page follows, and `next` names where that page starts. A cursor is only a position inside
+ * this endpoint's own attempts: whatever it says, the Query stays in the caller's partition.
+ */
+export async function listDeliveries(ctx: DomainContext, endpointId: string, limit: number, before?: string): Promise<CursorPage<ReturnType<typeof presentAttempt>>> {
   enterWebhooks(ctx, 'webhooks:view');
+  const attempts = db().entities.webhookAttempt.query.byEndpoint({ orgId: ctx.org.orgId, endpointId });
   const [, page] = await Promise.all([
     loadEndpoint(ctx, endpointId),
-    db().entities.webhookAttempt.query.byEndpoint({ orgId: ctx.org.orgId, endpointId }).go({ order: 'desc', limit }),
+    (before ? attempts.lt(keyOfCursor(before)) : attempts).go({ order: 'desc', limit: limit + 1 }),
   ]);
-  return page.data.map(presentAttempt);
+  const items = page.data.slice(0, limit);
+  return { items: items.map(presentAttempt), next: page.data.length > limit ? cursorOf(items.at(-1)!) : null };
 }
 
 /** Sends a person's delivery (a ping or a redelivery): one attempt, to an active or inactive endpoint. */

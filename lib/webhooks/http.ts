@@ -78,12 +78,17 @@ export const webhooksRoutes: Routes = {
   'GET /api/v1/webhook-endpoints/{endpointId}/deliveries': authenticated({
     scope: 'admin',
     summary: "List an endpoint's delivery attempts, newest first",
-    description: 'Each attempt of each delivery is one entry; the automatic retries of a delivery share its `id`. Kept 30 days.',
-    result: z.array(deliveryResult),
+    description:
+      'Each attempt of each delivery is one entry; the automatic retries of a delivery share its `id`. Kept 30 days. `limit` at a time: while more follow, the `Link` header names the next page (`<…?limit=…&before=…>; rel="next"`); `before` is opaque.',
+    envelope: 'cursor',
+    result: deliveryResult,
     errors: PLAN,
     params: endpointParams,
-    query: z.strictObject({ limit: z.coerce.number().int().min(1).max(MAX_DELIVERIES_PAGE).default(50) }),
-    handler: (ctx, { params, query }) => listDeliveries(ctx, params.endpointId, query.limit),
+    query: z.strictObject({
+      limit: z.coerce.number().int().min(1).max(MAX_DELIVERIES_PAGE).default(50),
+      before: z.string().min(1).max(500).optional().meta({ description: 'Where the page starts: the cursor of the previous page\'s `Link` header' }),
+    }),
+    handler: (ctx, { params, query }) => listDeliveries(ctx, params.endpointId, query.limit, query.before),
   }),
   'POST /api/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/redeliver': authenticated({
     scope: 'admin',

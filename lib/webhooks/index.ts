@@ -1,6 +1,6 @@
 /** Public face of the webhooks domain for other domains: they reach it only through this file. */
 export type { DeliveryKind } from './attempts.js';
-export { automaticDeliveryId, deliveryRecord, envelope } from './delivery-records.js';
+export { automaticDeliveryId, deliveryRecord, envelope, messageOf } from './delivery-records.js';
 export { type BatchMemo, fanOutEvent, recordOnce } from './fanout.js';
 export { enqueueDeliveries } from './queue.js';
 export { newWebhookSecret } from './signing.js';

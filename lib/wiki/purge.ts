@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { db } from '../db/service.js';
-import { eventPuts, newEventRecord, type DispatchedEvent } from '../events/index.js';
-import { transact } from '../db/transact.js';
+import { continuationId, newEventRecord, type DispatchedEvent } from '../events/index.js';
+import { isConditionFailure } from '../db/transact.js';
 
 /*
  * Background deletion of wiki content. Deleting a space (or a page, or a folder with its
@@ -75,8 +75,11 @@ export async function purgeWiki(event: DispatchedEvent, clock: Clock, itemsPerRu
   const { deletions, more } = await pending(event.orgId, purge, itemsPerRun);
   for (let start = 0; start < deletions.length; start += 4) await Promise.all(deletions.slice(start, start + 4).map((run) => run()));
   if (more) {
-    const next = newEventRecord(event.orgId, clock, { type: WIKI_PURGE_EVENT, subjectId: purge.spaceId, data: { ...purge } });
-    await transact((e) => eventPuts(e, [next]));
+    // A replayed run writes the same continuation, which is then already there.
+    const next = newEventRecord(event.orgId, clock, { type: WIKI_PURGE_EVENT, subjectId: purge.spaceId, data: { ...purge }, eventId: continuationId(event.eventId) });
+    await db().entities.event.create(next).go({ response: 'none' }).catch((error: unknown) => {
+      if (!isConditionFailure(error)) throw error;
+    });
   }
   return 0;
 }

@@ -9,7 +9,7 @@ import { db } from '../../lib/db/service.js';
 import { attemptDelivery } from '../../lib/webhooks/attempts.js';
 import { automaticDeliveryId } from '../../lib/webhooks/delivery-records.js';
 import { fanOutEvent } from '../../lib/webhooks/fanout.js';
-import { setPlan } from '../support/api.js';
+import { setPlan, type ApiResponse } from '../support/api.js';
 import { boardSetup, lapseClaim, type BoardSetup } from '../support/tickets.js';
 import { createAgent, createTicket } from '../support/factories.js';
 import { Receiver, type ReceivedRequest } from '../support/receiver.js';
@@ -186,6 +186,30 @@ describe('webhook delivery', () => {
     expect(request!.headers['x-service-event']).toBe('ping');
     const deliveries = await waitUntil(() => deliveriesOf(hook.id), (list) => list.length === 1);
     expect(deliveries[0]).toMatchObject({ eventType: 'ping', attempt: 1, success: true, statusCode: 200 });
+  });
+
+  it('pages the delivery log to its end by the Link header, newest first, each attempt once', async () => {
+    const hook = await endpoint('/paged');
+    for (let ping = 0; ping < 7; ping += 1) expect((await setup.org.call('POST', `${PATH}/${hook.id}/ping`)).status).toBe(204);
+    const whole = await waitUntil(() => deliveriesOf(hook.id), (list) => list.length === 7);
+    const pages: any[][] = [];
+    let address: string | undefined = `${PATH}/${hook.id}/deliveries?limit=3`;
+    while (address) {
+      const page: ApiResponse = await setup.org.call('GET', address);
+      expect(page.status).toBe(200);
+      pages.push(page.body);
+      address = /^<([^>]+)>; rel="next"$/.exec(page.headers.get('link') ?? '')?.[1];
+    }
+    expect(pages.map((page) => page.length)).toEqual([3, 3, 1]);
+    expect(pages.flat()).toEqual(whole);
+    expect(whole.map((attempt: any) => attempt.createdAt)).toEqual(whole.map((attempt: any) => attempt.createdAt).sort().reverse());
+    // Exactly a page's worth left: no link to an empty page.
+    const exact = await setup.org.call('GET', `${PATH}/${hook.id}/deliveries?limit=7`);
+    expect(exact.body).toHaveLength(7);
+    expect(exact.headers.get('link')).toBeNull();
+    const forged = await setup.org.call('GET', `${PATH}/${hook.id}/deliveries?before=bm90LWEtY3Vyc29y`);
+    expect(forged.status).toBe(400);
+    expect(forged.body.error.code).toBe('VALIDATION_ERROR');
   });
 
   it('redelivers a delivery as a new delivery of the same envelope', async () => {
