@@ -7,12 +7,21 @@ import { queueTimeSync, TIME_SYNC_EVENT } from '../lib/time/sync.js';
 import { purgeWiki, WIKI_PURGE_EVENT } from '../lib/wiki/purge.js';
 import { propagateReadiness } from '../lib/tickets/dependencies/propagate.js';
 import { READINESS_EVENT } from '../lib/tickets/dependencies/readiness.js';
+import { clearDeletedMilestone, MILESTONE_CLEARING_JOB } from '../lib/milestones/index.js';
+import { detachDeletedRelease, RELEASE_DETACHING_JOB } from '../lib/releases/index.js';
 
 /**
  * Events to webhook endpoints; time entry pushes to the organization's time-booking endpoint;
- * wiki content purges; readiness changes carried to dependent tickets and parents.
+ * wiki content purges; readiness changes carried to dependent tickets and parents; the background
+ * jobs of deletions whose work grows with the data.
  */
-const dispatch = eventDispatcher({ [TIME_SYNC_EVENT]: queueTimeSync, [WIKI_PURGE_EVENT]: purgeWiki, [READINESS_EVENT]: propagateReadiness });
+const dispatch = eventDispatcher({
+  [TIME_SYNC_EVENT]: queueTimeSync,
+  [WIKI_PURGE_EVENT]: purgeWiki,
+  [READINESS_EVENT]: propagateReadiness,
+  [MILESTONE_CLEARING_JOB]: clearDeletedMilestone,
+  [RELEASE_DETACHING_JOB]: detachDeletedRelease,
+});
 
 /** Table stream consumer: outbox events → dispatcher, with partial batch failure reporting. */
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {

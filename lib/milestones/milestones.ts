@@ -8,7 +8,9 @@ import { LostRace, retryLostRaces } from '../db/races.js';
 import type { BoardItem, MilestoneItem, StatusCategory, TicketItem } from '../db/entities/index.js';
 import { pageOf } from '../core/pages.js';
 import { forEachAtMost } from '../core/concurrency.js';
-import { saveTicket, loadOrgConfig, presentTicket } from '../tickets/index.js';
+import { saveTicket, loadOrgConfig, presentTicket, systemContext } from '../tickets/index.js';
+import { continueJob, eventPuts, newEventRecord, type DispatchedEvent } from '../events/index.js';
+import type { Clock } from '../core/clock.js';
 import { visibleOrNotFound } from '../boards/index.js';
 import { requirePermission, type Permission, claimName, nameChanges, nameTaken, releaseName } from '../organizations/index.js';
 
@@ -179,38 +181,61 @@ export async function updateMilestone(ctx: DomainContext, boardId: string, miles
 /** Tickets cleared of a deleted milestone at once. */
 const CLEARING_CONCURRENCY = 8;
 
-/**
- * DELETE …/milestones/{id} (soft): the milestone is marked deleted and its name freed in one
- * transaction (from then on no ticket can enter it), then each of its tickets leaves it
- * through the ticket write path (its own transaction, so its timeline, event and counters
- * follow), eight at a time. Tickets never keep a dangling `milestoneId`. Should the request
- * end before every ticket is cleared, deleting the milestone again finishes the work.
- */
-export async function deleteMilestone(ctx: DomainContext, boardId: string, milestoneId: string): Promise<void> {
-  const milestone = (await enter(ctx, boardId, 'milestones:delete', milestoneId, true)).milestone!;
-  const tickets = await ticketsOfMilestone(ctx.org.orgId, milestoneId);
-  if (milestone.isDeleted && tickets.length === 0) throw notFound('Milestone');
-  if (!milestone.isDeleted) {
-    const now = ctx.clock.now().toISOString();
-    await transact((e) => [
-      guarded(
-        e.milestone
-          .patch({ orgId: ctx.org.orgId, boardId, milestoneId })
-          .set({ isDeleted: true, deletedAt: now, updatedAt: now })
-          .where((attr, op) => op.eq(attr.isDeleted, false))
-          .commit(),
-        () => notFound('Milestone'),
-      ),
-      releaseName(e, ctx.org.orgId, 'milestone', guardName(boardId, milestone.name)),
-    ]);
-  }
-  // Read again after the mark: a ticket that entered just before it is cleared too.
-  const members = await ticketsOfMilestone(ctx.org.orgId, milestoneId);
-  await forEachAtMost(members, CLEARING_CONCURRENCY, (ticket) => leaveMilestone(ctx, ticket.ticketId, milestoneId));
+/** Tickets one step of the clearing job takes (about 2 s of writes, far inside the function's 60 s). */
+export const CLEARED_PER_STEP = 200;
+
+/** The background job that clears a deleted milestone from its tickets (wired in functions/events.ts). */
+export const MILESTONE_CLEARING_JOB = 'milestones.clear';
+
+interface MilestoneClearing {
+  boardId: string;
+  milestoneId: string;
+  /** Where the next step reads on in the milestone's index (absent: from its start). */
+  cursor?: string;
 }
 
-async function ticketsOfMilestone(orgId: string, milestoneId: string): Promise<TicketItem[]> {
-  return (await db().entities.ticket.query.byMilestone({ orgId, milestoneKey: milestoneId }).go({ pages: 'all' })).data;
+/**
+ * DELETE …/milestones/{id} (soft): the milestone is marked deleted, its name freed and the
+ * clearing job recorded, in one transaction. From then on no ticket can enter it, reads no
+ * longer show it (nor a ticket's `milestoneId` naming it), and the request answers at once,
+ * whatever the milestone holds. The job (`clearDeletedMilestone`) then takes each ticket out
+ * through the ticket write path, so timelines, events and counters follow. Deleting it again
+ * answers 404.
+ */
+export async function deleteMilestone(ctx: DomainContext, boardId: string, milestoneId: string): Promise<void> {
+  const milestone = (await enter(ctx, boardId, 'milestones:delete', milestoneId)).milestone!;
+  const now = ctx.clock.now().toISOString();
+  const clearing: MilestoneClearing = { boardId, milestoneId };
+  await transact((e) => [
+    guarded(
+      e.milestone
+        .patch({ orgId: ctx.org.orgId, boardId, milestoneId })
+        .set({ isDeleted: true, deletedAt: now, updatedAt: now })
+        .where((attr, op) => op.eq(attr.isDeleted, false))
+        .commit(),
+      () => notFound('Milestone'),
+    ),
+    releaseName(e, ctx.org.orgId, 'milestone', guardName(boardId, milestone.name)),
+    ...eventPuts(e, [newEventRecord(ctx.org.orgId, ctx.clock, { type: MILESTONE_CLEARING_JOB, subjectId: milestoneId, data: { ...clearing } })]),
+  ]);
+}
+
+/**
+ * One step of clearing a deleted milestone: the next CLEARED_PER_STEP tickets of its index,
+ * each taken out (re-read consistently: one already out, or deleted, is left alone), then the
+ * step that continues from there while the index goes on. Idempotent, so a step replayed
+ * after a crash redoes nothing; the walk follows the index once, so deleted tickets that keep
+ * the id are passed, not read again and again. Done by the service (actor `system`).
+ */
+export async function clearDeletedMilestone(event: DispatchedEvent, clock: Clock): Promise<number> {
+  const { milestoneId, cursor } = event.data as unknown as MilestoneClearing;
+  const page = await db()
+    .entities.ticket.query.byMilestone({ orgId: event.orgId, milestoneKey: milestoneId })
+    .go({ limit: CLEARED_PER_STEP, ...(cursor ? { cursor } : {}) });
+  const ctx = systemContext(clock, { orgId: event.orgId });
+  await forEachAtMost(page.data, CLEARING_CONCURRENCY, (ticket) => leaveMilestone(ctx, ticket.ticketId, milestoneId));
+  if (page.cursor) await continueJob(event, clock, { ...(event.data as object), cursor: page.cursor });
+  return 0;
 }
 
 /** One ticket leaves a milestone (re-read and retried when it changes concurrently). */

@@ -10,7 +10,9 @@ import { LostRace, retryLostRaces } from '../db/races.js';
 import type { BoardItem, MilestoneItem, ReleaseItem, TicketItem } from '../db/entities/index.js';
 import type { Permission } from '../organizations/index.js';
 import { enterFeatureBoard, milestonesOf } from '../milestones/index.js';
-import { liveTicketOf, loadTickets, loadOrgConfig, presentTicket, joinRelease, leaveRelease } from '../tickets/index.js';
+import { liveTicketOf, loadTickets, loadOrgConfig, presentTicket, joinRelease, leaveRelease, systemContext } from '../tickets/index.js';
+import { continueJob, eventPuts, newEventRecord, type DispatchedEvent } from '../events/index.js';
+import type { Clock } from '../core/clock.js';
 
 /*
  * Releases of a board (spec §2.10, §4.11), behind the board's Milestones & Releases feature.
@@ -262,29 +264,64 @@ async function memberIds(orgId: string, releaseId: string): Promise<string[]> {
 /** Tickets detached from a deleted release at once. */
 const DETACH_CONCURRENCY = 8;
 
+/** Memberships one step of the detaching job takes. */
+export const DETACHED_PER_STEP = 200;
+
+/** The background job that detaches a deleted release's tickets and then removes it (wired in functions/events.ts). */
+export const RELEASE_DETACHING_JOB = 'releases.detach';
+
+interface ReleaseDetaching {
+  boardId: string;
+  releaseId: string;
+  /** Where the next step reads on in the release's memberships (absent: from their start). */
+  cursor?: string;
+}
+
 /**
- * DELETE …/releases/{id}: the release is marked deleted (from then on it is 404 and nothing
- * can join it), each of its tickets is detached (its own transaction, eight at a time), and
- * the item is deleted once its `ticketCount` is 0. Should the request end half-way, deleting
- * the release again finishes the work.
+ * DELETE …/releases/{id}: the release is marked deleted and the detaching job recorded, in one
+ * transaction; from then on it is 404, nothing can join it, and the request answers at once,
+ * whatever it holds. The job (`detachDeletedRelease`) detaches its tickets and then deletes
+ * the item. Deleting it again answers 404.
  */
 export async function deleteRelease(ctx: DomainContext, boardId: string, releaseId: string): Promise<void> {
-  const { release } = await enter(ctx, boardId, 'releases:delete', releaseId, [], true);
-  const key = { orgId: ctx.org.orgId, boardId, releaseId };
-  if (!release!.isDeleted) {
-    await transact((e) => [
-      guarded(
-        e.release
-          .patch(key)
-          .set({ isDeleted: true, updatedAt: ctx.clock.now().toISOString() })
-          .where((attr, op) => op.eq(attr.isDeleted, false))
-          .commit(),
-        () => notFound('Release'),
-      ),
-    ]);
+  await enter(ctx, boardId, 'releases:delete', releaseId);
+  const detaching: ReleaseDetaching = { boardId, releaseId };
+  await transact((e) => [
+    guarded(
+      e.release
+        .patch({ orgId: ctx.org.orgId, boardId, releaseId })
+        .set({ isDeleted: true, updatedAt: ctx.clock.now().toISOString() })
+        .where((attr, op) => op.eq(attr.isDeleted, false))
+        .commit(),
+      () => notFound('Release'),
+    ),
+    ...eventPuts(e, [newEventRecord(ctx.org.orgId, ctx.clock, { type: RELEASE_DETACHING_JOB, subjectId: releaseId, data: { ...detaching } })]),
+  ]);
+}
+
+/**
+ * One step of deleting a release: the next DETACHED_PER_STEP memberships, each ticket detached
+ * in its own transaction (re-read: one already detached is left alone), then the step that
+ * continues from there. The last step detaches any member that joined behind the walk and
+ * deletes the item once its `ticketCount` is 0 (read again and retried while members change).
+ * Idempotent: a step replayed after a crash redoes nothing.
+ */
+export async function detachDeletedRelease(event: DispatchedEvent, clock: Clock, perStep = DETACHED_PER_STEP): Promise<number> {
+  const { boardId, releaseId, cursor } = event.data as unknown as ReleaseDetaching;
+  const ctx = systemContext(clock, { orgId: event.orgId });
+  const page = await db()
+    .entities.releaseTicket.query.byRelease({ orgId: event.orgId, releaseId })
+    .go({ limit: perStep, ...(cursor ? { cursor } : {}) });
+  await forEachAtMost(page.data, DETACH_CONCURRENCY, (member) => leaveDeletedRelease(ctx, member.ticketId, releaseId));
+  if (page.cursor) {
+    await continueJob(event, clock, { ...(event.data as object), cursor: page.cursor });
+    return 0;
   }
+  const key = { orgId: event.orgId, boardId, releaseId };
   await retryLostRaces(async () => {
-    const members = await memberIds(ctx.org.orgId, releaseId);
+    const release = (await db().entities.release.get(key).go({ consistent: true })).data;
+    if (!release) return; // a replay of the last step: already gone
+    const members = await memberIds(event.orgId, releaseId);
     await forEachAtMost(members, DETACH_CONCURRENCY, (ticketId) => leaveDeletedRelease(ctx, ticketId, releaseId));
     // A member that left meanwhile (deleted, moved) took its count with it: 0 now, or read again.
     await transact((e) => [
@@ -297,6 +334,7 @@ export async function deleteRelease(ctx: DomainContext, boardId: string, release
       ),
     ]);
   });
+  return 0;
 }
 
 /** One ticket leaves a release being deleted (read again and retried when it changes concurrently). */

@@ -20,3 +20,4 @@ export { ticketResult, type Ticket } from './shapes.js';
 export { createBoardTicket, getTicket, patchTicket } from './tickets.js';
 export { changeTicketStatus } from './workflow.js';
 export { saveTicket } from './write.js';
+export { systemContext } from './system-context.js';

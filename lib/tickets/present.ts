@@ -55,7 +55,8 @@ export function presentTicket(ticket: TicketItem, config: OrgConfig, now: Date):
     storyPoints: ticket.storyPoints ?? null,
     externalReference: ticket.externalReference ?? null,
     impactLevel: ticket.impactLevel ?? null,
-    milestoneId: ticket.milestoneId ?? null,
+    // A milestone being deleted is gone from reads at once, before its clearing job reaches the ticket.
+    milestoneId: milestoneOf(ticket, config)?.id ?? null,
     resolution: ticket.resolution ?? null,
     resolutionType: ticket.resolutionType ?? null,
     isArchived: ticket.isArchived,

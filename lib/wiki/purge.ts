@@ -1,7 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { db } from '../db/service.js';
-import { continuationId, newEventRecord, type DispatchedEvent } from '../events/index.js';
-import { isConditionFailure } from '../db/transact.js';
+import { continueJob, type DispatchedEvent } from '../events/index.js';
 
 /*
  * Background deletion of wiki content. Deleting a space (or a page, or a folder with its
@@ -75,11 +74,7 @@ export async function purgeWiki(event: DispatchedEvent, clock: Clock, itemsPerRu
   const { deletions, more } = await pending(event.orgId, purge, itemsPerRun);
   for (let start = 0; start < deletions.length; start += 4) await Promise.all(deletions.slice(start, start + 4).map((run) => run()));
   if (more) {
-    // A replayed run writes the same continuation, which is then already there.
-    const next = newEventRecord(event.orgId, clock, { type: WIKI_PURGE_EVENT, subjectId: purge.spaceId, data: { ...purge }, eventId: continuationId(event.eventId) });
-    await db().entities.event.create(next).go({ response: 'none' }).catch((error: unknown) => {
-      if (!isConditionFailure(error)) throw error;
-    });
+    await continueJob(event, clock, { ...purge });
   }
   return 0;
 }

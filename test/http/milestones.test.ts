@@ -3,6 +3,7 @@ import { expectValidationError } from '../support/api.js';
 import { createTicket, createBoard } from '../support/factories.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { db } from '../../lib/db/service.js';
+import { waitUntil } from '../support/wait.js';
 
 /*
  * Milestones through the local runtime (spec §2.9, §4.10): the board feature, names unique per
@@ -129,7 +130,12 @@ describe('milestones', () => {
     const doomed = await milestone('Doomed');
     const tickets = await Promise.all([1, 2, 3].map((n) => createTicket(s.org, s.boardId, { title: `In ${n}`, milestoneId: doomed.id })));
     expect((await s.org.call('DELETE', `${M()}/${doomed.id}`)).status).toBe(204);
-    for (const ticket of tickets) expect((await s.org.call('GET', ticketPath(ticket.id))).body.data.milestoneId).toBeNull();
+    // Gone from reads at once; the tickets themselves are cleared in the background.
+    for (const ticket of tickets) expect((await s.org.call('GET', ticketPath(ticket.id))).body.data).toMatchObject({ milestoneId: null, milestone: null });
+    expect((await s.org.call('GET', `/api/v1/boards/${s.boardId}/tickets?milestoneId=${doomed.id}&includePlanning=true`)).body.total).toBe(0);
+    for (const ticket of tickets) {
+      await waitUntil(() => db().entities.ticket.get({ ticketId: ticket.id }).go({ consistent: true }), (stored) => stored.data?.milestoneId === undefined);
+    }
     expectValidationError(await s.org.call('PATCH', ticketPath(tickets[0].id), { body: { milestoneId: doomed.id } }), 'milestoneId');
   });
 

@@ -3,6 +3,9 @@ import { api, createMember, expectValidationError, setPlan } from '../support/ap
 import { createAgent, createTicket, createBoard, createMilestone } from '../support/factories.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { db } from '../../lib/db/service.js';
+import { systemClock } from '../../lib/core/clock.js';
+import { detachDeletedRelease, RELEASE_DETACHING_JOB } from '../../lib/releases/index.js';
+import { waitUntil } from '../support/wait.js';
 
 /*
  * Releases through the local runtime (spec §2.10, §4.11): the board feature, CRUD, milestones
@@ -215,7 +218,10 @@ describe('releases', () => {
     expect(await countOf(doomed.id)).toBe(12);
 
     expect((await s.org.call('DELETE', `${R()}/${doomed.id}`)).status).toBe(204);
-    expect((await db().entities.release.get({ orgId: s.org.orgId, boardId: s.boardId, releaseId: doomed.id }).go({ consistent: true })).data).toBeNull();
+    // Gone from reads at once; its tickets are detached and the item removed in the background.
+    expect((await s.org.call('GET', `${R()}/${doomed.id}`)).status).toBe(404);
+    expect((await s.org.call('DELETE', `${R()}/${doomed.id}`)).status).toBe(404);
+    await waitUntil(() => db().entities.release.get({ orgId: s.org.orgId, boardId: s.boardId, releaseId: doomed.id }).go({ consistent: true }), (found) => found.data === null);
     expect((await db().entities.releaseTicket.query.byRelease({ orgId: s.org.orgId, releaseId: doomed.id }).go()).data).toEqual([]);
     for (const t of tickets) {
       const stored = (await db().entities.ticket.get({ ticketId: t.id }).go({ consistent: true })).data!;
@@ -225,17 +231,23 @@ describe('releases', () => {
     expect((await s.org.call('GET', `/api/v1/boards/${s.boardId}/milestones/${kept.id}`)).status).toBe(200);
   });
 
-  it('finishes an interrupted deletion when asked again', async () => {
+  it('detaches a deleted release in steps, each safe to run again after a crash', async () => {
     const half = await release('Half deleted');
-    const t = await createTicket(s.org, s.boardId, { title: 'Half' });
-    await s.org.call('POST', `${R()}/${half.id}/tickets`, { body: { ticketId: t.id } });
-    // As if a DELETE had ended right after marking the release.
+    const members = await Promise.all(Array.from({ length: 5 }, (_, n) => createTicket(s.org, s.boardId, { title: `Half ${n}` })));
+    for (const t of members) await s.org.call('POST', `${R()}/${half.id}/tickets`, { body: { ticketId: t.id } });
+    // As if DELETE had marked it and the job's first step (two memberships a step here) ran, then
+    // ran again: the consumer died before marking the step done, and the replay redoes it.
     await db().entities.release.patch({ orgId: s.org.orgId, boardId: s.boardId, releaseId: half.id }).set({ isDeleted: true }).go();
     expect((await s.org.call('GET', `${R()}/${half.id}`)).status).toBe(404);
-    expect((await s.org.call('POST', `${R()}/${half.id}/tickets`, { body: { ticketId: t.id } })).status).toBe(404);
-    expect((await s.org.call('GET', R())).body.map((r: any) => r.id)).not.toContain(half.id);
-    expect((await s.org.call('DELETE', `${R()}/${half.id}`)).status).toBe(204);
-    expect((await db().entities.ticket.get({ ticketId: t.id }).go({ consistent: true })).data!.releaseIds ?? []).toEqual([]);
+    expect((await s.org.call('POST', `${R()}/${half.id}/tickets`, { body: { ticketId: members[0]!.id } })).status).toBe(404);
+    const step = { eventId: `evt_STEP${Date.now()}`, orgId: s.org.orgId, subjectId: half.id, type: RELEASE_DETACHING_JOB, occurredAt: new Date().toISOString(), data: { boardId: s.boardId, releaseId: half.id } };
+    await detachDeletedRelease(step, systemClock, 2);
+    await detachDeletedRelease(step, systemClock, 2);
+    // One continuation, whichever run wrote it; the stream consumer runs it and the item goes.
+    const continuations = (await db().entities.event.query.bySubject({ orgId: s.org.orgId, subjectId: half.id }).go()).data.filter((event) => event.type === RELEASE_DETACHING_JOB);
+    expect(continuations).toHaveLength(1);
+    await waitUntil(() => db().entities.release.get({ orgId: s.org.orgId, boardId: s.boardId, releaseId: half.id }).go({ consistent: true }), (found) => found.data === null);
+    for (const t of members) expect((await db().entities.ticket.get({ ticketId: t.id }).go({ consistent: true })).data!.releaseIds ?? []).toEqual([]);
     expect((await s.org.call('DELETE', `${R()}/${half.id}`)).status).toBe(404);
   });
 

@@ -746,7 +746,7 @@ function releaseProbes(): Record<string, Probe> {
     // auth; board and release ∥ milestones; one guarded patch.
     [`PATCH ${r}/{releaseId}`]: { budget: 4, run: call(`PATCH ${r}/{releaseId}`, { description: 'Changed' }) },
     // auth; board and release; the mark; its tickets (one Query; none to detach here); the delete.
-    [`DELETE ${r}/{releaseId}`]: { budget: 5, run: async (org) => org.call('DELETE', `/api/v1/boards/${org.boardId}/releases/${await fresh(org)}`) },
+    [`DELETE ${r}/{releaseId}`]: { budget: 3, run: async (org) => org.call('DELETE', `/api/v1/boards/${org.boardId}/releases/${await fresh(org)}`) },
     // auth; board and release ∥ milestones; one transaction (the release, a check of the milestone).
     [`POST ${r}/{releaseId}/milestones`]: {
       budget: 4,
@@ -795,7 +795,7 @@ function milestoneProbes(): Record<string, Probe> {
     // auth; board and milestone; one transaction (guarded patch, a rename's guards).
     [`PATCH ${m}/{milestoneId}`]: { budget: 3, run: call(`PATCH ${m}/{milestoneId}`, { color: '#445566' }) },
     // auth; board and milestone; its tickets; one transaction (mark, free the name); its tickets again (none to clear here).
-    [`DELETE ${m}/{milestoneId}`]: { budget: 5, run: async (org) => org.call('DELETE', `/api/v1/boards/${org.boardId}/milestones/${await doomed(org)}`) },
+    [`DELETE ${m}/{milestoneId}`]: { budget: 3, run: async (org) => org.call('DELETE', `/api/v1/boards/${org.boardId}/milestones/${await doomed(org)}`) },
     // auth; board and milestone; the milestone's tickets (one Query) ∥ the configuration.
     [`GET ${m}/{milestoneId}/tickets`]: { budget: 4, run: call(`GET ${m}/{milestoneId}/tickets`) },
   };

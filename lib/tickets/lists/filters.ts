@@ -65,7 +65,8 @@ export function matchesFilters(ticket: TicketItem, filters: TicketFilters, conte
   if (filters.assigneeId !== undefined && ticket.assigneeId !== filters.assigneeId) return false;
   if (filters.assignedToMe && ticket.assigneeId !== context.callerId) return false;
   if (filters.customerId !== undefined && ticket.customerId !== filters.customerId) return false;
-  if (filters.milestoneId !== undefined && ticket.milestoneId !== filters.milestoneId) return false;
+  // A deleted milestone keeps no tickets, also before its clearing job has reached them.
+  if (filters.milestoneId !== undefined && (ticket.milestoneId !== filters.milestoneId || !context.config.milestone(filters.milestoneId))) return false;
   if (filters.needsReassignment !== undefined && ticket.needsReassignment !== filters.needsReassignment) return false;
   if (filters.typeIds?.length && !filters.typeIds.includes(ticket.typeId)) return false;
   // Ids of deleted labels may linger on tickets until their next write; they match nothing.
