@@ -3,7 +3,7 @@ import { newId } from '../core/ids.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { batchGetMixed, type KeyRequest } from '../db/batch.js';
-import { guarded, transact } from '../db/transact.js';
+import { guarded, isConditionFailure, transact } from '../db/transact.js';
 import { LostRace, retryLostRaces } from '../db/races.js';
 import type { BoardItem, MilestoneItem, StatusCategory, TicketItem } from '../db/entities/index.js';
 import { pageOf } from '../core/pages.js';
@@ -222,30 +222,46 @@ export async function deleteMilestone(ctx: DomainContext, boardId: string, miles
 
 /**
  * One step of clearing a deleted milestone: the next CLEARED_PER_STEP tickets of its index,
- * each taken out (re-read consistently: one already out, or deleted, is left alone), then the
+ * each taken out (guarded by its version: one already out, or deleted, is left alone), then the
  * step that continues from there while the index goes on. Idempotent, so a step replayed
  * after a crash redoes nothing; the walk follows the index once, so deleted tickets that keep
  * the id are passed, not read again and again. Done by the service (actor `system`).
  */
 export async function clearDeletedMilestone(event: DispatchedEvent, clock: Clock): Promise<number> {
-  const { milestoneId, cursor } = event.data as unknown as MilestoneClearing;
+  const { boardId, milestoneId, cursor } = event.data as unknown as MilestoneClearing;
   const page = await db()
     .entities.ticket.query.byMilestone({ orgId: event.orgId, milestoneKey: milestoneId })
     .go({ limit: CLEARED_PER_STEP, ...(cursor ? { cursor } : {}) });
   const ctx = systemContext(clock, { orgId: event.orgId });
-  await forEachAtMost(page.data, CLEARING_CONCURRENCY, (ticket) => leaveMilestone(ctx, ticket.ticketId, milestoneId));
-  if (page.cursor) await continueJob(event, clock, { ...(event.data as object), cursor: page.cursor });
+  await forEachAtMost(page.data, CLEARING_CONCURRENCY, (ticket) => leaveMilestone(ctx, ticket, milestoneId));
+  if (page.cursor) {
+    await continueJob(event, clock, { ...(event.data as object), cursor: page.cursor });
+    return 0;
+  }
+  // Every ticket has left (their writes skipped the counts): the deleted milestone holds nothing.
+  await db()
+    .entities.milestone.patch({ orgId: event.orgId, boardId, milestoneId })
+    .set({ ticketCount: 0, completedCount: 0 })
+    .where((attr, op) => op.eq(attr.isDeleted, true))
+    .go({ response: 'none' })
+    .catch((error: unknown) => {
+      if (!isConditionFailure(error)) throw error;
+    });
   return 0;
 }
 
-/** One ticket leaves a milestone (re-read and retried when it changes concurrently). */
-async function leaveMilestone(ctx: DomainContext, ticketId: string, milestoneId: string): Promise<void> {
-  await retryLostRaces(async () => {
-    const ticket = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data;
+/**
+ * One ticket leaves a milestone. The first attempt writes from the copy the milestone's index
+ * gave (its version guards the write); when that copy was stale, the ticket is read
+ * consistently and the write tried again.
+ */
+async function leaveMilestone(ctx: DomainContext, listed: TicketItem, milestoneId: string): Promise<void> {
+  await retryLostRaces(async (attempt) => {
+    const ticket = attempt === 1 ? listed : (await db().entities.ticket.get({ ticketId: listed.ticketId }).go({ consistent: true })).data;
     if (!ticket || ticket.isDeleted || ticket.milestoneId !== milestoneId) return;
     const after: TicketItem = { ...ticket };
     delete after.milestoneId;
-    await saveTicket(ctx, { before: ticket, after });
+    await saveTicket(ctx, { before: ticket, after, leavesDeletedMilestone: true });
   });
 }
 

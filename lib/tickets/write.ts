@@ -108,6 +108,12 @@ export interface TicketWrite {
    * subtickets): no `ticket.updated`, only the events given.
    */
   derivedEvents?: boolean;
+  /**
+   * The ticket leaves a deleted milestone, whose clearing job sets its counts to 0 when the last
+   * ticket has left: no progress change per ticket (thousands of them would all contend for the
+   * one milestone item).
+   */
+  leavesDeletedMilestone?: boolean;
 }
 
 /**
@@ -175,7 +181,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     ),
     // The agents overview's closing counters (a ticket entering a FINAL status).
     ...[closingDelta(e, write.before, after, ctx.actor.agent != null, ctx.clock.now())].filter((item) => item !== undefined),
-    ...milestoneProgress(e, write.before, after),
+    ...(write.leavesDeletedMilestone ? [] : milestoneProgress(e, write.before, after)),
     ...releaseMembership(e, write.before, after, now),
   ]);
   return after;

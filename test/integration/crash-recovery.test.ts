@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Receiver } from '../support/receiver.js';
+import { caller, fixedKeys, killSelfHosted, startSelfHosted, type SelfHosted } from '../support/self-hosted.js';
 
 /**
  * `npm start` with DATA_DIR, as a small team self-hosts it, killed with SIGKILL (the process
@@ -17,69 +17,15 @@ import { Receiver } from '../support/receiver.js';
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'wm-crash-'));
 const receiver = new Receiver();
-const secrets = {
-  JWT_SECRET: randomBytes(32).toString('hex'),
-  WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
-  OAUTH_SIGNING_KEY_SEED: randomBytes(32).toString('hex'),
-  PLATFORM_ADMIN_TOKEN: `wmo_${randomBytes(24).toString('base64url')}`,
-};
+const keys = fixedKeys();
+const start = () => startSelfHosted(dataDir, keys, { WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_DELAYS_SECONDS: '1,1,1' });
 
-interface Server {
-  child: ChildProcess;
-  baseUrl: string;
-  output: () => string;
-}
-
-async function startServer(): Promise<Server> {
-  const env: Record<string, string | undefined> = { ...process.env, ...secrets, PORT: '0', DATA_DIR: dataDir, WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_DELAYS_SECONDS: '1,1,1', SWEEPER_INTERVAL_SECONDS: '3600', LOG_REQUESTS: 'false' };
-  // The test workers point at the shared runtime; this server starts its own.
-  for (const name of ['DYNAMODB_ENDPOINT', 'SQS_ENDPOINT', 'TABLE_NAME', 'LOG_FORMAT']) delete env[name];
-  const child = spawn(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'infra/local/main.ts'], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const baseUrl = await new Promise<string>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`the server did not come up:\n${output}`)), 60_000);
-    child.stdout!.on('data', () => {
-      const match = /Base URL:\s+(http:\/\/localhost:\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        done(match[1]!);
-      }
-    });
-    child.once('exit', () => fail(new Error(`the server exited:\n${output}`)));
-  });
-  return { child, baseUrl, output: () => output };
-}
-
-/** SIGKILL to the whole process group, and wait until it is gone. */
-async function kill(server: Server): Promise<void> {
-  const exited = new Promise<void>((done) => (server.child.exitCode !== null ? done() : server.child.once('exit', () => done())));
-  try {
-    process.kill(-server.child.pid!, 'SIGKILL');
-  } catch {
-    // gone already
-  }
-  await exited;
-  // DynamoDB Local's JVM is in the group too; give the OS a moment to release its files and port.
-  await new Promise((done) => setTimeout(done, 500));
-}
-
-let server: Server | undefined;
+let server: SelfHosted | undefined;
 let slug: string;
 let session: string;
 let boardId: string;
 const endpoints: { id: string; path: string }[] = [];
-
-async function call(method: string, path: string, body?: unknown, token = session): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${server!.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'x-organization': slug, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = (method: string, path: string, body?: unknown, token?: string) => caller(() => server!, slug, () => session)(method, path, body, token);
 
 /** Creates tickets one after another (two at a time) until told to stop; a request cut by the kill is simply lost to the caller. */
 function createTickets(count: number, label: string): { done: Promise<void>; created: () => number } {
@@ -100,7 +46,7 @@ function createTickets(count: number, label: string): { done: Promise<void>; cre
 
 beforeAll(async () => {
   await receiver.start();
-  server = await startServer();
+  server = await start();
   slug = `crash-${randomBytes(3).toString('hex')}`;
   const signup = await fetch(`${server.baseUrl}/api/v1/auth/signup`, {
     method: 'POST',
@@ -108,7 +54,7 @@ beforeAll(async () => {
     body: JSON.stringify({ organizationName: 'Crash', slug, name: 'Ada', email: `ada@${slug}.test`, password: 'correct horse battery' }),
   });
   session = ((await signup.json()) as { token: string }).token;
-  expect((await call('PATCH', `/api/v1/platform/organizations/${slug}`, { plan: 'PRO' }, secrets.PLATFORM_ADMIN_TOKEN)).status).toBe(200);
+  expect((await call('PATCH', `/api/v1/platform/organizations/${slug}`, { plan: 'PRO' }, keys.PLATFORM_ADMIN_TOKEN)).status).toBe(200);
   const board = await call('POST', '/api/v1/boards', { name: 'Crash' });
   boardId = board.body.id;
   for (const path of ['/one', '/two']) {
@@ -119,7 +65,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (server) await kill(server);
+  if (server) await killSelfHosted(server);
   await receiver.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -134,9 +80,9 @@ describe('a crash of npm start with DATA_DIR', () => {
         if (Date.now() > deadline) throw new Error(`no events flowed in round ${round}:\n${server!.output()}`);
         await new Promise((done) => setTimeout(done, 20));
       }
-      await kill(server!);
+      await killSelfHosted(server!);
       await stream.done;
-      server = await startServer();
+      server = await start();
     }
     // After the last restart, events keep flowing as before.
     await createTickets(10, 'After').done;
