@@ -116,7 +116,7 @@ describe('deleting a milestone of 5,000 tickets', () => {
 
     server = await startSelfHosted(dataDir, keys);
     const resumed = Date.now() + 300_000;
-    while ((seen = await progress()).left > 0 || seen.ticketCount !== 0) {
+    for (seen = await progress(); seen.left > 0 || seen.ticketCount !== 0; seen = await progress()) {
       if (Date.now() > resumed) throw new Error(`the job did not finish after the restart: ${JSON.stringify(seen)}\n${server.output()}`);
       await new Promise((done) => setTimeout(done, 250));
     }
