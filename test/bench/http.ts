@@ -33,6 +33,16 @@ export async function ok(sample: Promise<Sample>, what: string): Promise<any> {
   return result.body;
 }
 
+/** Runs one case `warmup` times unmeasured, then `runs` times in sequence; throws naming it if any measured request failed. */
+export async function timeCase(name: string, run: () => Promise<Sample>, runs: number, warmup: number): Promise<Sample[]> {
+  for (let warm = 0; warm < warmup; warm += 1) await run();
+  const samples: Sample[] = [];
+  for (let index = 0; index < runs; index += 1) samples.push(await run());
+  const failed = samples.find((sample) => sample.status >= 400);
+  if (failed) throw new Error(`${name} answered ${failed.status}: ${JSON.stringify(failed.body)}`);
+  return samples;
+}
+
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Prints one table row per case (p50, p95, mean, the distinct round-trip counts); throws if any request of a case failed. */

@@ -6,12 +6,10 @@
  * ColumnCount items as the write path keeps them). Prints a table
  * for the README; asserts nothing.
  */
-import { percentile, send, type Sample } from './http.js';
+import { percentile, send, timeCase, type Sample } from './http.js';
 import { startLocalRuntime } from '../../infra/local/runtime.js';
-import { newId } from '../../lib/core/ids.js';
-import type { TicketItem } from '../../lib/db/entities/index.js';
-import { db } from '../../lib/db/service.js';
 import { loadOrgConfig } from '../../lib/tickets/config.js';
+import { seedBoard, type SeedBoard, type SeedVocabulary } from './seed.js';
 
 const RUNS = Number(process.env.BENCH_LIST_RUNS ?? 30);
 const WARMUP = 5;
@@ -21,79 +19,6 @@ const SMALL_BOARD = 20;
 const OTHER_BOARDS_SAME_ORG = 4;
 const OTHER_BOARDS_OTHER_ORG = 4;
 const PER_OTHER_BOARD = 2_500;
-const DESCRIPTION = 'Steps to reproduce: open the board, filter by status, scroll to the end of the column and check the totals. '.repeat(2);
-
-
-interface SeedBoard {
-  orgId: string;
-  boardId: string;
-  prefix: string;
-}
-
-interface SeedVocabulary {
-  activeStatusIds: string[];
-  typeId: string;
-  assignee: { id: string; name: string };
-  createdById: string;
-}
-
-/** A ticket as `createTicket` writes it (lib/tickets/create.ts), with varied ACTIVE statuses. */
-function ticketFactory(board: SeedBoard, vocabulary: SeedVocabulary, start: Date) {
-  return (number: number): TicketItem => {
-    const createdAt = new Date(start.getTime() + number * 1000).toISOString();
-    const assigned = number % 5 === 0;
-    return {
-      ticketId: newId('tkt'),
-      orgId: board.orgId,
-      boardId: board.boardId,
-      number,
-      displayId: `${board.prefix}-${number}`,
-      title: `Ticket ${number}: ${['fix', 'build', 'review', 'document'][number % 4]} the ${['login', 'export', 'search', 'billing', 'import'][number % 5]} flow`,
-      description: DESCRIPTION,
-      statusId: vocabulary.activeStatusIds[number % vocabulary.activeStatusIds.length]!,
-      statusCategory: 'ACTIVE',
-      priority: (['low', 'medium', 'high', 'critical'] as const)[number % 4]!,
-      typeId: vocabulary.typeId,
-      labelIds: [],
-      ...(assigned ? { assigneeId: vocabulary.assignee.id, assigneeName: vocabulary.assignee.name } : {}),
-      ...(number % 3 === 0 ? { dueDate: new Date(start.getTime() + (number - 2_000) * 86_400_000).toISOString() } : {}),
-      isArchived: false,
-      isDeleted: false,
-      position: start.getTime() + number,
-      needsReassignment: false,
-      commentCount: 0,
-      createdById: vocabulary.createdById,
-      createdAt,
-      updatedAt: createdAt,
-      version: 1,
-    };
-  };
-}
-
-/**
- * Writes `count` tickets (and their display-id keys) in BatchWriteItem batches, then the
- * board's ColumnCount items as `saveTicket` would have left them; sets the board counter.
- */
-async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, count: number): Promise<void> {
-  const build = ticketFactory(board, vocabulary, new Date('2025-01-01T00:00:00.000Z'));
-  const CHUNK = 1_000;
-  const perStatus = new Map<string, number>();
-  for (let first = 1; first <= count; first += CHUNK) {
-    const tickets = Array.from({ length: Math.min(CHUNK, count - first + 1) }, (_, index) => build(first + index));
-    for (const ticket of tickets) perStatus.set(ticket.statusId, (perStatus.get(ticket.statusId) ?? 0) + 1);
-    const keys = tickets.map((ticket) => ({ orgId: ticket.orgId, displayId: ticket.displayId, ticketId: ticket.ticketId }));
-    const [written, keyed] = await Promise.all([
-      db().entities.ticket.put(tickets).go({ concurrency: 4 }),
-      db().entities.ticketKey.put(keys).go({ concurrency: 2 }),
-    ]);
-    if (written.unprocessed.length || keyed.unprocessed.length) throw new Error(`unprocessed batch items: ${written.unprocessed.length + keyed.unprocessed.length}`);
-  }
-  const counts = [...perStatus].map(([statusId, total]) => ({ orgId: board.orgId, boardId: board.boardId, statusId, total, archived: 0 }));
-  const counted = await db().entities.columnCount.put(counts).go();
-  if (counted.unprocessed.length) throw new Error(`unprocessed column counts: ${counted.unprocessed.length}`);
-  await db().entities.board.patch({ orgId: board.orgId, boardId: board.boardId }).set({ ticketCounter: count }).go();
-}
-
 async function main(): Promise<void> {
   const runtime = await startLocalRuntime({ credentialRateLimit: 0, port: 0, exposeRoundTrips: true, logRequests: false, sweeperIntervalSeconds: 3600 });
   try {
@@ -159,11 +84,7 @@ async function main(): Promise<void> {
     console.log('| list | total | p50 ms | p95 ms | mean ms | round trips |');
     console.log('|---|---|---|---|---|---|');
     for (const [name, run] of cases) {
-      for (let warm = 0; warm < WARMUP; warm += 1) await run();
-      const samples: Sample[] = [];
-      for (let index = 0; index < RUNS; index += 1) samples.push(await run());
-      const failed = samples.find((sample) => sample.status >= 400);
-      if (failed) throw new Error(`${name} answered ${failed.status}: ${JSON.stringify(failed.body)}`);
+      const samples = await timeCase(name, run, RUNS, WARMUP);
       const times = samples.map((sample) => sample.ms).sort((a, b) => a - b);
       const mean = times.reduce((sum, ms) => sum + ms, 0) / times.length;
       const trips = [...new Set(samples.map((sample) => sample.roundTrips))].join('/');

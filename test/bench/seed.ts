@@ -1,0 +1,86 @@
+/**
+ * Tickets for the benchmarks, written straight into the table in batches, shaped like
+ * `createTicket` writes them (with the board's ColumnCount items as the write path keeps them).
+ */
+import { newId } from '../../lib/core/ids.js';
+import type { TicketItem } from '../../lib/db/entities/index.js';
+import { db } from '../../lib/db/service.js';
+
+const DESCRIPTION = 'Steps to reproduce: open the board, filter by status, scroll to the end of the column and check the totals. '.repeat(2);
+
+export interface SeedBoard {
+  orgId: string;
+  boardId: string;
+  prefix: string;
+}
+
+export interface SeedVocabulary {
+  activeStatusIds: string[];
+  typeId: string;
+  assignee: { id: string; name: string };
+  createdById: string;
+  /** When given: every 7th ticket carries this label. */
+  labelId?: string;
+  /** When given: every 11th ticket is for this customer. */
+  customerId?: string;
+}
+
+/** A ticket as `createTicket` writes it (lib/tickets/create.ts), with varied ACTIVE statuses. */
+function ticketFactory(board: SeedBoard, vocabulary: SeedVocabulary, start: Date) {
+  return (number: number): TicketItem => {
+    const createdAt = new Date(start.getTime() + number * 1000).toISOString();
+    const assigned = number % 5 === 0;
+    return {
+      ticketId: newId('tkt'),
+      orgId: board.orgId,
+      boardId: board.boardId,
+      number,
+      displayId: `${board.prefix}-${number}`,
+      title: `Ticket ${number}: ${['fix', 'build', 'review', 'document'][number % 4]} the ${['login', 'export', 'search', 'billing', 'import'][number % 5]} flow`,
+      description: DESCRIPTION,
+      statusId: vocabulary.activeStatusIds[number % vocabulary.activeStatusIds.length]!,
+      statusCategory: 'ACTIVE',
+      priority: (['low', 'medium', 'high', 'critical'] as const)[number % 4]!,
+      typeId: vocabulary.typeId,
+      labelIds: vocabulary.labelId && number % 7 === 0 ? [vocabulary.labelId] : [],
+      ...(vocabulary.customerId && number % 11 === 0 ? { customerId: vocabulary.customerId } : {}),
+      ...(assigned ? { assigneeId: vocabulary.assignee.id, assigneeName: vocabulary.assignee.name } : {}),
+      ...(number % 3 === 0 ? { dueDate: new Date(start.getTime() + (number - 2_000) * 86_400_000).toISOString() } : {}),
+      isArchived: false,
+      isDeleted: false,
+      position: start.getTime() + number,
+      needsReassignment: false,
+      commentCount: 0,
+      createdById: vocabulary.createdById,
+      createdAt,
+      updatedAt: createdAt,
+      version: 1,
+    };
+  };
+}
+
+/**
+ * Writes tickets number `from` to `from + count - 1` (and their display-id keys) in
+ * BatchWriteItem batches, then adds them to the board's ColumnCount items as `saveTicket`
+ * would have; sets the board counter. Called again with the next `from`, it grows the board.
+ */
+export async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, count: number, from = 1): Promise<void> {
+  const build = ticketFactory(board, vocabulary, new Date('2025-01-01T00:00:00.000Z'));
+  const CHUNK = 1_000;
+  const last = from + count - 1;
+  const perStatus = new Map<string, number>();
+  for (let first = from; first <= last; first += CHUNK) {
+    const tickets = Array.from({ length: Math.min(CHUNK, last - first + 1) }, (_, index) => build(first + index));
+    for (const ticket of tickets) perStatus.set(ticket.statusId, (perStatus.get(ticket.statusId) ?? 0) + 1);
+    const keys = tickets.map((ticket) => ({ orgId: ticket.orgId, displayId: ticket.displayId, ticketId: ticket.ticketId }));
+    const [written, keyed] = await Promise.all([
+      db().entities.ticket.put(tickets).go({ concurrency: 4 }),
+      db().entities.ticketKey.put(keys).go({ concurrency: 2 }),
+    ]);
+    if (written.unprocessed.length || keyed.unprocessed.length) throw new Error(`unprocessed batch items: ${written.unprocessed.length + keyed.unprocessed.length}`);
+  }
+  for (const [statusId, total] of perStatus) {
+    await db().entities.columnCount.update({ orgId: board.orgId, boardId: board.boardId, statusId, shard: '0' }).add({ total, archived: 0 }).go();
+  }
+  await db().entities.board.patch({ orgId: board.orgId, boardId: board.boardId }).set({ ticketCounter: last }).go();
+}
