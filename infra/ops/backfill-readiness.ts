@@ -3,7 +3,7 @@
  * written before it carry no open-subticket count and no ready-queue keys; this job reads every
  * ticket once, sets `openSubticketCount` from its subtickets, and writes it back (guarded by its
  * version, which it raises, so a concurrent writer reads again), so the entity derives the ready
- * index keys. Run it with the table's name (TABLE_NAME) and AWS credentials, or DYNAMODB_ENDPOINT
+ * index keys, adding it to its column's ready count (`queued`) when it is ready. Run it with the table's name (TABLE_NAME) and AWS credentials, or DYNAMODB_ENDPOINT
  * for DynamoDB Local. Safe to run again: a ticket already counted is left alone.
  *
  * A maintenance job, not a request: it Scans the table, page by page, for ticket items. The
@@ -14,9 +14,11 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../lib/core/config.js';
 import { documentDb } from '../../lib/db/client.js';
 import { db } from '../../lib/db/service.js';
-import { isConditionFailure } from '../../lib/db/transact.js';
+import { guarded, transact } from '../../lib/db/transact.js';
+import { LostRace } from '../../lib/db/races.js';
 import type { TicketItem } from '../../lib/db/entities/index.js';
 import { openSubticketsOf } from '../../lib/tickets/dependencies/propagate.js';
+import { columnCountItems } from '../../lib/tickets/write.js';
 
 export interface BackfillResult {
   tickets: number;
@@ -44,14 +46,22 @@ export async function backfillReadiness(): Promise<BackfillResult> {
       const ticket = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data as TicketItem | null;
       if (!ticket || (ticket.openSubticketCount !== undefined && ticket.readyBoard !== undefined)) continue;
       const openSubticketCount = await openSubticketsOf(ticket);
+      const after: TicketItem = { ...ticket, openSubticketCount, openBlockerCount: ticket.openBlockerCount ?? 0, version: ticket.version + 1 };
       try {
-        await db()
-          .entities.ticket.put({ ...ticket, openSubticketCount, openBlockerCount: ticket.openBlockerCount ?? 0, version: ticket.version + 1 })
-          .where((attr, op) => op.eq(attr.version, ticket.version))
-          .go({ response: 'none' });
+        // With the ready queue's count of its column when it enters the queue.
+        await transact((e) => [
+          guarded(
+            e.ticket
+              .put(after)
+              .where((attr, op) => op.eq(attr.version, ticket.version))
+              .commit(),
+            () => new LostRace('changed since it was read'),
+          ),
+          ...columnCountItems(e, ticket, after),
+        ]);
         result.updated += 1;
       } catch (error) {
-        if (!isConditionFailure(error)) throw error;
+        if (!(error instanceof LostRace)) throw error;
         result.skipped += 1;
       }
     }

@@ -9,3 +9,13 @@ export async function forEachAtMost<T>(items: readonly T[], limit: number, task:
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
+
+/** `work` for every item, at most `limit` at a time; the results in item order. */
+export async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  const indexed = items.map((item, index) => ({ item, index }));
+  await forEachAtMost(indexed, limit, async ({ item, index }) => {
+    results[index] = await work(item);
+  });
+  return results;
+}

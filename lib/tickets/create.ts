@@ -130,11 +130,7 @@ export async function createTicket(ctx: DomainContext, boardId: string, requeste
       invalidField('displayId', 'Display id already taken; retry'),
     ),
     ...guards(e),
-    ...(parent
-      ? [
-          guarded(attachToParent(e, parent, ticket, ticket.createdAt), () => invalidField('parentTicketId', 'The parent ticket changed concurrently; retry')),
-        ]
-      : []),
+    ...(parent ? attachToParent(e, parent, ticket, ticket.createdAt, () => invalidField('parentTicketId', 'The parent ticket changed concurrently; retry')) : []),
   ];
   const saved = await saveTicket(ctx, { after: ticket, related });
   return { ticket: saved, config };

@@ -9,7 +9,6 @@ import { updateTicket } from './update.js';
 import { saveTicket } from './write.js';
 import { referenceGuards } from './reference-guards.js';
 import { detachFromParent, loadLiveParent } from './structure/subtickets.js';
-import { guarded } from '../db/transact.js';
 
 /** POST /boards/{boardId}/tickets → {data: ticket}. */
 export async function createBoardTicket(ctx: DomainContext, boardId: string, input: CreateTicketInput) {
@@ -52,7 +51,7 @@ export async function deleteTicket(ctx: DomainContext, boardId: string, ticketId
     await saveTicket(ctx, {
       before: ticket,
       after,
-      related: (e) => [...guards(e), ...(parent ? [guarded(detachFromParent(e, parent, ticket, now), () => new LostRace('The parent ticket changed concurrently; retry'))] : [])],
+      related: (e) => [...guards(e), ...(parent ? detachFromParent(e, parent, ticket, now, () => new LostRace('The parent ticket changed concurrently; retry')) : [])],
     });
   });
 }

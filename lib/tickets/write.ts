@@ -3,7 +3,7 @@ import { newId } from '../core/ids.js';
 import { guarded, transact, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import { LostRace } from '../db/races.js';
 import { invalidField } from '../core/errors.js';
-import { COLUMN_COUNT_SHARDS, type TicketItem, type TimelineEntryItem } from '../db/entities/index.js';
+import { COLUMN_COUNT_SHARDS, isQueued, type TicketItem, type TimelineEntryItem } from '../db/entities/index.js';
 import { eventPuts, newEventRecord, type EventInput } from '../events/index.js';
 import { ticketEventsFor } from './events.js';
 import { closingDelta } from '../activity/index.js';
@@ -56,22 +56,26 @@ export interface ColumnCountDelta {
   archived: number;
   claimed: number;
   claimedArchived: number;
+  queued: number;
 }
 
 /**
  * The ColumnCount changes of a ticket write: a live (not deleted) ticket counts 1 in `total`
  * of its (board, status), and 1 in `archived` too when archived; a claimed one (a claim names
- * it, live or lapsed but not yet cleared) also 1 in `claimed` (and `claimedArchived`). Only
- * nonzero deltas.
+ * it, live or lapsed but not yet cleared) also 1 in `claimed` (and `claimedArchived`); one in
+ * the ready queue (`isQueued`) 1 in `queued` (counted from its first write that derives its
+ * ready keys: `readyBoard` is then set, NO_KEY when not queued). Only nonzero deltas.
  */
 export function columnCountDeltas(before: TicketItem | undefined, after: TicketItem): ColumnCountDelta[] {
   const deltas = new Map<string, ColumnCountDelta>();
   const apply = (ticket: TicketItem | undefined, sign: 1 | -1) => {
     if (!ticket || ticket.isDeleted) return;
     const key = `${ticket.boardId}\u0000${ticket.statusId}`;
-    const delta = deltas.get(key) ?? { boardId: ticket.boardId, statusId: ticket.statusId, total: 0, archived: 0, claimed: 0, claimedArchived: 0 };
+    const delta = deltas.get(key) ?? { boardId: ticket.boardId, statusId: ticket.statusId, total: 0, archived: 0, claimed: 0, claimedArchived: 0, queued: 0 };
     delta.total += sign;
     if (ticket.isArchived) delta.archived += sign;
+    // A ticket stored before the ready queue existed (no `readyBoard` yet) was never counted in it.
+    if (isQueued(ticket) && (sign === 1 || ticket.readyBoard !== undefined)) delta.queued += sign;
     if (ticket.claimedById) {
       delta.claimed += sign;
       if (ticket.isArchived) delta.claimedArchived += sign;
@@ -80,7 +84,23 @@ export function columnCountDeltas(before: TicketItem | undefined, after: TicketI
   };
   apply(before, -1);
   apply(after, 1);
-  return [...deltas.values()].filter((delta) => delta.total !== 0 || delta.archived !== 0 || delta.claimed !== 0 || delta.claimedArchived !== 0);
+  return [...deltas.values()].filter((delta) => delta.total !== 0 || delta.archived !== 0 || delta.claimed !== 0 || delta.claimedArchived !== 0 || delta.queued !== 0);
+}
+
+/**
+ * The transaction items of a ticket write's ColumnCount deltas: unconditional upserts (they
+ * cannot fail a condition), each into one shard picked at random. Every write of a ticket adds
+ * them, the ones beside `saveTicket` too (recategorization, the readiness backfill, a parent
+ * written with its subticket). A second ticket of one transaction names its own `shard` (one
+ * item may appear only once in a transaction; the readers sum every shard).
+ */
+export function columnCountItems(e: TransactionEntities, before: TicketItem | undefined, after: TicketItem, shard?: string): TransactionItem[] {
+  return columnCountDeltas(before, after).map((delta) =>
+    e.columnCount
+      .update({ orgId: after.orgId, boardId: delta.boardId, statusId: delta.statusId, shard: shard ?? String(Math.floor(Math.random() * COLUMN_COUNT_SHARDS)) })
+      .add({ total: delta.total, archived: delta.archived, claimed: delta.claimed, claimedArchived: delta.claimedArchived, queued: delta.queued })
+      .commit(),
+  );
 }
 
 export interface TimelineInput {
@@ -156,7 +176,6 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     ...(ended?.events ?? []),
     ...(readiness ? [readiness] : []),
   ].map((event) => newEventRecord(after.orgId, ctx.clock, event));
-  const counts = columnCountDeltas(write.before, after);
   const stale = write.onStale ?? (() => new LostRace('The ticket changed concurrently; retry'));
   await transact((e) => [
     guarded(
@@ -172,13 +191,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     ...(ended?.related(e) ?? []),
     ...timeline.map((entry) => e.timelineEntry.create(entry).commit()),
     ...eventPuts(e, events),
-    // Unconditional upserts: they cannot fail a condition.
-    ...counts.map((delta) =>
-      e.columnCount
-        .update({ orgId: after.orgId, boardId: delta.boardId, statusId: delta.statusId, shard: String(Math.floor(Math.random() * COLUMN_COUNT_SHARDS)) })
-        .add({ total: delta.total, archived: delta.archived, claimed: delta.claimed, claimedArchived: delta.claimedArchived })
-        .commit(),
-    ),
+    ...columnCountItems(e, write.before, after),
     // The agents overview's closing counters (a ticket entering a FINAL status).
     ...[closingDelta(e, write.before, after, ctx.actor.agent != null, ctx.clock.now())].filter((item) => item !== undefined),
     ...(write.leavesDeletedMilestone ? [] : milestoneProgress(e, write.before, after)),

@@ -3,7 +3,7 @@
  * `createTicket` writes them (with the board's ColumnCount items as the write path keeps them).
  */
 import { newId } from '../../lib/core/ids.js';
-import type { TicketItem } from '../../lib/db/entities/index.js';
+import { isQueued, type TicketItem } from '../../lib/db/entities/index.js';
 import { db } from '../../lib/db/service.js';
 
 const DESCRIPTION = 'Steps to reproduce: open the board, filter by status, scroll to the end of the column and check the totals. '.repeat(2);
@@ -68,10 +68,15 @@ export async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, co
   const build = ticketFactory(board, vocabulary, new Date('2025-01-01T00:00:00.000Z'));
   const CHUNK = 1_000;
   const last = from + count - 1;
-  const perStatus = new Map<string, number>();
+  const perStatus = new Map<string, { total: number; queued: number }>();
   for (let first = from; first <= last; first += CHUNK) {
     const tickets = Array.from({ length: Math.min(CHUNK, last - first + 1) }, (_, index) => build(first + index));
-    for (const ticket of tickets) perStatus.set(ticket.statusId, (perStatus.get(ticket.statusId) ?? 0) + 1);
+    for (const ticket of tickets) {
+      const count = perStatus.get(ticket.statusId) ?? { total: 0, queued: 0 };
+      count.total += 1;
+      if (isQueued(ticket)) count.queued += 1;
+      perStatus.set(ticket.statusId, count);
+    }
     const keys = tickets.map((ticket) => ({ orgId: ticket.orgId, displayId: ticket.displayId, ticketId: ticket.ticketId }));
     const [written, keyed] = await Promise.all([
       db().entities.ticket.put(tickets).go({ concurrency: 4 }),
@@ -79,8 +84,8 @@ export async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, co
     ]);
     if (written.unprocessed.length || keyed.unprocessed.length) throw new Error(`unprocessed batch items: ${written.unprocessed.length + keyed.unprocessed.length}`);
   }
-  for (const [statusId, total] of perStatus) {
-    await db().entities.columnCount.update({ orgId: board.orgId, boardId: board.boardId, statusId, shard: '0' }).add({ total, archived: 0 }).go();
+  for (const [statusId, { total, queued }] of perStatus) {
+    await db().entities.columnCount.update({ orgId: board.orgId, boardId: board.boardId, statusId, shard: '0' }).add({ total, archived: 0, queued }).go();
   }
   await db().entities.board.patch({ orgId: board.orgId, boardId: board.boardId }).set({ ticketCounter: last }).go();
 }

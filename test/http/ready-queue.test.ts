@@ -66,6 +66,53 @@ describe('GET /api/v1/issues?ready=true', () => {
     expect(withLapsed.total).toBe(7);
   });
 
+  it('answers the same pages and exact total from the counts as from a full read of the ready work, through every change of readiness', async () => {
+    const world = await boardSetup('Counted ready', 'CRD');
+    const [one, two] = [world.boardId, (await createBoard(world.org, { name: 'Counted two' })).id];
+    const mk = (boardId: string, n: number, overrides: Record<string, unknown> = {}) =>
+      createAnyTicket(world.org, boardId, { title: `Counted ${n}`, statusId: world.statuses.IN_PROGRESS.id, priority: ['low', 'medium', 'high', 'critical'][n % 4], ...overrides });
+    const tickets: Awaited<ReturnType<typeof mk>>[] = [];
+    for (let n = 0; n < 14; n += 1) tickets.push(await mk(n % 2 === 0 ? one : two, n));
+    const path = (ticket: { id: string; boardId: string }) => ticketPath(ticket.boardId, ticket.id);
+    // Every way in and out of the queue: a claim, a lapsed claim, a dependency, the BLOCKED
+    // status, a PLANNING status, archiving, deleting, a move to the other board, a finished blocker.
+    expect((await world.org.call('POST', `${path(tickets[0]!)}/claim`, { body: {} })).status).toBe(201);
+    expect((await world.org.call('POST', `${path(tickets[1]!)}/claim`, { body: {} })).status).toBe(201);
+    await lapseClaim(tickets[1]!.id);
+    expect((await world.org.call('PUT', `${path(tickets[2]!)}/dependencies/${tickets[3]!.id}`)).status).toBe(200);
+    expect((await world.org.call('PATCH', `${path(tickets[4]!)}/status`, { body: { statusId: world.statuses.BLOCKED.id } })).status).toBe(200);
+    expect((await world.org.call('PATCH', `${path(tickets[5]!)}/status`, { body: { statusId: world.statuses.TODO.id } })).status).toBe(200);
+    expect((await world.org.call('PATCH', path(tickets[6]!), { body: { isArchived: true } })).status).toBe(200);
+    expect((await world.org.call('DELETE', path(tickets[7]!))).status).toBe(204);
+    expect((await world.org.call('POST', `${path(tickets[8]!)}/move`, { body: { targetBoardId: tickets[8]!.boardId === one ? two : one } })).status).toBe(200);
+    expect((await world.org.call('PUT', `${path(tickets[9]!)}/dependencies/${tickets[10]!.id}`)).status).toBe(200);
+    expect((await world.org.call('PATCH', `${path(tickets[10]!)}/status`, { body: { statusId: world.statuses.DONE.id } })).status).toBe(200);
+    // The recount of tickets[9]'s blockers is carried by the events function.
+    await waitUntil(() => world.org.call('GET', path(tickets[9]!)), (answer) => answer.body.data.openBlockerCount === 0);
+
+    const every = 'priority=critical,high,medium,low';
+    const pages = async (filter: string, limit: number) => {
+      const first = await world.org.call('GET', `/api/v1/issues?ready=true&limit=${limit}${filter}`);
+      const ids: string[] = [];
+      for (let page = 1; page <= Math.max(1, first.body.totalPages); page += 1) {
+        const answer = page === 1 ? first : await world.org.call('GET', `/api/v1/issues?ready=true&limit=${limit}&page=${page}${filter}`);
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        ids.push(...answer.body.data.map((ticket: { id: string }) => ticket.id));
+      }
+      return { total: first.body.total as number, ids };
+    };
+    for (const limit of [3, 100]) {
+      const counted = await pages('', limit);
+      const fullRead = await pages(`&${every}`, limit);
+      expect(counted).toEqual(fullRead);
+      // 14 made; out of the queue: claimed, waiting, BLOCKED status, PLANNING, archived, deleted, finished.
+      expect(counted.total).toBe(7);
+      expect(new Set(counted.ids).size).toBe(7);
+      const onOne = await pages(`&boardId=${one}`, limit);
+      expect(onOne).toEqual(await pages(`&boardId=${one}&${every}`, limit));
+    }
+  });
+
   it('combines with the label, type and priority filters and shows only boards the caller may see', async () => {
     const board = await createBoard(s.org, { name: 'Filtered' });
     const hiddenBoard = await createBoard(s.org, { name: 'Hidden' });

@@ -27,6 +27,8 @@ export const ColumnCount = (config?: EntityConfiguration) =>
     claimed: { type: 'number' },
     /** Of `claimed`, the archived ones. */
     claimedArchived: { type: 'number' },
+    /** Of `total`, the tickets in the ready queue (`isQueued`, lib/db/entities/ticket.ts): the ready list's exact total. */
+    queued: { type: 'number' },
   },
   indexes: {
     byBoard: { pk: { field: 'pk', composite: ['orgId', 'boardId'] }, sk: { field: 'sk', composite: ['statusId', 'shard'] } },

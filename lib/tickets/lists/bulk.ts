@@ -4,7 +4,8 @@ import { db } from '../../db/service.js';
 import type { BoardItem, TicketItem } from '../../db/entities/index.js';
 import { loadOrgConfig, type OrgConfig } from '../config.js';
 import type { TicketFieldChanges } from '../fields.js';
-import { mapLimited, queryBoardTickets } from './list.js';
+import { queryBoardTickets } from './list.js';
+import { mapLimited } from '../../core/concurrency.js';
 import { updateTicket, type UpdateOptions } from '../update.js';
 
 /** What a bulk rewrite does with one ticket (decided again on a re-read after a lost race). */

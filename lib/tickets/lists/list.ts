@@ -9,6 +9,8 @@ import { hasLiveClaim } from '../claims/lease.js';
 import { lapsedClaimsOfOrganization, liveClaimsOf } from '../claims/expiry.js';
 import { presentTicket } from '../present.js';
 import { listReadyIssues } from './ready.js';
+import { loadColumnCounts } from './column-counts.js';
+import { mapLimited } from '../../core/concurrency.js';
 
 /**
  * The Queries that serve a board list, never touching other boards or organizations:
@@ -96,24 +98,6 @@ const ISSUE_COLUMN_FIELDS = new Set([...COLUMN_LIST_FIELDS, 'claimable']);
 /** Whether a list filters by nothing but status and the category flags (and, on `/issues`, claimable). */
 export function servedByColumns(query: ListQuery, fields: Set<string> = COLUMN_LIST_FIELDS): boolean {
   return Object.entries(query).every(([field, value]) => value === undefined || fields.has(field));
-}
-
-/** A board's column counts by status id: its ColumnCount items (one Query, pk orgId + boardId), shards summed. */
-export async function loadColumnCounts(orgId: string, boardId: string): Promise<Map<string, ColumnCountItem>> {
-  const { data } = await db().entities.columnCount.query.byBoard({ orgId, boardId }).go({ pages: 'all' });
-  const counts = new Map<string, ColumnCountItem>();
-  for (const shard of data) {
-    const count = counts.get(shard.statusId);
-    if (!count) {
-      counts.set(shard.statusId, { ...shard });
-      continue;
-    }
-    count.total += shard.total;
-    count.archived += shard.archived;
-    count.claimed = (count.claimed ?? 0) + (shard.claimed ?? 0);
-    count.claimedArchived = (count.claimedArchived ?? 0) + (shard.claimedArchived ?? 0);
-  }
-  return counts;
 }
 
 /**
@@ -319,18 +303,4 @@ async function listIssuesByColumns(ctx: DomainContext, boards: BoardItem[], quer
     }),
   );
   return columnPage(parts.flat(), total, query, config, now);
-}
-
-/** Runs `work` over `items` with at most `limit` in flight. */
-export async function mapLimited<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  });
-  await Promise.all(workers);
-  return results;
 }

@@ -1,11 +1,14 @@
 import type { DomainContext } from '../../db/context.js';
 import { readyRankOf, type BoardItem, type TicketItem } from '../../db/entities/index.js';
 import { db } from '../../db/service.js';
-import { pageOf } from '../../core/pages.js';
+import { pageOf, type Page } from '../../core/pages.js';
 import type { OrgConfig } from '../config.js';
-import { isReady } from '../dependencies/readiness.js';
+import { BLOCKED_KEY, isReady } from '../dependencies/readiness.js';
+import { loadColumnCounts } from './column-counts.js';
+import { mapLimited } from '../../core/concurrency.js';
 import { lapsedClaimsOfOrganization } from '../claims/expiry.js';
 import { presentTicket } from '../present.js';
+import type { Ticket } from '../shapes.js';
 import { matchesFilters, type TicketFilters } from './filters.js';
 
 /**
@@ -85,19 +88,56 @@ export function readyAcceptor(config: OrgConfig, now: Date, filters: ReadyFilter
     (!filters.labelIds?.length || (ticket.labelIds ?? []).some((labelId) => filters.labelIds!.includes(labelId) && config.label(labelId) !== undefined));
 }
 
-/** Entries of a byReady partition read per Query by the ready list (it reads the boards' ready work whole). */
+/** Entries of a byReady partition read per Query by the ready list when it reads the boards' ready work whole. */
 const LIST_BATCH = 200;
+
+/** The list fields the counted path serves (the category flags change nothing for ready work, which is ACTIVE and live). */
+const COUNTED_FIELDS = new Set(['page', 'limit', 'includePlanning', 'includeArchived']);
 
 /**
  * GET /api/v1/issues?ready=true: the caller's ready work on the boards it may see, in queue
- * order, with the list's other filters. Reads the ready work of those boards (never the rest of
- * their backlog) to give the exact total.
+ * order. Without further filters the cost follows the page, whatever the backlog: the exact
+ * `total` is the boards' ColumnCount `queued` counts of their ACTIVE statuses other than
+ * BLOCKED, plus the lapsed but unswept claims that are ready again; the page is the first
+ * (page × limit) tickets of the boards' queues merged (`readyTickets`, reading about a page per
+ * board). With other filters (labels, types, priorities…), which no count covers, it reads the
+ * boards' ready work whole (never the rest of their backlog) and pages it in memory.
  */
-export async function listReadyIssues(ctx: DomainContext, boards: BoardItem[], filters: TicketFilters & { page: number; limit: number }, config: OrgConfig) {
+export async function listReadyIssues(ctx: DomainContext, boards: BoardItem[], filters: TicketFilters & { page: number; limit: number }, config: OrgConfig): Promise<Page<Ticket>> {
   const now = ctx.clock.now();
+  const boardIds = boards.map((board) => board.boardId);
+  if (Object.entries(filters).every(([field, value]) => value === undefined || COUNTED_FIELDS.has(field))) {
+    return listCountedReady(ctx.org.orgId, boardIds, filters, config, now);
+  }
   const context = { config, now, callerId: ctx.actor.userId };
   const accept = (ticket: TicketItem) => isReady(ticket, config, now) && matchesFilters(ticket, filters, context);
   const matching: TicketItem[] = [];
-  for await (const ticket of readyTickets(ctx.org.orgId, boards.map((board) => board.boardId), accept, now, LIST_BATCH)) matching.push(ticket);
+  for await (const ticket of readyTickets(ctx.org.orgId, boardIds, accept, now, LIST_BATCH)) matching.push(ticket);
   return pageOf(matching.map((ticket) => presentTicket(ticket, config, now)), filters.page, filters.limit);
+}
+
+/** The ready list without filters: total from the counts, the page from the queues' heads. */
+async function listCountedReady(orgId: string, boardIds: string[], query: { page: number; limit: number }, config: OrgConfig, now: Date): Promise<Page<Ticket>> {
+  const wanted = new Set(boardIds);
+  const readyStatuses = config.statuses.filter((status) => status.category === 'ACTIVE' && status.key !== BLOCKED_KEY).map((status) => status.statusId);
+  const accept = (ticket: TicketItem) => isReady(ticket, config, now);
+  const end = query.page * query.limit;
+  const [counts, lapsed, heads] = await Promise.all([
+    mapLimited(boardIds, 8, (boardId) => loadColumnCounts(orgId, boardId)),
+    lapsedClaimsOfOrganization(orgId, now).then((tickets) => tickets.filter((ticket) => wanted.has(ticket.boardId) && accept(ticket))),
+    (async () => {
+      const taken: TicketItem[] = [];
+      if (boardIds.length === 0) return taken;
+      // A little beyond the page per Query: BLOCKED tickets and stale index entries are passed over.
+      for await (const ticket of readyTickets(orgId, boardIds, accept, now, Math.min(LIST_BATCH, end + 5))) {
+        taken.push(ticket);
+        if (taken.length >= end) break;
+      }
+      return taken;
+    })(),
+  ]);
+  const queued = counts.reduce((sum, board) => sum + readyStatuses.reduce((inBoard, statusId) => inBoard + Math.max(0, board.get(statusId)?.queued ?? 0), 0), 0);
+  const total = queued + lapsed.length;
+  const items = heads.slice((query.page - 1) * query.limit, end).map((ticket) => presentTicket(ticket, config, now));
+  return { items, total, page: query.page, pageSize: query.limit, totalPages: Math.ceil(total / query.limit) };
 }

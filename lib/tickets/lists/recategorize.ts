@@ -1,16 +1,16 @@
 import type { DomainContext } from '../../db/context.js';
 import { db } from '../../db/service.js';
-import { isConditionFailure } from '../../db/transact.js';
+import { guarded, transact } from '../../db/transact.js';
 import { LostRace, retryLostRaces } from '../../db/races.js';
 import type { StatusCategory, TicketItem } from '../../db/entities/index.js';
 import { listOrganizationBoards } from '../../boards/index.js';
-import { saveTicket } from '../write.js';
+import { columnCountItems, saveTicket } from '../write.js';
 
 /**
  * A status moved to another category: its tickets carry the category in their board index
  * key, so each is rewritten (guarded by its version, which it bumps so no writer that read
  * the old copy can overwrite the new one). Emits no events: no ticket changed for its users.
- * Column counts are keyed by status, not category, so they do not change. A claimed ticket
+ * Column counts are keyed by status, not category: only their `queued` count can change. A claimed ticket
  * that thereby enters FINAL goes through the ticket write path instead, which ends its claim
  * (ticket.claim_released, slot freed) in the same transaction.
  * Returns how many tickets were rewritten.
@@ -38,15 +38,18 @@ async function rewriteWithRetry(ctx: DomainContext, ticket: TicketItem, to: Stat
       return;
     }
     const expected = current.version;
-    try {
-      await db()
-        // The whole item again: the entity derives its byBoard key from the new category.
-        .entities.ticket.put({ ...current, statusCategory: to, version: expected + 1 })
-        .where((attr, op) => op.eq(attr.version, expected))
-        .go({ response: 'none' });
-    } catch (error) {
-      if (isConditionFailure(error)) throw new LostRace('The ticket changed concurrently; retry');
-      throw error;
-    }
+    const after: TicketItem = { ...current, statusCategory: to, version: expected + 1 };
+    // The whole item again (the entity derives its index keys from the new category), with the
+    // ready queue's count when the ticket enters or leaves it.
+    await transact((e) => [
+      guarded(
+        e.ticket
+          .put(after)
+          .where((attr, op) => op.eq(attr.version, expected))
+          .commit(),
+        () => new LostRace('The ticket changed concurrently; retry'),
+      ),
+      ...columnCountItems(e, current, after),
+    ]);
   });
 }
