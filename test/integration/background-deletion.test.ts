@@ -65,7 +65,7 @@ beforeAll(async () => {
       ]);
       expect(written.unprocessed.length + keyed.unprocessed.length).toBe(0);
     }
-    await table.columnCount.update({ orgId, boardId, statusId: template.statusId, shard: '0' }).add({ total: TICKETS }).go();
+    await table.columnCount.update({ orgId, boardId, statusId: template.statusId, shard: '0' }).add({ total: TICKETS, archived: 0 }).go();
     await table.milestone.update({ orgId, boardId, milestoneId }).add({ ticketCount: TICKETS }).go();
     await table.board.patch({ orgId, boardId }).set({ ticketCounter: TICKETS + 1 }).go();
   } finally {
