@@ -3,8 +3,8 @@
  * written before it carry no open-subticket count and no ready-queue keys; this job reads every
  * ticket once, sets `openSubticketCount` from its subtickets, and writes it back (guarded by its
  * version, which it raises, so a concurrent writer reads again), so the entity derives the ready
- * index keys, adding it to its column's ready count (`queued`) when it is ready. Run it with the table's name (TABLE_NAME) and AWS credentials, or DYNAMODB_ENDPOINT
- * for DynamoDB Local. Safe to run again: a ticket already counted is left alone.
+ * index keys, adding it to its column's ready count (`queued`) when it is ready. Run it with the
+ * table's name (TABLE_NAME) and AWS credentials, or DYNAMODB_ENDPOINT for DynamoDB Local. Safe to run again: a ticket already counted is left alone.
  *
  * A maintenance job, not a request: it Scans the table, page by page, for ticket items. The
  * functions themselves are never granted Scan.
@@ -14,11 +14,11 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../lib/core/config.js';
 import { documentDb } from '../../lib/db/client.js';
 import { db } from '../../lib/db/service.js';
-import { guarded, transact } from '../../lib/db/transact.js';
+import { transact } from '../../lib/db/transact.js';
 import { LostRace } from '../../lib/db/races.js';
 import type { TicketItem } from '../../lib/db/entities/index.js';
 import { openSubticketsOf } from '../../lib/tickets/dependencies/propagate.js';
-import { columnCountItems } from '../../lib/tickets/write.js';
+import { replaceTicketItems } from '../../lib/tickets/write.js';
 
 export interface BackfillResult {
   tickets: number;
@@ -49,16 +49,7 @@ export async function backfillReadiness(): Promise<BackfillResult> {
       const after: TicketItem = { ...ticket, openSubticketCount, openBlockerCount: ticket.openBlockerCount ?? 0, version: ticket.version + 1 };
       try {
         // With the ready queue's count of its column when it enters the queue.
-        await transact((e) => [
-          guarded(
-            e.ticket
-              .put(after)
-              .where((attr, op) => op.eq(attr.version, ticket.version))
-              .commit(),
-            () => new LostRace('changed since it was read'),
-          ),
-          ...columnCountItems(e, ticket, after),
-        ]);
+        await transact((e) => replaceTicketItems(e, ticket, after, () => new LostRace('changed since it was read')));
         result.updated += 1;
       } catch (error) {
         if (!(error instanceof LostRace)) throw error;

@@ -103,6 +103,25 @@ export function columnCountItems(e: TransactionEntities, before: TicketItem | un
   );
 }
 
+/**
+ * A ticket written outside `saveTicket` (its bookkeeping only: no timeline, no event): the whole
+ * item replaced, guarded by the version it was read at (`onStale` when it changed since), with
+ * its ColumnCount deltas. The parent written beside its subticket, a recategorized status's
+ * tickets and the readiness backfill use it; `shard` as for `columnCountItems`.
+ */
+export function replaceTicketItems(e: TransactionEntities, before: TicketItem, after: TicketItem, onStale: () => Error, shard?: string): TransactionItem[] {
+  return [
+    guarded(
+      e.ticket
+        .put(after)
+        .where((attr, op) => op.eq(attr.version, before.version))
+        .commit(),
+      onStale,
+    ),
+    ...columnCountItems(e, before, after, shard),
+  ];
+}
+
 export interface TimelineInput {
   kind: TimelineEntryItem['kind'];
   details?: Record<string, unknown>;

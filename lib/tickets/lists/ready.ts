@@ -38,7 +38,14 @@ interface BoardSource {
  * BLOCKED status, which only the configuration names). What a caller stops reading is never
  * read, so taking the first ready ticket costs the same on a backlog of any size.
  */
-export async function* readyTickets(orgId: string, boardIds: string[], accept: (ticket: TicketItem) => boolean, now: Date, batch: number): AsyncGenerator<TicketItem> {
+export async function* readyTickets(
+  orgId: string,
+  boardIds: string[],
+  accept: (ticket: TicketItem) => boolean,
+  now: Date,
+  batch: number,
+  lapsedRead: Promise<TicketItem[]> = lapsedClaimsOfOrganization(orgId, now),
+): AsyncGenerator<TicketItem> {
   const wanted = new Set(boardIds);
   const sources: BoardSource[] = boardIds.map((boardId) => ({ boardId, buffer: [], cursor: null, done: false }));
   const fill = async (source: BoardSource) => {
@@ -48,7 +55,7 @@ export async function* readyTickets(orgId: string, boardIds: string[], accept: (
     source.buffer.push(...(data as TicketItem[]).filter(accept));
   };
   const [lapsed] = await Promise.all([
-    lapsedClaimsOfOrganization(orgId, now).then((tickets) => tickets.filter((ticket) => wanted.has(ticket.boardId) && accept(ticket)).sort(byReadyOrder)),
+    lapsedRead.then((tickets) => tickets.filter((ticket) => wanted.has(ticket.boardId) && accept(ticket)).sort(byReadyOrder)),
     ...sources.map(fill),
   ]);
   const seen = new Set<string>();
@@ -122,14 +129,16 @@ async function listCountedReady(orgId: string, boardIds: string[], query: { page
   const readyStatuses = config.statuses.filter((status) => status.category === 'ACTIVE' && status.key !== BLOCKED_KEY).map((status) => status.statusId);
   const accept = (ticket: TicketItem) => isReady(ticket, config, now);
   const end = query.page * query.limit;
+  // One read of the lapsed claims for the total and the page alike.
+  const lapsedRead = lapsedClaimsOfOrganization(orgId, now);
   const [counts, lapsed, heads] = await Promise.all([
     mapLimited(boardIds, 8, (boardId) => loadColumnCounts(orgId, boardId)),
-    lapsedClaimsOfOrganization(orgId, now).then((tickets) => tickets.filter((ticket) => wanted.has(ticket.boardId) && accept(ticket))),
+    lapsedRead.then((tickets) => tickets.filter((ticket) => wanted.has(ticket.boardId) && accept(ticket))),
     (async () => {
       const taken: TicketItem[] = [];
       if (boardIds.length === 0) return taken;
       // A little beyond the page per Query: BLOCKED tickets and stale index entries are passed over.
-      for await (const ticket of readyTickets(orgId, boardIds, accept, now, Math.min(LIST_BATCH, end + 5))) {
+      for await (const ticket of readyTickets(orgId, boardIds, accept, now, Math.min(LIST_BATCH, end + 5), lapsedRead)) {
         taken.push(ticket);
         if (taken.length >= end) break;
       }

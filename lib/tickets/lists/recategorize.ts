@@ -1,10 +1,10 @@
 import type { DomainContext } from '../../db/context.js';
 import { db } from '../../db/service.js';
-import { guarded, transact } from '../../db/transact.js';
+import { transact } from '../../db/transact.js';
 import { LostRace, retryLostRaces } from '../../db/races.js';
 import type { StatusCategory, TicketItem } from '../../db/entities/index.js';
 import { listOrganizationBoards } from '../../boards/index.js';
-import { columnCountItems, saveTicket } from '../write.js';
+import { replaceTicketItems, saveTicket } from '../write.js';
 
 /**
  * A status moved to another category: its tickets carry the category in their board index
@@ -37,19 +37,9 @@ async function rewriteWithRetry(ctx: DomainContext, ticket: TicketItem, to: Stat
       await saveTicket(ctx, { before: current, after: { ...current, statusCategory: to } });
       return;
     }
-    const expected = current.version;
-    const after: TicketItem = { ...current, statusCategory: to, version: expected + 1 };
     // The whole item again (the entity derives its index keys from the new category), with the
     // ready queue's count when the ticket enters or leaves it.
-    await transact((e) => [
-      guarded(
-        e.ticket
-          .put(after)
-          .where((attr, op) => op.eq(attr.version, expected))
-          .commit(),
-        () => new LostRace('The ticket changed concurrently; retry'),
-      ),
-      ...columnCountItems(e, current, after),
-    ]);
+    const after: TicketItem = { ...current, statusCategory: to, version: current.version + 1 };
+    await transact((e) => replaceTicketItems(e, current, after, () => new LostRace('The ticket changed concurrently; retry')));
   });
 }

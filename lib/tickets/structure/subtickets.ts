@@ -2,7 +2,7 @@ import { conflict, invalidField, notFound } from '../../core/errors.js';
 import type { DomainContext } from '../../db/context.js';
 import { LostRace, retryLostRaces } from '../../db/races.js';
 import { db } from '../../db/service.js';
-import { guarded, type TransactionEntities, type TransactionItem } from '../../db/transact.js';
+import type { TransactionEntities, TransactionItem } from '../../db/transact.js';
 import type { TicketItem } from '../../db/entities/index.js';
 import { requirePermission } from '../../organizations/index.js';
 import { liveTicketOf, loadTicketOnBoard, loadTicketOnBoardWith, loadTicketWithConfig, loadTickets } from '../access.js';
@@ -11,10 +11,13 @@ import { createTicket } from '../create.js';
 import { presentFullTicket } from '../present.js';
 import { updateTicket } from '../update.js';
 import { isOpenTicket } from '../dependencies/readiness.js';
-import { columnCountItems } from '../write.js';
+import { replaceTicketItems } from '../write.js';
 
 /** Subtickets one ticket may hold. Subtickets are one level deep: a subticket has none. */
 export const MAX_SUBTICKETS_PER_TICKET = 100;
+
+/** The parent's counter shard: the child's write in the same transaction picks one of the random ones. */
+const PARENT_SHARD = 'parent';
 
 /**
  * The parent item with one more subticket (and one more open subticket unless the child is
@@ -22,31 +25,13 @@ export const MAX_SUBTICKETS_PER_TICKET = 100;
  */
 export function attachToParent(e: TransactionEntities, parent: TicketItem, child: TicketItem, at: string, changed: () => Error): TransactionItem[] {
   const openSubticketCount = (parent.openSubticketCount ?? 0) + (isOpenTicket(child) ? 1 : 0);
-  return writeParent(e, parent, { ...parent, subticketIds: [...(parent.subticketIds ?? []), child.ticketId], openSubticketCount, version: parent.version + 1, updatedAt: at }, changed);
+  return replaceTicketItems(e, parent, { ...parent, subticketIds: [...(parent.subticketIds ?? []), child.ticketId], openSubticketCount, version: parent.version + 1, updatedAt: at }, changed, PARENT_SHARD);
 }
 
 /** The parent item without the subticket (`child` as it was), written only if the parent is unchanged since read. */
 export function detachFromParent(e: TransactionEntities, parent: TicketItem, child: TicketItem, at: string, changed: () => Error): TransactionItem[] {
   const openSubticketCount = Math.max(0, (parent.openSubticketCount ?? 0) - (isOpenTicket(child) ? 1 : 0));
-  return writeParent(e, parent, { ...parent, subticketIds: (parent.subticketIds ?? []).filter((id) => id !== child.ticketId), openSubticketCount, version: parent.version + 1, updatedAt: at }, changed);
-}
-
-/**
- * The parent as it shall be, guarded by its version, with its ready count when it enters or
- * leaves the queue (its own counter shard: the child's write in the same transaction picks one
- * of the random ones).
- */
-function writeParent(e: TransactionEntities, parent: TicketItem, after: TicketItem, changed: () => Error): TransactionItem[] {
-  return [
-    guarded(
-      e.ticket
-        .put(after)
-        .where((attr, op) => op.eq(attr.version, parent.version))
-        .commit(),
-      changed,
-    ),
-    ...columnCountItems(e, parent, after, 'parent'),
-  ];
+  return replaceTicketItems(e, parent, { ...parent, subticketIds: (parent.subticketIds ?? []).filter((id) => id !== child.ticketId), openSubticketCount, version: parent.version + 1, updatedAt: at }, changed, PARENT_SHARD);
 }
 
 /** The live parent of a subticket (one consistent read); undefined for a standalone ticket or a deleted parent. */
