@@ -59,6 +59,7 @@ export async function signup(ctx: AnonymousContext, input: SignupInput, options:
     defaultMaxConcurrentClaims: DEFAULT_MAX_CONCURRENT_CLAIMS,
     liveAgentCount: 0,
     webhookEndpointCount: 0,
+    ticketFacetsIndexed: true,
     groupDirectory: Object.fromEntries(groups.map((group) => [group.groupId, directoryEntryOf(group)])),
     createdAt: at,
     updatedAt: at,

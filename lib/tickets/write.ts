@@ -10,6 +10,7 @@ import { closingDelta } from '../activity/index.js';
 import { claimEndReason, endedClaimEffects, withoutClaim, fenceRefusal } from './claims/lease.js';
 import { releaseMembership } from './release-membership.js';
 import { readinessEventFor } from './dependencies/readiness.js';
+import { facetItems } from './lists/facets.js';
 
 /** Builds the extra items of a ticket transaction (each guarded item names its own failure). */
 export type TransactionItemsBuilder = (e: TransactionEntities) => TransactionItem[];
@@ -106,7 +107,7 @@ export function columnCountItems(e: TransactionEntities, before: TicketItem | un
 /**
  * A ticket written outside `saveTicket` (its bookkeeping only: no timeline, no event): the whole
  * item replaced, guarded by the version it was read at (`onStale` when it changed since), with
- * its ColumnCount deltas. The parent written beside its subticket, a recategorized status's
+ * its ColumnCount deltas and facet entries. The parent written beside its subticket, a recategorized status's
  * tickets and the readiness backfill use it; `shard` as for `columnCountItems`.
  */
 export function replaceTicketItems(e: TransactionEntities, before: TicketItem, after: TicketItem, onStale: () => Error, shard?: string): TransactionItem[] {
@@ -119,6 +120,7 @@ export function replaceTicketItems(e: TransactionEntities, before: TicketItem, a
       onStale,
     ),
     ...columnCountItems(e, before, after, shard),
+    ...facetItems(e, before, after),
   ];
 }
 
@@ -157,8 +159,8 @@ export interface TicketWrite {
 
 /**
  * The one way a ticket is written: the ticket (created, or replaced guarded by its version),
- * its timeline entries and its events, any related items, and the ColumnCount deltas of its
- * (board, status) columns, in ONE transaction. Either all of it happens or none of it does.
+ * its timeline entries and its events, any related items, the ColumnCount deltas of its
+ * (board, status) columns and its facet entries (lists/facets.ts), in ONE transaction. Either all of it happens or none of it does.
  * `version` and `updatedAt` are set here; index keys are derived by the entity.
  */
 export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promise<TicketItem> {
@@ -211,6 +213,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     ...timeline.map((entry) => e.timelineEntry.create(entry).commit()),
     ...eventPuts(e, events),
     ...columnCountItems(e, write.before, after),
+    ...facetItems(e, write.before, after),
     // The agents overview's closing counters (a ticket entering a FINAL status).
     ...[closingDelta(e, write.before, after, ctx.actor.agent != null, ctx.clock.now())].filter((item) => item !== undefined),
     ...(write.leavesDeletedMilestone ? [] : milestoneProgress(e, write.before, after)),

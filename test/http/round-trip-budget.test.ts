@@ -1411,9 +1411,9 @@ const scenarios: Record<string, Probe> = {
       return w.org.call('GET', `/api/v1/boards/${w.boards[0]}/tickets?statusId=${(await statusOf(w.org, 'IN_PROGRESS')).id},${(await statusOf(w.org, 'BLOCKED')).id}`);
     },
   },
-  // Any other filter reads in full: auth, board ∥ configuration, one byAssignee Query.
+  // One facet filter: auth, board ∥ configuration, the facet's entries (one Query), the page's tickets (one BatchGetItem).
   'a board list filtered by assignee': {
-    budget: 4,
+    budget: 5,
     run: async () => {
       const w = await listWorld();
       return w.org.call('GET', `/api/v1/boards/${w.boards[0]}/tickets?assigneeId=${w.member.id}`);
@@ -1445,8 +1445,9 @@ const scenarios: Record<string, Probe> = {
       return api('GET', '/api/v1/issues', { token: w.member.token, org: w.org.slug });
     },
   },
+  // auth, boards ∥ configuration, the caller's assignee entries on each board (one Query here), the page's tickets.
   'the cross-board list of the tickets assigned to the caller, in an organization of one board': {
-    budget: 4,
+    budget: 5,
     run: async () => {
       const fresh = await signupOrg();
       const board = await post(fresh, '/api/v1/boards', { name: 'Only board' });

@@ -35,6 +35,12 @@ export const Organization = (config?: EntityConfiguration) =>
     liveAgentCount: { type: 'number' },
     /** Webhook endpoints of the organization (absent: count them; at most MAX_WEBHOOK_ENDPOINTS). */
     webhookEndpointCount: { type: 'number' },
+    /**
+     * Every ticket of the organization has its facet entries (lib/db/entities/ticket-facet.ts):
+     * true from sign-up, or once `npm run backfill-facets` has indexed an older organization.
+     * Until then its filtered lists read their tickets as before.
+     */
+    ticketFacetsIndexed: { type: 'boolean' },
     createdAt: { type: 'string', required: true, readOnly: true },
     updatedAt: { type: 'string', required: true },
   },

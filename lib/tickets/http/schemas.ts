@@ -11,6 +11,13 @@ export const title = z.string().trim().min(1, 'Must not be empty').max(200, 'At 
 export const description = z.string().max(50_000, 'At most 50,000 characters');
 export const reason = z.string().max(500, 'At most 500 characters');
 
+/**
+ * Labels per ticket. Each label is a facet entry (lists/facets.ts) and a new one a reference
+ * check, all in the ticket's one transaction (at most 100 items): a move re-keys every entry,
+ * so 25 labels keep the largest ticket write well inside the limit.
+ */
+export const MAX_TICKET_LABELS = 25;
+
 /** The settable fields shared by create and update (spec §2.2). */
 export const ticketFields = {
   description,
@@ -18,7 +25,7 @@ export const ticketFields = {
   priority: z.enum(PRIORITIES),
   assigneeId: idParam.nullable(),
   typeId: idParam,
-  labelIds: z.array(idParam).max(50, 'At most 50 labels'),
+  labelIds: z.array(idParam).max(MAX_TICKET_LABELS, `At most ${MAX_TICKET_LABELS} labels`),
   customerId: idParam.nullable(),
   dueDate: timestamp.nullable(),
   startDate: timestamp.nullable(),

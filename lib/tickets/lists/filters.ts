@@ -96,11 +96,11 @@ export function matchesFilters(ticket: TicketItem, filters: TicketFilters, conte
  * unit order) — so a list read column by column from the index (list.ts fast path) and a
  * list sorted here agree item for item.
  */
-export function sortTickets(tickets: TicketItem[], config: OrgConfig): TicketItem[] {
+export function sortTickets<T extends Pick<TicketItem, 'statusId' | 'ticketId'> & { positionKey?: string; position?: number }>(tickets: T[], config: OrgConfig): T[] {
   const keyed = tickets.map((ticket) => ({
     ticket,
     rank: config.statusRank(ticket.statusId),
-    position: ticket.positionKey ?? positionKeyOf(ticket.position),
+    position: ticket.positionKey ?? positionKeyOf(ticket.position ?? 0),
     id: ticket.ticketId.toLowerCase(),
   }));
   keyed.sort((a, b) => a.rank - b.rank || compareKeys(a.position, b.position) || compareKeys(a.id, b.id));

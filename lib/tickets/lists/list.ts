@@ -11,6 +11,7 @@ import { presentTicket } from '../present.js';
 import { listReadyIssues } from './ready.js';
 import { loadColumnCounts } from './column-counts.js';
 import { mapLimited } from '../../core/concurrency.js';
+import { facetPlan, listByFacets } from './facets.js';
 
 /**
  * The Queries that serve a board list, never touching other boards or organizations:
@@ -62,8 +63,9 @@ export interface IssuesQuery extends ListQuery {
 
 /**
  * GET /boards/{boardId}/tickets. Lists that filter only by status (and the category flags)
- * take the fast path (`listBoardColumns`): cost proportional to the page. Every other filter
- * reads what its Query selects in full: board and configuration in parallel, then the ticket
+ * take the fast path (`listBoardColumns`): cost proportional to the page. A list with one
+ * facet filter (assignee, type, label, customer, priority, impact, due dates) reads that
+ * facet's index entries (lists/facets.ts). Every other filter reads what its Query selects in full: board and configuration in parallel, then the ticket
  * Queries (in parallel), `matchesFilters`, sort, page in memory.
  */
 export async function listBoardTickets(ctx: DomainContext, boardId: string, query: ListQuery) {
@@ -78,6 +80,8 @@ export async function listBoardTickets(ctx: DomainContext, boardId: string, quer
     return listFromQueries(ctx, boardId, query, config);
   }
   const [, config] = await Promise.all([loadVisibleBoard(ctx, boardId), loadOrgConfig(ctx.org.orgId)]);
+  const plan = ctx.org.ticketFacetsIndexed ? facetPlan(query, ctx.actor.userId, config) : undefined;
+  if (plan) return listByFacets(ctx.org.orgId, [boardId], query, plan, config, ctx.clock.now());
   return listFromQueries(ctx, boardId, query, config);
 }
 
@@ -219,6 +223,8 @@ export async function listIssues(ctx: DomainContext, query: IssuesQuery) {
     const page = await listIssuesByColumns(ctx, [...visible.values()], filters, config);
     if (page) return page;
   }
+  const plan = ctx.org.ticketFacetsIndexed ? facetPlan(filters, ctx.actor.userId, config) : undefined;
+  if (plan) return listByFacets(ctx.org.orgId, [...visible.keys()], filters, plan, config, ctx.clock.now());
   let candidates: TicketItem[];
   const assignee = query.assignedToMe ? ctx.actor.userId : query.assigneeId;
   if (typeof query.claimedBy === 'string') {

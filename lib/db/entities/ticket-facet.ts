@@ -1,0 +1,32 @@
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+
+/**
+ * One value a live ticket has for a list filter (a "facet"): `assignee:<userId>`,
+ * `type:<typeId>`, `customer:<customerId>`, `priority:<p>`, `impact:<level>`, `due` (with the
+ * due date as `rangeKey`) or `due:none`. Keyed by (organization, board, facet), then range key
+ * and ticket id, so one Query reads exactly the board's tickets with that value, and a due-date
+ * range reads only the dates in range. Each entry carries what a list needs to select and
+ * order it without the ticket: status, column position and archived flag. Kept exact by the
+ * ticket write path (`facetItems`, lib/tickets/lists/facets.ts) in the ticket's own transaction:
+ * a write that changes no facet, status, position or archived flag (a claim, a heartbeat, a
+ * comment count) writes none.
+ */
+export const TicketFacet = (config?: EntityConfiguration) =>
+  new Entity({
+  model: { entity: 'ticketFacet', version: '1', service: 'wm' },
+  attributes: {
+    orgId: { type: 'string', required: true },
+    boardId: { type: 'string', required: true },
+    facet: { type: 'string', required: true },
+    /** The due date (normalized ISO 8601) for `due`; '-' for every other facet. */
+    rangeKey: { type: 'string', required: true, default: '-' },
+    ticketId: { type: 'string', required: true },
+    statusId: { type: 'string', required: true },
+    positionKey: { type: 'string', required: true },
+    isArchived: { type: 'boolean', required: true, default: false },
+  },
+  indexes: {
+    byFacet: { pk: { field: 'pk', composite: ['orgId', 'boardId', 'facet'] }, sk: { field: 'sk', composite: ['rangeKey', 'ticketId'] } },
+  },
+}, config);
+export type TicketFacetItem = EntityItem<ReturnType<typeof TicketFacet>>;

@@ -1,0 +1,192 @@
+import { db } from '../../db/service.js';
+import { batchGetMixed } from '../../db/batch.js';
+import type { TransactionEntities, TransactionItem } from '../../db/transact.js';
+import { positionKeyOf, type TicketFacetItem, type TicketItem } from '../../db/entities/index.js';
+import { mapLimited } from '../../core/concurrency.js';
+import type { Page } from '../../core/pages.js';
+import type { OrgConfig } from '../config.js';
+import { presentTicket } from '../present.js';
+import { isStatusShown, sortTickets, type TicketFilters } from './filters.js';
+
+/**
+ * The facet index (lib/db/entities/ticket-facet.ts): one entry per (live ticket, filter value),
+ * so a list filtered by assignee, type, label, customer, priority, impact or due date reads the
+ * entries of the values asked for, never the board's other tickets.
+ */
+
+/** The range key of every facet but `due`. */
+const NO_RANGE = '-';
+
+/** A due date as its range key: normalized ISO 8601 (sortable); undefined when it does not parse. */
+export function dueKeyOf(date: string): string | undefined {
+  const time = Date.parse(date);
+  return Number.isFinite(time) ? new Date(time).toISOString() : undefined;
+}
+
+/**
+ * A ticket's facet entries as stored: none for a deleted ticket (or none at all). The position
+ * key is derived from `position` here, never copied: a write's `after` may still carry the key
+ * of its `before`.
+ */
+export function facetsOf(ticket: TicketItem | undefined): TicketFacetItem[] {
+  if (!ticket || ticket.isDeleted) return [];
+  const values: [facet: string, rangeKey: string][] = [
+    [`type:${ticket.typeId}`, NO_RANGE],
+    [`priority:${ticket.priority}`, NO_RANGE],
+  ];
+  if (ticket.assigneeId) values.push([`assignee:${ticket.assigneeId}`, NO_RANGE]);
+  if (ticket.customerId) values.push([`customer:${ticket.customerId}`, NO_RANGE]);
+  if (ticket.impactLevel) values.push([`impact:${ticket.impactLevel}`, NO_RANGE]);
+  for (const labelId of new Set(ticket.labelIds ?? [])) values.push([`label:${labelId}`, NO_RANGE]);
+  const due = ticket.dueDate ? dueKeyOf(ticket.dueDate) : undefined;
+  values.push(due ? ['due', due] : ['due:none', NO_RANGE]);
+  const entry = {
+    orgId: ticket.orgId,
+    boardId: ticket.boardId,
+    ticketId: ticket.ticketId,
+    statusId: ticket.statusId,
+    positionKey: positionKeyOf(ticket.position),
+    isArchived: ticket.isArchived === true,
+  };
+  return values.map(([facet, rangeKey]) => ({ ...entry, facet, rangeKey }));
+}
+
+const entryKey = (entry: TicketFacetItem): string => `${entry.boardId}\u0000${entry.facet}\u0000${entry.rangeKey}`;
+
+/**
+ * The facet entries a ticket write changes, for its transaction: entries of values the ticket
+ * no longer has are deleted; new ones, and those whose status, position or archived flag
+ * changed, are put. A write that changes none of these (a claim, a heartbeat) adds no item.
+ * The ticket's version guard orders the writes of one ticket, so its entries follow its states.
+ */
+export function facetItems(e: TransactionEntities, before: TicketItem | undefined, after: TicketItem): TransactionItem[] {
+  const was = new Map(facetsOf(before).map((entry) => [entryKey(entry), entry]));
+  const is = new Map(facetsOf(after).map((entry) => [entryKey(entry), entry]));
+  const items: TransactionItem[] = [];
+  for (const [key, entry] of was) {
+    if (!is.has(key)) items.push(e.ticketFacet.delete({ orgId: entry.orgId, boardId: entry.boardId, facet: entry.facet, rangeKey: entry.rangeKey, ticketId: entry.ticketId }).commit());
+  }
+  for (const [key, entry] of is) {
+    const old = was.get(key);
+    if (!old || old.statusId !== entry.statusId || old.positionKey !== entry.positionKey || old.isArchived !== entry.isArchived) {
+      items.push(e.ticketFacet.put(entry).commit());
+    }
+  }
+  return items;
+}
+
+/** What a facet list reads: these facets' entries on each board, due dates within `range`. */
+export interface FacetPlan {
+  facets: string[];
+  range?: { before?: string; after?: string; overdue: boolean };
+}
+
+/** The list fields a facet list serves besides its one facet filter (as the column path). */
+const FREE_FIELDS = new Set(['page', 'limit', 'statusIds', 'includePlanning', 'includeArchived']);
+
+const present = (value: unknown): boolean => value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0);
+
+/**
+ * The facet entries that serve a list, or undefined when it filters by anything else, or by
+ * two facets at once (then the Queries of lists/list.ts serve it). One of: assignee (or
+ * assignedToMe), types, labels (the live ones), customer, priorities, impact levels, due dates
+ * (dueBefore, dueAfter and overdue, together or alone) or noDueDate.
+ */
+export function facetPlan(filters: TicketFilters & { page: number; limit: number }, callerId: string, config: OrgConfig): FacetPlan | undefined {
+  const set = Object.entries(filters).filter(([field, value]) => present(value) && !FREE_FIELDS.has(field)).map(([field]) => field);
+  const due = new Set(['dueBefore', 'dueAfter', 'overdue']);
+  if (set.length === 0) return undefined;
+  if (set.every((field) => due.has(field))) {
+    return { facets: ['due'], range: { before: filters.dueBefore && dueKeyOf(filters.dueBefore), after: filters.dueAfter && dueKeyOf(filters.dueAfter), overdue: filters.overdue === true } };
+  }
+  if (set.length > 1) return undefined;
+  switch (set[0]) {
+    case 'assigneeId':
+      return { facets: [`assignee:${filters.assigneeId}`] };
+    case 'assignedToMe':
+      return { facets: [`assignee:${callerId}`] };
+    case 'typeIds':
+      return { facets: [...new Set(filters.typeIds)].map((typeId) => `type:${typeId}`) };
+    case 'labelIds':
+      // Ids of deleted labels may linger on tickets; they match nothing.
+      return { facets: [...new Set(filters.labelIds)].filter((labelId) => config.label(labelId)).map((labelId) => `label:${labelId}`) };
+    case 'customerId':
+      return { facets: [`customer:${filters.customerId}`] };
+    case 'priorities':
+      return { facets: [...new Set(filters.priorities)].map((priority) => `priority:${priority}`) };
+    case 'impactLevels':
+      return { facets: [...new Set(filters.impactLevels)].map((level) => `impact:${level}`) };
+    case 'noDueDate':
+      return { facets: ['due:none'] };
+    default:
+      return undefined;
+  }
+}
+
+const ENTRY_FIELDS = ['ticketId', 'statusId', 'positionKey', 'isArchived', 'rangeKey'] as const;
+type Entry = Pick<TicketFacetItem, (typeof ENTRY_FIELDS)[number]>;
+
+/** One facet's entries on one board (a consistent Query; a due range bounds the key range). */
+async function readFacet(orgId: string, boardId: string, facet: string, range: FacetPlan['range'], now: Date): Promise<Entry[]> {
+  const query = db().entities.ticketFacet.query;
+  const key = { orgId, boardId, facet };
+  const before = range && (range.overdue ? minKey(range.before, now.toISOString()) : range.before);
+  const after = range?.after;
+  const selected =
+    before && after
+      ? query.byFacet(key).between({ rangeKey: after }, { rangeKey: before })
+      : before
+        ? query.byFacet(key).lt({ rangeKey: before })
+        : after
+          ? query.byFacet(key).gt({ rangeKey: after })
+          : query.byFacet(key);
+  const { data } = await selected.go({ pages: 'all', consistent: true, attributes: [...ENTRY_FIELDS] });
+  return data as Entry[];
+}
+
+const minKey = (a: string | undefined, b: string): string => (a === undefined || b < a ? b : a);
+
+/** Whether an entry is on the list: its status shown, archived only when asked for, its due date in range. */
+function entryListed(entry: Entry, filters: TicketFilters, plan: FacetPlan, config: OrgConfig, now: Date): boolean {
+  const status = config.status(entry.statusId);
+  const category = status?.category ?? 'ACTIVE';
+  if (filters.statusIds?.length) {
+    if (!filters.statusIds.includes(entry.statusId)) return false;
+  } else if (!isStatusShown({ category, isFinal: status?.isFinal }, filters)) return false;
+  if (entry.isArchived && !filters.includeArchived) return false;
+  const range = plan.range;
+  if (range) {
+    const due = Date.parse(entry.rangeKey);
+    if (range.before !== undefined && !(due < Date.parse(range.before))) return false;
+    if (range.after !== undefined && !(due > Date.parse(range.after))) return false;
+    if (range.overdue && (!(due < now.getTime()) || category === 'FINAL')) return false;
+  }
+  return true;
+}
+
+/**
+ * A list served by the facet index, over one board or many (`/issues`): each board's entries of
+ * the plan's facets (in parallel), those the list shows, in list order (status, position, id:
+ * `sortTickets`), deduplicated (a ticket with two of the labels asked for has two entries); the
+ * exact total is their number, and only the page's tickets are read (one BatchGetItem). The
+ * cost follows the matching tickets' entries (a few dozen bytes each), never the boards' other
+ * tickets.
+ */
+export async function listByFacets(orgId: string, boardIds: string[], filters: TicketFilters & { page: number; limit: number }, plan: FacetPlan, config: OrgConfig, now: Date): Promise<Page<ReturnType<typeof presentTicket>>> {
+  const reads = boardIds.flatMap((boardId) => plan.facets.map((facet) => ({ boardId, facet })));
+  const entries = (await mapLimited(reads, 8, ({ boardId, facet }) => readFacet(orgId, boardId, facet, plan.range, now))).flat();
+  const unique = new Map<string, Entry>();
+  for (const entry of entries) if (!unique.has(entry.ticketId) && entryListed(entry, filters, plan, config, now)) unique.set(entry.ticketId, entry);
+  const listed = sortTickets([...unique.values()], config);
+  const start = (filters.page - 1) * filters.limit;
+  const onPage = listed.slice(start, start + filters.limit);
+  const tickets = (await batchGetMixed(onPage.map((entry) => ({ entity: db().entities.ticket, key: { ticketId: entry.ticketId } })))) as (TicketItem | undefined)[];
+  return {
+    // A ticket deleted between the two reads is left out of its page.
+    items: tickets.filter((ticket): ticket is TicketItem => ticket !== undefined && !ticket.isDeleted).map((ticket) => presentTicket(ticket, config, now)),
+    total: listed.length,
+    page: filters.page,
+    pageSize: filters.limit,
+    totalPages: Math.ceil(listed.length / filters.limit),
+  };
+}

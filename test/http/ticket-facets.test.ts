@@ -1,0 +1,155 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createMember, signupOrg, type TestOrg } from '../support/api.js';
+import { createLabel, createTicket, createTicketType } from '../support/factories.js';
+import { db } from '../../lib/db/service.js';
+
+/*
+ * The facet index (lib/tickets/lists/facets.ts) against the full-read path it replaces: every
+ * list with one facet filter (assignee, assignedToMe, types, labels, customer, priorities,
+ * impact levels, due dates, noDueDate), on a board and on /issues, page by page with its total,
+ * must answer exactly what the full read answers, after creates, status changes, reorders,
+ * moves between boards, edits of every faceted field, archiving, deletion and a deleted label.
+ * The full read is what an organization not yet backfilled gets (`ticketFacetsIndexed` unset).
+ */
+let org: TestOrg;
+let boards: string[];
+const queries: string[] = [];
+
+type Statuses = Record<string, { id: string }>;
+
+async function setIndexed(indexed: boolean): Promise<void> {
+  await db().entities.organization.patch({ orgId: org.orgId }).set({ ticketFacetsIndexed: indexed }).go();
+}
+
+async function ok(response: Promise<{ status: number; body: any }>, status = 200): Promise<any> {
+  const answer = await response;
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  return answer.body;
+}
+
+beforeAll(async () => {
+  org = await signupOrg();
+  const statuses: Statuses = Object.fromEntries((await org.call('GET', '/api/v1/statuses')).body.data.map((status: any) => [status.key, status]));
+  const member = await createMember(org, { name: 'Facet Member' });
+  const customer = (await ok(org.call('POST', '/api/v1/customers', { body: { name: 'Facet customer' } }), 201)).id;
+  boards = [];
+  for (const prefix of ['FCA', 'FCB']) {
+    const board = await ok(org.call('POST', '/api/v1/boards', { body: { name: `Facets ${prefix}`, prefix, customerIds: [customer] } }), 201);
+    await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: member.id } });
+    boards.push(board.id);
+  }
+  const bug = (await createTicketType(org, { name: 'Facet bug' })).id;
+  const labels = [(await createLabel(org)).id, (await createLabel(org)).id, (await createLabel(org)).id];
+  const statusCycle = ['BACKLOG', 'TODO', 'IN_PROGRESS', 'IN_REVIEW', 'BLOCKED', 'DONE'].map((key) => statuses[key]!.id);
+  const priorities = ['low', 'medium', 'high', 'critical'];
+  const impacts = ['low', 'high', undefined];
+  const tickets: { id: string; boardId: string }[] = [];
+  for (let index = 0; index < 36; index += 1) {
+    const boardId = boards[index % 2]!;
+    const ticket = await createTicket(org, boardId, {
+      title: `Facet ticket ${index}`,
+      statusId: statusCycle[index % statusCycle.length],
+      priority: priorities[index % 4],
+      ...(index % 3 === 0 ? { assigneeId: org.adminId } : index % 3 === 1 ? { assigneeId: member.id } : {}),
+      ...(index % 4 === 0 ? { typeId: bug } : {}),
+      ...(index % 5 === 0 ? { customerId: customer } : {}),
+      ...(impacts[index % 3] ? { impactLevel: impacts[index % 3] } : {}),
+      labelIds: labels.filter((_, labelIndex) => (index >> labelIndex) % 2 === 1),
+      ...(index % 4 !== 3 ? { dueDate: new Date(Date.UTC(2020, 0, 1) + index * 40 * 86_400_000).toISOString() } : {}),
+    });
+    tickets.push({ id: ticket.id, boardId });
+  }
+  // Changes after creation: every field the facets follow, and the states a list hides.
+  const path = (ticket: { id: string; boardId: string }) => `/api/v1/boards/${ticket.boardId}/tickets/${ticket.id}`;
+  const patch = (ticket: { id: string; boardId: string }, body: Record<string, unknown>) => ok(org.call('PATCH', path(ticket), { body }));
+  await ok(org.call('PATCH', `${path(tickets[0]!)}/status`, { body: { statusId: statuses.IN_PROGRESS!.id } }));
+  await ok(org.call('PATCH', `/api/v1/boards/${tickets[2]!.boardId}/tickets/reorder`, { body: { ticketId: tickets[2]!.id, position: 0, statusId: statuses.IN_PROGRESS!.id } }));
+  await ok(org.call('PATCH', `/api/v1/boards/${tickets[4]!.boardId}/tickets/reorder`, { body: { ticketId: tickets[4]!.id, position: 1 } }));
+  await patch(tickets[5]!, { assigneeId: null, typeId: bug, labelIds: [labels[2]], customerId: customer, priority: 'critical', impactLevel: null, dueDate: null });
+  await patch(tickets[6]!, { assigneeId: member.id, labelIds: [], dueDate: '2031-05-05T00:00:00.000Z', impactLevel: 'critical' });
+  await patch(tickets[7]!, { isArchived: true });
+  await patch(tickets[8]!, { isArchived: true });
+  await patch(tickets[8]!, { isArchived: false });
+  await ok(org.call('DELETE', path(tickets[9]!)), 204);
+  await ok(org.call('POST', `${path(tickets[10]!)}/move`, { body: { targetBoardId: boards[1] } }));
+  await ok(org.call('POST', `${path(tickets[12]!)}/move`, { body: { targetBoardId: boards[1] } }));
+  // A deleted label lingers on its tickets and matches nothing.
+  await ok(org.call('DELETE', `/api/v1/labels/${labels[1]}`), 204);
+
+  const dimensions = [
+    `assigneeId=${org.adminId}`,
+    `assigneeId=${member.id}`,
+    'assignedToMe=true',
+    `typeId=${bug}`,
+    `labelId=${labels[0]},${labels[2]}`,
+    `labelId=${labels[1]}`,
+    `customerId=${customer}`,
+    'priority=critical,low',
+    'impactLevel=high',
+    'dueBefore=2021-06-01T00:00:00.000Z',
+    'dueAfter=2021-06-01T00:00:00.000Z',
+    'dueAfter=2020-03-01&dueBefore=2022-01-01',
+    'overdue=true',
+    'noDueDate=true',
+  ];
+  const flags = ['', '&includePlanning=true', '&includeArchived=true&includePlanning=true', `&statusId=${statuses.IN_PROGRESS!.id},${statuses.DONE!.id}`];
+  for (const dimension of dimensions) for (const flag of flags) queries.push(`${dimension}${flag}`);
+});
+
+/** Every page of a list (limit 4) and its total. */
+async function allPages(path: string): Promise<{ ids: string[]; total: number }> {
+  const ids: string[] = [];
+  let total = 0;
+  for (let page = 1; page <= 20; page += 1) {
+    const body = await ok(org.call('GET', `${path}&limit=4&page=${page}`));
+    total = body.total;
+    ids.push(...body.data.map((ticket: { id: string }) => ticket.id));
+    if (page >= body.totalPages) break;
+  }
+  return { ids, total };
+}
+
+describe('lists served by the facet index', () => {
+  it('answer every page and total exactly as the full read does, on a board and across boards', async () => {
+    const lists = queries.flatMap((query) => [
+      // assignedToMe is a filter of /issues only.
+      ...(query.startsWith('assignedToMe') ? [] : [`/api/v1/boards/${boards[0]}/tickets?${query}`, `/api/v1/boards/${boards[1]}/tickets?${query}`]),
+      `/api/v1/issues?${query}`,
+    ]);
+    await setIndexed(false);
+    const expected = [];
+    for (const list of lists) expected.push(await allPages(list));
+    await setIndexed(true);
+    let nonEmpty = 0;
+    for (const [index, list] of lists.entries()) {
+      const actual = await allPages(list);
+      expect(actual, list).toEqual(expected[index]);
+      if (actual.total > 0) nonEmpty += 1;
+    }
+    // The fixture exercises the lists, not just empty answers.
+    expect(nonEmpty).toBeGreaterThan(lists.length / 2);
+  });
+});
+
+describe('a ticket with every facet', () => {
+  it('takes the most labels, every other facet, a move and a status change in its one transaction each', async () => {
+    const labels: string[] = [];
+    for (let index = 0; index < 25; index += 1) labels.push((await createLabel(org)).id);
+    const tooMany = await org.call('POST', `/api/v1/boards/${boards[0]}/tickets`, { body: { title: 'Too many labels', labelIds: [...labels, labels[0]] } });
+    expect(tooMany.status).toBe(400);
+    const customer = (await ok(org.call('POST', '/api/v1/customers', { body: { name: 'Every facet customer' } }), 201)).id;
+    await ok(org.call('PATCH', `/api/v1/boards/${boards[1]}`, { body: { customerIds: [customer] } }));
+    const ticket = await createTicket(org, boards[1]!, {
+      title: 'Every facet', labelIds: labels, assigneeId: org.adminId, customerId: customer, priority: 'high', impactLevel: 'low', dueDate: '2024-04-04',
+    });
+    const listed = async (query: string) => (await ok(org.call('GET', `/api/v1/issues?${query}&includePlanning=true&limit=100`))).data.map((item: { id: string }) => item.id);
+    expect(await listed(`labelId=${labels[24]}`)).toEqual([ticket.id]);
+    await ok(org.call('POST', `/api/v1/boards/${boards[1]}/tickets/${ticket.id}/move`, { body: { targetBoardId: boards[0] } }));
+    const statuses = (await org.call('GET', '/api/v1/statuses')).body.data;
+    const inProgress = statuses.find((status: { key: string }) => status.key === 'IN_PROGRESS').id;
+    await ok(org.call('PATCH', `/api/v1/boards/${boards[0]}/tickets/${ticket.id}/status`, { body: { statusId: inProgress } }));
+    const onBoard = (await ok(org.call('GET', `/api/v1/boards/${boards[0]}/tickets?labelId=${labels[3]}&statusId=${inProgress}`))).data.map((item: { id: string }) => item.id);
+    expect(onBoard).toEqual([ticket.id]);
+    expect((await ok(org.call('GET', `/api/v1/boards/${boards[1]}/tickets?labelId=${labels[3]}&includePlanning=true`))).total).toBe(0);
+  });
+});
