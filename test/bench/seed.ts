@@ -1,10 +1,12 @@
 /**
  * Tickets for the benchmarks, written straight into the table in batches, shaped like
- * `createTicket` writes them (with the board's ColumnCount items as the write path keeps them).
+ * `createTicket` writes them (with the board's ColumnCount items and the tickets' facet entries
+ * as the write path keeps them).
  */
 import { newId } from '../../lib/core/ids.js';
 import { isQueued, type TicketItem } from '../../lib/db/entities/index.js';
 import { db } from '../../lib/db/service.js';
+import { facetsOf } from '../../lib/tickets/lists/facets.js';
 
 const DESCRIPTION = 'Steps to reproduce: open the board, filter by status, scroll to the end of the column and check the totals. '.repeat(2);
 
@@ -78,11 +80,13 @@ export async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, co
       perStatus.set(ticket.statusId, count);
     }
     const keys = tickets.map((ticket) => ({ orgId: ticket.orgId, displayId: ticket.displayId, ticketId: ticket.ticketId }));
-    const [written, keyed] = await Promise.all([
+    const [written, keyed, faceted] = await Promise.all([
       db().entities.ticket.put(tickets).go({ concurrency: 4 }),
       db().entities.ticketKey.put(keys).go({ concurrency: 2 }),
+      db().entities.ticketFacet.put(tickets.flatMap((ticket) => facetsOf(ticket))).go({ concurrency: 4 }),
     ]);
-    if (written.unprocessed.length || keyed.unprocessed.length) throw new Error(`unprocessed batch items: ${written.unprocessed.length + keyed.unprocessed.length}`);
+    const unprocessed = written.unprocessed.length + keyed.unprocessed.length + faceted.unprocessed.length;
+    if (unprocessed) throw new Error(`unprocessed batch items: ${unprocessed}`);
   }
   for (const [statusId, { total, queued }] of perStatus) {
     await db().entities.columnCount.update({ orgId: board.orgId, boardId: board.boardId, statusId, shard: '0' }).add({ total, archived: 0, queued }).go();

@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createMember, signupOrg, type TestOrg } from '../support/api.js';
 import { createLabel, createTicket, createTicketType } from '../support/factories.js';
 import { db } from '../../lib/db/service.js';
+import { facetsOf } from '../../lib/tickets/lists/facets.js';
+import { backfillFacets } from '../../infra/ops/backfill-facets.js';
 
 /*
  * The facet index (lib/tickets/lists/facets.ts) against the full-read path it replaces: every
@@ -151,5 +153,30 @@ describe('a ticket with every facet', () => {
     const onBoard = (await ok(org.call('GET', `/api/v1/boards/${boards[0]}/tickets?labelId=${labels[3]}&statusId=${inProgress}`))).data.map((item: { id: string }) => item.id);
     expect(onBoard).toEqual([ticket.id]);
     expect((await ok(org.call('GET', `/api/v1/boards/${boards[1]}/tickets?labelId=${labels[3]}&includePlanning=true`))).total).toBe(0);
+  });
+});
+
+describe('npm run backfill-facets', () => {
+  it('indexes an organization written before the facet index, then its lists read the index', async () => {
+    // As before the release: no entries, no flag.
+    const stored = (await Promise.all(boards.map((boardId) => db().entities.ticket.query.byBoard({ orgId: org.orgId, boardId }).go({ pages: 'all' })))).flatMap((part) => part.data);
+    for (const ticket of stored) for (const entry of facetsOf(ticket)) await db().entities.ticketFacet.delete(entry).go();
+    await db().entities.organization.patch({ orgId: org.orgId }).remove(['ticketFacetsIndexed']).go();
+    // A write by the new version before the job reaches the ticket keeps only what it changed.
+    const first = stored.find((ticket) => !ticket.isDeleted)!;
+    await ok(org.call('PATCH', `/api/v1/boards/${first.boardId}/tickets/${first.ticketId}`, { body: { priority: 'critical', assigneeId: org.adminId } }));
+    const lists = [`assigneeId=${org.adminId}`, 'priority=critical&includePlanning=true', 'noDueDate=true&includeArchived=true'].map((query) => `/api/v1/issues?${query}`);
+    const expected = [];
+    for (const list of lists) expected.push(await allPages(list));
+
+    const result = await backfillFacets({ orgId: org.orgId });
+    expect(result.organizations).toBe(1);
+    expect(result.entries).toBeGreaterThan(stored.length);
+    expect((await db().entities.organization.get({ orgId: org.orgId }).go()).data?.ticketFacetsIndexed).toBe(true);
+    for (const [index, list] of lists.entries()) expect(await allPages(list), list).toEqual(expected[index]);
+    expect(expected[0]!.total).toBeGreaterThan(0);
+    // Again: nothing changes.
+    expect((await backfillFacets({ orgId: org.orgId })).organizations).toBe(0);
+    for (const [index, list] of lists.entries()) expect(await allPages(list), list).toEqual(expected[index]);
   });
 });

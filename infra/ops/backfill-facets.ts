@@ -1,0 +1,96 @@
+/**
+ * `npm run backfill-facets`: the upgrade step of the facet index (docs/operations.md,
+ * "Upgrades"). Tickets written before it have no facet entries, so an organization's filtered
+ * lists keep reading their tickets (the full read) until its `ticketFacetsIndexed` flag is
+ * set. This job reads every ticket once and puts its entries as they are now, in one
+ * transaction with a check of the ticket's version (a ticket written meanwhile is read
+ * again), then flags every organization. Run it with the table's name (TABLE_NAME) and AWS
+ * credentials, or DYNAMODB_ENDPOINT for DynamoDB Local. Safe to run again.
+ *
+ * Why exact: a ticket written by the new version before the job reaches it keeps its entries
+ * by difference (what changed), so the job writes the whole set of the ticket as it is; a write
+ * after that keeps a complete set by difference. Organizations are flagged only after every
+ * ticket was indexed.
+ *
+ * A maintenance job, not a request: it Scans the table, page by page. The functions themselves
+ * are never granted Scan.
+ */
+import { pathToFileURL } from 'node:url';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../lib/core/config.js';
+import { documentDb } from '../../lib/db/client.js';
+import { db } from '../../lib/db/service.js';
+import { guarded, transact } from '../../lib/db/transact.js';
+import { LostRace, retryLostRaces } from '../../lib/db/races.js';
+import type { TicketItem } from '../../lib/db/entities/index.js';
+import { facetsOf } from '../../lib/tickets/lists/facets.js';
+
+export interface FacetBackfillResult {
+  tickets: number;
+  entries: number;
+  organizations: number;
+}
+
+/** Every item of one entity (of one organization when given), by Scan, `fields` only. */
+async function* scanEntity(entity: string, fields: string, orgId?: string): AsyncGenerator<Record<string, unknown>> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await documentDb().send(
+      new ScanCommand({
+        TableName: config().tableName,
+        FilterExpression: orgId ? '#entity = :entity AND orgId = :orgId' : '#entity = :entity',
+        ProjectionExpression: fields,
+        ExpressionAttributeNames: { '#entity': '__edb_e__' },
+        ExpressionAttributeValues: { ':entity': entity, ...(orgId ? { ':orgId': orgId } : {}) },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) yield item;
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
+/** Puts one ticket's entries as it is now, guarded by its version (read again when it changed). */
+async function indexTicket(ticketId: string): Promise<number> {
+  return retryLostRaces(async () => {
+    const ticket = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data as TicketItem | null;
+    const entries = facetsOf(ticket ?? undefined);
+    if (!ticket || entries.length === 0) return 0;
+    await transact((e) => [
+      guarded(
+        e.ticket
+          .check({ ticketId })
+          .where((attr, op) => op.eq(attr.version, ticket.version))
+          .commit(),
+        () => new LostRace('changed since it was read'),
+      ),
+      ...entries.map((entry) => e.ticketFacet.put(entry).commit()),
+    ]);
+    return entries.length;
+  });
+}
+
+/** The whole table, or one organization (`scope.orgId`: ORG_ID on the command line, and the tests). */
+export async function backfillFacets(scope: { orgId?: string } = {}): Promise<FacetBackfillResult> {
+  const result: FacetBackfillResult = { tickets: 0, entries: 0, organizations: 0 };
+  for await (const { ticketId } of scanEntity('ticket', 'ticketId', scope.orgId)) {
+    result.tickets += 1;
+    result.entries += await indexTicket(String(ticketId));
+  }
+  for await (const { orgId, ticketFacetsIndexed } of scanEntity('organization', 'orgId, ticketFacetsIndexed', scope.orgId)) {
+    if (ticketFacetsIndexed === true) continue;
+    await db().entities.organization.patch({ orgId: String(orgId) }).set({ ticketFacetsIndexed: true }).go();
+    result.organizations += 1;
+  }
+  return result;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  if (!process.env.TABLE_NAME) {
+    console.error('Set TABLE_NAME (and DYNAMODB_ENDPOINT for DynamoDB Local, or AWS credentials).');
+    process.exit(2);
+  }
+  // The service's configuration insists on a session key; this job signs nothing.
+  process.env.JWT_SECRET ??= 'backfill-facets-signs-nothing-00000000000000';
+  console.log(JSON.stringify(await backfillFacets({ orgId: process.env.ORG_ID || undefined })));
+}
