@@ -9,11 +9,12 @@ import { propagateReadiness } from '../lib/tickets/dependencies/propagate.js';
 import { READINESS_EVENT } from '../lib/tickets/dependencies/readiness.js';
 import { clearDeletedMilestone, MILESTONE_CLEARING_JOB } from '../lib/milestones/index.js';
 import { detachDeletedRelease, RELEASE_DETACHING_JOB } from '../lib/releases/index.js';
+import { runSearchIndexJob, SEARCH_INDEX_JOB } from '../lib/tickets/search/index.js';
 
 /**
  * Events to webhook endpoints; time entry pushes to the organization's time-booking endpoint;
  * wiki content purges; readiness changes carried to dependent tickets and parents; the background
- * jobs of deletions whose work grows with the data.
+ * jobs of deletions whose work grows with the data; the ticket search index.
  */
 const dispatch = eventDispatcher({
   [TIME_SYNC_EVENT]: queueTimeSync,
@@ -21,6 +22,7 @@ const dispatch = eventDispatcher({
   [READINESS_EVENT]: propagateReadiness,
   [MILESTONE_CLEARING_JOB]: clearDeletedMilestone,
   [RELEASE_DETACHING_JOB]: detachDeletedRelease,
+  [SEARCH_INDEX_JOB]: runSearchIndexJob,
 });
 
 /** Table stream consumer: outbox events → dispatcher, with partial batch failure reporting. */

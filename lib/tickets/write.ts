@@ -11,6 +11,7 @@ import { claimEndReason, endedClaimEffects, withoutClaim, fenceRefusal } from '.
 import { releaseMembership } from './release-membership.js';
 import { readinessEventFor } from './dependencies/readiness.js';
 import { facetItems } from './lists/facets.js';
+import { changesSearchEntries, searchIndexJobFor, searchPendingItems } from './search/pending.js';
 
 /** Builds the extra items of a ticket transaction (each guarded item names its own failure). */
 export type TransactionItemsBuilder = (e: TransactionEntities) => TransactionItem[];
@@ -111,6 +112,8 @@ export function columnCountItems(e: TransactionEntities, before: TicketItem | un
  * tickets and the readiness backfill use it; `shard` as for `columnCountItems`.
  */
 export function replaceTicketItems(e: TransactionEntities, before: TicketItem, after: TicketItem, onStale: () => Error, shard?: string): TransactionItem[] {
+  // Bookkeeping only: what search indexes (words, board, status, position, archived, deleted) changes through saveTicket.
+  if (changesSearchEntries(before, after)) throw new Error('A ticket write that changes its search entries goes through saveTicket');
   return [
     guarded(
       e.ticket
@@ -160,7 +163,8 @@ export interface TicketWrite {
 /**
  * The one way a ticket is written: the ticket (created, or replaced guarded by its version),
  * its timeline entries and its events, any related items, the ColumnCount deltas of its
- * (board, status) columns and its facet entries (lists/facets.ts), in ONE transaction. Either all of it happens or none of it does.
+ * (board, status) columns, its facet entries (lists/facets.ts) and, when its search entries
+ * change, their pending marker and indexing job (search/pending.ts), in ONE transaction. Either all of it happens or none of it does.
  * `version` and `updatedAt` are set here; index keys are derived by the entity.
  */
 export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promise<TicketItem> {
@@ -191,11 +195,13 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     createdAt: now,
   }));
   const readiness = readinessEventFor(write.before, after);
+  const searchJob = searchIndexJobFor(write.before, after);
   const events = [
     ...(write.derivedEvents === false ? [] : ticketEventsFor(ctx, write.before, after)),
     ...(write.events ?? []),
     ...(ended?.events ?? []),
     ...(readiness ? [readiness] : []),
+    ...(searchJob ? [searchJob] : []),
   ].map((event) => newEventRecord(after.orgId, ctx.clock, event));
   const stale = write.onStale ?? (() => new LostRace('The ticket changed concurrently; retry'));
   await transact((e) => [
@@ -214,6 +220,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     ...eventPuts(e, events),
     ...columnCountItems(e, write.before, after),
     ...facetItems(e, write.before, after),
+    ...searchPendingItems(e, write.before, after),
     // The agents overview's closing counters (a ticket entering a FINAL status).
     ...[closingDelta(e, write.before, after, ctx.actor.agent != null, ctx.clock.now())].filter((item) => item !== undefined),
     ...(write.leavesDeletedMilestone ? [] : milestoneProgress(e, write.before, after)),

@@ -4,6 +4,7 @@ import { httpGroups, routeKeysOf } from '../../infra/route-table.js';
 import { api, createMember, createToken, setPlan, signupOrg, uniqueSlug, type ApiResponse, type TestOrg, useInProcess } from '../support/api.js';
 import { buildOrgFixture, pathFor, type OrgFixture } from '../support/fixtures.js';
 import { db } from '../../lib/db/service.js';
+import { waitUntil } from '../support/wait.js';
 import { codeFor, createGrant, oauthFetch, pkcePair } from '../support/oauth.js';
 import { createAgent, createBoard, createBoardMember, createOrg, createTeam, createTicket } from '../support/factories.js';
 
@@ -1507,6 +1508,17 @@ const scenarios: Record<string, Probe> = {
     budget: 4,
     run: async () => {
       const w = await columnWorld();
+      return w.org.call('GET', `/api/v1/boards/${w.boardId}/tickets?limit=5&externalReference=ticket`);
+    },
+  },
+  // A search once the events function has indexed every ticket: auth, board ∥ configuration, the
+  // organization's pending tickets (none), one term Query per word, the page's tickets.
+  'a large board\'s search: the search index': {
+    budget: 6,
+    run: async () => {
+      const w = await columnWorld();
+      const pending = await waitUntil(() => db().entities.searchPending.query.byOrganization({ orgId: w.org.orgId }).go(), (read) => read.data.length === 0);
+      expect(pending.data).toEqual([]);
       return w.org.call('GET', `/api/v1/boards/${w.boardId}/tickets?limit=5&search=ticket`);
     },
   },

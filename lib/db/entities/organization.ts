@@ -37,10 +37,12 @@ export const Organization = (config?: EntityConfiguration) =>
     webhookEndpointCount: { type: 'number' },
     /**
      * Every ticket of the organization has its facet entries (lib/db/entities/ticket-facet.ts):
-     * true from sign-up, or once `npm run backfill-facets` has indexed an older organization.
+     * true from sign-up, or once `npm run backfill-ticket-indexes` has indexed an older organization.
      * Until then its filtered lists read their tickets as before.
      */
     ticketFacetsIndexed: { type: 'boolean' },
+    /** Likewise for the ticket search index (lib/db/entities/ticket-search.ts): searches read it once every ticket is in it. */
+    ticketSearchIndexed: { type: 'boolean' },
     createdAt: { type: 'string', required: true, readOnly: true },
     updatedAt: { type: 'string', required: true },
   },

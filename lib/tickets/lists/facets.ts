@@ -6,7 +6,7 @@ import { mapLimited } from '../../core/concurrency.js';
 import type { Page } from '../../core/pages.js';
 import type { OrgConfig } from '../config.js';
 import { presentTicket } from '../present.js';
-import { isStatusShown, sortTickets, type TicketFilters } from './filters.js';
+import { entryShown, sortTickets, type TicketFilters } from './filters.js';
 
 /**
  * The facet index (lib/db/entities/ticket-facet.ts): one entry per (live ticket, filter value),
@@ -148,12 +148,8 @@ const minKey = (a: string | undefined, b: string): string => (a === undefined ||
 
 /** Whether an entry is on the list: its status shown, archived only when asked for, its due date in range. */
 function entryListed(entry: Entry, filters: TicketFilters, plan: FacetPlan, config: OrgConfig, now: Date): boolean {
-  const status = config.status(entry.statusId);
-  const category = status?.category ?? 'ACTIVE';
-  if (filters.statusIds?.length) {
-    if (!filters.statusIds.includes(entry.statusId)) return false;
-  } else if (!isStatusShown({ category, isFinal: status?.isFinal }, filters)) return false;
-  if (entry.isArchived && !filters.includeArchived) return false;
+  if (!entryShown(entry, filters, config)) return false;
+  const category = config.status(entry.statusId)?.category ?? 'ACTIVE';
   const range = plan.range;
   if (range) {
     const due = Date.parse(entry.rangeKey);
@@ -177,7 +173,16 @@ export async function listByFacets(orgId: string, boardIds: string[], filters: T
   const entries = (await mapLimited(reads, 8, ({ boardId, facet }) => readFacet(orgId, boardId, facet, plan.range, now))).flat();
   const unique = new Map<string, Entry>();
   for (const entry of entries) if (!unique.has(entry.ticketId) && entryListed(entry, filters, plan, config, now)) unique.set(entry.ticketId, entry);
-  const listed = sortTickets([...unique.values()], config);
+  return pageOfEntries([...unique.values()], filters, config, now);
+}
+
+/**
+ * The page of a list whose every listed ticket is known by an index entry (status, position,
+ * id): sorted into list order (`sortTickets`), the exact total is their number, and only the
+ * page's tickets are read (one BatchGetItem).
+ */
+export async function pageOfEntries(entries: Pick<TicketFacetItem, 'ticketId' | 'statusId' | 'positionKey'>[], filters: { page: number; limit: number }, config: OrgConfig, now: Date): Promise<Page<ReturnType<typeof presentTicket>>> {
+  const listed = sortTickets(entries, config);
   const start = (filters.page - 1) * filters.limit;
   const onPage = listed.slice(start, start + filters.limit);
   const tickets = (await batchGetMixed(onPage.map((entry) => ({ entity: db().entities.ticket, key: { ticketId: entry.ticketId } })))) as (TicketItem | undefined)[];

@@ -1,6 +1,7 @@
 import { positionKeyOf, type StatusCategory, type TicketItem } from '../../db/entities/index.js';
 import type { OrgConfig } from '../config.js';
 import { hasLiveClaim } from '../claims/lease.js';
+import { matchesSearch } from '../search/text.js';
 
 /**
  * Every filter of the ticket lists (spec §4.1 GET, §4.3). One implementation, used by the
@@ -50,6 +51,18 @@ export function isStatusShown(status: { category: StatusCategory; isFinal?: bool
   return true;
 }
 
+/**
+ * Whether an index entry (a facet's or a search term's: status and archived flag) is on a list
+ * by its status and the category flags: `matchesFilters`' rules for these two fields.
+ */
+export function entryShown(entry: { statusId: string; isArchived: boolean }, filters: TicketFilters, config: OrgConfig): boolean {
+  const status = config.status(entry.statusId);
+  if (filters.statusIds?.length) {
+    if (!filters.statusIds.includes(entry.statusId)) return false;
+  } else if (!isStatusShown({ category: status?.category ?? 'ACTIVE', isFinal: status?.isFinal }, filters)) return false;
+  return !entry.isArchived || filters.includeArchived === true;
+}
+
 export function matchesFilters(ticket: TicketItem, filters: TicketFilters, context: FilterContext): boolean {
   if (ticket.isDeleted) return false;
   const status = context.config.status(ticket.statusId);
@@ -73,10 +86,8 @@ export function matchesFilters(ticket: TicketItem, filters: TicketFilters, conte
   if (filters.labelIds?.length && !(ticket.labelIds ?? []).some((labelId) => filters.labelIds!.includes(labelId) && context.config.label(labelId) !== undefined)) return false;
   if (filters.impactLevels?.length && (!ticket.impactLevel || !filters.impactLevels.includes(ticket.impactLevel))) return false;
   if (filters.priorities?.length && !filters.priorities.includes(ticket.priority)) return false;
-  if (filters.search) {
-    const needle = filters.search.toLowerCase();
-    if (!ticket.title.toLowerCase().includes(needle) && !ticket.description.toLowerCase().includes(needle) && !ticket.displayId.toLowerCase().includes(needle)) return false;
-  }
+  // Words and word prefixes of the title and description, or the display id (search/text.ts).
+  if (filters.search && !matchesSearch(ticket, filters.search)) return false;
   if (filters.externalReference && !(ticket.externalReference ?? '').toLowerCase().includes(filters.externalReference.toLowerCase())) return false;
   if (filters.noDueDate && ticket.dueDate) return false;
   if (filters.overdue && (!ticket.dueDate || Date.parse(ticket.dueDate) >= context.now.getTime() || category === 'FINAL')) return false;

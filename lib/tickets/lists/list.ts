@@ -12,6 +12,7 @@ import { listReadyIssues } from './ready.js';
 import { loadColumnCounts } from './column-counts.js';
 import { mapLimited } from '../../core/concurrency.js';
 import { facetPlan, listByFacets } from './facets.js';
+import { listBySearch, servedBySearch } from '../search/list.js';
 
 /**
  * The Queries that serve a board list, never touching other boards or organizations:
@@ -65,7 +66,8 @@ export interface IssuesQuery extends ListQuery {
  * GET /boards/{boardId}/tickets. Lists that filter only by status (and the category flags)
  * take the fast path (`listBoardColumns`): cost proportional to the page. A list with one
  * facet filter (assignee, type, label, customer, priority, impact, due dates) reads that
- * facet's index entries (lists/facets.ts). Every other filter reads what its Query selects in full: board and configuration in parallel, then the ticket
+ * facet's index entries (lists/facets.ts), a search the search index (search/list.ts). Every
+ * other filter reads what its Query selects in full: board and configuration in parallel, then the ticket
  * Queries (in parallel), `matchesFilters`, sort, page in memory.
  */
 export async function listBoardTickets(ctx: DomainContext, boardId: string, query: ListQuery) {
@@ -80,6 +82,10 @@ export async function listBoardTickets(ctx: DomainContext, boardId: string, quer
     return listFromQueries(ctx, boardId, query, config);
   }
   const [, config] = await Promise.all([loadVisibleBoard(ctx, boardId), loadOrgConfig(ctx.org.orgId)]);
+  if (ctx.org.ticketSearchIndexed && servedBySearch(query)) {
+    const page = await listBySearch(ctx.org.orgId, [boardId], query, config, ctx.clock.now());
+    if (page) return page;
+  }
   const plan = ctx.org.ticketFacetsIndexed ? facetPlan(query, ctx.actor.userId, config) : undefined;
   if (plan) return listByFacets(ctx.org.orgId, [boardId], query, plan, config, ctx.clock.now());
   return listFromQueries(ctx, boardId, query, config);
@@ -221,6 +227,10 @@ export async function listIssues(ctx: DomainContext, query: IssuesQuery) {
   if (ready) return listReadyIssues(ctx, [...visible.values()], filters, config);
   if (servedByColumns(filters, ISSUE_COLUMN_FIELDS)) {
     const page = await listIssuesByColumns(ctx, [...visible.values()], filters, config);
+    if (page) return page;
+  }
+  if (ctx.org.ticketSearchIndexed && servedBySearch(filters)) {
+    const page = await listBySearch(ctx.org.orgId, [...visible.keys()], filters, config, ctx.clock.now());
     if (page) return page;
   }
   const plan = ctx.org.ticketFacetsIndexed ? facetPlan(filters, ctx.actor.userId, config) : undefined;

@@ -1,0 +1,81 @@
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+
+/**
+ * The ticket search index (lib/tickets/search). Kept by the events function from the ticket
+ * writes (a ticket's words can be thousands, more than a transaction holds), with a pending
+ * marker written in the ticket's own transaction, so a search is exact at once.
+ */
+
+/**
+ * One term of one live ticket: a word of its title or description, or its display id
+ * (`#web-42`). Keyed by (organization, board), then term and ticket id: a word prefix is one
+ * Query (`begins_with`) that reads only the entries of the words it begins. Carries what a list
+ * needs to select and order the ticket without reading it.
+ */
+export const TicketTerm = (config?: EntityConfiguration) =>
+  new Entity({
+  model: { entity: 'ticketTerm', version: '1', service: 'wm' },
+  attributes: {
+    orgId: { type: 'string', required: true },
+    boardId: { type: 'string', required: true },
+    term: { type: 'string', required: true },
+    ticketId: { type: 'string', required: true },
+    statusId: { type: 'string', required: true },
+    positionKey: { type: 'string', required: true },
+    isArchived: { type: 'boolean', required: true, default: false },
+  },
+  indexes: {
+    byTerm: { pk: { field: 'pk', composite: ['orgId', 'boardId'] }, sk: { field: 'sk', composite: ['term', 'ticketId'] } },
+  },
+}, config);
+export type TicketTermItem = EntityItem<ReturnType<typeof TicketTerm>>;
+
+/**
+ * What the index holds for one ticket (beside the ticket, same partition): the ticket version
+ * it reflects, the board and terms of its entries and the status, position and archived flag
+ * they carry. `extra` lists entries a run may have written beyond those ("board\0term"), and
+ * `dirty` says a run began and did not finish, so the next one rewrites every entry. The lease
+ * (`leaseToken`, `leaseUntil`) lets one run at a time write a ticket's entries.
+ */
+export const TicketSearchDoc = (config?: EntityConfiguration) =>
+  new Entity({
+  model: { entity: 'ticketSearch', version: '1', service: 'wm' },
+  attributes: {
+    ticketId: { type: 'string', required: true },
+    orgId: { type: 'string', required: true },
+    version: { type: 'number', required: true, default: 0 },
+    boardId: { type: 'string' },
+    terms: { type: 'list', items: { type: 'string' } },
+    statusId: { type: 'string' },
+    positionKey: { type: 'string' },
+    isArchived: { type: 'boolean' },
+    extra: { type: 'list', items: { type: 'string' } },
+    dirty: { type: 'boolean' },
+    leaseToken: { type: 'string' },
+    leaseUntil: { type: 'string' },
+  },
+  indexes: {
+    byTicket: { pk: { field: 'pk', composite: ['ticketId'] }, sk: { field: 'sk', composite: [] } },
+  },
+}, config);
+export type TicketSearchDocItem = EntityItem<ReturnType<typeof TicketSearchDoc>>;
+
+/**
+ * A ticket whose search entries may not reflect it yet: written (with the ticket's version) in
+ * the transaction of every ticket write that changes what the index holds, deleted by the run
+ * that indexes that version. One partition per organization: a search reads its few pending
+ * tickets and judges them itself.
+ */
+export const SearchPending = (config?: EntityConfiguration) =>
+  new Entity({
+  model: { entity: 'searchPending', version: '1', service: 'wm' },
+  attributes: {
+    orgId: { type: 'string', required: true },
+    ticketId: { type: 'string', required: true },
+    version: { type: 'number', required: true },
+  },
+  indexes: {
+    byOrganization: { pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['ticketId'] } },
+  },
+}, config);
+export type SearchPendingItem = EntityItem<ReturnType<typeof SearchPending>>;

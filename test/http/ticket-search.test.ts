@@ -1,0 +1,171 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { signupOrg, type TestOrg } from '../support/api.js';
+import { createTicket } from '../support/factories.js';
+import { waitUntil } from '../support/wait.js';
+import { db } from '../../lib/db/service.js';
+import { systemClock } from '../../lib/core/clock.js';
+import { fold, indexTicketSearch, matchesSearch, termEntriesOf, wordsOf } from '../../lib/tickets/search/index.js';
+
+/*
+ * Ticket search from the search index (lib/tickets/search) against the full read applying the
+ * same rule: every page and total of board and cross-board searches must be identical, both
+ * once the events function has indexed every write and right after writes it has not indexed
+ * yet (the pending tickets the reader judges itself). The full read is what an organization not
+ * yet backfilled gets (`ticketSearchIndexed` unset).
+ */
+let org: TestOrg;
+let boards: string[];
+let statuses: Record<string, { id: string }>;
+const tickets: { id: string; boardId: string }[] = [];
+
+async function ok(response: Promise<{ status: number; body: any }>, status = 200): Promise<any> {
+  const answer = await response;
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  return answer.body;
+}
+
+const setIndexed = (indexed: boolean) => db().entities.organization.patch({ orgId: org.orgId }).set({ ticketSearchIndexed: indexed }).go();
+const pendingOf = async () => (await db().entities.searchPending.query.byOrganization({ orgId: org.orgId }).go()).data;
+const drained = async () => expect(await waitUntil(pendingOf, (pending) => pending.length === 0, 30_000)).toEqual([]);
+
+/** Every page of a list (limit 3) and its total. */
+async function allPages(path: string): Promise<{ ids: string[]; total: number }> {
+  const ids: string[] = [];
+  let total = 0;
+  for (let page = 1; page <= 30; page += 1) {
+    const body = await ok(org.call('GET', `${path}&limit=3&page=${page}`));
+    total = body.total;
+    ids.push(...body.data.map((ticket: { id: string }) => ticket.id));
+    if (page >= body.totalPages) break;
+  }
+  return { ids, total };
+}
+
+const SEARCHES = ['deploy', 'DEPLOYMENT', 'dep', 'creme', 'Crème brûlée', 'fail deplo', 'database', 'x', 'needle', 'SRA-3', 'sra-1', 'SRB', '—', 'zzz-nothing'];
+
+function listsOf(searches: string[]): string[] {
+  const flags = ['', '&includePlanning=true&includeArchived=true', `&statusId=${statuses.IN_PROGRESS!.id},${statuses.DONE!.id}`];
+  return searches.flatMap((search) =>
+    flags.flatMap((flag) => {
+      const query = `search=${encodeURIComponent(search)}${flag}`;
+      return [`/api/v1/boards/${boards[0]}/tickets?${query}`, `/api/v1/boards/${boards[1]}/tickets?${query}`, `/api/v1/issues?${query}`];
+    }),
+  );
+}
+
+/** Each list through the index, then through the full read: identical. */
+async function compare(lists: string[]): Promise<number> {
+  const indexed = [];
+  for (const list of lists) indexed.push(await allPages(list));
+  await setIndexed(false);
+  try {
+    let nonEmpty = 0;
+    for (const [index, list] of lists.entries()) {
+      const full = await allPages(list);
+      expect(indexed[index], list).toEqual(full);
+      if (full.total > 0) nonEmpty += 1;
+    }
+    return nonEmpty;
+  } finally {
+    await setIndexed(true);
+  }
+}
+
+beforeAll(async () => {
+  org = await signupOrg();
+  statuses = Object.fromEntries((await org.call('GET', '/api/v1/statuses')).body.data.map((status: any) => [status.key, status]));
+  boards = [];
+  for (const prefix of ['SRA', 'SRB']) boards.push((await ok(org.call('POST', '/api/v1/boards', { body: { name: `Search ${prefix}`, prefix } }), 201)).id);
+  const cycle = ['BACKLOG', 'IN_PROGRESS', 'IN_REVIEW', 'DONE'].map((key) => statuses[key]!.id);
+  const texts: [string, string][] = [
+    ['Deployment failed on staging', 'The deploy script exits 1'],
+    ['Crème brûlée for the team', 'Dessert planning'],
+    ['CREME BRULEE recipe', ''],
+    ['Database migration', 'Deployment of the new schema; a needle in a haystack'],
+    ['Fix the login flow', 'x marks the spot'],
+    ['Deploy docs', 'failure report'],
+    ['Naïve café search', 'résumé parsing'],
+    ['Unrelated work', 'nothing to see'],
+  ];
+  for (let index = 0; index < 24; index += 1) {
+    const [title, description] = texts[index % texts.length]!;
+    const boardId = boards[index % 2]!;
+    const ticket = await createTicket(org, boardId, { title: `${title} ${index}`, description, statusId: cycle[index % cycle.length] });
+    tickets.push({ id: ticket.id, boardId });
+  }
+  const path = (ticket: { id: string; boardId: string }) => `/api/v1/boards/${ticket.boardId}/tickets/${ticket.id}`;
+  await ok(org.call('PATCH', path(tickets[0]!), { body: { title: 'Renamed entirely', description: 'no more of those words' } }));
+  await ok(org.call('PATCH', path(tickets[1]!), { body: { isArchived: true } }));
+  await ok(org.call('DELETE', path(tickets[2]!)), 204);
+  await ok(org.call('POST', `${path(tickets[4]!)}/move`, { body: { targetBoardId: boards[1] } }));
+  tickets[4] = { id: tickets[4]!.id, boardId: boards[1]! };
+  await ok(org.call('PATCH', `/api/v1/boards/${boards[1]}/tickets/reorder`, { body: { ticketId: tickets[5]!.id, position: 0, statusId: statuses.DONE!.id } }));
+});
+
+describe('the search rule', () => {
+  it('folds case and accents, splits words, and matches word prefixes or the display id', () => {
+    expect(fold('Crème BRÛLÉE')).toBe('creme brulee');
+    expect(wordsOf('Deploy-ment, deploy! Café')).toEqual(['deploy', 'ment', 'cafe']);
+    const ticket = { title: 'Deployment failed', description: 'on the staging host', displayId: 'WEB-42' };
+    expect(matchesSearch(ticket, 'deplo FAIL')).toBe(true);
+    expect(matchesSearch(ticket, 'stag')).toBe(true);
+    expect(matchesSearch(ticket, 'web-42')).toBe(true);
+    expect(matchesSearch(ticket, 'web-4')).toBe(false);
+    expect(matchesSearch(ticket, 'ployment')).toBe(false);
+    expect(matchesSearch(ticket, 'deploy missing')).toBe(false);
+    expect(matchesSearch(ticket, '—')).toBe(false);
+  });
+});
+
+describe('searches served by the search index', () => {
+  it('answer every page and total as the full read does, once every write is indexed', async () => {
+    await drained();
+    const nonEmpty = await compare(listsOf(SEARCHES));
+    expect(nonEmpty).toBeGreaterThan(30);
+  });
+
+  it('answer as the full read does right after writes the index has not caught up with', async () => {
+    await drained();
+    const path = (ticket: { id: string; boardId: string }) => `/api/v1/boards/${ticket.boardId}/tickets/${ticket.id}`;
+    // Several writes, then search at once: the index still holds the old words, places and states.
+    await ok(org.call('PATCH', path(tickets[6]!), { body: { title: 'Database deployment checklist' } }));
+    await ok(org.call('PATCH', path(tickets[7]!), { body: { description: 'a needle too' } }));
+    await ok(org.call('POST', `${path(tickets[8]!)}/move`, { body: { targetBoardId: boards[1] } }));
+    tickets[8] = { id: tickets[8]!.id, boardId: boards[1]! };
+    await ok(org.call('DELETE', path(tickets[9]!)), 204);
+    await ok(org.call('PATCH', `${path(tickets[10]!)}/status`, { body: { statusId: statuses.IN_PROGRESS!.id } }));
+    const created = await createTicket(org, boards[0]!, { title: 'Brand new deployment', statusId: statuses.IN_PROGRESS!.id });
+    expect((await pendingOf()).length).toBeGreaterThan(0);
+    const lists = listsOf(['deploy', 'database', 'needle', 'brand']);
+    const first = await allPages(lists[0]!);
+    expect(first.ids).toContain(created.id);
+    expect(await compare(lists)).toBeGreaterThan(5);
+  });
+});
+
+describe('the indexer', () => {
+  it('ends in the ticket\'s entries however runs overlap, repeat or died midway', async () => {
+    await drained();
+    const ticket = (await db().entities.ticket.get({ ticketId: tickets[11]!.id }).go({ consistent: true })).data!;
+    const stored = async () =>
+      (await db().entities.ticketTerm.query.byTerm({ orgId: org.orgId, boardId: ticket.boardId }).go({ pages: 'all', consistent: true })).data
+        .filter((entry) => entry.ticketId === ticket.ticketId)
+        .map(({ term, statusId, positionKey, isArchived }) => ({ term, statusId, positionKey, isArchived }))
+        .sort((a, b) => a.term.localeCompare(b.term));
+    const expected = termEntriesOf(ticket).map(({ term, statusId, positionKey, isArchived }) => ({ term, statusId, positionKey, isArchived })).sort((a, b) => a.term.localeCompare(b.term));
+    expect(await stored()).toEqual(expected);
+    // A run that died after writing a stray entry and before finishing: its record is dirty and names the entry.
+    const stray = { orgId: org.orgId, boardId: ticket.boardId, term: 'strayword', ticketId: ticket.ticketId, statusId: ticket.statusId, positionKey: 'x', isArchived: false };
+    await db().entities.ticketTerm.put(stray).go();
+    await db().entities.ticketTerm.put({ ...expected[0]!, orgId: org.orgId, boardId: ticket.boardId, ticketId: ticket.ticketId, positionKey: 'stale' }).go();
+    await db().entities.ticketSearchDoc.patch({ ticketId: ticket.ticketId }).set({ dirty: true, extra: [`${ticket.boardId}\u0000strayword`] }).go();
+    await indexTicketSearch(org.orgId, ticket.ticketId, systemClock);
+    expect(await stored()).toEqual(expected);
+    // Five runs at once, and again: one at a time by the lease, the same entries.
+    await Promise.all(Array.from({ length: 5 }, () => indexTicketSearch(org.orgId, ticket.ticketId, systemClock)));
+    expect(await stored()).toEqual(expected);
+    const doc = (await db().entities.ticketSearchDoc.get({ ticketId: ticket.ticketId }).go({ consistent: true })).data!;
+    expect(doc).toMatchObject({ version: ticket.version, dirty: false, extra: [] });
+    expect(doc.leaseToken).toBeUndefined();
+  });
+});
