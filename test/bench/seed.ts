@@ -1,12 +1,13 @@
 /**
  * Tickets for the benchmarks, written straight into the table in batches, shaped like
  * `createTicket` writes them (with the board's ColumnCount items and the tickets' facet entries
- * as the write path keeps them).
+ * as the write path keeps them, and their search entries as the events function indexes them).
  */
 import { newId } from '../../lib/core/ids.js';
-import { isQueued, type TicketItem } from '../../lib/db/entities/index.js';
+import { isQueued, positionKeyOf, type TicketItem } from '../../lib/db/entities/index.js';
 import { db } from '../../lib/db/service.js';
 import { facetsOf } from '../../lib/tickets/lists/facets.js';
+import { searchTermsOf, termEntriesOf } from '../../lib/tickets/search/index.js';
 
 const DESCRIPTION = 'Steps to reproduce: open the board, filter by status, scroll to the end of the column and check the totals. '.repeat(2);
 
@@ -66,7 +67,7 @@ function ticketFactory(board: SeedBoard, vocabulary: SeedVocabulary, start: Date
  * BatchWriteItem batches, then adds them to the board's ColumnCount items as `saveTicket`
  * would have; sets the board counter. Called again with the next `from`, it grows the board.
  */
-export async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, count: number, from = 1): Promise<void> {
+export async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, count: number, from = 1, options: { searchIndex?: boolean } = {}): Promise<void> {
   const build = ticketFactory(board, vocabulary, new Date('2025-01-01T00:00:00.000Z'));
   const CHUNK = 1_000;
   const last = from + count - 1;
@@ -80,12 +81,20 @@ export async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, co
       perStatus.set(ticket.statusId, count);
     }
     const keys = tickets.map((ticket) => ({ orgId: ticket.orgId, displayId: ticket.displayId, ticketId: ticket.ticketId }));
-    const [written, keyed, faceted] = await Promise.all([
+    // The search index as the events function leaves it: each ticket's term entries and its record.
+    const searchDocs = tickets.map((ticket) => ({
+      ticketId: ticket.ticketId, orgId: ticket.orgId, version: ticket.version, boardId: ticket.boardId, terms: searchTermsOf(ticket),
+      statusId: ticket.statusId, positionKey: positionKeyOf(ticket.position), isArchived: false, extra: [], dirty: false,
+    }));
+    const results = await Promise.all([
       db().entities.ticket.put(tickets).go({ concurrency: 4 }),
       db().entities.ticketKey.put(keys).go({ concurrency: 2 }),
       db().entities.ticketFacet.put(tickets.flatMap((ticket) => facetsOf(ticket))).go({ concurrency: 4 }),
+      ...(options.searchIndex === false
+        ? []
+        : [db().entities.ticketTerm.put(tickets.flatMap((ticket) => termEntriesOf(ticket))).go({ concurrency: 4 }), db().entities.ticketSearchDoc.put(searchDocs).go({ concurrency: 2 })]),
     ]);
-    const unprocessed = written.unprocessed.length + keyed.unprocessed.length + faceted.unprocessed.length;
+    const unprocessed = results.reduce((sum, result) => sum + result.unprocessed.length, 0);
     if (unprocessed) throw new Error(`unprocessed batch items: ${unprocessed}`);
   }
   for (const [statusId, { total, queued }] of perStatus) {

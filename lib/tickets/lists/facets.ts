@@ -7,6 +7,10 @@ import type { Page } from '../../core/pages.js';
 import type { OrgConfig } from '../config.js';
 import { presentTicket } from '../present.js';
 import { entryShown, sortTickets, type TicketFilters } from './filters.js';
+import { countFacetEntries, facetColumns, readFacetColumn, readFacetEntries, type FacetEntry } from './facet-reads.js';
+import type { QueryCursor } from '../../db/projected.js';
+import { loadColumnCounts } from './column-counts.js';
+import { columnsShown, shownCount } from './columns.js';
 
 /**
  * The facet index (lib/db/entities/ticket-facet.ts): one entry per (live ticket, filter value),
@@ -123,28 +127,7 @@ export function facetPlan(filters: TicketFilters & { page: number; limit: number
   }
 }
 
-const ENTRY_FIELDS = ['ticketId', 'statusId', 'positionKey', 'isArchived', 'rangeKey'] as const;
-type Entry = Pick<TicketFacetItem, (typeof ENTRY_FIELDS)[number]>;
-
-/** One facet's entries on one board (a consistent Query; a due range bounds the key range). */
-async function readFacet(orgId: string, boardId: string, facet: string, range: FacetPlan['range'], now: Date): Promise<Entry[]> {
-  const query = db().entities.ticketFacet.query;
-  const key = { orgId, boardId, facet };
-  const before = range && (range.overdue ? minKey(range.before, now.toISOString()) : range.before);
-  const after = range?.after;
-  const selected =
-    before && after
-      ? query.byFacet(key).between({ rangeKey: after }, { rangeKey: before })
-      : before
-        ? query.byFacet(key).lt({ rangeKey: before })
-        : after
-          ? query.byFacet(key).gt({ rangeKey: after })
-          : query.byFacet(key);
-  const { data } = await selected.go({ pages: 'all', consistent: true, attributes: [...ENTRY_FIELDS] });
-  return data as Entry[];
-}
-
-const minKey = (a: string | undefined, b: string): string => (a === undefined || b < a ? b : a);
+type Entry = FacetEntry;
 
 /** Whether an entry is on the list: its status shown, archived only when asked for, its due date in range. */
 function entryListed(entry: Entry, filters: TicketFilters, plan: FacetPlan, config: OrgConfig, now: Date): boolean {
@@ -160,20 +143,77 @@ function entryListed(entry: Entry, filters: TicketFilters, plan: FacetPlan, conf
   return true;
 }
 
+/** Entries a facet list reads before it knows whether the value is dense on the board. */
+const FIRST_READ = 400;
+
+/** Beyond this many column tickets, reading the rest of the entries costs less than the filtered column reads. */
+const MAX_COLUMN_SCAN = 2_000;
+
 /**
  * A list served by the facet index, over one board or many (`/issues`): each board's entries of
- * the plan's facets (in parallel), those the list shows, in list order (status, position, id:
+ * the plan's values (in parallel), those the list shows, in list order (status, position, id:
  * `sortTickets`), deduplicated (a ticket with two of the labels asked for has two entries); the
  * exact total is their number, and only the page's tickets are read (one BatchGetItem). The
  * cost follows the matching tickets' entries (a few dozen bytes each), never the boards' other
- * tickets.
+ * tickets. A value that most of one board has (more than FIRST_READ entries) is served by
+ * `denseBoardPage` instead: a counted total and the page read from the columns.
  */
 export async function listByFacets(orgId: string, boardIds: string[], filters: TicketFilters & { page: number; limit: number }, plan: FacetPlan, config: OrgConfig, now: Date): Promise<Page<ReturnType<typeof presentTicket>>> {
   const reads = boardIds.flatMap((boardId) => plan.facets.map((facet) => ({ boardId, facet })));
-  const entries = (await mapLimited(reads, 8, ({ boardId, facet }) => readFacet(orgId, boardId, facet, plan.range, now))).flat();
+  const firsts = await mapLimited(reads, 8, async (read) => ({ ...read, ...(await readFacetEntries(orgId, read.boardId, read.facet, plan.range, now, FIRST_READ)) }));
+  // Values are disjoint on a ticket except labels: their counts would add up a ticket twice.
+  const countable = plan.facets.length === 1 || !plan.facets[0]?.startsWith('label:');
+  if (boardIds.length === 1 && countable && firsts.some((first) => first.next)) {
+    const page = await denseBoardPage(orgId, boardIds[0]!, filters, plan, config, now, firsts);
+    if (page) return page;
+  }
+  const rests = await mapLimited(firsts, 8, async (first) => (first.next ? (await readFacetEntries(orgId, first.boardId, first.facet, plan.range, now, undefined, first.next)).entries : []));
   const unique = new Map<string, Entry>();
-  for (const entry of entries) if (!unique.has(entry.ticketId) && entryListed(entry, filters, plan, config, now)) unique.set(entry.ticketId, entry);
+  for (const entry of [...firsts.flatMap((first) => first.entries), ...rests.flat()]) {
+    if (!unique.has(entry.ticketId) && entryListed(entry, filters, plan, config, now)) unique.set(entry.ticketId, entry);
+  }
   return pageOfEntries([...unique.values()], filters, config, now);
+}
+
+/**
+ * A value most of one board has (a type every ticket has): reading all its entries would cost
+ * what the board holds. The exact total is the listed entries already read plus a COUNT of the
+ * rest (DynamoDB sends back a number); the page is read from the board's columns in list order,
+ * DynamoDB keeping only the tickets with the value, until the page is full: about (page end) ÷
+ * (the value's share of the listed board) tickets. Answers undefined (read the entries) when
+ * the board holds live tickets of a status the organization no longer has, or when the page
+ * lies so deep that the column reads would cost more than the entries.
+ */
+async function denseBoardPage(
+  orgId: string, boardId: string, filters: TicketFilters & { page: number; limit: number }, plan: FacetPlan, config: OrgConfig, now: Date,
+  firsts: { facet: string; entries: Entry[]; next: QueryCursor }[],
+): Promise<Page<ReturnType<typeof presentTicket>> | undefined> {
+  const includeArchived = filters.includeArchived === true;
+  const columns = facetColumns(columnsShown(config, filters), filters);
+  const [counts, rests] = await Promise.all([
+    loadColumnCounts(orgId, boardId),
+    Promise.all(firsts.map((first) => (first.next ? countFacetEntries(orgId, boardId, first.facet, plan, columns.map((status) => status.statusId), includeArchived, now, first.next) : 0))),
+  ]);
+  if ([...counts.values()].some((count) => !config.status(count.statusId) && count.total > 0)) return undefined;
+  const total = firsts.flatMap((first) => first.entries).filter((entry) => entryListed(entry, filters, plan, config, now)).length + rests.reduce((sum, count) => sum + count, 0);
+  const shown = columns.reduce((sum, status) => sum + shownCount(counts.get(status.statusId), includeArchived), 0);
+  const start = (filters.page - 1) * filters.limit;
+  const end = Math.min(start + filters.limit, total);
+  const share = shown > 0 ? Math.min(1, total / shown) : 1;
+  if (end / share > MAX_COLUMN_SCAN) return undefined;
+  const found: TicketItem[] = [];
+  for (const status of columns) {
+    if (found.length >= end) break;
+    if (shownCount(counts.get(status.statusId), includeArchived) === 0) continue;
+    found.push(...(await readFacetColumn(orgId, boardId, status, plan, includeArchived, now, end - found.length, share)));
+  }
+  return {
+    items: found.slice(start, end).map((ticket) => presentTicket(ticket, config, now)),
+    total,
+    page: filters.page,
+    pageSize: filters.limit,
+    totalPages: Math.ceil(total / filters.limit),
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ import { presentTicket } from '../present.js';
 import { listReadyIssues } from './ready.js';
 import { loadColumnCounts } from './column-counts.js';
 import { mapLimited } from '../../core/concurrency.js';
+import { columnsShown, shownCount } from './columns.js';
 import { facetPlan, listByFacets } from './facets.js';
 import { listBySearch, servedBySearch } from '../search/list.js';
 
@@ -109,24 +110,6 @@ const ISSUE_COLUMN_FIELDS = new Set([...COLUMN_LIST_FIELDS, 'claimable']);
 export function servedByColumns(query: ListQuery, fields: Set<string> = COLUMN_LIST_FIELDS): boolean {
   return Object.entries(query).every(([field, value]) => value === undefined || fields.has(field));
 }
-
-/**
- * The status columns a list shows, in list order (organization status order): the statuses
- * asked for by id (any category), or those `matchesFilters` lets through without a status
- * filter: ACTIVE, PLANNING with includePlanning, FINAL with includeArchived, and a status
- * marked `isFinal` only with includeArchived.
- */
-export function columnsShown(config: OrgConfig, filters: TicketFilters): StatusItem[] {
-  if (filters.statusIds?.length) {
-    const wanted = new Set(filters.statusIds);
-    return config.statuses.filter((status) => wanted.has(status.statusId));
-  }
-  return config.statuses.filter((status) => isStatusShown(status, filters));
-}
-
-/** Live tickets of a column the list shows (archived ones only with includeArchived). */
-const shownCount = (count: ColumnCountItem | undefined, includeArchived: boolean): number =>
-  count ? Math.max(0, count.total - (includeArchived ? 0 : count.archived)) : 0;
 
 /**
  * The fast path of a board list (no filter but statuses and the category flags): the exact

@@ -1,4 +1,5 @@
 import { db } from '../../db/service.js';
+import { queryProjected, type QueryParams } from '../../db/projected.js';
 import { batchGetMixed } from '../../db/batch.js';
 import { positionKeyOf, type TicketItem, type TicketTermItem } from '../../db/entities/index.js';
 import { mapLimited } from '../../core/concurrency.js';
@@ -25,8 +26,8 @@ const ENTRY_FIELDS = ['ticketId', 'term', 'statusId', 'positionKey', 'isArchived
 
 /** The entries of every term that begins with `prefix` on one board (a consistent Query). */
 async function readTerm(orgId: string, boardId: string, prefix: string): Promise<Entry[]> {
-  const { data } = await db().entities.ticketTerm.query.byTerm({ orgId, boardId }).begins({ term: prefix }).go({ pages: 'all', consistent: true, attributes: [...ENTRY_FIELDS] });
-  return data as Entry[];
+  const params = db().entities.ticketTerm.query.byTerm({ orgId, boardId }).begins({ term: prefix }).params() as QueryParams;
+  return (await queryProjected<Entry>(params, ENTRY_FIELDS)).items;
 }
 
 /** The tickets of one board's entries that match the search: every word begun, or the display id. */

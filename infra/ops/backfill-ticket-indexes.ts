@@ -1,16 +1,20 @@
 /**
- * `npm run backfill-facets`: the upgrade step of the facet index (docs/operations.md,
- * "Upgrades"). Tickets written before it have no facet entries, so an organization's filtered
- * lists keep reading their tickets (the full read) until its `ticketFacetsIndexed` flag is
- * set. This job reads every ticket once and puts its entries as they are now, in one
- * transaction with a check of the ticket's version (a ticket written meanwhile is read
- * again), then flags every organization. Run it with the table's name (TABLE_NAME) and AWS
+ * `npm run backfill-ticket-indexes`: the upgrade step of the facet and search indexes
+ * (docs/operations.md, "Upgrades"). Tickets written before them have no entries, so an
+ * organization's filtered lists and searches keep reading their tickets (the full read) until
+ * its `ticketFacetsIndexed` and `ticketSearchIndexed` flags are set. This job reads every ticket
+ * once and
+ * - puts its facet entries as they are now, in one transaction with a check of the ticket's
+ *   version (a ticket written meanwhile is read again);
+ * - indexes its search entries as the events function does (`indexTicketSearch`, under the
+ *   ticket's lease);
+ * then flags every organization. Run it with the table's name (TABLE_NAME) and AWS
  * credentials, or DYNAMODB_ENDPOINT for DynamoDB Local. Safe to run again.
  *
- * Why exact: a ticket written by the new version before the job reaches it keeps its entries
- * by difference (what changed), so the job writes the whole set of the ticket as it is; a write
- * after that keeps a complete set by difference. Organizations are flagged only after every
- * ticket was indexed.
+ * Why exact: a ticket written by the new version before the job reaches it keeps its facet
+ * entries by difference (what changed), so the job writes the whole set of the ticket as it is;
+ * a write after that keeps a complete set by difference. Its search entries are always the
+ * ticket as it is when indexed. Organizations are flagged only after every ticket was indexed.
  *
  * A maintenance job, not a request: it Scans the table, page by page. The functions themselves
  * are never granted Scan.
@@ -24,9 +28,12 @@ import { guarded, transact } from '../../lib/db/transact.js';
 import { LostRace, retryLostRaces } from '../../lib/db/races.js';
 import type { TicketItem } from '../../lib/db/entities/index.js';
 import { facetsOf } from '../../lib/tickets/lists/facets.js';
+import { indexTicketSearch } from '../../lib/tickets/search/index.js';
+import { systemClock } from '../../lib/core/clock.js';
 
-export interface FacetBackfillResult {
+export interface TicketIndexBackfillResult {
   tickets: number;
+  /** Facet entries written. */
   entries: number;
   organizations: number;
 }
@@ -51,7 +58,7 @@ async function* scanEntity(entity: string, fields: string, orgId?: string): Asyn
 }
 
 /** Puts one ticket's entries as it is now, guarded by its version (read again when it changed). */
-async function indexTicket(ticketId: string): Promise<number> {
+async function indexTicketFacets(ticketId: string): Promise<number> {
   return retryLostRaces(async () => {
     const ticket = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data as TicketItem | null;
     const entries = facetsOf(ticket ?? undefined);
@@ -71,15 +78,16 @@ async function indexTicket(ticketId: string): Promise<number> {
 }
 
 /** The whole table, or one organization (`scope.orgId`: ORG_ID on the command line, and the tests). */
-export async function backfillFacets(scope: { orgId?: string } = {}): Promise<FacetBackfillResult> {
-  const result: FacetBackfillResult = { tickets: 0, entries: 0, organizations: 0 };
-  for await (const { ticketId } of scanEntity('ticket', 'ticketId', scope.orgId)) {
+export async function backfillTicketIndexes(scope: { orgId?: string } = {}): Promise<TicketIndexBackfillResult> {
+  const result: TicketIndexBackfillResult = { tickets: 0, entries: 0, organizations: 0 };
+  for await (const { ticketId, orgId } of scanEntity('ticket', 'ticketId, orgId', scope.orgId)) {
     result.tickets += 1;
-    result.entries += await indexTicket(String(ticketId));
+    result.entries += await indexTicketFacets(String(ticketId));
+    await indexTicketSearch(String(orgId), String(ticketId), systemClock);
   }
-  for await (const { orgId, ticketFacetsIndexed } of scanEntity('organization', 'orgId, ticketFacetsIndexed', scope.orgId)) {
-    if (ticketFacetsIndexed === true) continue;
-    await db().entities.organization.patch({ orgId: String(orgId) }).set({ ticketFacetsIndexed: true }).go();
+  for await (const { orgId, ticketFacetsIndexed, ticketSearchIndexed } of scanEntity('organization', 'orgId, ticketFacetsIndexed, ticketSearchIndexed', scope.orgId)) {
+    if (ticketFacetsIndexed === true && ticketSearchIndexed === true) continue;
+    await db().entities.organization.patch({ orgId: String(orgId) }).set({ ticketFacetsIndexed: true, ticketSearchIndexed: true }).go();
     result.organizations += 1;
   }
   return result;
@@ -91,6 +99,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.exit(2);
   }
   // The service's configuration insists on a session key; this job signs nothing.
-  process.env.JWT_SECRET ??= 'backfill-facets-signs-nothing-00000000000000';
-  console.log(JSON.stringify(await backfillFacets({ orgId: process.env.ORG_ID || undefined })));
+  process.env.JWT_SECRET ??= 'backfill-ticket-indexes-signs-nothing-0000000';
+  console.log(JSON.stringify(await backfillTicketIndexes({ orgId: process.env.ORG_ID || undefined })));
 }
