@@ -1,5 +1,5 @@
 /**
- * `npm run backfill-ticket-indexes`: the upgrade step of the facet and search indexes
+ * `npm run backfill-ticket-indexes`: the upgrade step of the facet and search indexes and the ticket time totals
  * (docs/operations.md, "Upgrades"). Tickets written before them have no entries, so an
  * organization's filtered lists and searches keep reading their tickets (the full read) until
  * its `ticketFacetsIndexed` and `ticketSearchIndexed` flags are set. This job reads every ticket
@@ -26,7 +26,8 @@ import { documentDb } from '../../lib/db/client.js';
 import { db } from '../../lib/db/service.js';
 import { guarded, transact } from '../../lib/db/transact.js';
 import { LostRace, retryLostRaces } from '../../lib/db/races.js';
-import type { TicketItem } from '../../lib/db/entities/index.js';
+import type { TicketItem, TimeEntryItem } from '../../lib/db/entities/index.js';
+import { ticketTimeItems } from '../../lib/time/ticket-time.js';
 import { facetsOf } from '../../lib/tickets/lists/facets.js';
 import { indexTicketSearch } from '../../lib/tickets/search/index.js';
 import { systemClock } from '../../lib/core/clock.js';
@@ -34,6 +35,8 @@ import { systemClock } from '../../lib/core/clock.js';
 export interface TicketIndexBackfillResult {
   tickets: number;
   /** Facet entries written. */
+  facetEntries: number;
+  /** Time entries counted in their tickets' totals. */
   entries: number;
   organizations: number;
 }
@@ -77,17 +80,46 @@ async function indexTicketFacets(ticketId: string): Promise<number> {
   });
 }
 
+/**
+ * Counts one time entry stored before the ticket totals in its ticket's totals: the entry
+ * marked counted, its version raised (a writer that read it before fails its guard and reads
+ * again), and its contribution added, in one transaction. False when there was nothing to do.
+ */
+async function countInTicketTotals(orgId: string, entryId: string): Promise<boolean> {
+  return retryLostRaces(async () => {
+    const entry = (await db().entities.timeEntry.get({ orgId, entryId }).go({ consistent: true })).data as TimeEntryItem | null;
+    if (!entry || entry.inTicketTotals === true || !entry.ticketId) return false;
+    const counted = { ...entry, inTicketTotals: true, version: entry.version + 1 };
+    await transact((e) => [
+      guarded(
+        e.timeEntry
+          .patch({ orgId, entryId })
+          .set({ inTicketTotals: true })
+          .add({ version: 1 })
+          .where((attr, op) => op.eq(attr.version, entry.version))
+          .commit(),
+        () => new LostRace('changed since it was read'),
+      ),
+      ...ticketTimeItems(e, undefined, counted),
+    ]);
+    return true;
+  });
+}
+
 /** The whole table, or one organization (`scope.orgId`: ORG_ID on the command line, and the tests). */
 export async function backfillTicketIndexes(scope: { orgId?: string } = {}): Promise<TicketIndexBackfillResult> {
-  const result: TicketIndexBackfillResult = { tickets: 0, entries: 0, organizations: 0 };
+  const result: TicketIndexBackfillResult = { tickets: 0, facetEntries: 0, entries: 0, organizations: 0 };
   for await (const { ticketId, orgId } of scanEntity('ticket', 'ticketId, orgId', scope.orgId)) {
     result.tickets += 1;
-    result.entries += await indexTicketFacets(String(ticketId));
+    result.facetEntries += await indexTicketFacets(String(ticketId));
     await indexTicketSearch(String(orgId), String(ticketId), systemClock);
   }
-  for await (const { orgId, ticketFacetsIndexed, ticketSearchIndexed } of scanEntity('organization', 'orgId, ticketFacetsIndexed, ticketSearchIndexed', scope.orgId)) {
-    if (ticketFacetsIndexed === true && ticketSearchIndexed === true) continue;
-    await db().entities.organization.patch({ orgId: String(orgId) }).set({ ticketFacetsIndexed: true, ticketSearchIndexed: true }).go();
+  for await (const { orgId, entryId } of scanEntity('timeEntry', 'orgId, entryId', scope.orgId)) {
+    if (await countInTicketTotals(String(orgId), String(entryId))) result.entries += 1;
+  }
+  for await (const org of scanEntity('organization', 'orgId, ticketFacetsIndexed, ticketSearchIndexed, ticketTimeAggregated', scope.orgId)) {
+    if (org.ticketFacetsIndexed === true && org.ticketSearchIndexed === true && org.ticketTimeAggregated === true) continue;
+    await db().entities.organization.patch({ orgId: String(org.orgId) }).set({ ticketFacetsIndexed: true, ticketSearchIndexed: true, ticketTimeAggregated: true }).go();
     result.organizations += 1;
   }
   return result;

@@ -4,7 +4,7 @@ import {
   Status, TicketType, Team, TeamMember, Customer, DomainEvent, Label, CustomField, Ticket, TicketKey, TicketFacet, TicketTerm, TicketSearchDoc, SearchPending, Dependency, Handoff, Comment,
   TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName, RateWindow, IdempotencyRecord, WebhookEndpoint,
   WebhookDelivery, WebhookAttempt, Integration, PullRequest, Pipeline, InboundDelivery, OAuthClient, OAuthGrant, OAuthToken,
-  TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint, Milestone, Release, ReleaseTicket,
+  TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint, TicketTime, Milestone, Release, ReleaseTicket,
   WikiSpace, WikiFolder, WikiPage, WikiVersion, WikiChunk,
 } from './entities/index.js';
 
@@ -64,6 +64,7 @@ export const entityBuilders = {
   bookingItem: BookingItem,
   agentWeek: AgentWeek,
   timeSyncEndpoint: TimeSyncEndpoint,
+  ticketTime: TicketTime,
   milestone: Milestone,
   release: Release,
   releaseTicket: ReleaseTicket,

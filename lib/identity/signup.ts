@@ -61,6 +61,7 @@ export async function signup(ctx: AnonymousContext, input: SignupInput, options:
     webhookEndpointCount: 0,
     ticketFacetsIndexed: true,
     ticketSearchIndexed: true,
+    ticketTimeAggregated: true,
     groupDirectory: Object.fromEntries(groups.map((group) => [group.groupId, directoryEntryOf(group)])),
     createdAt: at,
     updatedAt: at,

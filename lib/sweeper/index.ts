@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.js';
-import { sweepLapsedClaims, type SweepScope } from '../tickets/index.js';
+import { sweepLapsedClaims, sweepStaleSearchIndex, type SweepScope } from '../tickets/index.js';
 import { log } from '../core/telemetry.js';
 
 /** One periodic housekeeping job; returns how many items it handled. */
@@ -10,9 +10,13 @@ export interface SweepTask {
 
 /**
  * The tasks the scheduled sweeper runs each minute: lapsed-claim clearing (byClaimExpiry,
- * never a Scan); TTL already removes expired sessions, codes, outbox records, notifications.
+ * never a Scan) and search markers no index run cleared (byAge); TTL already removes expired
+ * sessions, codes, outbox records, notifications.
  */
-export const sweepTasks: SweepTask[] = [{ name: 'lapsedClaims', run: sweepLapsedClaims }];
+export const sweepTasks: SweepTask[] = [
+  { name: 'lapsedClaims', run: sweepLapsedClaims },
+  { name: 'staleSearchIndex', run: sweepStaleSearchIndex },
+];
 
 export async function runSweep(clock: Clock, scope: SweepScope = {}, tasks: SweepTask[] = sweepTasks): Promise<Record<string, number>> {
   const results: Record<string, number> = {};

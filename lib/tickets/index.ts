@@ -20,4 +20,5 @@ export { ticketResult, type Ticket } from './shapes.js';
 export { createBoardTicket, getTicket, patchTicket } from './tickets.js';
 export { changeTicketStatus } from './workflow.js';
 export { saveTicket } from './write.js';
+export { sweepStaleSearchIndex } from './search/index.js';
 export { systemContext } from './system-context.js';

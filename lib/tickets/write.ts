@@ -220,7 +220,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     ...eventPuts(e, events),
     ...columnCountItems(e, write.before, after),
     ...facetItems(e, write.before, after),
-    ...searchPendingItems(e, write.before, after),
+    ...searchPendingItems(e, write.before, after, now),
     // The agents overview's closing counters (a ticket entering a FINAL status).
     ...[closingDelta(e, write.before, after, ctx.actor.agent != null, ctx.clock.now())].filter((item) => item !== undefined),
     ...(write.leavesDeletedMilestone ? [] : milestoneProgress(e, write.before, after)),

@@ -4,6 +4,7 @@ import { db } from '../db/service.js';
 import { guarded, transact, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import { ORG_SUBJECT, ORG_SUBJECT_SHARDS, type TimeEntryItem } from '../db/entities/index.js';
 import { isoWeekOf } from './calendar.js';
+import { ticketTimeItems } from './ticket-time.js';
 
 /*
  * The maintained aggregates of time tracking, changed in the transaction of every entry
@@ -13,7 +14,8 @@ import { isoWeekOf } from './calendar.js';
  *   ground truth: an increase is conditional on staying within the cap;
  * - an agent's PENDING count and minutes, on its user item (agents overview `pendingTime`);
  * - APPROVED minutes per day of the entry's date: the organization's `humanMinutes` or
- *   `agentMinutes` and the agent's `approvedMinutes` (activity items the overview sums).
+ *   `agentMinutes` and the agent's `approvedMinutes` (activity items the overview sums);
+ * - the entry's ticket's totals per state and per person (ticket-time.ts: its summary).
  *
  * Every change is expressed as "what the entry contributed before" against "what it
  * contributes after", so one function serves every write path.
@@ -100,6 +102,8 @@ export function aggregateItems(e: TransactionEntities, before: TimeEntryItem | u
     items.push(activityDelta(e, orgId, `${ORG_SUBJECT}#${shard}`, at, entry.isAgent ? { agentMinutes: delta } : { humanMinutes: delta }));
     if (entry.isAgent) items.push(activityDelta(e, orgId, userId, at, { approvedMinutes: delta }));
   }
+  // The ticket's time totals (its summary's ground truth).
+  items.push(...ticketTimeItems(e, before, after));
   return items;
 }
 

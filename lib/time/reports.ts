@@ -10,6 +10,7 @@ import { enterTimeTracking } from './access.js';
 import { dayAtOffset, dayRange } from './calendar.js';
 import { bookingItemRef } from './booking-items.js';
 import { loadTimeRefs, presentEntry, ticketRef } from './present.js';
+import { ticketTimeTotals } from './ticket-time.js';
 
 /*
  * Reading time: the entry lists, recent work, today's work, and a ticket's summaries. Every
@@ -137,8 +138,35 @@ export async function listTicketEntries(ctx: DomainContext, boardId: string, tic
  */
 export async function ticketSummary(ctx: DomainContext, boardId: string, ticketId: string) {
   enterTimeTracking(ctx);
-  const { entries } = await ticketEntries(ctx, boardId, ticketId);
-  return summarize(ticketId, entries);
+  return (await ticketTime(ctx, boardId, ticketId)).summary;
+}
+
+/**
+ * The ticket and its time summary: from its maintained totals (one Query of a handful of items,
+ * ticket-time.ts), or, in an organization whose older entries are not counted yet, from its
+ * entries.
+ */
+async function ticketTime(ctx: DomainContext, boardId: string, ticketId: string) {
+  if (!ctx.org.ticketTimeAggregated) {
+    const { ticket, entries } = await ticketEntries(ctx, boardId, ticketId);
+    return { ticket, summary: summarize(ticketId, entries) };
+  }
+  const [{ ticket }, totals] = await Promise.all([loadTicketOnBoard(ctx, boardId, ticketId), ticketTimeTotals(ctx.org.orgId, ticketId)]);
+  return { ticket, summary: summaryOf(ticketId, totals.byState, totals.byUser) };
+}
+
+type ByState = Record<TimeEntryItem['state'], { count: number; minutes: number }>;
+type UserLine = { userId: string; name: string; isAgent: boolean; minutes: number };
+
+/** The summary's shape, from totals by state and per person. */
+function summaryOf(ticketId: string, byState: ByState, byUser: UserLine[]) {
+  return {
+    ticketId,
+    totalMinutes: byState.PENDING.minutes + byState.APPROVED.minutes,
+    entryCount: byState.PENDING.count + byState.APPROVED.count,
+    byUser: [...byUser].sort((a, b) => b.minutes - a.minutes || a.userId.localeCompare(b.userId)),
+    byState,
+  };
 }
 
 function summarize(ticketId: string, entries: TimeEntryItem[]) {
@@ -152,13 +180,7 @@ function summarize(ticketId: string, entries: TimeEntryItem[]) {
     user.minutes += entry.durationMinutes;
     byUser.set(entry.userId, user);
   }
-  return {
-    ticketId,
-    totalMinutes: byState.PENDING.minutes + byState.APPROVED.minutes,
-    entryCount: byState.PENDING.count + byState.APPROVED.count,
-    byUser: [...byUser.values()].sort((a, b) => b.minutes - a.minutes || a.userId.localeCompare(b.userId)),
-    byState,
-  };
+  return summaryOf(ticketId, byState, [...byUser.values()]);
 }
 
 /**
@@ -167,8 +189,7 @@ function summarize(ticketId: string, entries: TimeEntryItem[]) {
  */
 export async function ticketSummaryWithBudget(ctx: DomainContext, boardId: string, ticketId: string) {
   enterTimeTracking(ctx);
-  const { ticket, entries } = await ticketEntries(ctx, boardId, ticketId);
-  const summary = summarize(ticketId, entries);
+  const { ticket, summary } = await ticketTime(ctx, boardId, ticketId);
   const estimatedHours = ticket.estimatedHours ?? null;
   const estimatedMinutes = estimatedHours === null ? null : Math.round(estimatedHours * 60);
   const tracked = summary.totalMinutes;

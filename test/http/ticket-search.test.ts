@@ -3,7 +3,8 @@ import { signupOrg, type TestOrg } from '../support/api.js';
 import { createTicket } from '../support/factories.js';
 import { waitUntil } from '../support/wait.js';
 import { db } from '../../lib/db/service.js';
-import { systemClock } from '../../lib/core/clock.js';
+import { systemClock, type Clock } from '../../lib/core/clock.js';
+import { runSweep } from '../../lib/sweeper/index.js';
 import { fold, indexTicketSearch, matchesSearch, termEntriesOf, wordsOf } from '../../lib/tickets/search/index.js';
 
 /*
@@ -13,6 +14,7 @@ import { fold, indexTicketSearch, matchesSearch, termEntriesOf, wordsOf } from '
  * yet (the pending tickets the reader judges itself). The full read is what an organization not
  * yet backfilled gets (`ticketSearchIndexed` unset).
  */
+const clockAt = (date: Date): Clock => ({ now: () => date });
 let org: TestOrg;
 let boards: string[];
 let statuses: Record<string, { id: string }>;
@@ -26,7 +28,7 @@ async function ok(response: Promise<{ status: number; body: any }>, status = 200
 
 const setIndexed = (indexed: boolean) => db().entities.organization.patch({ orgId: org.orgId }).set({ ticketSearchIndexed: indexed }).go();
 const pendingOf = async () => (await db().entities.searchPending.query.byOrganization({ orgId: org.orgId }).go()).data;
-const drained = async () => expect(await waitUntil(pendingOf, (pending) => pending.length === 0, 30_000)).toEqual([]);
+const drained = async () => expect(await waitUntil(pendingOf, (pending) => pending.length === 0, 60_000)).toEqual([]);
 
 /** Every page of a list (limit 3) and its total. */
 async function allPages(path: string): Promise<{ ids: string[]; total: number }> {
@@ -122,7 +124,7 @@ describe('searches served by the search index', () => {
     await drained();
     const nonEmpty = await compare(listsOf(SEARCHES));
     expect(nonEmpty).toBeGreaterThan(30);
-  });
+  }, 120_000);
 
   it('answer as the full read does right after writes the index has not caught up with', async () => {
     await drained();
@@ -140,7 +142,7 @@ describe('searches served by the search index', () => {
     const first = await allPages(lists[0]!);
     expect(first.ids).toContain(created.id);
     expect(await compare(lists)).toBeGreaterThan(5);
-  });
+  }, 120_000);
 });
 
 describe('the indexer', () => {
@@ -167,5 +169,27 @@ describe('the indexer', () => {
     const doc = (await db().entities.ticketSearchDoc.get({ ticketId: ticket.ticketId }).go({ consistent: true })).data!;
     expect(doc).toMatchObject({ version: ticket.version, dirty: false, extra: [] });
     expect(doc.leaseToken).toBeUndefined();
-  });
+  }, 120_000);
+
+  it('leaves a ticket whose lease a dead run holds to the sweeper, which indexes it once the lease has run out', async () => {
+    await drained();
+    const target = tickets[13]!;
+    // A run died holding the lease, midway: dirty, with a stray entry it had announced.
+    await db().entities.ticketSearchDoc.patch({ ticketId: target.id }).set({ leaseToken: 'dead-run', leaseUntil: new Date(Date.now() + 120_000).toISOString(), dirty: true, extra: [`${target.boardId}\u0000deadword`] }).go();
+    await db().entities.ticketTerm.put({ orgId: org.orgId, boardId: target.boardId, term: 'deadword', ticketId: target.id, statusId: statuses.IN_PROGRESS!.id, positionKey: 'x', isArchived: false }).go();
+    await ok(org.call('PATCH', `/api/v1/boards/${target.boardId}/tickets/${target.id}`, { body: { title: 'Resurrected title' } }));
+    // The job leaves the ticket to the lease's holder (the stream goes on): the marker stays, and searches judge the ticket themselves.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    expect((await pendingOf()).map((marker) => marker.ticketId)).toContain(target.id);
+    expect(await compare(listsOf(['resurrected', 'deadword']))).toBeGreaterThan(0);
+    // Three minutes on, the lease has run out: the sweeper indexes the ticket.
+    const results = await runSweep(clockAt(new Date(Date.now() + 180_000)), { orgId: org.orgId });
+    expect(results.staleSearchIndex).toBeGreaterThanOrEqual(1);
+    expect((await pendingOf()).map((marker) => marker.ticketId)).not.toContain(target.id);
+    const terms = (await db().entities.ticketTerm.query.byTerm({ orgId: org.orgId, boardId: target.boardId }).go({ pages: 'all', consistent: true })).data
+      .filter((entry) => entry.ticketId === target.id).map((entry) => entry.term);
+    expect(terms).toContain('resurrected');
+    expect(terms).not.toContain('deadword');
+    expect(await compare(listsOf(['resurrected', 'deadword']))).toBeGreaterThan(0);
+  }, 120_000);
 });

@@ -3,6 +3,7 @@ import { api, createMember, createToken, expectValidationError, setPlan, type Ap
 import { createAgent, createTicket, type TestAgent, createBoard } from '../support/factories.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { db } from '../../lib/db/service.js';
+import { backfillTicketIndexes } from '../../infra/ops/backfill-ticket-indexes.js';
 import { timeRoutes } from '../../lib/time/http.js';
 import { isoWeekOf } from '../../lib/time/calendar.js';
 
@@ -530,5 +531,60 @@ describe('time tracking and token restrictions', () => {
     const readOnly = await createToken(w.org, w.member.token, { readOnly: true });
     const refused = await api('POST', `${T}/entries`, { token: readOnly.token, org: w.org.slug, body: { ticketId: w.ticket.id, durationMinutes: 5 } });
     expect(refused.status).toBe(403);
+  });
+});
+
+describe('ticket time totals (TicketTime)', () => {
+  it('summarize a ticket as its entries do, through every entry change, and after the backfill of older entries', async () => {
+    const fresh = await world('Totals');
+    const second = await createTicket(fresh.org, fresh.boardId, { title: 'Second', estimatedHours: 1 });
+    const post = async (call: (method: string, path: string, body?: unknown) => Promise<any>, body: Record<string, unknown>) => {
+      const answer = await call('POST', `${T}/entries`, body);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      return answer.body;
+    };
+    const admin = (method: string, path: string, body?: unknown) => fresh.org.call(method, path, body === undefined ? {} : { body });
+    const a = await post(fresh.asMember, { ticketId: fresh.ticket.id, durationMinutes: 40 });
+    await post(fresh.asMember, { ticketId: second.id, durationMinutes: 15 });
+    const b = await post(admin, { ticketId: fresh.ticket.id, durationMinutes: 25, date: '2025-03-03' });
+    const c = await post(fresh.agent.call, { ticketId: fresh.ticket.id, durationMinutes: 20 });
+    const d = await post(fresh.agent.call, { ticketId: fresh.ticket.id, durationMinutes: 35 });
+    const e = await post(fresh.agent.call, { ticketId: second.id, durationMinutes: 5 });
+    expect((await admin('PATCH', `${T}/entries/${a.id}`, { durationMinutes: 50 })).status).toBe(200);
+    expect((await admin('POST', `${T}/entries/${c.id}/approve`)).status).toBe(200);
+    expect((await admin('POST', `${T}/entries/${d.id}/reject`, { reason: 'Not this one' })).status).toBe(200);
+    expect((await admin('DELETE', `${T}/entries/${b.id}`)).status).toBe(204);
+    expect((await admin('PATCH', `${T}/entries/${e.id}`, { durationMinutes: 9 })).status).toBe(200);
+    const summaries = async () => {
+      const answers = [];
+      for (const ticketId of [fresh.ticket.id, second.id]) {
+        for (const kind of ['summary', 'summary-with-budget']) answers.push((await fresh.asMember('GET', `/api/v1/boards/${fresh.boardId}/tickets/${ticketId}/time-entries/${kind}`)).body);
+      }
+      return answers;
+    };
+    const setAggregated = (on: boolean) => db().entities.organization.patch({ orgId: fresh.org.orgId }).set({ ticketTimeAggregated: on }).go();
+    const fromTotals = await summaries();
+    await setAggregated(false);
+    const fromEntries = await summaries();
+    expect(fromTotals).toEqual(fromEntries);
+    expect(fromEntries[0]).toMatchObject({ totalMinutes: 50 + 20, byState: { REJECTED: { count: 1, minutes: 35 } } });
+
+    // As before the totals existed: entries not counted, no totals. Then one more entry by the new version, and the backfill.
+    for (const ticketId of [fresh.ticket.id, second.id]) {
+      const items = (await db().entities.ticketTime.query.byTicket({ orgId: fresh.org.orgId, ticketId }).go()).data;
+      if (items.length > 0) await db().entities.ticketTime.delete(items).go();
+      const entries = (await db().entities.timeEntry.query.byTicket({ orgId: fresh.org.orgId, ticketKey: ticketId }).go()).data;
+      for (const entry of entries) await db().entities.timeEntry.patch({ orgId: entry.orgId, entryId: entry.entryId }).remove(['inTicketTotals']).go();
+    }
+    await db().entities.organization.patch({ orgId: fresh.org.orgId }).remove(['ticketTimeAggregated']).go();
+    await post(fresh.asMember, { ticketId: second.id, durationMinutes: 7 });
+    expect((await admin('PATCH', `${T}/entries/${a.id}`, { durationMinutes: 55 })).status).toBe(200);
+    const expected = await summaries();
+    const result = await backfillTicketIndexes({ orgId: fresh.org.orgId });
+    expect(result.entries).toBeGreaterThan(0);
+    expect((await db().entities.organization.get({ orgId: fresh.org.orgId }).go()).data?.ticketTimeAggregated).toBe(true);
+    expect(await summaries()).toEqual(expected);
+    await backfillTicketIndexes({ orgId: fresh.org.orgId });
+    expect(await summaries()).toEqual(expected);
   });
 });

@@ -14,7 +14,7 @@ export { ColumnCount, COLUMN_COUNT_SHARDS, type ColumnCountItem } from './column
 export { Dependency, Handoff, DEPENDENCY_DIRECTIONS, type DependencyItem, type HandoffItem } from './dependency.js';
 export { Ticket, TicketKey, PRIORITIES, PRIORITY_RANK, isQueued, readyRankOf, IMPACT_LEVELS, RESOLUTION_TYPES, CLAIM_EXPIRY_SHARDS, claimShardOf, claimShards, NO_KEY, MAX_POSITION, positionKeyOf, type TicketItem } from './ticket.js';
 export { TicketFacet, type TicketFacetItem } from './ticket-facet.js';
-export { TicketTerm, TicketSearchDoc, SearchPending, type TicketTermItem, type TicketSearchDocItem, type SearchPendingItem } from './ticket-search.js';
+export { TicketTerm, TicketSearchDoc, SearchPending, SEARCH_PENDING_SHARDS, searchShardOf, type TicketTermItem, type TicketSearchDocItem, type SearchPendingItem } from './ticket-search.js';
 export { Comment, type CommentItem } from './comment.js';
 export { TimelineEntry, TIMELINE_KINDS, type TimelineEntryItem } from './timeline.js';
 export { ClaimSlots, type ClaimSlotsItem } from './claim-slots.js';
@@ -32,8 +32,8 @@ export {
 } from './integration.js';
 export { OAuthClient, OAuthGrant, OAuthToken, OAUTH_CLIENT_KINDS, OAUTH_TOKEN_KINDS, type OAuthClientItem, type OAuthGrantItem, type OAuthTokenItem } from './oauth.js';
 export {
-  TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint, TIME_ENTRY_STATES, SYNC_STATUSES, TIME_ENTRY_SOURCES,
-  type TimeEntryState, type SyncStatus, type TimeEntryItem, type TimerItem, type BookingItemItem, type AgentWeekItem, type TimeSyncEndpointItem,
+  TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint, TicketTime, TICKET_TIME_TOTAL, TIME_ENTRY_STATES, SYNC_STATUSES, TIME_ENTRY_SOURCES,
+  type TimeEntryState, type SyncStatus, type TimeEntryItem, type TimerItem, type BookingItemItem, type AgentWeekItem, type TimeSyncEndpointItem, type TicketTimeItem,
 } from './time.js';
 export { Milestone, type MilestoneItem } from './milestone.js';
 export { Release, ReleaseTicket, type ReleaseItem, type ReleaseTicketItem } from './release.js';

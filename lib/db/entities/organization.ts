@@ -43,6 +43,8 @@ export const Organization = (config?: EntityConfiguration) =>
     ticketFacetsIndexed: { type: 'boolean' },
     /** Likewise for the ticket search index (lib/db/entities/ticket-search.ts): searches read it once every ticket is in it. */
     ticketSearchIndexed: { type: 'boolean' },
+    /** Every time entry of the organization is counted in its ticket's totals (TicketTime): its ticket summaries read them. */
+    ticketTimeAggregated: { type: 'boolean' },
     createdAt: { type: 'string', required: true, readOnly: true },
     updatedAt: { type: 'string', required: true },
   },

@@ -60,11 +60,23 @@ export const TicketSearchDoc = (config?: EntityConfiguration) =>
 }, config);
 export type TicketSearchDocItem = EntityItem<ReturnType<typeof TicketSearchDoc>>;
 
+/** Partitions of the pending markers' age index (byAge), read in parallel by the sweeper. */
+export const SEARCH_PENDING_SHARDS = 8;
+
+/** The byAge partition of a ticket's marker (`search#0` … `search#7`), stable per ticket. */
+export function searchShardOf(ticketId: string): string {
+  let hash = 0;
+  for (let index = 0; index < ticketId.length; index += 1) hash = (hash * 31 + ticketId.charCodeAt(index)) >>> 0;
+  return `search#${hash % SEARCH_PENDING_SHARDS}`;
+}
+
 /**
- * A ticket whose search entries may not reflect it yet: written (with the ticket's version) in
- * the transaction of every ticket write that changes what the index holds, deleted by the run
- * that indexes that version. One partition per organization: a search reads its few pending
- * tickets and judges them itself.
+ * A ticket whose search entries may not reflect it yet: written (with the ticket's version and
+ * the time) in the transaction of every ticket write that changes what the index holds,
+ * deleted by the run that indexes that version. One partition per organization: a search
+ * reads its few pending tickets and judges them itself. byAge (gsi4, beside the claims' expiry
+ * partitions) lets the sweeper find markers no run cleared (a run that died holding the
+ * ticket's lease) and index them again.
  */
 export const SearchPending = (config?: EntityConfiguration) =>
   new Entity({
@@ -73,9 +85,14 @@ export const SearchPending = (config?: EntityConfiguration) =>
     orgId: { type: 'string', required: true },
     ticketId: { type: 'string', required: true },
     version: { type: 'number', required: true },
+    /** When the write that left the marker happened (ISO 8601). */
+    at: { type: 'string', required: true },
+    // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
+    pendingShard: { type: 'string', watch: ['ticketId'], set: (_value?: string, item?: any) => searchShardOf(item?.ticketId ?? '') },
   },
   indexes: {
     byOrganization: { pk: { field: 'pk', composite: ['orgId'] }, sk: { field: 'sk', composite: ['ticketId'] } },
+    byAge: { index: 'gsi4', pk: { field: 'gsi4pk', composite: ['pendingShard'] }, sk: { field: 'gsi4sk', composite: ['at', 'ticketId'] } },
   },
 }, config);
 export type SearchPendingItem = EntityItem<ReturnType<typeof SearchPending>>;

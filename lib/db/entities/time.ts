@@ -58,6 +58,12 @@ export const TimeEntry = (config?: EntityConfiguration) =>
     syncError: { type: 'string' },
     externalId: { type: 'string' },
     billed: { type: 'boolean', required: true, default: false },
+    /**
+     * The entry is counted in its ticket's time totals (`TicketTime`): set by every entry write
+     * since those totals exist, and by `npm run backfill-ticket-indexes` for older entries. A
+     * write subtracts what the entry contributed before only when it was counted.
+     */
+    inTicketTotals: { type: 'boolean' },
     createdAt: { type: 'string', required: true },
     updatedAt: { type: 'string', required: true },
     version: { type: 'number', required: true },
@@ -177,3 +183,37 @@ export const TimeSyncEndpoint = (config?: EntityConfiguration) =>
   },
 }, config);
 export type TimeSyncEndpointItem = EntityItem<ReturnType<typeof TimeSyncEndpoint>>;
+
+/**
+ * The time tracked on one ticket, kept in the transaction of every entry change (lib/time/aggregates.ts),
+ * so a ticket's summary reads these items, never its entries: one item `#total` with each
+ * state's entry count and minutes, and one per person or agent (`userKey` = user id) with the
+ * count and minutes of their PENDING and APPROVED entries and their name as of their latest
+ * entry write. One Query of the ticket's partition reads them all.
+ */
+export const TicketTime = (config?: EntityConfiguration) =>
+  new Entity({
+  model: { entity: 'ticketTime', version: '1', service: 'wm' },
+  attributes: {
+    orgId: { type: 'string', required: true },
+    ticketId: { type: 'string', required: true },
+    userKey: { type: 'string', required: true },
+    pendingCount: { type: 'number' },
+    pendingMinutes: { type: 'number' },
+    approvedCount: { type: 'number' },
+    approvedMinutes: { type: 'number' },
+    rejectedCount: { type: 'number' },
+    rejectedMinutes: { type: 'number' },
+    count: { type: 'number' },
+    minutes: { type: 'number' },
+    name: { type: 'string' },
+    isAgent: { type: 'boolean' },
+  },
+  indexes: {
+    byTicket: { pk: { field: 'pk', composite: ['orgId', 'ticketId'] }, sk: { field: 'sk', composite: ['userKey'] } },
+  },
+}, config);
+export type TicketTimeItem = EntityItem<ReturnType<typeof TicketTime>>;
+
+/** The `userKey` of a ticket's totals item. */
+export const TICKET_TIME_TOTAL = '#total';

@@ -20,10 +20,10 @@ export function changesSearchEntries(before: TicketItem | undefined, after: Tick
   );
 }
 
-/** The pending marker of a ticket write that changes its search entries (in the write's transaction). */
-export function searchPendingItems(e: TransactionEntities, before: TicketItem | undefined, after: TicketItem): TransactionItem[] {
+/** The pending marker of a ticket write that changes its search entries (in the write's transaction, at `at`). */
+export function searchPendingItems(e: TransactionEntities, before: TicketItem | undefined, after: TicketItem, at: string): TransactionItem[] {
   if (!changesSearchEntries(before, after)) return [];
-  return [e.searchPending.put({ orgId: after.orgId, ticketId: after.ticketId, version: after.version }).commit()];
+  return [e.searchPending.put({ orgId: after.orgId, ticketId: after.ticketId, version: after.version, at }).commit()];
 }
 
 /** The job that brings the ticket's entries up to date (its own outbox partition, apart from the ticket's webhook events). */
