@@ -1,5 +1,7 @@
 import { randomSecret } from '../../core/ids.js';
 import type { Clock } from '../../core/clock.js';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentDb } from '../../db/client.js';
 import { db } from '../../db/service.js';
 import { isConditionFailure } from '../../db/transact.js';
 import { positionKeyOf, SEARCH_PENDING_SHARDS, type TicketItem, type TicketSearchDocItem, type TicketTermItem } from '../../db/entities/index.js';
@@ -24,23 +26,35 @@ import { searchTermsOf } from './text.js';
 export async function indexTicketSearch(orgId: string, ticketId: string, clock: Clock): Promise<void> {
   for (let run = 0; run < MAX_RUNS; run += 1) {
     const indexed = await indexOnce(orgId, ticketId, clock);
-    if (indexed === undefined) return;
-    // A write after the version this run indexed is pending: its own job may have found the lease held.
-    const marker = (await db().entities.searchPending.get({ orgId, ticketId }).go({ consistent: true })).data;
-    if (!marker || marker.version <= indexed) return;
+    // Done, or left to the lease's holder; otherwise a write after the version indexed is pending
+    // (its own job may have found the lease held): index again.
+    if (indexed === undefined || (await clearPending(orgId, ticketId, indexed))) return;
   }
 }
 
 /** Runs in a row for one ticket while writes keep coming (the next write's job continues). */
 const MAX_RUNS = 3;
 
-/** One run: the ticket's entries brought to the ticket as read; answers the version indexed, or undefined when another run holds the lease. */
+/**
+ * One run: the ticket read, then its lease taken with the entries this run may add recorded
+ * (write-ahead, in the same write), the entries brought to the ticket as read. Answers the
+ * version the index now reflects, or undefined when another run holds the lease.
+ */
 async function indexOnce(orgId: string, ticketId: string, clock: Clock): Promise<number | undefined> {
   const token = randomSecret(12);
-  const previous = await acquireLease(orgId, ticketId, token, clock);
+  const ticket = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data as TicketItem | null;
+  const want = new Map(termEntriesOf(ticket).map((entry) => [entryKey(entry.boardId, entry.term), entry]));
+  const previous = await acquireLease(orgId, ticketId, token, [...want.keys()], clock);
   if (previous === BUSY) return undefined;
   try {
-    return await indexLeased(orgId, ticketId, token, previous);
+    if (previous && previous.version > (ticket?.version ?? 0)) {
+      // Read before a run that has since indexed a later version (and left its record dirty after): never index backwards.
+      const current = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data as TicketItem | null;
+      const again = new Map(termEntriesOf(current).map((entry) => [entryKey(entry.boardId, entry.term), entry]));
+      await db().entities.ticketSearchDoc.patch({ ticketId }).append({ extra: [...again.keys()] }).where((attr, op) => op.eq(attr.leaseToken, token)).go({ response: 'none' });
+      return await indexLeased(ticketId, token, current?.version ?? 0, again, previous);
+    }
+    return await indexLeased(ticketId, token, ticket?.version ?? 0, want, previous);
   } catch (error) {
     // Failed midway (the job is retried): the lease goes, `dirty` stays, so the retry rewrites every entry.
     await db().entities.ticketSearchDoc.patch({ ticketId }).remove(['leaseToken', 'leaseUntil']).where((attr, op) => op.eq(attr.leaseToken, token)).go({ response: 'none' }).catch(() => undefined);
@@ -48,15 +62,16 @@ async function indexOnce(orgId: string, ticketId: string, clock: Clock): Promise
   }
 }
 
-/** The run's work under its lease: read the ticket, write the entries by difference, store what was indexed. */
-async function indexLeased(orgId: string, ticketId: string, token: string, previous: TicketSearchDocItem | undefined): Promise<number> {
-  const ticket = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data as TicketItem | null;
-  const version = ticket?.version ?? 0;
+/** The run's work under its lease: the entries written by difference from what the record says, then what was indexed stored. */
+async function indexLeased(ticketId: string, token: string, version: number, want: Map<string, TicketTermItem>, previous: TicketSearchDocItem | undefined): Promise<number> {
   const doc = db().entities.ticketSearchDoc;
+  // The index already reflects this version or a later one (this run read the ticket before another run finished).
   if (previous && !previous.dirty && previous.version >= version) {
-    await doc.patch({ ticketId }).remove(['leaseToken', 'leaseUntil']).set({ dirty: false }).where((attr, op) => op.eq(attr.leaseToken, token)).go({ response: 'none' });
-  } else {
-    const want = new Map(termEntriesOf(ticket).map((entry) => [entryKey(entry.boardId, entry.term), entry]));
+    await doc.patch({ ticketId }).remove(['leaseToken', 'leaseUntil']).set({ dirty: false, extra: [] }).where((attr, op) => op.eq(attr.leaseToken, token)).go({ response: 'none' });
+    return previous.version;
+  }
+  {
+    // `previous.extra` is the record's list before this run's lease: what earlier runs may have written.
     const confirmed = new Set(previous?.boardId ? (previous.terms ?? []).map((term) => entryKey(previous.boardId!, term)) : []);
     const have = new Set([...confirmed, ...(previous?.extra ?? [])]);
     const first = [...want.values()][0];
@@ -64,11 +79,7 @@ async function indexLeased(orgId: string, ticketId: string, token: string, previ
       && previous.statusId === first.statusId && previous.positionKey === first.positionKey && previous.isArchived === first.isArchived;
     const puts = [...want].filter(([key]) => !(sameCarry && confirmed.has(key))).map(([, entry]) => entry);
     const deletes = [...have].filter((key) => !want.has(key)).map(parseKey);
-    const added = puts.map((entry) => entryKey(entry.boardId, entry.term)).filter((key) => !have.has(key));
-    // Write-ahead: the entries this run may add, before it adds them.
-    if (added.length > 0) {
-      await doc.patch({ ticketId }).set({ extra: [...(previous?.extra ?? []), ...added] }).where((attr, op) => op.eq(attr.leaseToken, token)).go({ response: 'none' });
-    }
+    const orgId = first?.orgId ?? previous?.orgId ?? '';
     await writeEntries(puts, deletes.map(({ boardId, term }) => ({ orgId, boardId, term, ticketId })));
     await doc
       .patch({ ticketId })
@@ -83,9 +94,7 @@ async function indexLeased(orgId: string, ticketId: string, token: string, previ
       .where((attr, op) => op.eq(attr.leaseToken, token))
       .go({ response: 'none' });
   }
-  const indexed = Math.max(version, previous?.version ?? 0);
-  await clearPending(orgId, ticketId, indexed);
-  return indexed;
+  return version;
 }
 
 /** The lease lasts longer than any run (the events function's timeout is far shorter). */
@@ -96,22 +105,32 @@ const LEASE_WAIT_MS = 2_000;
 const BUSY = Symbol('busy');
 
 /**
- * Takes the lease of the ticket's search record (created when missing) and marks it dirty;
- * answers the record as it was before, or BUSY when another run holds a lease that has not run
- * out after LEASE_WAIT_MS.
+ * Takes the lease of the ticket's search record (created when missing), marks it dirty and
+ * appends `keys` to the entries it may hold (`extra`), in one write; answers the record as it
+ * was before, or BUSY when another run holds a lease that has not run out after LEASE_WAIT_MS.
  */
-async function acquireLease(orgId: string, ticketId: string, token: string, clock: Clock): Promise<TicketSearchDocItem | undefined | typeof BUSY> {
+async function acquireLease(orgId: string, ticketId: string, token: string, keys: string[], clock: Clock): Promise<TicketSearchDocItem | undefined | typeof BUSY> {
+  const { Key, TableName } = db().entities.ticketSearchDoc.get({ ticketId }).params() as { Key: Record<string, unknown>; TableName: string };
   const deadline = Date.now() + LEASE_WAIT_MS;
   for (let attempt = 0; ; attempt += 1) {
     const now = clock.now();
     try {
-      const { data } = await db()
-        .entities.ticketSearchDoc.update({ ticketId })
-        .set({ orgId, leaseToken: token, leaseUntil: new Date(now.getTime() + LEASE_SECONDS * 1000).toISOString(), dirty: true })
-        .where((attr, op) => `${op.notExists(attr.leaseUntil)} OR ${op.lt(attr.leaseUntil, now.toISOString())}`)
-        .go({ response: 'all_old' });
-      const before = data as Partial<TicketSearchDocItem> | null;
-      return before && before.version !== undefined ? (before as TicketSearchDocItem) : undefined;
+      // Raw, for `list_append` onto a list that may not exist yet; the identity attributes are ElectroDB's.
+      const { Attributes } = await documentDb().send(
+        new UpdateCommand({
+          TableName,
+          Key,
+          UpdateExpression: 'SET #e = :e, #v = :v, #ticketId = :ticketId, #orgId = :orgId, #token = :token, #until = :until, #dirty = :true, #extra = list_append(if_not_exists(#extra, :empty), :keys)',
+          ConditionExpression: 'attribute_not_exists(#until) OR #until < :now',
+          ExpressionAttributeNames: { '#e': '__edb_e__', '#v': '__edb_v__', '#ticketId': 'ticketId', '#orgId': 'orgId', '#token': 'leaseToken', '#until': 'leaseUntil', '#dirty': 'dirty', '#extra': 'extra' },
+          ExpressionAttributeValues: {
+            ':e': 'ticketSearch', ':v': '1', ':ticketId': ticketId, ':orgId': orgId, ':token': token,
+            ':until': new Date(now.getTime() + LEASE_SECONDS * 1000).toISOString(), ':now': now.toISOString(), ':true': true, ':empty': [], ':keys': keys,
+          },
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      return Attributes && Attributes.version !== undefined ? (Attributes as TicketSearchDocItem) : undefined;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       if (Date.now() > deadline) return BUSY;
@@ -144,15 +163,17 @@ async function writeEntries(puts: TicketTermItem[], deletes: Pick<TicketTermItem
   if (put.unprocessed.length + deleted.unprocessed.length > 0) throw new Error('Search entries left unprocessed; the job is retried');
 }
 
-/** Deletes the pending marker unless a write after `version` is pending (its own run clears it). */
-async function clearPending(orgId: string, ticketId: string, version: number): Promise<void> {
+/** Deletes the pending marker unless a write after `version` is pending; answers false when one is. */
+async function clearPending(orgId: string, ticketId: string, version: number): Promise<boolean> {
   try {
     await db()
       .entities.searchPending.delete({ orgId, ticketId })
-      .where((attr, op) => op.lte(attr.version, version))
+      .where((attr, op) => `${op.notExists(attr.version)} OR ${op.lte(attr.version, version)}`)
       .go({ response: 'none' });
+    return true;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
+    return false;
   }
 }
 
