@@ -7,6 +7,7 @@ import { db } from '../../lib/db/service.js';
 import { documentDb } from '../../lib/db/client.js';
 import { config } from '../../lib/core/config.js';
 import { backfillReadiness } from '../../infra/ops/backfill-readiness.js';
+import { dispatchedEventsOf } from '../support/events.js';
 
 /**
  * The upgrade job of the fleet release: tickets written before it (no open-subticket count, no
@@ -46,6 +47,8 @@ describe('npm run backfill-readiness', () => {
     const parent = await createTicket(s.org, s.boardId, { title: 'Old epic', statusId: s.statuses.IN_PROGRESS.id });
     const sub = await s.org.call('POST', `/api/v1/boards/${s.boardId}/tickets/${parent.id}/subtickets`, { body: { title: 'Old part' } });
     expect(sub.status).toBe(201);
+    // The subticket's readiness job recounts its parent: let it land before the tickets are made old, or it completes the parent itself.
+    await dispatchedEventsOf(s.org.orgId, `readiness:${sub.body.data.id}`, 1, 60_000);
     for (const ticketId of [plain.id, parent.id, sub.body.data.id]) await asBeforeTheRelease(ticketId);
     await countsBeforeTheRelease();
     expect(await ready()).toMatchObject({ data: [], total: 0 });
