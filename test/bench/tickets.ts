@@ -63,7 +63,7 @@ async function main(): Promise<void> {
       ['board of 5,000: page 1', list(big, 'page=1&limit=20')],
       ['board of 5,000: page 10', list(big, 'page=10&limit=20')],
       ['board of 5,000: page 100', list(big, 'page=100&limit=20')],
-      ['board of 5,000: search (full read), page 1', list(big, 'search=flow&page=1&limit=20')],
+      ['board of 5,000: search (index), page 1', list(big, 'search=flow&page=1&limit=20')],
       ['board of 5,000: statusId, page 1', list(big, `statusId=${statusId}&page=1&limit=20`)],
       ['board of 5,000: statusId, page 10', list(big, `statusId=${statusId}&page=10&limit=20`)],
       ['board of 20: page 1', list(small, 'page=1&limit=20')],
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
       ['GET /issues, admin (6 boards), page 1', issues('page=1&limit=20')],
       ['GET /issues, admin (6 boards), page 50', issues('page=50&limit=20')],
       ['GET /issues?claimable=true, admin (6 boards), page 1', issues('claimable=true&page=1&limit=20')],
-      ['GET /issues?search= (full read), admin (6 boards), page 1', issues('search=flow&page=1&limit=20')],
+      ['GET /issues?search= (index), admin (6 boards), page 1', issues('search=flow&page=1&limit=20')],
       ['GET /issues?boardId=<board of 20>, page 1', issues(`boardId=${small.boardId}&page=1&limit=20`)],
       ['GET /issues?assignedToMe=true, page 1', issues('assignedToMe=true&page=1&limit=20')],
     ];

@@ -32,8 +32,8 @@ export async function indexTicketSearch(orgId: string, ticketId: string, clock: 
   }
 }
 
-/** Runs in a row for one ticket while writes keep coming (the next write's job continues). */
-const MAX_RUNS = 3;
+/** Runs in a row for one ticket while writes keep coming (beyond that, the sweeper continues). */
+const MAX_RUNS = 10;
 
 /**
  * One run: the ticket read, then its lease taken with the entries this run may add recorded
@@ -47,7 +47,7 @@ async function indexOnce(orgId: string, ticketId: string, clock: Clock): Promise
   const previous = await acquireLease(orgId, ticketId, token, [...want.keys()], clock);
   if (previous === BUSY) return undefined;
   try {
-    if (previous && previous.version > (ticket?.version ?? 0)) {
+    if (previous?.dirty && previous.version > (ticket?.version ?? 0)) {
       // Read before a run that has since indexed a later version (and left its record dirty after): never index backwards.
       const current = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data as TicketItem | null;
       const again = new Map(termEntriesOf(current).map((entry) => [entryKey(entry.boardId, entry.term), entry]));
