@@ -10,15 +10,13 @@
  * functions themselves are never granted Scan.
  */
 import { pathToFileURL } from 'node:url';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../lib/core/config.js';
-import { documentDb } from '../../lib/db/client.js';
 import { db } from '../../lib/db/service.js';
 import { transact } from '../../lib/db/transact.js';
 import { LostRace } from '../../lib/db/races.js';
 import type { TicketItem } from '../../lib/db/entities/index.js';
 import { openSubticketsOf } from '../../lib/tickets/dependencies/propagate.js';
 import { replaceTicketItems } from '../../lib/tickets/write.js';
+import { scanEntity } from './scan.js';
 
 export interface BackfillResult {
   tickets: number;
@@ -29,35 +27,21 @@ export interface BackfillResult {
 
 export async function backfillReadiness(): Promise<BackfillResult> {
   const result: BackfillResult = { tickets: 0, updated: 0, skipped: 0 };
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentDb().send(
-      new ScanCommand({
-        TableName: config().tableName,
-        FilterExpression: '#entity = :ticket',
-        ProjectionExpression: 'ticketId',
-        ExpressionAttributeNames: { '#entity': '__edb_e__' },
-        ExpressionAttributeValues: { ':ticket': 'ticket' },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const { ticketId } of page.Items ?? []) {
-      result.tickets += 1;
-      const ticket = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data as TicketItem | null;
-      if (!ticket || (ticket.openSubticketCount !== undefined && ticket.readyBoard !== undefined)) continue;
-      const openSubticketCount = await openSubticketsOf(ticket);
-      const after: TicketItem = { ...ticket, openSubticketCount, openBlockerCount: ticket.openBlockerCount ?? 0, version: ticket.version + 1 };
-      try {
-        // With the ready queue's count of its column when it enters the queue.
-        await transact((e) => replaceTicketItems(e, ticket, after, () => new LostRace('changed since it was read')));
-        result.updated += 1;
-      } catch (error) {
-        if (!(error instanceof LostRace)) throw error;
-        result.skipped += 1;
-      }
+  for await (const { ticketId } of scanEntity('ticket', 'ticketId')) {
+    result.tickets += 1;
+    const ticket = (await db().entities.ticket.get({ ticketId: String(ticketId) }).go({ consistent: true })).data as TicketItem | null;
+    if (!ticket || (ticket.openSubticketCount !== undefined && ticket.readyBoard !== undefined)) continue;
+    const openSubticketCount = await openSubticketsOf(ticket);
+    const after: TicketItem = { ...ticket, openSubticketCount, openBlockerCount: ticket.openBlockerCount ?? 0, version: ticket.version + 1 };
+    try {
+      // With the ready queue's count of its column when it enters the queue.
+      await transact((e) => replaceTicketItems(e, ticket, after, () => new LostRace('changed since it was read')));
+      result.updated += 1;
+    } catch (error) {
+      if (!(error instanceof LostRace)) throw error;
+      result.skipped += 1;
     }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   return result;
 }
 

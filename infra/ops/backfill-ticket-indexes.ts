@@ -20,15 +20,13 @@
  * are never granted Scan.
  */
 import { pathToFileURL } from 'node:url';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../lib/core/config.js';
-import { documentDb } from '../../lib/db/client.js';
 import { db } from '../../lib/db/service.js';
 import { guarded, transact } from '../../lib/db/transact.js';
 import { LostRace, retryLostRaces } from '../../lib/db/races.js';
 import type { TicketItem, TimeEntryItem } from '../../lib/db/entities/index.js';
 import { ticketTimeItems } from '../../lib/time/ticket-time.js';
-import { facetsOf } from '../../lib/tickets/lists/facets.js';
+import { facetItems, facetsOf } from '../../lib/tickets/lists/facets.js';
+import { scanEntity } from './scan.js';
 import { indexTicketSearch } from '../../lib/tickets/search/index.js';
 import { systemClock } from '../../lib/core/clock.js';
 
@@ -39,25 +37,6 @@ export interface TicketIndexBackfillResult {
   /** Time entries counted in their tickets' totals. */
   entries: number;
   organizations: number;
-}
-
-/** Every item of one entity (of one organization when given), by Scan, `fields` only. */
-async function* scanEntity(entity: string, fields: string, orgId?: string): AsyncGenerator<Record<string, unknown>> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentDb().send(
-      new ScanCommand({
-        TableName: config().tableName,
-        FilterExpression: orgId ? '#entity = :entity AND orgId = :orgId' : '#entity = :entity',
-        ProjectionExpression: fields,
-        ExpressionAttributeNames: { '#entity': '__edb_e__' },
-        ExpressionAttributeValues: { ':entity': entity, ...(orgId ? { ':orgId': orgId } : {}) },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) yield item;
-    start = page.LastEvaluatedKey;
-  } while (start);
 }
 
 /** Puts one ticket's entries as it is now, guarded by its version (read again when it changed). */
@@ -74,7 +53,7 @@ async function indexTicketFacets(ticketId: string): Promise<number> {
           .commit(),
         () => new LostRace('changed since it was read'),
       ),
-      ...entries.map((entry) => e.ticketFacet.put(entry).commit()),
+      ...facetItems(e, undefined, ticket),
     ]);
     return entries.length;
   });

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createMember, signupOrg, type TestOrg } from '../support/api.js';
 import { createLabel, createTicket, createTicketType } from '../support/factories.js';
 import { db } from '../../lib/db/service.js';
+import { allPages, answered } from '../support/lists.js';
 import { facetsOf } from '../../lib/tickets/lists/facets.js';
 import { backfillTicketIndexes } from '../../infra/ops/backfill-ticket-indexes.js';
 import { seedBoard } from '../bench/seed.js';
@@ -24,20 +25,15 @@ async function setIndexed(indexed: boolean): Promise<void> {
   await db().entities.organization.patch({ orgId: org.orgId }).set({ ticketFacetsIndexed: indexed }).go();
 }
 
-async function ok(response: Promise<{ status: number; body: any }>, status = 200): Promise<any> {
-  const answer = await response;
-  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-  return answer.body;
-}
 
 beforeAll(async () => {
   org = await signupOrg();
   const statuses: Statuses = Object.fromEntries((await org.call('GET', '/api/v1/statuses')).body.data.map((status: any) => [status.key, status]));
   const member = await createMember(org, { name: 'Facet Member' });
-  const customer = (await ok(org.call('POST', '/api/v1/customers', { body: { name: 'Facet customer' } }), 201)).id;
+  const customer = (await answered(org.call('POST', '/api/v1/customers', { body: { name: 'Facet customer' } }), 201)).id;
   boards = [];
   for (const prefix of ['FCA', 'FCB']) {
-    const board = await ok(org.call('POST', '/api/v1/boards', { body: { name: `Facets ${prefix}`, prefix, customerIds: [customer] } }), 201);
+    const board = await answered(org.call('POST', '/api/v1/boards', { body: { name: `Facets ${prefix}`, prefix, customerIds: [customer] } }), 201);
     await org.call('POST', `/api/v1/boards/${board.id}/members`, { body: { userId: member.id } });
     boards.push(board.id);
   }
@@ -64,20 +60,20 @@ beforeAll(async () => {
   }
   // Changes after creation: every field the facets follow, and the states a list hides.
   const path = (ticket: { id: string; boardId: string }) => `/api/v1/boards/${ticket.boardId}/tickets/${ticket.id}`;
-  const patch = (ticket: { id: string; boardId: string }, body: Record<string, unknown>) => ok(org.call('PATCH', path(ticket), { body }));
-  await ok(org.call('PATCH', `${path(tickets[0]!)}/status`, { body: { statusId: statuses.IN_PROGRESS!.id } }));
-  await ok(org.call('PATCH', `/api/v1/boards/${tickets[2]!.boardId}/tickets/reorder`, { body: { ticketId: tickets[2]!.id, position: 0, statusId: statuses.IN_PROGRESS!.id } }));
-  await ok(org.call('PATCH', `/api/v1/boards/${tickets[4]!.boardId}/tickets/reorder`, { body: { ticketId: tickets[4]!.id, position: 1 } }));
+  const patch = (ticket: { id: string; boardId: string }, body: Record<string, unknown>) => answered(org.call('PATCH', path(ticket), { body }));
+  await answered(org.call('PATCH', `${path(tickets[0]!)}/status`, { body: { statusId: statuses.IN_PROGRESS!.id } }));
+  await answered(org.call('PATCH', `/api/v1/boards/${tickets[2]!.boardId}/tickets/reorder`, { body: { ticketId: tickets[2]!.id, position: 0, statusId: statuses.IN_PROGRESS!.id } }));
+  await answered(org.call('PATCH', `/api/v1/boards/${tickets[4]!.boardId}/tickets/reorder`, { body: { ticketId: tickets[4]!.id, position: 1 } }));
   await patch(tickets[5]!, { assigneeId: null, typeId: bug, labelIds: [labels[2]], customerId: customer, priority: 'critical', impactLevel: null, dueDate: null });
   await patch(tickets[6]!, { assigneeId: member.id, labelIds: [], dueDate: '2031-05-05T00:00:00.000Z', impactLevel: 'critical' });
   await patch(tickets[7]!, { isArchived: true });
   await patch(tickets[8]!, { isArchived: true });
   await patch(tickets[8]!, { isArchived: false });
-  await ok(org.call('DELETE', path(tickets[9]!)), 204);
-  await ok(org.call('POST', `${path(tickets[10]!)}/move`, { body: { targetBoardId: boards[1] } }));
-  await ok(org.call('POST', `${path(tickets[12]!)}/move`, { body: { targetBoardId: boards[1] } }));
+  await answered(org.call('DELETE', path(tickets[9]!)), 204);
+  await answered(org.call('POST', `${path(tickets[10]!)}/move`, { body: { targetBoardId: boards[1] } }));
+  await answered(org.call('POST', `${path(tickets[12]!)}/move`, { body: { targetBoardId: boards[1] } }));
   // A deleted label lingers on its tickets and matches nothing.
-  await ok(org.call('DELETE', `/api/v1/labels/${labels[1]}`), 204);
+  await answered(org.call('DELETE', `/api/v1/labels/${labels[1]}`), 204);
 
   const dimensions = [
     `assigneeId=${org.adminId}`,
@@ -99,18 +95,7 @@ beforeAll(async () => {
   for (const dimension of dimensions) for (const flag of flags) queries.push(`${dimension}${flag}`);
 });
 
-/** Every page of a list (limit 5) and its total. */
-async function allPages(path: string): Promise<{ ids: string[]; total: number }> {
-  const ids: string[] = [];
-  let total = 0;
-  for (let page = 1; page <= 20; page += 1) {
-    const body = await ok(org.call('GET', `${path}&limit=5&page=${page}`));
-    total = body.total;
-    ids.push(...body.data.map((ticket: { id: string }) => ticket.id));
-    if (page >= body.totalPages) break;
-  }
-  return { ids, total };
-}
+const pagesOf = (path: string) => allPages(org, path, 5);
 
 describe('lists served by the facet index', () => {
   it('answer every page and total exactly as the full read does, on a board and across boards', async () => {
@@ -121,11 +106,11 @@ describe('lists served by the facet index', () => {
     ]);
     await setIndexed(false);
     const expected = [];
-    for (const list of lists) expected.push(await allPages(list));
+    for (const list of lists) expected.push(await pagesOf(list));
     await setIndexed(true);
     let nonEmpty = 0;
     for (const [index, list] of lists.entries()) {
-      const actual = await allPages(list);
+      const actual = await pagesOf(list);
       expect(actual, list).toEqual(expected[index]);
       if (actual.total > 0) nonEmpty += 1;
     }
@@ -140,20 +125,20 @@ describe('a ticket with every facet', () => {
     for (let index = 0; index < 25; index += 1) labels.push((await createLabel(org)).id);
     const tooMany = await org.call('POST', `/api/v1/boards/${boards[0]}/tickets`, { body: { title: 'Too many labels', labelIds: [...labels, labels[0]] } });
     expect(tooMany.status).toBe(400);
-    const customer = (await ok(org.call('POST', '/api/v1/customers', { body: { name: 'Every facet customer' } }), 201)).id;
-    await ok(org.call('PATCH', `/api/v1/boards/${boards[1]}`, { body: { customerIds: [customer] } }));
+    const customer = (await answered(org.call('POST', '/api/v1/customers', { body: { name: 'Every facet customer' } }), 201)).id;
+    await answered(org.call('PATCH', `/api/v1/boards/${boards[1]}`, { body: { customerIds: [customer] } }));
     const ticket = await createTicket(org, boards[1]!, {
       title: 'Every facet', labelIds: labels, assigneeId: org.adminId, customerId: customer, priority: 'high', impactLevel: 'low', dueDate: '2024-04-04',
     });
-    const listed = async (query: string) => (await ok(org.call('GET', `/api/v1/issues?${query}&includePlanning=true&limit=100`))).data.map((item: { id: string }) => item.id);
+    const listed = async (query: string) => (await answered(org.call('GET', `/api/v1/issues?${query}&includePlanning=true&limit=100`))).data.map((item: { id: string }) => item.id);
     expect(await listed(`labelId=${labels[24]}`)).toEqual([ticket.id]);
-    await ok(org.call('POST', `/api/v1/boards/${boards[1]}/tickets/${ticket.id}/move`, { body: { targetBoardId: boards[0] } }));
+    await answered(org.call('POST', `/api/v1/boards/${boards[1]}/tickets/${ticket.id}/move`, { body: { targetBoardId: boards[0] } }));
     const statuses = (await org.call('GET', '/api/v1/statuses')).body.data;
     const inProgress = statuses.find((status: { key: string }) => status.key === 'IN_PROGRESS').id;
-    await ok(org.call('PATCH', `/api/v1/boards/${boards[0]}/tickets/${ticket.id}/status`, { body: { statusId: inProgress } }));
-    const onBoard = (await ok(org.call('GET', `/api/v1/boards/${boards[0]}/tickets?labelId=${labels[3]}&statusId=${inProgress}`))).data.map((item: { id: string }) => item.id);
+    await answered(org.call('PATCH', `/api/v1/boards/${boards[0]}/tickets/${ticket.id}/status`, { body: { statusId: inProgress } }));
+    const onBoard = (await answered(org.call('GET', `/api/v1/boards/${boards[0]}/tickets?labelId=${labels[3]}&statusId=${inProgress}`))).data.map((item: { id: string }) => item.id);
     expect(onBoard).toEqual([ticket.id]);
-    expect((await ok(org.call('GET', `/api/v1/boards/${boards[1]}/tickets?labelId=${labels[3]}&includePlanning=true`))).total).toBe(0);
+    expect((await answered(org.call('GET', `/api/v1/boards/${boards[1]}/tickets?labelId=${labels[3]}&includePlanning=true`))).total).toBe(0);
   });
 });
 
@@ -170,22 +155,22 @@ describe('npm run backfill-ticket-indexes', () => {
     await db().entities.organization.patch({ orgId: org.orgId }).remove(['ticketFacetsIndexed', 'ticketSearchIndexed']).go();
     // A write by the new version before the job reaches the ticket keeps only what it changed.
     const first = stored.find((ticket) => !ticket.isDeleted)!;
-    await ok(org.call('PATCH', `/api/v1/boards/${first.boardId}/tickets/${first.ticketId}`, { body: { priority: 'critical', assigneeId: org.adminId } }));
+    await answered(org.call('PATCH', `/api/v1/boards/${first.boardId}/tickets/${first.ticketId}`, { body: { priority: 'critical', assigneeId: org.adminId } }));
     const lists = [`assigneeId=${org.adminId}`, 'priority=critical&includePlanning=true', 'noDueDate=true&includeArchived=true', 'search=facet&includePlanning=true', 'search=ticket%201']
       .map((query) => `/api/v1/issues?${query}`);
     const expected = [];
-    for (const list of lists) expected.push(await allPages(list));
+    for (const list of lists) expected.push(await pagesOf(list));
 
     const result = await backfillTicketIndexes({ orgId: org.orgId });
     expect(result.organizations).toBe(1);
     expect(result.facetEntries).toBeGreaterThan(stored.length);
     expect((await db().entities.organization.get({ orgId: org.orgId }).go()).data).toMatchObject({ ticketFacetsIndexed: true, ticketSearchIndexed: true });
-    for (const [index, list] of lists.entries()) expect(await allPages(list), list).toEqual(expected[index]);
+    for (const [index, list] of lists.entries()) expect(await pagesOf(list), list).toEqual(expected[index]);
     expect(expected[0]!.total).toBeGreaterThan(0);
     expect(expected[3]!.total).toBeGreaterThan(0);
     // Again: nothing changes.
     expect((await backfillTicketIndexes({ orgId: org.orgId })).organizations).toBe(0);
-    for (const [index, list] of lists.entries()) expect(await allPages(list), list).toEqual(expected[index]);
+    for (const [index, list] of lists.entries()) expect(await pagesOf(list), list).toEqual(expected[index]);
   });
 });
 
@@ -193,7 +178,7 @@ describe('a value most of a large board has', () => {
   it('counts its total and reads its page from the columns, answering as the full read does', async () => {
     const big = await signupOrg();
     const bigStatuses = (await big.call('GET', '/api/v1/statuses')).body.data as { id: string; key: string; category: string }[];
-    const board = await ok(big.call('POST', '/api/v1/boards', { body: { name: 'Dense', prefix: 'DNS' } }), 201);
+    const board = await answered(big.call('POST', '/api/v1/boards', { body: { name: 'Dense', prefix: 'DNS' } }), 201);
     const typeId = (await big.call('GET', '/api/v1/ticket-types')).body.data.find((type: { isDefault?: boolean; isOrgDefault?: boolean }) => type.isOrgDefault ?? type.isDefault)?.id
       ?? (await big.call('GET', '/api/v1/ticket-types')).body.data[0].id;
     const vocabulary = {
@@ -204,25 +189,25 @@ describe('a value most of a large board has', () => {
     await seedBoard({ orgId: big.orgId, boardId: board.id, prefix: 'DNS' }, vocabulary, 900, 1, { searchIndex: false });
     // Some of them finished and archived through the API, so the counts and columns have more than one category.
     const done = bigStatuses.find((status) => status.key === 'DONE')!.id;
-    const firstPage = (await ok(big.call('GET', `/api/v1/boards/${board.id}/tickets?limit=12`))).data as { id: string }[];
+    const firstPage = (await answered(big.call('GET', `/api/v1/boards/${board.id}/tickets?limit=12`))).data as { id: string }[];
     for (const [index, ticket] of firstPage.entries()) {
       const path = `/api/v1/boards/${board.id}/tickets/${ticket.id}`;
-      if (index % 2 === 0) await ok(big.call('PATCH', `${path}/status`, { body: { statusId: done } }));
-      else await ok(big.call('PATCH', path, { body: { isArchived: true } }));
+      if (index % 2 === 0) await answered(big.call('PATCH', `${path}/status`, { body: { statusId: done } }));
+      else await answered(big.call('PATCH', path, { body: { isArchived: true } }));
     }
-    const pagesOf = async (query: string) => {
+    const samplePages = async (query: string) => {
       const answers = [];
       for (const page of [1, 2, 7, 45, 80]) {
-        const body = await ok(big.call('GET', `/api/v1/boards/${board.id}/tickets?${query}&limit=20&page=${page}`));
+        const body = await answered(big.call('GET', `/api/v1/boards/${board.id}/tickets?${query}&limit=20&page=${page}`));
         answers.push({ total: body.total, totalPages: body.totalPages, ids: body.data.map((ticket: { id: string }) => ticket.id) });
       }
       return answers;
     };
     const queries = [`typeId=${typeId}`, `typeId=${typeId}&includeArchived=true`, `typeId=${typeId}&includeArchived=true&includePlanning=true`, 'noDueDate=true', `noDueDate=true&statusId=${vocabulary.activeStatusIds[0]},${done}`];
     const indexed = [];
-    for (const query of queries) indexed.push(await pagesOf(query));
+    for (const query of queries) indexed.push(await samplePages(query));
     await db().entities.organization.patch({ orgId: big.orgId }).set({ ticketFacetsIndexed: false }).go();
-    for (const [index, query] of queries.entries()) expect(indexed[index], query).toEqual(await pagesOf(query));
+    for (const [index, query] of queries.entries()) expect(indexed[index], query).toEqual(await samplePages(query));
     expect(indexed[0]![0]!.total).toBeGreaterThan(800);
     expect(indexed[0]![0]!.ids).toHaveLength(20);
   }, 60_000);

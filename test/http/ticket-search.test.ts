@@ -3,6 +3,7 @@ import { signupOrg, type TestOrg } from '../support/api.js';
 import { createTicket } from '../support/factories.js';
 import { waitUntil } from '../support/wait.js';
 import { db } from '../../lib/db/service.js';
+import { allPages, answered } from '../support/lists.js';
 import { systemClock, type Clock } from '../../lib/core/clock.js';
 import { runSweep } from '../../lib/sweeper/index.js';
 import { fold, indexTicketSearch, matchesSearch, termEntriesOf, wordsOf } from '../../lib/tickets/search/index.js';
@@ -20,28 +21,12 @@ let boards: string[];
 let statuses: Record<string, { id: string }>;
 const tickets: { id: string; boardId: string }[] = [];
 
-async function ok(response: Promise<{ status: number; body: any }>, status = 200): Promise<any> {
-  const answer = await response;
-  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-  return answer.body;
-}
 
 const setIndexed = (indexed: boolean) => db().entities.organization.patch({ orgId: org.orgId }).set({ ticketSearchIndexed: indexed }).go();
 const pendingOf = async () => (await db().entities.searchPending.query.byOrganization({ orgId: org.orgId }).go()).data;
 const drained = async () => expect(await waitUntil(pendingOf, (pending) => pending.length === 0, 60_000)).toEqual([]);
 
-/** Every page of a list (limit 3) and its total. */
-async function allPages(path: string): Promise<{ ids: string[]; total: number }> {
-  const ids: string[] = [];
-  let total = 0;
-  for (let page = 1; page <= 30; page += 1) {
-    const body = await ok(org.call('GET', `${path}&limit=3&page=${page}`));
-    total = body.total;
-    ids.push(...body.data.map((ticket: { id: string }) => ticket.id));
-    if (page >= body.totalPages) break;
-  }
-  return { ids, total };
-}
+const pagesOf = (path: string) => allPages(org, path, 3);
 
 const SEARCHES = ['deploy', 'DEPLOYMENT', 'dep', 'creme', 'Crème brûlée', 'fail deplo', 'database', 'x', 'needle', 'SRA-3', 'sra-1', 'SRB', '—', 'zzz-nothing'];
 
@@ -58,12 +43,12 @@ function listsOf(searches: string[]): string[] {
 /** Each list through the index, then through the full read: identical. */
 async function compare(lists: string[]): Promise<number> {
   const indexed = [];
-  for (const list of lists) indexed.push(await allPages(list));
+  for (const list of lists) indexed.push(await pagesOf(list));
   await setIndexed(false);
   try {
     let nonEmpty = 0;
     for (const [index, list] of lists.entries()) {
-      const full = await allPages(list);
+      const full = await pagesOf(list);
       expect(indexed[index], list).toEqual(full);
       if (full.total > 0) nonEmpty += 1;
     }
@@ -77,7 +62,7 @@ beforeAll(async () => {
   org = await signupOrg();
   statuses = Object.fromEntries((await org.call('GET', '/api/v1/statuses')).body.data.map((status: any) => [status.key, status]));
   boards = [];
-  for (const prefix of ['SRA', 'SRB']) boards.push((await ok(org.call('POST', '/api/v1/boards', { body: { name: `Search ${prefix}`, prefix } }), 201)).id);
+  for (const prefix of ['SRA', 'SRB']) boards.push((await answered(org.call('POST', '/api/v1/boards', { body: { name: `Search ${prefix}`, prefix } }), 201)).id);
   const cycle = ['BACKLOG', 'IN_PROGRESS', 'IN_REVIEW', 'DONE'].map((key) => statuses[key]!.id);
   const texts: [string, string][] = [
     ['Deployment failed on staging', 'The deploy script exits 1'],
@@ -96,12 +81,12 @@ beforeAll(async () => {
     tickets.push({ id: ticket.id, boardId });
   }
   const path = (ticket: { id: string; boardId: string }) => `/api/v1/boards/${ticket.boardId}/tickets/${ticket.id}`;
-  await ok(org.call('PATCH', path(tickets[0]!), { body: { title: 'Renamed entirely', description: 'no more of those words' } }));
-  await ok(org.call('PATCH', path(tickets[1]!), { body: { isArchived: true } }));
-  await ok(org.call('DELETE', path(tickets[2]!)), 204);
-  await ok(org.call('POST', `${path(tickets[4]!)}/move`, { body: { targetBoardId: boards[1] } }));
+  await answered(org.call('PATCH', path(tickets[0]!), { body: { title: 'Renamed entirely', description: 'no more of those words' } }));
+  await answered(org.call('PATCH', path(tickets[1]!), { body: { isArchived: true } }));
+  await answered(org.call('DELETE', path(tickets[2]!)), 204);
+  await answered(org.call('POST', `${path(tickets[4]!)}/move`, { body: { targetBoardId: boards[1] } }));
   tickets[4] = { id: tickets[4]!.id, boardId: boards[1]! };
-  await ok(org.call('PATCH', `/api/v1/boards/${boards[1]}/tickets/reorder`, { body: { ticketId: tickets[5]!.id, position: 0, statusId: statuses.DONE!.id } }));
+  await answered(org.call('PATCH', `/api/v1/boards/${boards[1]}/tickets/reorder`, { body: { ticketId: tickets[5]!.id, position: 0, statusId: statuses.DONE!.id } }));
 });
 
 describe('the search rule', () => {
@@ -130,16 +115,16 @@ describe('searches served by the search index', () => {
     await drained();
     const path = (ticket: { id: string; boardId: string }) => `/api/v1/boards/${ticket.boardId}/tickets/${ticket.id}`;
     // Several writes, then search at once: the index still holds the old words, places and states.
-    await ok(org.call('PATCH', path(tickets[6]!), { body: { title: 'Database deployment checklist' } }));
-    await ok(org.call('PATCH', path(tickets[7]!), { body: { description: 'a needle too' } }));
-    await ok(org.call('POST', `${path(tickets[8]!)}/move`, { body: { targetBoardId: boards[1] } }));
+    await answered(org.call('PATCH', path(tickets[6]!), { body: { title: 'Database deployment checklist' } }));
+    await answered(org.call('PATCH', path(tickets[7]!), { body: { description: 'a needle too' } }));
+    await answered(org.call('POST', `${path(tickets[8]!)}/move`, { body: { targetBoardId: boards[1] } }));
     tickets[8] = { id: tickets[8]!.id, boardId: boards[1]! };
-    await ok(org.call('DELETE', path(tickets[9]!)), 204);
-    await ok(org.call('PATCH', `${path(tickets[10]!)}/status`, { body: { statusId: statuses.IN_PROGRESS!.id } }));
+    await answered(org.call('DELETE', path(tickets[9]!)), 204);
+    await answered(org.call('PATCH', `${path(tickets[10]!)}/status`, { body: { statusId: statuses.IN_PROGRESS!.id } }));
     const created = await createTicket(org, boards[0]!, { title: 'Brand new deployment', statusId: statuses.IN_PROGRESS!.id });
     expect((await pendingOf()).length).toBeGreaterThan(0);
     const lists = listsOf(['deploy', 'database', 'needle', 'brand']);
-    const first = await allPages(lists[0]!);
+    const first = await pagesOf(lists[0]!);
     expect(first.ids).toContain(created.id);
     expect(await compare(lists)).toBeGreaterThan(5);
   }, 120_000);
@@ -177,7 +162,7 @@ describe('the indexer', () => {
     // A run died holding the lease, midway: dirty, with a stray entry it had announced.
     await db().entities.ticketSearchDoc.patch({ ticketId: target.id }).set({ leaseToken: 'dead-run', leaseUntil: new Date(Date.now() + 120_000).toISOString(), dirty: true, extra: [`${target.boardId}\u0000deadword`] }).go();
     await db().entities.ticketTerm.put({ orgId: org.orgId, boardId: target.boardId, term: 'deadword', ticketId: target.id, statusId: statuses.IN_PROGRESS!.id, positionKey: 'x', isArchived: false }).go();
-    await ok(org.call('PATCH', `/api/v1/boards/${target.boardId}/tickets/${target.id}`, { body: { title: 'Resurrected title' } }));
+    await answered(org.call('PATCH', `/api/v1/boards/${target.boardId}/tickets/${target.id}`, { body: { title: 'Resurrected title' } }));
     // The job leaves the ticket to the lease's holder (the stream goes on): the marker stays, and searches judge the ticket themselves.
     await new Promise((resolve) => setTimeout(resolve, 4_000));
     expect((await pendingOf()).map((marker) => marker.ticketId)).toContain(target.id);

@@ -1,6 +1,27 @@
-import type { ColumnCountItem, StatusItem } from '../../db/entities/index.js';
+import type { ColumnCountItem, StatusItem, TicketItem } from '../../db/entities/index.js';
+import type { Page } from '../../core/pages.js';
 import type { OrgConfig } from '../config.js';
+import { presentTicket } from '../present.js';
 import { isStatusShown, type TicketFilters } from './filters.js';
+
+/** The list fields every index path serves besides its own filter: the page and the status filters. */
+export const COLUMN_LIST_FIELDS = new Set(['page', 'limit', 'statusIds', 'includePlanning', 'includeArchived']);
+
+/** Whether a list filters by nothing but the given fields (by default status and the category flags); a field set even to false counts. */
+export function servedByColumns(query: object, fields: Set<string> = COLUMN_LIST_FIELDS): boolean {
+  return Object.entries(query).every(([field, value]) => value === undefined || fields.has(field));
+}
+
+/** A page of tickets already in list order with its exact total, shaped like `pageOf`'s. */
+export function pageOfTickets(tickets: TicketItem[], total: number, query: { page: number; limit: number }, config: OrgConfig, now: Date): Page<ReturnType<typeof presentTicket>> {
+  return {
+    items: tickets.map((ticket) => presentTicket(ticket, config, now)),
+    total,
+    page: query.page,
+    pageSize: query.limit,
+    totalPages: Math.ceil(total / query.limit),
+  };
+}
 
 /**
  * The status columns a list shows, in list order (organization status order): the statuses

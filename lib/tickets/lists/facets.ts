@@ -1,16 +1,16 @@
-import { db } from '../../db/service.js';
-import { batchGetMixed } from '../../db/batch.js';
 import type { TransactionEntities, TransactionItem } from '../../db/transact.js';
 import { positionKeyOf, type TicketFacetItem, type TicketItem } from '../../db/entities/index.js';
 import { mapLimited } from '../../core/concurrency.js';
 import type { Page } from '../../core/pages.js';
 import type { OrgConfig } from '../config.js';
-import { presentTicket } from '../present.js';
+import type { presentTicket } from '../present.js';
 import { entryShown, sortTickets, type TicketFilters } from './filters.js';
 import { countFacetEntries, facetColumns, readFacetColumn, readFacetEntries, type FacetEntry } from './facet-reads.js';
 import type { QueryCursor } from '../../db/projected.js';
 import { loadColumnCounts } from './column-counts.js';
-import { columnsShown, shownCount } from './columns.js';
+import { COLUMN_LIST_FIELDS, columnsShown, pageOfTickets, shownCount } from './columns.js';
+import { loadTickets } from '../access.js';
+import type { DomainContext } from '../../db/context.js';
 
 /**
  * The facet index (lib/db/entities/ticket-facet.ts): one entry per (live ticket, filter value),
@@ -85,9 +85,6 @@ export interface FacetPlan {
   range?: { before?: string; after?: string; overdue: boolean };
 }
 
-/** The list fields a facet list serves besides its one facet filter (as the column path). */
-const FREE_FIELDS = new Set(['page', 'limit', 'statusIds', 'includePlanning', 'includeArchived']);
-
 const present = (value: unknown): boolean => value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0);
 
 /**
@@ -97,7 +94,7 @@ const present = (value: unknown): boolean => value !== undefined && value !== fa
  * (dueBefore, dueAfter and overdue, together or alone) or noDueDate.
  */
 export function facetPlan(filters: TicketFilters & { page: number; limit: number }, callerId: string, config: OrgConfig): FacetPlan | undefined {
-  const set = Object.entries(filters).filter(([field, value]) => present(value) && !FREE_FIELDS.has(field)).map(([field]) => field);
+  const set = Object.entries(filters).filter(([field, value]) => present(value) && !COLUMN_LIST_FIELDS.has(field)).map(([field]) => field);
   const due = new Set(['dueBefore', 'dueAfter', 'overdue']);
   if (set.length === 0) return undefined;
   if (set.every((field) => due.has(field))) {
@@ -127,10 +124,8 @@ export function facetPlan(filters: TicketFilters & { page: number; limit: number
   }
 }
 
-type Entry = FacetEntry;
-
 /** Whether an entry is on the list: its status shown, archived only when asked for, its due date in range. */
-function entryListed(entry: Entry, filters: TicketFilters, plan: FacetPlan, config: OrgConfig, now: Date): boolean {
+function entryListed(entry: FacetEntry, filters: TicketFilters, plan: FacetPlan, config: OrgConfig, now: Date): boolean {
   if (!entryShown(entry, filters, config)) return false;
   const category = config.status(entry.statusId)?.category ?? 'ACTIVE';
   const range = plan.range;
@@ -158,7 +153,9 @@ const MAX_COLUMN_SCAN = 2_000;
  * tickets. A value that most of one board has (more than FIRST_READ entries) is served by
  * `denseBoardPage` instead: a counted total and the page read from the columns.
  */
-export async function listByFacets(orgId: string, boardIds: string[], filters: TicketFilters & { page: number; limit: number }, plan: FacetPlan, config: OrgConfig, now: Date): Promise<Page<ReturnType<typeof presentTicket>>> {
+export async function listByFacets(ctx: DomainContext, boardIds: string[], filters: TicketFilters & { page: number; limit: number }, plan: FacetPlan, config: OrgConfig): Promise<Page<ReturnType<typeof presentTicket>>> {
+  const orgId = ctx.org.orgId;
+  const now = ctx.clock.now();
   const reads = boardIds.flatMap((boardId) => plan.facets.map((facet) => ({ boardId, facet })));
   const firsts = await mapLimited(reads, 8, async (read) => ({ ...read, ...(await readFacetEntries(orgId, read.boardId, read.facet, plan.range, now, FIRST_READ)) }));
   // Values are disjoint on a ticket except labels: their counts would add up a ticket twice.
@@ -168,11 +165,11 @@ export async function listByFacets(orgId: string, boardIds: string[], filters: T
     if (page) return page;
   }
   const rests = await mapLimited(firsts, 8, async (first) => (first.next ? (await readFacetEntries(orgId, first.boardId, first.facet, plan.range, now, undefined, first.next)).entries : []));
-  const unique = new Map<string, Entry>();
+  const unique = new Map<string, FacetEntry>();
   for (const entry of [...firsts.flatMap((first) => first.entries), ...rests.flat()]) {
     if (!unique.has(entry.ticketId) && entryListed(entry, filters, plan, config, now)) unique.set(entry.ticketId, entry);
   }
-  return pageOfEntries([...unique.values()], filters, config, now);
+  return pageOfEntries(ctx, [...unique.values()], filters, config);
 }
 
 /**
@@ -186,7 +183,7 @@ export async function listByFacets(orgId: string, boardIds: string[], filters: T
  */
 async function denseBoardPage(
   orgId: string, boardId: string, filters: TicketFilters & { page: number; limit: number }, plan: FacetPlan, config: OrgConfig, now: Date,
-  firsts: { facet: string; entries: Entry[]; next: QueryCursor }[],
+  firsts: { facet: string; entries: FacetEntry[]; next: QueryCursor }[],
 ): Promise<Page<ReturnType<typeof presentTicket>> | undefined> {
   const includeArchived = filters.includeArchived === true;
   const columns = facetColumns(columnsShown(config, filters), filters);
@@ -207,13 +204,7 @@ async function denseBoardPage(
     if (shownCount(counts.get(status.statusId), includeArchived) === 0) continue;
     found.push(...(await readFacetColumn(orgId, boardId, status, plan, includeArchived, now, end - found.length, share)));
   }
-  return {
-    items: found.slice(start, end).map((ticket) => presentTicket(ticket, config, now)),
-    total,
-    page: filters.page,
-    pageSize: filters.limit,
-    totalPages: Math.ceil(total / filters.limit),
-  };
+  return pageOfTickets(found.slice(start, end), total, filters, config, now);
 }
 
 /**
@@ -221,17 +212,10 @@ async function denseBoardPage(
  * id): sorted into list order (`sortTickets`), the exact total is their number, and only the
  * page's tickets are read (one BatchGetItem).
  */
-export async function pageOfEntries(entries: Pick<TicketFacetItem, 'ticketId' | 'statusId' | 'positionKey'>[], filters: { page: number; limit: number }, config: OrgConfig, now: Date): Promise<Page<ReturnType<typeof presentTicket>>> {
+export async function pageOfEntries(ctx: DomainContext, entries: Pick<TicketFacetItem, 'ticketId' | 'statusId' | 'positionKey'>[], filters: { page: number; limit: number }, config: OrgConfig): Promise<Page<ReturnType<typeof presentTicket>>> {
   const listed = sortTickets(entries, config);
   const start = (filters.page - 1) * filters.limit;
-  const onPage = listed.slice(start, start + filters.limit);
-  const tickets = (await batchGetMixed(onPage.map((entry) => ({ entity: db().entities.ticket, key: { ticketId: entry.ticketId } })))) as (TicketItem | undefined)[];
-  return {
-    // A ticket deleted between the two reads is left out of its page.
-    items: tickets.filter((ticket): ticket is TicketItem => ticket !== undefined && !ticket.isDeleted).map((ticket) => presentTicket(ticket, config, now)),
-    total: listed.length,
-    page: filters.page,
-    pageSize: filters.limit,
-    totalPages: Math.ceil(listed.length / filters.limit),
-  };
+  // A ticket deleted between the two reads is left out of its page.
+  const tickets = await loadTickets(ctx, listed.slice(start, start + filters.limit).map((entry) => entry.ticketId));
+  return pageOfTickets(tickets, listed.length, filters, config, ctx.clock.now());
 }

@@ -1,7 +1,7 @@
 import type { DomainContext } from '../../db/context.js';
 import { db } from '../../db/service.js';
 import { STATUS_CATEGORIES, type BoardItem, type ColumnCountItem, type StatusCategory, type StatusItem, type TicketItem } from '../../db/entities/index.js';
-import { pageOf, type Page } from '../../core/pages.js';
+import { pageOf } from '../../core/pages.js';
 import { canSeeBoard, listOrganizationBoards, loadVisibleBoard } from '../../boards/index.js';
 import { loadOrgConfig, type OrgConfig } from '../config.js';
 import { isStatusShown, matchesFilters, sortTickets, type TicketFilters } from './filters.js';
@@ -11,7 +11,7 @@ import { presentTicket } from '../present.js';
 import { listReadyIssues } from './ready.js';
 import { loadColumnCounts } from './column-counts.js';
 import { mapLimited } from '../../core/concurrency.js';
-import { columnsShown, shownCount } from './columns.js';
+import { COLUMN_LIST_FIELDS, columnsShown, pageOfTickets, servedByColumns, shownCount } from './columns.js';
 import { facetPlan, listByFacets } from './facets.js';
 import { listBySearch, servedBySearch } from '../search/list.js';
 
@@ -83,13 +83,21 @@ export async function listBoardTickets(ctx: DomainContext, boardId: string, quer
     return listFromQueries(ctx, boardId, query, config);
   }
   const [, config] = await Promise.all([loadVisibleBoard(ctx, boardId), loadOrgConfig(ctx.org.orgId)]);
-  if (ctx.org.ticketSearchIndexed && servedBySearch(query)) {
-    const page = await listBySearch(ctx.org.orgId, [boardId], query, config, ctx.clock.now());
+  return (await listFromIndexes(ctx, [boardId], query, config)) ?? listFromQueries(ctx, boardId, query, config);
+}
+
+/**
+ * A search from the search index, or a list with one facet filter from the facet index, once
+ * the organization's tickets are in them (its flags); undefined for every other list (and a
+ * search while too many tickets are pending).
+ */
+async function listFromIndexes(ctx: DomainContext, boardIds: string[], filters: ListQuery, config: OrgConfig) {
+  if (ctx.org.ticketSearchIndexed && servedBySearch(filters)) {
+    const page = await listBySearch(ctx, boardIds, filters, config);
     if (page) return page;
   }
-  const plan = ctx.org.ticketFacetsIndexed ? facetPlan(query, ctx.actor.userId, config) : undefined;
-  if (plan) return listByFacets(ctx.org.orgId, [boardId], query, plan, config, ctx.clock.now());
-  return listFromQueries(ctx, boardId, query, config);
+  const plan = ctx.org.ticketFacetsIndexed ? facetPlan(filters, ctx.actor.userId, config) : undefined;
+  return plan ? listByFacets(ctx, boardIds, filters, plan, config) : undefined;
 }
 
 /** The full-read path: every ticket the list's Queries select, filtered, sorted, paged in memory. */
@@ -100,16 +108,8 @@ async function listFromQueries(ctx: DomainContext, boardId: string, query: ListQ
   return pageOf(matching.map((ticket) => presentTicket(ticket, config, ctx.clock.now())), query.page, query.limit);
 }
 
-/** The only query fields the fast path serves; any other field set (even to false) takes the full-read path. */
-const COLUMN_LIST_FIELDS = new Set(['page', 'limit', 'statusIds', 'includePlanning', 'includeArchived']);
-
 /** `/issues` serves `claimable` by columns too (ColumnCount `claimed` and the lapsed claims). */
 const ISSUE_COLUMN_FIELDS = new Set([...COLUMN_LIST_FIELDS, 'claimable']);
-
-/** Whether a list filters by nothing but status and the category flags (and, on `/issues`, claimable). */
-export function servedByColumns(query: ListQuery, fields: Set<string> = COLUMN_LIST_FIELDS): boolean {
-  return Object.entries(query).every(([field, value]) => value === undefined || fields.has(field));
-}
 
 /**
  * The fast path of a board list (no filter but statuses and the category flags): the exact
@@ -134,7 +134,7 @@ export async function listBoardColumns(orgId: string, boardId: string, query: Li
       (await readColumn(orgId, boardId, column.status, skip + take, includeArchived, column.count?.archived ?? 0)).slice(skip),
     ),
   );
-  return columnPage(parts.flat(), total, query, config, now);
+  return pageOfTickets(parts.flat(), total, query, config, now);
 }
 
 /**
@@ -157,17 +157,6 @@ function pageSpans<C extends { shown: number }>(columns: C[], query: { page: num
     offset += column.shown;
   }
   return { total, spans };
-}
-
-/** A page of the column paths, shaped like `pageOf`'s. */
-function columnPage(tickets: TicketItem[], total: number, query: { page: number; limit: number }, config: OrgConfig, now: Date): Page<ReturnType<typeof presentTicket>> {
-  return {
-    items: tickets.map((ticket) => presentTicket(ticket, config, now)),
-    total,
-    page: query.page,
-    pageSize: query.limit,
-    totalPages: Math.ceil(total / query.limit),
-  };
 }
 
 /**
@@ -212,12 +201,8 @@ export async function listIssues(ctx: DomainContext, query: IssuesQuery) {
     const page = await listIssuesByColumns(ctx, [...visible.values()], filters, config);
     if (page) return page;
   }
-  if (ctx.org.ticketSearchIndexed && servedBySearch(filters)) {
-    const page = await listBySearch(ctx.org.orgId, [...visible.keys()], filters, config, ctx.clock.now());
-    if (page) return page;
-  }
-  const plan = ctx.org.ticketFacetsIndexed ? facetPlan(filters, ctx.actor.userId, config) : undefined;
-  if (plan) return listByFacets(ctx.org.orgId, [...visible.keys()], filters, plan, config, ctx.clock.now());
+  const indexed = await listFromIndexes(ctx, [...visible.keys()], filters, config);
+  if (indexed) return indexed;
   let candidates: TicketItem[];
   const assignee = query.assignedToMe ? ctx.actor.userId : query.assigneeId;
   if (typeof query.claimedBy === 'string') {
@@ -301,5 +286,5 @@ async function listIssuesByColumns(ctx: DomainContext, boards: BoardItem[], quer
       return sortTickets([...column.fromSmall, ...fromLarge.flat()], config).slice(skip, skip + take);
     }),
   );
-  return columnPage(parts.flat(), total, query, config, now);
+  return pageOfTickets(parts.flat(), total, query, config, now);
 }

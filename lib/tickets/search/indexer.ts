@@ -43,14 +43,14 @@ const MAX_RUNS = 10;
 async function indexOnce(orgId: string, ticketId: string, clock: Clock): Promise<number | undefined> {
   const token = randomSecret(12);
   const ticket = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data as TicketItem | null;
-  const want = new Map(termEntriesOf(ticket).map((entry) => [entryKey(entry.boardId, entry.term), entry]));
+  const want = wantedEntries(ticket);
   const previous = await acquireLease(orgId, ticketId, token, [...want.keys()], clock);
   if (previous === BUSY) return undefined;
   try {
     if (previous?.dirty && previous.version > (ticket?.version ?? 0)) {
       // Read before a run that has since indexed a later version (and left its record dirty after): never index backwards.
       const current = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data as TicketItem | null;
-      const again = new Map(termEntriesOf(current).map((entry) => [entryKey(entry.boardId, entry.term), entry]));
+      const again = wantedEntries(current);
       await db().entities.ticketSearchDoc.patch({ ticketId }).append({ extra: [...again.keys()] }).where((attr, op) => op.eq(attr.leaseToken, token)).go({ response: 'none' });
       return await indexLeased(ticketId, token, current?.version ?? 0, again, previous);
     }
@@ -140,6 +140,9 @@ async function acquireLease(orgId: string, ticketId: string, token: string, keys
 }
 
 const entryKey = (boardId: string, term: string): string => `${boardId}\u0000${term}`;
+
+/** A ticket's entries by their key (board, term). */
+const wantedEntries = (ticket: TicketItem | null): Map<string, TicketTermItem> => new Map(termEntriesOf(ticket).map((entry) => [entryKey(entry.boardId, entry.term), entry]));
 
 function parseKey(key: string): { boardId: string; term: string } {
   const split = key.indexOf('\u0000');

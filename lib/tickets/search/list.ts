@@ -1,7 +1,9 @@
 import { db } from '../../db/service.js';
 import { queryProjected, type QueryParams } from '../../db/projected.js';
-import { batchGetMixed } from '../../db/batch.js';
-import { positionKeyOf, type TicketItem, type TicketTermItem } from '../../db/entities/index.js';
+import { positionKeyOf, type TicketTermItem } from '../../db/entities/index.js';
+import type { DomainContext } from '../../db/context.js';
+import { loadTickets } from '../access.js';
+import { COLUMN_LIST_FIELDS, servedByColumns } from '../lists/columns.js';
 import { mapLimited } from '../../core/concurrency.js';
 import type { Page } from '../../core/pages.js';
 import type { OrgConfig } from '../config.js';
@@ -10,12 +12,12 @@ import { entryShown, type TicketFilters } from '../lists/filters.js';
 import { pageOfEntries } from '../lists/facets.js';
 import { matchesSearch, parseSearch, type SearchQuery } from './text.js';
 
-/** The list fields a search served by the index takes besides `search` (as the column path). */
-const FREE_FIELDS = new Set(['page', 'limit', 'statusIds', 'includePlanning', 'includeArchived', 'search']);
+/** The list fields a search served by the index takes: `search` and those of the column path. */
+const SEARCH_LIST_FIELDS = new Set([...COLUMN_LIST_FIELDS, 'search']);
 
 /** Whether a list filters by a search and nothing but status and the category flags besides. */
 export function servedBySearch(filters: TicketFilters): boolean {
-  return !!filters.search && Object.entries(filters).every(([field, value]) => value === undefined || FREE_FIELDS.has(field));
+  return !!filters.search && servedByColumns(filters, SEARCH_LIST_FIELDS);
 }
 
 /** More tickets pending than this (a bulk import in progress) and the search reads the boards instead. */
@@ -57,7 +59,8 @@ async function boardMatches(orgId: string, boardId: string, query: SearchQuery, 
  * tickets read. The cost follows the matching tickets' entries, never the boards' other
  * tickets. Answers undefined when too many tickets are pending (the caller reads the boards).
  */
-export async function listBySearch(orgId: string, boardIds: string[], filters: TicketFilters & { page: number; limit: number }, config: OrgConfig, now: Date): Promise<Page<ReturnType<typeof presentTicket>> | undefined> {
+export async function listBySearch(ctx: DomainContext, boardIds: string[], filters: TicketFilters & { page: number; limit: number }, config: OrgConfig): Promise<Page<ReturnType<typeof presentTicket>> | undefined> {
+  const orgId = ctx.org.orgId;
   const search = filters.search!;
   const query = parseSearch(search);
   // The pending markers first: a ticket indexed after this read was written before it, so its entries are read after they were written.
@@ -66,14 +69,14 @@ export async function listBySearch(orgId: string, boardIds: string[], filters: T
   const lookForId = query.displayIdTerm.includes('-');
   const [perBoard, pendingTickets] = await Promise.all([
     mapLimited(boardIds, 8, (boardId) => boardMatches(orgId, boardId, query, lookForId)),
-    batchGetMixed(pending.map(({ ticketId }) => ({ entity: db().entities.ticket, key: { ticketId } }))) as Promise<(TicketItem | undefined)[]>,
+    loadTickets(ctx, pending.map(({ ticketId }) => ticketId)),
   ]);
   const pendingIds = new Set(pending.map(({ ticketId }) => ticketId));
   const onBoards = new Set(boardIds);
   const matches: Omit<Entry, 'term'>[] = perBoard.flatMap((board) => [...board.values()]).filter((entry) => !pendingIds.has(entry.ticketId));
   for (const ticket of pendingTickets) {
-    if (!ticket || ticket.isDeleted || !onBoards.has(ticket.boardId) || !matchesSearch(ticket, search)) continue;
+    if (!onBoards.has(ticket.boardId) || !matchesSearch(ticket, search)) continue;
     matches.push({ ticketId: ticket.ticketId, statusId: ticket.statusId, positionKey: positionKeyOf(ticket.position), isArchived: ticket.isArchived === true });
   }
-  return pageOfEntries(matches.filter((entry) => entryShown(entry, filters, config)), filters, config, now);
+  return pageOfEntries(ctx, matches.filter((entry) => entryShown(entry, filters, config)), filters, config);
 }
