@@ -6,7 +6,8 @@ import { db } from '../../lib/db/service.js';
 import { allPages, answered } from '../support/lists.js';
 import { systemClock, type Clock } from '../../lib/core/clock.js';
 import { runSweep } from '../../lib/sweeper/index.js';
-import { fold, indexTicketSearch, matchesSearch, termEntriesOf, wordsOf } from '../../lib/tickets/search/index.js';
+import { indexTicketSearch, matchesSearch, termEntriesOf } from '../../lib/tickets/search/index.js';
+import { fold, wordsOf } from '../../lib/search/index.js';
 
 /*
  * Ticket search from the search index (lib/tickets/search) against the full read applying the

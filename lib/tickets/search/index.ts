@@ -1,5 +1,5 @@
 /** Ticket search: the matching rule, the index kept by the events function, and the lists it serves. */
-export { matchesSearch, parseSearch, searchTermsOf, wordsOf, fold } from './text.js';
+export { matchesSearch, parseSearch, searchTermsOf } from './text.js';
 export { SEARCH_INDEX_JOB, changesSearchEntries } from './pending.js';
 export { indexTicketSearch, runSearchIndexJob, sweepStaleSearchIndex, termEntriesOf } from './indexer.js';
 export { listBySearch, servedBySearch } from './list.js';

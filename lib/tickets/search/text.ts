@@ -1,26 +1,12 @@
+import { everyWordBegins, fold, wordsOf } from '../../search/index.js';
+
 /**
  * The ticket search rule, in one place (the index, the reader's corrections and the full read
- * all use it). Text is folded (Unicode compatibility decomposition, combining marks removed,
- * lower case: "Crème" and "CREME" are one word) and split into words: runs of letters and
- * digits, each cut to MAX_WORD_LENGTH characters. A ticket matches a search when
+ * all use it), on the words of lib/search/text.ts. A ticket matches a search when
  * - the folded search is its display id (`web-42` finds WEB-42), or
  * - the search has at least one word and every one of them begins a word of the ticket's title
  *   or description (`deplo fail` finds "Deployment failed").
  */
-
-/** Longer words are indexed (and searched) by their first 64 characters. */
-export const MAX_WORD_LENGTH = 64;
-
-export function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
-}
-
-/** The distinct folded words of a text, in order of first appearance. */
-export function wordsOf(text: string): string[] {
-  const words = new Set<string>();
-  for (const match of fold(text).matchAll(/[\p{L}\p{N}]+/gu)) words.add(match[0].slice(0, MAX_WORD_LENGTH));
-  return [...words];
-}
 
 /** The display-id term of the index: no word contains '#', so it never meets one. */
 export const displayIdTerm = (displayId: string): string => `#${fold(displayId).trim()}`;
@@ -43,7 +29,8 @@ export function parseSearch(search: string): SearchQuery {
 /** Whether a ticket's terms match a search (the rule above). */
 export function termsMatch(terms: readonly string[], query: SearchQuery): boolean {
   if (terms.includes(query.displayIdTerm)) return true;
-  return query.words.length > 0 && query.words.every((word) => terms.some((term) => !term.startsWith('#') && term.startsWith(word)));
+  // A word has no '#', so it never begins the display-id term.
+  return everyWordBegins(query.words, terms);
 }
 
 export function matchesSearch(ticket: { title: string; description?: string; displayId: string }, search: string): boolean {
