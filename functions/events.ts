@@ -5,6 +5,7 @@ import { systemClock } from '../lib/core/clock.js';
 import { log, takeColdStart } from '../lib/core/telemetry.js';
 import { queueTimeSync, TIME_SYNC_EVENT } from '../lib/time/sync.js';
 import { purgeWiki, WIKI_PURGE_EVENT } from '../lib/wiki/purge.js';
+import { runWikiSearchIndexJob, WIKI_SEARCH_INDEX_JOB } from '../lib/wiki/search-index.js';
 import { propagateReadiness } from '../lib/tickets/dependencies/propagate.js';
 import { READINESS_EVENT } from '../lib/tickets/dependencies/readiness.js';
 import { clearDeletedMilestone, MILESTONE_CLEARING_JOB } from '../lib/milestones/index.js';
@@ -14,7 +15,7 @@ import { runSearchIndexJob, SEARCH_INDEX_JOB } from '../lib/tickets/search/index
 /**
  * Events to webhook endpoints; time entry pushes to the organization's time-booking endpoint;
  * wiki content purges; readiness changes carried to dependent tickets and parents; the background
- * jobs of deletions whose work grows with the data; the ticket search index.
+ * jobs of deletions whose work grows with the data; the ticket and wiki search indexes.
  */
 const dispatch = eventDispatcher({
   [TIME_SYNC_EVENT]: queueTimeSync,
@@ -23,6 +24,7 @@ const dispatch = eventDispatcher({
   [MILESTONE_CLEARING_JOB]: clearDeletedMilestone,
   [RELEASE_DETACHING_JOB]: detachDeletedRelease,
   [SEARCH_INDEX_JOB]: runSearchIndexJob,
+  [WIKI_SEARCH_INDEX_JOB]: runWikiSearchIndexJob,
 });
 
 /** Table stream consumer: outbox events → dispatcher, with partial batch failure reporting. */

@@ -5,7 +5,7 @@ import {
   TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName, RateWindow, IdempotencyRecord, WebhookEndpoint,
   WebhookDelivery, WebhookAttempt, Integration, PullRequest, Pipeline, InboundDelivery, OAuthClient, OAuthGrant, OAuthToken,
   TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint, TicketTime, Milestone, Release, ReleaseTicket,
-  WikiSpace, WikiFolder, WikiPage, WikiVersion, WikiChunk,
+  WikiSpace, WikiFolder, WikiPage, WikiVersion, WikiChunk, WikiTerm, WikiSearchDoc, WikiSearchPending,
 } from './entities/index.js';
 
 /**
@@ -73,6 +73,9 @@ export const entityBuilders = {
   wikiPage: WikiPage,
   wikiVersion: WikiVersion,
   wikiChunk: WikiChunk,
+  wikiTerm: WikiTerm,
+  wikiSearchDoc: WikiSearchDoc,
+  wikiSearchPending: WikiSearchPending,
 };
 
 type Builders = typeof entityBuilders;

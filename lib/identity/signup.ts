@@ -62,6 +62,7 @@ export async function signup(ctx: AnonymousContext, input: SignupInput, options:
     ticketFacetsIndexed: true,
     ticketSearchIndexed: true,
     ticketTimeAggregated: true,
+    wikiSearchIndexed: true,
     groupDirectory: Object.fromEntries(groups.map((group) => [group.groupId, directoryEntryOf(group)])),
     createdAt: at,
     updatedAt: at,

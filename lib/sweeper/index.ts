@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { sweepLapsedClaims, sweepStaleSearchIndex, type SweepScope } from '../tickets/index.js';
 import { log } from '../core/telemetry.js';
+import { sweepStaleWikiIndex } from '../wiki/index.js';
 
 /** One periodic housekeeping job; returns how many items it handled. */
 export interface SweepTask {
@@ -16,6 +17,7 @@ export interface SweepTask {
 export const sweepTasks: SweepTask[] = [
   { name: 'lapsedClaims', run: sweepLapsedClaims },
   { name: 'staleSearchIndex', run: sweepStaleSearchIndex },
+  { name: 'staleWikiIndex', run: sweepStaleWikiIndex },
 ];
 
 export async function runSweep(clock: Clock, scope: SweepScope = {}, tasks: SweepTask[] = sweepTasks): Promise<Record<string, number>> {

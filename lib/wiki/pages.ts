@@ -12,11 +12,13 @@ import { chunkCountOf, contentPuts, readContent } from './content.js';
 import { enterSpace, type EnteredSpace } from './spaces.js';
 import { spaceLive } from './folders.js';
 import { WIKI_PURGE_EVENT } from './purge.js';
+import { pageIndexItems } from './search-index.js';
 
 /*
  * Pages of a wiki space (spec §4.13). Every change of title or content makes a version (its
  * number, author, time and title, and its content in chunks: lib/wiki/content.ts), written in
- * the same transaction as the page, guarded by the page's `revision`. A PATCH may name the
+ * the same transaction as the page, guarded by the page's `revision`, with the search index's
+ * marker and job (lib/wiki/search-index.ts). A PATCH may name the
  * version it edits (`expectedVersion`): another one is 409 STALE_UPDATE with the current one.
  */
 
@@ -142,6 +144,7 @@ export async function createPage(ctx: DomainContext, spaceId: string, input: Pag
     guarded(e.wikiPage.create(page).commit(), () => new LostRace()),
     e.wikiVersion.create(newVersion(ctx, page)).commit(),
     ...contentPuts(e, page, content),
+    ...pageIndexItems(e, page, ctx.clock),
     ...inFolder(e),
     spaceLive(e, ctx.org.orgId, spaceId),
     countCall(e, pageWindow, now, `At most ${PAGES_PER_HOUR} wiki pages per hour; retry later`),
@@ -202,7 +205,7 @@ async function savePage(ctx: DomainContext, before: WikiPageItem, after: WikiPag
         .commit(),
       options.stale,
     ),
-    ...(versioned ? [e.wikiVersion.create(newVersion(ctx, saved, options.restoredFrom)).commit(), ...contentPuts(e, saved, text)] : []),
+    ...(versioned ? [e.wikiVersion.create(newVersion(ctx, saved, options.restoredFrom)).commit(), ...contentPuts(e, saved, text), ...pageIndexItems(e, saved, ctx.clock)] : []),
     ...(options.more?.(e) ?? []),
   ]);
   return { page: saved, content: text };

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { db } from '../db/service.js';
 import { continueJob, type DispatchedEvent } from '../events/index.js';
+import { forgetPages } from './search-index.js';
 
 /*
  * Background deletion of wiki content. Deleting a space (or a page, or a folder with its
@@ -9,6 +10,8 @@ import { continueJob, type DispatchedEvent } from '../events/index.js';
  * functions/events.ts), which deletes what is left: a whole space's partition, or the
  * versions and content of some pages. It deletes at most PURGE_ITEMS_PER_RUN items per run and
  * then writes a record that continues, so no size of space runs into the function's timeout.
+ * Deleted pages leave the search index (`forgetPages`); a deleted space's index entries, records
+ * and markers go with its partition.
  * A replayed record deletes what is already gone: nothing.
  */
 
@@ -18,6 +21,8 @@ export interface WikiPurge {
   spaceId: string;
   /** Only these pages' versions and content (the space lives on); the whole space when absent. */
   pageIds?: string[];
+  /** Set on the continuations of a pages' purge: the pages already left the search index. */
+  unindexed?: boolean;
 }
 
 /** Items one run deletes before handing the rest to a new record. */
@@ -27,7 +32,7 @@ type Deletion = () => Promise<unknown>;
 
 /** The deletions still to do for a purge, at most `limit` items (and whether more remain). */
 async function pending(orgId: string, purge: WikiPurge, limit: number): Promise<{ deletions: Deletion[]; more: boolean }> {
-  const { wikiFolder, wikiPage, wikiVersion, wikiChunk } = db().entities;
+  const { wikiFolder, wikiPage, wikiVersion, wikiChunk, wikiTerm, wikiSearchDoc, wikiSearchPending } = db().entities;
   const scope = { orgId, spaceId: purge.spaceId };
   const deletions: Deletion[] = [];
   let count = 0;
@@ -58,11 +63,16 @@ async function pending(orgId: string, purge: WikiPurge, limit: number): Promise<
     more = take((await query.versions).data, (batch) => wikiVersion.delete(batch).go()) || more;
   }
   if (!purge.pageIds) {
-    const [pages, folders] = await Promise.all([
+    // The space's search entries and records, and its pages' markers, before the pages (whose ids find the markers).
+    const [terms, records, pages, folders] = await Promise.all([
+      wikiTerm.query.byTerm(scope).go({ pages: 'all', attributes: ['orgId', 'spaceId', 'term', 'pageId'] }),
+      wikiSearchDoc.query.bySpace(scope).go({ pages: 'all', attributes: ['orgId', 'spaceId', 'pageId'] }),
       wikiPage.query.bySpace(scope).go({ pages: 'all', attributes: ['orgId', 'spaceId', 'pageId'] }),
       wikiFolder.query.bySpace(scope).go({ pages: 'all', attributes: ['orgId', 'spaceId', 'folderId'] }),
     ]);
-    more = take(pages.data, (batch) => wikiPage.delete(batch).go()) || more;
+    more = take(terms.data, (batch) => wikiTerm.delete(batch).go()) || more;
+    more = take(records.data, (batch) => wikiSearchDoc.delete(batch).go()) || more;
+    more = take(pages.data, (batch) => Promise.all([wikiSearchPending.delete(batch.map(({ pageId }) => ({ orgId, pageId }))).go(), wikiPage.delete(batch).go()])) || more;
     more = take(folders.data, (batch) => wikiFolder.delete(batch).go()) || more;
   }
   return { deletions, more };
@@ -71,10 +81,12 @@ async function pending(orgId: string, purge: WikiPurge, limit: number): Promise<
 /** Runs one purge record: deletes up to PURGE_ITEMS_PER_RUN items, four batches at a time, and records a continuation if more remain. */
 export async function purgeWiki(event: DispatchedEvent, clock: Clock, itemsPerRun = PURGE_ITEMS_PER_RUN): Promise<number> {
   const purge = event.data as unknown as WikiPurge;
+  // Deleted pages leave the search index first (by their records, which list their entries).
+  if (purge.pageIds && !purge.unindexed) await forgetPages(event.orgId, purge.spaceId, purge.pageIds, clock);
   const { deletions, more } = await pending(event.orgId, purge, itemsPerRun);
   for (let start = 0; start < deletions.length; start += 4) await Promise.all(deletions.slice(start, start + 4).map((run) => run()));
   if (more) {
-    await continueJob(event, clock, { ...purge });
+    await continueJob(event, clock, { ...purge, ...(purge.pageIds ? { unindexed: true } : {}) });
   }
   return 0;
 }

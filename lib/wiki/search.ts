@@ -1,70 +1,149 @@
-import { pageOf } from '../core/pages.js';
+import { pageOf, type Page } from '../core/pages.js';
+import { mapLimited } from '../core/concurrency.js';
 import type { DomainContext } from '../db/context.js';
-import type { WikiPageItem, WikiSpaceItem } from '../db/entities/index.js';
+import { db } from '../db/service.js';
+import { batchGetMixed } from '../db/batch.js';
+import { queryProjected, type QueryParams } from '../db/projected.js';
+import type { WikiPageItem, WikiSpaceItem, WikiTermItem } from '../db/entities/index.js';
+import { wordsOf } from '../search/index.js';
 import { readContents } from './content.js';
-import { presentPageSummary, spacePages, visiblePages } from './pages.js';
+import { presentPageSummary, spacePages } from './pages.js';
+import { judgePage, pageTermsOf, snippetOf } from './search-rule.js';
 import { enterSpace, visibleSpaces } from './spaces.js';
 
 /*
- * Wiki search (spec §4.13): titles and current content, case-insensitive, over the pages the
- * caller may see. It reads the pages' current content (BatchGetItems of their chunks) and
- * scans it, so its cost grows with the wiki's size: one space per request for a space's
- * search, every space the caller may view for the organization-wide one. Results carry a
- * snippet of at most 2 × SNIPPET_RADIUS characters around the first match, never a page.
+ * Wiki search (spec §4.13) over the pages the caller may see, by the rule of search-rule.ts:
+ * every search word begins a word of the title or current content; title matches first, then by
+ * title. Results carry a snippet of at most 2 × SNIPPET_RADIUS characters around the first
+ * match, never a page.
+ *
+ * From the index (lib/wiki/search-index.ts), once the organization is in it (`wikiSearchIndexed`):
+ * 1. the organization's pending pages (written since the events function last indexed them),
+ *    one Query, read beside the spaces;
+ * 2. each space's entries of the terms each search word begins (one Query per word and space,
+ *    in parallel), grouped by page and judged;
+ * 3. the matching pages' items (BatchGetItem), for visibility, folder and order; a pending
+ *    page's entries are set aside and the page itself, with its content, judged by the same rule;
+ * 4. only the page of results' content, for their snippets.
+ * The cost follows the matching pages, never the wiki's other pages or its size. Otherwise (or
+ * when too many pages are pending) it reads every visible page's content: the full read.
  */
 
-export const SNIPPET_RADIUS = 80;
-
-const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
-
-/** The text around the first case-insensitive occurrence of `needle` (lower case), or undefined. */
-export function snippetAround(text: string, needle: string): string | undefined {
-  const at = text.toLowerCase().indexOf(needle);
-  if (at < 0) return undefined;
-  let start = Math.max(0, at - SNIPPET_RADIUS);
-  let end = Math.min(text.length, at + needle.length + SNIPPET_RADIUS);
-  if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start -= 1;
-  if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end += 1;
-  return `${start > 0 ? '…' : ''}${text.slice(start, end).replace(/\s+/g, ' ').trim()}${end < text.length ? '…' : ''}`;
+/** Where a search looks: a space and whether the caller sees its published pages only. */
+interface Scope {
+  space: WikiSpaceItem;
+  publishedOnly: boolean;
 }
 
-export interface PageMatch {
+interface Match {
   page: WikiPageItem;
-  snippet: string;
+  inTitle: boolean;
 }
 
-/** The pages whose title or current content contains `query` (any case), title matches first, then by title. */
-export async function matchPages(pages: WikiPageItem[], query: string): Promise<PageMatch[]> {
-  const needle = query.toLowerCase();
-  const contents = await readContents(pages.map((page) => ({ orgId: page.orgId, spaceId: page.spaceId, pageId: page.pageId, version: page.version, chunkCount: page.chunkCount })));
-  const matches: (PageMatch & { inTitle: boolean })[] = [];
-  for (const page of pages) {
-    const inTitle = page.title.toLowerCase().includes(needle);
-    const content = contents.get(page.pageId) ?? '';
-    const snippet = snippetAround(content, needle) ?? (inTitle ? snippetAround(page.title, needle) : undefined);
-    if (snippet !== undefined) matches.push({ page, snippet, inTitle });
-  }
-  return matches
-    .sort((a, b) => Number(b.inTitle) - Number(a.inTitle) || a.page.title.localeCompare(b.page.title) || a.page.pageId.localeCompare(b.page.pageId))
-    .map(({ page, snippet }) => ({ page, snippet }));
+/** More pages pending than this (a bulk import in progress) and the search reads the pages instead. */
+const MAX_PENDING = 50;
+
+const visibleIn = (scope: Scope, folderId: string | undefined) => (page: WikiPageItem) =>
+  (!scope.publishedOnly || page.isPublished) && (folderId === undefined || page.folderId === folderId);
+
+const refOf = (page: WikiPageItem) => ({ orgId: page.orgId, spaceId: page.spaceId, pageId: page.pageId, version: page.version, chunkCount: page.chunkCount });
+
+/** Pages judged by their content (the full read, and pending pages). */
+async function judgeByContent(pages: WikiPageItem[], words: string[]): Promise<Match[]> {
+  const contents = await readContents(pages.map(refOf));
+  return pages.flatMap((page) => {
+    const { terms, titleTerms } = pageTermsOf(page.title, contents.get(page.pageId) ?? '');
+    const judged = judgePage(words, terms, [...titleTerms]);
+    return judged ? [{ page, inTitle: judged.inTitle }] : [];
+  });
 }
+
+/** The full read: every visible page of the spaces, with its content. */
+async function matchesByReading(orgId: string, scopes: Scope[], words: string[], folderId?: string): Promise<Match[]> {
+  const perSpace = await Promise.all(scopes.map(async (scope) => (await spacePages(orgId, scope.space.spaceId)).filter(visibleIn(scope, folderId))));
+  return judgeByContent(perSpace.flat(), words);
+}
+
+type Entry = Pick<WikiTermItem, 'pageId' | 'term' | 'inTitle'>;
+const ENTRY_FIELDS = ['pageId', 'term', 'inTitle'] as const;
+
+/** The entries of every term that begins with `prefix` in one space (a consistent Query). */
+async function readTerm(orgId: string, spaceId: string, prefix: string): Promise<Entry[]> {
+  const params = db().entities.wikiTerm.query.byTerm({ orgId, spaceId }).begins({ term: prefix }).params() as QueryParams;
+  return (await queryProjected<Entry>(params, ENTRY_FIELDS)).items;
+}
+
+/** The organization's pending pages (read before any entry: a page indexed after this read was written before it). */
+async function pendingPages(orgId: string) {
+  return (await db().entities.wikiSearchPending.query.byOrganization({ orgId }).go({ pages: 'all', consistent: true, attributes: ['spaceId', 'pageId'] })).data;
+}
+
+/** From the index: the matching pages, or undefined when too many pages are pending. */
+async function matchesFromIndex(orgId: string, scopes: Scope[], words: string[], pending: { spaceId: string; pageId: string }[], folderId?: string): Promise<Match[] | undefined> {
+  if (pending.length > MAX_PENDING) return undefined;
+  const scopeOf = new Map(scopes.map((scope) => [scope.space.spaceId, scope]));
+  const pendingHere = pending.filter(({ spaceId }) => scopeOf.has(spaceId));
+  const pendingIds = new Set(pending.map(({ pageId }) => pageId));
+  const lookups = scopes.flatMap((scope) => words.map((word) => ({ spaceId: scope.space.spaceId, word })));
+  const found = await mapLimited(lookups, 8, ({ spaceId, word }) => readTerm(orgId, spaceId, word));
+  // Per page: the terms found, and those of its title; pending pages are judged from their content instead.
+  const byPage = new Map<string, { spaceId: string; terms: string[]; titleTerms: string[] }>();
+  found.forEach((entries, index) => {
+    for (const entry of entries) {
+      if (pendingIds.has(entry.pageId)) continue;
+      const page = byPage.get(entry.pageId) ?? { spaceId: lookups[index]!.spaceId, terms: [], titleTerms: [] };
+      page.terms.push(entry.term);
+      if (entry.inTitle) page.titleTerms.push(entry.term);
+      byPage.set(entry.pageId, page);
+    }
+  });
+  const judged = new Map([...byPage].flatMap(([pageId, page]) => {
+    const match = judgePage(words, page.terms, page.titleTerms);
+    return match ? [[pageId, { spaceId: page.spaceId, inTitle: match.inTitle }] as const] : [];
+  }));
+  const keys = [...[...judged].map(([pageId, { spaceId }]) => ({ spaceId, pageId })), ...pendingHere];
+  const pages = ((await batchGetMixed(keys.map(({ spaceId, pageId }) => ({ entity: db().entities.wikiPage, key: { orgId, spaceId, pageId } })))) as (WikiPageItem | undefined)[])
+    // A page deleted since it was indexed is missing; one the caller may not see is left out.
+    .filter((page): page is WikiPageItem => page !== undefined && visibleIn(scopeOf.get(page.spaceId)!, folderId)(page));
+  const fromIndex = pages.filter((page) => judged.has(page.pageId)).map((page) => ({ page, inTitle: judged.get(page.pageId)!.inTitle }));
+  return [...fromIndex, ...(await judgeByContent(pages.filter((page) => pendingIds.has(page.pageId)), words))];
+}
+
+/** The matching pages of `scopes`, title matches first, then by title; `pending` is the organization's pending pages, read beside the scopes. */
+async function findPages(ctx: DomainContext, scopes: Scope[], search: string, pending: Promise<{ spaceId: string; pageId: string }[]> | undefined, folderId?: string): Promise<Match[]> {
+  const words = wordsOf(search);
+  if (words.length === 0) return [];
+  const orgId = ctx.org.orgId;
+  const matches = (pending && (await matchesFromIndex(orgId, scopes, words, await pending, folderId))) ?? (await matchesByReading(orgId, scopes, words, folderId));
+  return matches.sort((a, b) => Number(b.inTitle) - Number(a.inTitle) || a.page.title.localeCompare(b.page.title) || a.page.pageId.localeCompare(b.page.pageId));
+}
+
+/** One page of matches, with the snippets of that page's results only (their content read). */
+async function pageOfMatches<T>(matches: Match[], search: string, paging: { page: number; limit: number }, present: (match: Match, snippet: string) => T): Promise<Page<T>> {
+  const result = pageOf(matches, paging.page, paging.limit);
+  const contents = await readContents(result.items.map(({ page }) => refOf(page)));
+  const words = wordsOf(search);
+  return { ...result, items: result.items.map((match) => present(match, snippetOf(match.page.title, contents.get(match.page.pageId) ?? '', words))) };
+}
+
+/** The pending pages, read beside the spaces when the organization is in the index. */
+const pendingRead = (ctx: DomainContext) => (ctx.org.wikiSearchIndexed ? pendingPages(ctx.org.orgId) : undefined);
 
 /** GET …/spaces/{spaceId}/pages?search=: one space's matching pages, paginated. */
 export async function searchSpace(ctx: DomainContext, spaceId: string, query: string, paging: { page: number; limit: number }, folderId?: string) {
-  const [{ access }, all] = await Promise.all([enterSpace(ctx, spaceId, 'view'), spacePages(ctx.org.orgId, spaceId)]);
-  const pages = all.filter((page) => (!access.publishedOnly || page.isPublished) && (folderId === undefined || page.folderId === folderId));
-  const matches = await matchPages(pages, query);
-  return pageOf(matches.map(({ page, snippet }) => ({ ...presentPageSummary(page), snippet })), paging.page, paging.limit);
+  const pending = pendingRead(ctx);
+  const [{ space, access }] = await Promise.all([enterSpace(ctx, spaceId, 'view'), pending]);
+  const matches = await findPages(ctx, [{ space, publishedOnly: access.publishedOnly }], query, pending, folderId);
+  return pageOfMatches(matches, query, paging, ({ page }, snippet) => ({ ...presentPageSummary(page), snippet }));
 }
 
 /** GET /wiki/search?q=: matching pages across every space the caller may view, paginated. */
 export async function searchWiki(ctx: DomainContext, query: string, paging: { page: number; limit: number }) {
-  const spaces = await visibleSpaces(ctx);
-  const perSpace = await Promise.all(
-    spaces.map(async ({ space, access }) => ({ space, matches: await matchPages(await visiblePages(ctx.org.orgId, space.spaceId, access.publishedOnly), query) })),
-  );
-  const results = perSpace.flatMap(({ space, matches }) => matches.map((match) => ({ space, ...match })));
-  return pageOf(results.map(({ space, page, snippet }) => presentHit(space, page, snippet)), paging.page, paging.limit);
+  const pending = pendingRead(ctx);
+  const [spaces] = await Promise.all([visibleSpaces(ctx), pending]);
+  const matches = await findPages(ctx, spaces.map(({ space, access }) => ({ space, publishedOnly: access.publishedOnly })), query, pending);
+  const spaceOf = new Map(spaces.map(({ space }) => [space.spaceId, space]));
+  return pageOfMatches(matches, query, paging, ({ page }, snippet) => presentHit(spaceOf.get(page.spaceId)!, page, snippet));
 }
 
 const presentHit = (space: WikiSpaceItem, page: WikiPageItem, snippet: string) => ({

@@ -4,7 +4,7 @@ import { createLabel, createTicket, createTicketType } from '../support/factorie
 import { db } from '../../lib/db/service.js';
 import { allPages, answered } from '../support/lists.js';
 import { facetsOf } from '../../lib/tickets/lists/facets.js';
-import { backfillTicketIndexes } from '../../infra/ops/backfill-ticket-indexes.js';
+import { backfillIndexes } from '../../infra/ops/backfill-indexes.js';
 import { seedBoard } from '../bench/seed.js';
 
 /*
@@ -142,7 +142,7 @@ describe('a ticket with every facet', () => {
   });
 });
 
-describe('npm run backfill-ticket-indexes', () => {
+describe('npm run backfill-indexes', () => {
   it('indexes an organization written before the facet and search indexes, then its lists read them', async () => {
     // As before the release: no entries, no flag.
     const stored = (await Promise.all(boards.map((boardId) => db().entities.ticket.query.byBoard({ orgId: org.orgId, boardId }).go({ pages: 'all' })))).flatMap((part) => part.data);
@@ -161,7 +161,7 @@ describe('npm run backfill-ticket-indexes', () => {
     const expected = [];
     for (const list of lists) expected.push(await pagesOf(list));
 
-    const result = await backfillTicketIndexes({ orgId: org.orgId });
+    const result = await backfillIndexes({ orgId: org.orgId });
     expect(result.organizations).toBe(1);
     expect(result.facetEntries).toBeGreaterThan(stored.length);
     expect((await db().entities.organization.get({ orgId: org.orgId }).go()).data).toMatchObject({ ticketFacetsIndexed: true, ticketSearchIndexed: true });
@@ -169,7 +169,7 @@ describe('npm run backfill-ticket-indexes', () => {
     expect(expected[0]!.total).toBeGreaterThan(0);
     expect(expected[3]!.total).toBeGreaterThan(0);
     // Again: nothing changes.
-    expect((await backfillTicketIndexes({ orgId: org.orgId })).organizations).toBe(0);
+    expect((await backfillIndexes({ orgId: org.orgId })).organizations).toBe(0);
     for (const [index, list] of lists.entries()) expect(await pagesOf(list), list).toEqual(expected[index]);
     // The job Scans the whole shared table (several times here): tens of seconds late in a full run.
   }, 120_000);

@@ -3,7 +3,7 @@ import { api, createMember, createToken, expectValidationError, setPlan, type Ap
 import { createAgent, createTicket, type TestAgent, createBoard } from '../support/factories.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { db } from '../../lib/db/service.js';
-import { backfillTicketIndexes } from '../../infra/ops/backfill-ticket-indexes.js';
+import { backfillIndexes } from '../../infra/ops/backfill-indexes.js';
 import { timeRoutes } from '../../lib/time/http.js';
 import { isoWeekOf } from '../../lib/time/calendar.js';
 
@@ -580,11 +580,11 @@ describe('ticket time totals (TicketTime)', () => {
     await post(fresh.asMember, { ticketId: second.id, durationMinutes: 7 });
     expect((await admin('PATCH', `${T}/entries/${a.id}`, { durationMinutes: 55 })).status).toBe(200);
     const expected = await summaries();
-    const result = await backfillTicketIndexes({ orgId: fresh.org.orgId });
+    const result = await backfillIndexes({ orgId: fresh.org.orgId });
     expect(result.entries).toBeGreaterThan(0);
     expect((await db().entities.organization.get({ orgId: fresh.org.orgId }).go()).data?.ticketTimeAggregated).toBe(true);
     expect(await summaries()).toEqual(expected);
-    await backfillTicketIndexes({ orgId: fresh.org.orgId });
+    await backfillIndexes({ orgId: fresh.org.orgId });
     expect(await summaries()).toEqual(expected);
     // The backfill Scans the whole shared table.
   }, 120_000);

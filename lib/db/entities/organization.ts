@@ -37,7 +37,7 @@ export const Organization = (config?: EntityConfiguration) =>
     webhookEndpointCount: { type: 'number' },
     /**
      * Every ticket of the organization has its facet entries (lib/db/entities/ticket-facet.ts):
-     * true from sign-up, or once `npm run backfill-ticket-indexes` has indexed an older organization.
+     * true from sign-up, or once `npm run backfill-indexes` has indexed an older organization.
      * Until then its filtered lists read their tickets as before.
      */
     ticketFacetsIndexed: { type: 'boolean' },
@@ -45,6 +45,8 @@ export const Organization = (config?: EntityConfiguration) =>
     ticketSearchIndexed: { type: 'boolean' },
     /** Every time entry of the organization is counted in its ticket's totals (TicketTime): its ticket summaries read them. */
     ticketTimeAggregated: { type: 'boolean' },
+    /** Every wiki page of the organization is in the wiki search index (lib/db/entities/wiki-search.ts): wiki searches read it. */
+    wikiSearchIndexed: { type: 'boolean' },
     createdAt: { type: 'string', required: true, readOnly: true },
     updatedAt: { type: 'string', required: true },
   },

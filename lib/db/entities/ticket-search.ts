@@ -63,11 +63,11 @@ export type TicketSearchDocItem = EntityItem<ReturnType<typeof TicketSearchDoc>>
 /** Partitions of the pending markers' age index (byAge), read in parallel by the sweeper. */
 export const SEARCH_PENDING_SHARDS = 8;
 
-/** The byAge partition of a ticket's marker (`search#0` … `search#7`), stable per ticket. */
-export function searchShardOf(ticketId: string): string {
+/** The byAge partition of a subject's marker (`search#0` … `search#7` for tickets, `wiki#0` … for wiki pages), stable per subject. */
+export function searchShardOf(subjectId: string, prefix = 'search'): string {
   let hash = 0;
-  for (let index = 0; index < ticketId.length; index += 1) hash = (hash * 31 + ticketId.charCodeAt(index)) >>> 0;
-  return `search#${hash % SEARCH_PENDING_SHARDS}`;
+  for (let index = 0; index < subjectId.length; index += 1) hash = (hash * 31 + subjectId.charCodeAt(index)) >>> 0;
+  return `${prefix}#${hash % SEARCH_PENDING_SHARDS}`;
 }
 
 /**

@@ -60,7 +60,7 @@ export const TimeEntry = (config?: EntityConfiguration) =>
     billed: { type: 'boolean', required: true, default: false },
     /**
      * The entry is counted in its ticket's time totals (`TicketTime`): set by every entry write
-     * since those totals exist, and by `npm run backfill-ticket-indexes` for older entries. A
+     * since those totals exist, and by `npm run backfill-indexes` for older entries. A
      * write subtracts what the entry contributed before only when it was counted.
      */
     inTicketTotals: { type: 'boolean' },

@@ -1,0 +1,175 @@
+/**
+ * `npm run backfill-indexes`: the upgrade step of the facet and search indexes (tickets and wiki
+ * pages) and the ticket time totals (docs/operations.md, "Upgrades"). Items written before them
+ * have no entries, so an organization's filtered lists and searches keep reading its tickets and
+ * pages (the full read) until its flags are set. This job reads every ticket once and
+ * - puts its facet entries as they are now, in one transaction with a check of the ticket's
+ *   version (a ticket written meanwhile is read again);
+ * - indexes its search entries as the events function does (`indexTicketSearch`, under the
+ *   ticket's lease);
+ * counts every time entry of a ticket in the ticket's totals, indexes every wiki page
+ * (`indexWikiPage`), then flags every organization. Run it with the table's name (TABLE_NAME)
+ * and AWS credentials, or DYNAMODB_ENDPOINT for DynamoDB Local. Safe to run again.
+ *
+ * Why exact: a ticket written by the new version before the job reaches it keeps its facet
+ * entries by difference (what changed), so the job writes the whole set of the ticket as it is;
+ * a write after that keeps a complete set by difference. Its search entries (and a page's) are
+ * always the item as it is when indexed. Organizations are flagged only after every item was
+ * indexed.
+ *
+ * A maintenance job, not a request: for the whole table it Scans, page by page (the functions
+ * themselves are never granted Scan); for one organization (ORG_ID) it Queries its boards'
+ * tickets and its spaces' pages.
+ */
+import { pathToFileURL } from 'node:url';
+import { db } from '../../lib/db/service.js';
+import { guarded, transact } from '../../lib/db/transact.js';
+import { LostRace, retryLostRaces } from '../../lib/db/races.js';
+import type { TicketItem, TimeEntryItem } from '../../lib/db/entities/index.js';
+import { ticketTimeItems } from '../../lib/time/ticket-time.js';
+import { facetItems, facetsOf } from '../../lib/tickets/lists/facets.js';
+import { scanEntity } from './scan.js';
+import { indexTicketSearch } from '../../lib/tickets/search/index.js';
+import { indexWikiPage } from '../../lib/wiki/index.js';
+import { systemClock } from '../../lib/core/clock.js';
+
+export interface IndexBackfillResult {
+  tickets: number;
+  /** Facet entries written. */
+  facetEntries: number;
+  /** Time entries counted in their tickets' totals. */
+  entries: number;
+  /** Wiki pages indexed. */
+  pages: number;
+  organizations: number;
+}
+
+/** Puts one ticket's entries as it is now, guarded by its version (read again when it changed). */
+async function indexTicketFacets(ticketId: string): Promise<number> {
+  return retryLostRaces(async () => {
+    const ticket = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data as TicketItem | null;
+    const entries = facetsOf(ticket ?? undefined);
+    if (!ticket || entries.length === 0) return 0;
+    await transact((e) => [
+      guarded(
+        e.ticket
+          .check({ ticketId })
+          .where((attr, op) => op.eq(attr.version, ticket.version))
+          .commit(),
+        () => new LostRace('changed since it was read'),
+      ),
+      ...facetItems(e, undefined, ticket),
+    ]);
+    return entries.length;
+  });
+}
+
+/**
+ * Counts one time entry stored before the ticket totals in its ticket's totals: the entry
+ * marked counted, its version raised (a writer that read it before fails its guard and reads
+ * again), and its contribution added, in one transaction. False when there was nothing to do.
+ */
+async function countInTicketTotals(orgId: string, entryId: string): Promise<boolean> {
+  return retryLostRaces(async () => {
+    const entry = (await db().entities.timeEntry.get({ orgId, entryId }).go({ consistent: true })).data as TimeEntryItem | null;
+    if (!entry || entry.inTicketTotals === true || !entry.ticketId) return false;
+    const counted = { ...entry, inTicketTotals: true, version: entry.version + 1 };
+    await transact((e) => [
+      guarded(
+        e.timeEntry
+          .patch({ orgId, entryId })
+          .set({ inTicketTotals: true })
+          .add({ version: 1 })
+          .where((attr, op) => op.eq(attr.version, entry.version))
+          .commit(),
+        () => new LostRace('changed since it was read'),
+      ),
+      ...ticketTimeItems(e, undefined, counted),
+    ]);
+    return true;
+  });
+}
+
+/** Every ticket of the table (Scan), or one organization's, board by board (Query). */
+async function* ticketsOf(orgId: string | undefined): AsyncGenerator<{ ticketId: string; orgId: string }> {
+  if (orgId === undefined) {
+    for await (const item of scanEntity('ticket', 'ticketId, orgId')) yield { ticketId: String(item.ticketId), orgId: String(item.orgId) };
+    return;
+  }
+  const boards = await db().entities.board.query.byOrg({ orgId }).go({ pages: 'all', attributes: ['boardId'] });
+  for (const { boardId } of boards.data) {
+    const tickets = await db().entities.ticket.query.byBoard({ orgId, boardId }).go({ pages: 'all', attributes: ['ticketId'] });
+    for (const { ticketId } of tickets.data) yield { ticketId, orgId };
+  }
+}
+
+/** Every time entry with a ticket (Scan), or one organization's, ticket by ticket (Query). */
+async function* ticketEntriesOf(orgId: string | undefined, ticketIds: string[]): AsyncGenerator<{ orgId: string; entryId: string }> {
+  if (orgId === undefined) {
+    for await (const item of scanEntity('timeEntry', 'orgId, entryId')) yield { orgId: String(item.orgId), entryId: String(item.entryId) };
+    return;
+  }
+  for (const ticketId of ticketIds) {
+    const entries = await db().entities.timeEntry.query.byTicket({ orgId, ticketKey: ticketId }).go({ pages: 'all', attributes: ['entryId'] });
+    for (const { entryId } of entries.data) yield { orgId, entryId };
+  }
+}
+
+/** Every wiki page of the table (Scan), or one organization's, space by space (Query). */
+async function* pagesOf(orgId: string | undefined): AsyncGenerator<{ orgId: string; spaceId: string; pageId: string }> {
+  if (orgId === undefined) {
+    for await (const item of scanEntity('wikiPage', 'orgId, spaceId, pageId')) yield { orgId: String(item.orgId), spaceId: String(item.spaceId), pageId: String(item.pageId) };
+    return;
+  }
+  const spaces = await db().entities.wikiSpace.query.byOrg({ orgId }).go({ pages: 'all', attributes: ['spaceId'] });
+  for (const { spaceId } of spaces.data) {
+    const pages = await db().entities.wikiPage.query.bySpace({ orgId, spaceId }).go({ pages: 'all', attributes: ['pageId'] });
+    for (const { pageId } of pages.data) yield { orgId, spaceId, pageId };
+  }
+}
+
+const FLAGS = ['ticketFacetsIndexed', 'ticketSearchIndexed', 'ticketTimeAggregated', 'wikiSearchIndexed'] as const;
+
+/**
+ * The whole table (Scans), or one organization (`scope.orgId`: ORG_ID on the command line, and
+ * the tests), read by Queries of its boards and spaces.
+ */
+export async function backfillIndexes(scope: { orgId?: string } = {}): Promise<IndexBackfillResult> {
+  const result: IndexBackfillResult = { tickets: 0, facetEntries: 0, entries: 0, pages: 0, organizations: 0 };
+  const ticketIds: string[] = [];
+  for await (const { ticketId, orgId } of ticketsOf(scope.orgId)) {
+    result.tickets += 1;
+    if (scope.orgId !== undefined) ticketIds.push(ticketId);
+    result.facetEntries += await indexTicketFacets(ticketId);
+    await indexTicketSearch(orgId, ticketId, systemClock);
+  }
+  for await (const { orgId, entryId } of ticketEntriesOf(scope.orgId, ticketIds)) {
+    if (await countInTicketTotals(orgId, entryId)) result.entries += 1;
+  }
+  for await (const { orgId, spaceId, pageId } of pagesOf(scope.orgId)) {
+    result.pages += 1;
+    await indexWikiPage(orgId, spaceId, pageId, systemClock);
+  }
+  const organizations = scope.orgId === undefined ? scanEntity('organization', `orgId, ${FLAGS.join(', ')}`) : organizationOf(scope.orgId);
+  for await (const org of organizations) {
+    if (FLAGS.every((flag) => org[flag] === true)) continue;
+    await db().entities.organization.patch({ orgId: String(org.orgId) }).set(Object.fromEntries(FLAGS.map((flag) => [flag, true]))).go();
+    result.organizations += 1;
+  }
+  return result;
+}
+
+async function* organizationOf(orgId: string): AsyncGenerator<Record<string, unknown>> {
+  const org = (await db().entities.organization.get({ orgId }).go({ consistent: true })).data;
+  if (org) yield org as unknown as Record<string, unknown>;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  if (!process.env.TABLE_NAME) {
+    console.error('Set TABLE_NAME (and DYNAMODB_ENDPOINT for DynamoDB Local, or AWS credentials).');
+    process.exit(2);
+  }
+  // The service's configuration insists on a session key; this job signs nothing.
+  process.env.JWT_SECRET ??= 'backfill-indexes-signs-nothing-0000000';
+  console.log(JSON.stringify(await backfillIndexes({ orgId: process.env.ORG_ID || undefined })));
+}
