@@ -22,6 +22,9 @@
  * tickets and its spaces' pages.
  */
 import { pathToFileURL } from 'node:url';
+import { Entity } from 'electrodb';
+import { config } from '../../lib/core/config.js';
+import { documentDb } from '../../lib/db/client.js';
 import { db } from '../../lib/db/service.js';
 import { guarded, transact } from '../../lib/db/transact.js';
 import { LostRace, retryLostRaces } from '../../lib/db/races.js';
@@ -41,6 +44,8 @@ export interface IndexBackfillResult {
   entries: number;
   /** Wiki pages indexed. */
   pages: number;
+  /** Items of the ticket search index's first layout deleted. */
+  firstLayoutItems: number;
   organizations: number;
 }
 
@@ -128,14 +133,62 @@ async function* pagesOf(orgId: string | undefined): AsyncGenerator<{ orgId: stri
   }
 }
 
-const FLAGS = ['ticketFacetsIndexed', 'ticketSearchIndexed', 'ticketTimeAggregated', 'wikiSearchIndexed'] as const;
+/**
+ * The first layout of the ticket search index (TicketTerm and TicketSearchDoc version 1: the
+ * entries in their board's partition), as far as deleting its items needs it.
+ */
+export function firstLayout() {
+  const options = { table: config().tableName, client: documentDb() };
+  const term = new Entity({
+    model: { entity: 'ticketTerm', version: '1', service: 'wm' },
+    attributes: { orgId: { type: 'string', required: true }, boardId: { type: 'string', required: true }, term: { type: 'string', required: true }, ticketId: { type: 'string', required: true } },
+    indexes: { byTerm: { pk: { field: 'pk', composite: ['orgId', 'boardId'] }, sk: { field: 'sk', composite: ['term', 'ticketId'] } } },
+  }, options);
+  const record = new Entity({
+    model: { entity: 'ticketSearch', version: '1', service: 'wm' },
+    attributes: { ticketId: { type: 'string', required: true } },
+    indexes: { byTicket: { pk: { field: 'pk', composite: ['ticketId'] }, sk: { field: 'sk', composite: [] } } },
+  }, options);
+  return { term, record };
+}
+
+/** Deletes the first layout's items: of the whole table (Scans), or of one organization's boards and tickets. Answers how many. */
+async function removeFirstLayout(orgId: string | undefined, boardIds: string[], ticketIds: string[]): Promise<number> {
+  const { term, record } = firstLayout();
+  let removed = 0;
+  const remove = async (entity: typeof term | typeof record, keys: Record<string, string>[]) => {
+    if (keys.length === 0) return;
+    // biome-ignore lint/suspicious/noExplicitAny: the two entities' delete keys differ; each gets its own
+    const { unprocessed } = await (entity as any).delete(keys).go({ concurrency: 4 });
+    if (unprocessed.length > 0) throw new Error('Items of the first layout left unprocessed; run the backfill again');
+    removed += keys.length;
+  };
+  if (orgId !== undefined) {
+    for (const boardId of boardIds) await remove(term, (await term.query.byTerm({ orgId, boardId }).go({ pages: 'all' })).data);
+    // Deleting a missing record is nothing.
+    await remove(record, ticketIds.map((ticketId) => ({ ticketId })));
+    return removed;
+  }
+  for (const entity of [term, record] as const) {
+    let cursor: string | null = null;
+    do {
+      // biome-ignore lint/suspicious/noExplicitAny: a Scan of either entity, page by page
+      const page: { data: Record<string, string>[]; cursor: string | null } = await (entity as any).scan.go({ cursor, limit: 1000 });
+      await remove(entity, page.data);
+      cursor = page.cursor;
+    } while (cursor);
+  }
+  return removed;
+}
+
+const FLAGS = ['ticketFacetsIndexed', 'ticketTermsIndexed', 'ticketTimeAggregated', 'wikiSearchIndexed'] as const;
 
 /**
  * The whole table (Scans), or one organization (`scope.orgId`: ORG_ID on the command line, and
  * the tests), read by Queries of its boards and spaces.
  */
 export async function backfillIndexes(scope: { orgId?: string } = {}): Promise<IndexBackfillResult> {
-  const result: IndexBackfillResult = { tickets: 0, facetEntries: 0, entries: 0, pages: 0, organizations: 0 };
+  const result: IndexBackfillResult = { tickets: 0, facetEntries: 0, entries: 0, pages: 0, firstLayoutItems: 0, organizations: 0 };
   const ticketIds: string[] = [];
   for await (const { ticketId, orgId } of ticketsOf(scope.orgId)) {
     result.tickets += 1;
@@ -150,6 +203,8 @@ export async function backfillIndexes(scope: { orgId?: string } = {}): Promise<I
     result.pages += 1;
     await indexWikiPage(orgId, spaceId, pageId, systemClock);
   }
+  const boardIds = scope.orgId === undefined ? [] : (await db().entities.board.query.byOrg({ orgId: scope.orgId }).go({ pages: 'all', attributes: ['boardId'] })).data.map(({ boardId }) => boardId);
+  result.firstLayoutItems = await removeFirstLayout(scope.orgId, boardIds, ticketIds);
   const organizations = scope.orgId === undefined ? scanEntity('organization', `orgId, ${FLAGS.join(', ')}`) : organizationOf(scope.orgId);
   for await (const org of organizations) {
     if (FLAGS.every((flag) => org[flag] === true)) continue;

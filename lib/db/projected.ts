@@ -15,6 +15,22 @@ export interface QueryParams {
 export type QueryCursor = Record<string, unknown> | undefined;
 
 /**
+ * A `begins_with` key condition (as ElectroDB writes one) as the same key range: BETWEEN the
+ * prefix and the prefix followed by the highest code point. The same items; DynamoDB seeks
+ * either, but DynamoDB Local (the local runtime) reads the whole partition for `begins_with`.
+ */
+export function asKeyRange(params: QueryParams): QueryParams {
+  const match = /^(#pk = :pk) and begins_with\((#sk\d*), (:sk\d*)\)$/.exec(params.KeyConditionExpression);
+  if (!match) return params;
+  const [, partition, name, value] = match as unknown as [string, string, string, string];
+  return {
+    ...params,
+    KeyConditionExpression: `${partition} and ${name} BETWEEN ${value} AND :prefixEnd`,
+    ExpressionAttributeValues: { ...params.ExpressionAttributeValues, ':prefixEnd': `${params.ExpressionAttributeValues[value]}\u{10FFFF}` },
+  };
+}
+
+/**
  * Runs an ElectroDB-built Query (consistent) returning only `fields`, as stored: for index
  * entries read by the thousand, where ElectroDB's formatting of each item costs more than the
  * read itself. From `start`, up to `limit` items when given; answers the items and where it
@@ -27,7 +43,7 @@ export async function queryProjected<T>(params: QueryParams, fields: readonly st
   do {
     const page = await documentDb().send(
       new QueryCommand({
-        ...params,
+        ...asKeyRange(params),
         ExpressionAttributeNames: { ...params.ExpressionAttributeNames, ...names },
         ProjectionExpression: Object.keys(names).join(', '),
         ConsistentRead: true,
@@ -44,6 +60,7 @@ export async function queryProjected<T>(params: QueryParams, fields: readonly st
 /** The number of items a Query (consistent) selects from `start` with `filter` ANDed to its own (Select COUNT). */
 export async function queryCount(params: QueryParams, filter: { expression: string; names: Record<string, string>; values: Record<string, unknown> }, start?: QueryCursor): Promise<number> {
   const expression = [params.FilterExpression, filter.expression].filter(Boolean).map((part) => `(${part})`).join(' AND ');
+  const range = asKeyRange(params);
   let total = 0;
   let next = start;
   do {
@@ -51,10 +68,10 @@ export async function queryCount(params: QueryParams, filter: { expression: stri
       new QueryCommand({
         TableName: params.TableName,
         ...(params.IndexName ? { IndexName: params.IndexName } : {}),
-        KeyConditionExpression: params.KeyConditionExpression,
+        KeyConditionExpression: range.KeyConditionExpression,
         FilterExpression: expression,
         ExpressionAttributeNames: { ...params.ExpressionAttributeNames, ...filter.names },
-        ExpressionAttributeValues: { ...params.ExpressionAttributeValues, ...filter.values },
+        ExpressionAttributeValues: { ...range.ExpressionAttributeValues, ...filter.values },
         Select: 'COUNT',
         ConsistentRead: true,
         ExclusiveStartKey: next,

@@ -60,7 +60,7 @@ export async function signup(ctx: AnonymousContext, input: SignupInput, options:
     liveAgentCount: 0,
     webhookEndpointCount: 0,
     ticketFacetsIndexed: true,
-    ticketSearchIndexed: true,
+    ticketTermsIndexed: true,
     ticketTimeAggregated: true,
     wikiSearchIndexed: true,
     groupDirectory: Object.fromEntries(groups.map((group) => [group.groupId, directoryEntryOf(group)])),

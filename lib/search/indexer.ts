@@ -63,6 +63,11 @@ export function itemTarget(params: unknown): { TableName: string; Key: Record<st
   return { TableName, Key };
 }
 
+/** The attributes ElectroDB identifies an item of an entity by (its name and version): a record created by a raw write carries them. */
+export function identityOf(entity: { schema: { model: { entity: string; version: string } } }): Record<string, string> {
+  return { __edb_e__: entity.schema.model.entity, __edb_v__: entity.schema.model.version };
+}
+
 /** Runs in a row for one subject while writes keep coming (beyond that, the sweeper continues). */
 const MAX_RUNS = 10;
 /** The lease lasts longer than any run (the events function's timeout is far shorter). */
@@ -114,6 +119,9 @@ async function indexOnce<Entry, Stored extends SearchRecord>(subject: IndexSubje
     if (adding.length > 0) await update(subject.record, token, { set: { extra: [...(previous?.extra ?? []), ...adding] }, remove: [] });
     return await indexLeased(subject, token, state, previous, listed, known);
   } catch (error) {
+    // The lease was lost (the record deleted with its space, or taken once this run outlived it):
+    // the subject is left to whoever holds it now, or to the sweeper, which finds its marker.
+    if (isConditionFailure(error)) return undefined;
     // Failed midway (the job is retried): the lease goes, `dirty` stays, so the retry rewrites every entry.
     await update(subject.record, token, { set: {}, remove: LEASE }).catch(() => undefined);
     throw error;

@@ -4,7 +4,7 @@ import type { TransactionEntities, TransactionItem } from '../db/transact.js';
 import { mapLimited } from '../core/concurrency.js';
 import { DELETED_PAGE_VERSION, SEARCH_PENDING_SHARDS, type WikiPageItem, type WikiSearchDocItem, type WikiTermItem } from '../db/entities/index.js';
 import { eventPuts, newEventRecord, type DispatchedEvent } from '../events/index.js';
-import { indexSubject, itemTarget, sweepStaleMarkers, type IndexSubject } from '../search/index.js';
+import { identityOf, indexSubject, itemTarget, sweepStaleMarkers, type IndexSubject } from '../search/index.js';
 import { readContent } from './content.js';
 import { pageTermsOf } from './search-rule.js';
 
@@ -33,7 +33,7 @@ export async function indexWikiPage(orgId: string, spaceId: string, pageId: stri
 function pageSubject(orgId: string, spaceId: string, pageId: string): IndexSubject<WikiTermItem, WikiSearchDocItem> {
   const key = { orgId, spaceId, pageId };
   return {
-    record: { ...itemTarget(db().entities.wikiSearchDoc.get(key).params()), create: { __edb_e__: 'wikiSearch', __edb_v__: '1', ...key } },
+    record: { ...itemTarget(db().entities.wikiSearchDoc.get(key).params()), create: { ...identityOf(db().entities.wikiSearchDoc), ...key } },
     read: async () => {
       const page = (await db().entities.wikiPage.get(key).go({ consistent: true })).data as WikiPageItem | null;
       if (!page) return { version: DELETED_PAGE_VERSION, want: new Map(), gone: true };

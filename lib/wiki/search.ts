@@ -38,6 +38,8 @@ interface Scope {
 interface Match {
   page: WikiPageItem;
   inTitle: boolean;
+  /** The page's content, when it was read to judge it. */
+  content?: string;
 }
 
 /** More pages pending than this (a bulk import in progress) and the search reads the pages instead. */
@@ -54,7 +56,7 @@ async function judgeByContent(pages: WikiPageItem[], words: string[]): Promise<M
   return pages.flatMap((page) => {
     const { terms, titleTerms } = pageTermsOf(page.title, contents.get(page.pageId) ?? '');
     const judged = judgePage(words, terms, [...titleTerms]);
-    return judged ? [{ page, inTitle: judged.inTitle }] : [];
+    return judged ? [{ page, inTitle: judged.inTitle, content: contents.get(page.pageId) ?? '' }] : [];
   });
 }
 
@@ -118,12 +120,12 @@ async function findPages(ctx: DomainContext, scopes: Scope[], search: string, pe
   return matches.sort((a, b) => Number(b.inTitle) - Number(a.inTitle) || a.page.title.localeCompare(b.page.title) || a.page.pageId.localeCompare(b.page.pageId));
 }
 
-/** One page of matches, with the snippets of that page's results only (their content read). */
+/** One page of matches, with the snippets of that page's results only (their content read, unless it was to judge them). */
 async function pageOfMatches<T>(matches: Match[], search: string, paging: { page: number; limit: number }, present: (match: Match, snippet: string) => T): Promise<Page<T>> {
   const result = pageOf(matches, paging.page, paging.limit);
-  const contents = await readContents(result.items.map(({ page }) => refOf(page)));
+  const contents = await readContents(result.items.filter((match) => match.content === undefined).map(({ page }) => refOf(page)));
   const words = wordsOf(search);
-  return { ...result, items: result.items.map((match) => present(match, snippetOf(match.page.title, contents.get(match.page.pageId) ?? '', words))) };
+  return { ...result, items: result.items.map((match) => present(match, snippetOf(match.page.title, match.content ?? contents.get(match.page.pageId) ?? '', words))) };
 }
 
 /** The pending pages, read beside the spaces when the organization is in the index. */

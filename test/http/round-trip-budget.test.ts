@@ -653,9 +653,11 @@ function wikiProbes(): Record<string, Probe> {
     [`GET ${w}`]: { budget: 3, run: call(`GET ${w}`) },
     // auth; one transaction (space, slug guard, hourly count); the count read back (for RateLimit).
     [`POST ${w}`]: { budget: 3, run: (org) => org.call('POST', w, { body: { name: `Budget ${suffix()}` } }) },
-    // In an organization of one space and page: auth; spaces ∥ boards; its pages; their content (one BatchGetItem).
+    // In an organization of one space and a page just written (not yet indexed): auth; spaces ∥ boards ∥ the pending
+    // markers; the word's entries (one Query per word and space); the matching and pending pages (one BatchGetItem);
+    // the pending page's content (one BatchGetItem), which also gives its snippet.
     'GET /api/v1/wiki/search': {
-      budget: 5,
+      budget: 7,
       run: async () => {
         const fresh = await signupOrg();
         const only = (await fresh.call('POST', w, { body: { name: 'Searched' } })).body.id;

@@ -52,7 +52,7 @@ async function statusesOf(org: TestOrg): Promise<Statuses> {
 async function newWorld(): Promise<World> {
   const org = await signupOrg();
   // The search reads the boards (as in an organization not yet backfilled), not the search index.
-  await db().entities.organization.patch({ orgId: org.orgId }).set({ ticketSearchIndexed: false }).go();
+  await db().entities.organization.patch({ orgId: org.orgId }).set({ ticketTermsIndexed: false }).go();
   const boardId = (await call(org, 'POST', '/api/v1/boards', { name: 'Fast lists', prefix: 'FST' }, 201)).body.id;
   const otherBoardId = (await call(org, 'POST', '/api/v1/boards', { name: 'Elsewhere', prefix: 'ELS' }, 201)).body.id;
   return { org, boardId, otherBoardId, statuses: await statusesOf(org) };

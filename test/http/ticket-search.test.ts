@@ -14,7 +14,7 @@ import { fold, wordsOf } from '../../lib/search/index.js';
  * same rule: every page and total of board and cross-board searches must be identical, both
  * once the events function has indexed every write and right after writes it has not indexed
  * yet (the pending tickets the reader judges itself). The full read is what an organization not
- * yet backfilled gets (`ticketSearchIndexed` unset).
+ * yet backfilled gets (`ticketTermsIndexed` unset).
  */
 const clockAt = (date: Date): Clock => ({ now: () => date });
 let org: TestOrg;
@@ -23,7 +23,7 @@ let statuses: Record<string, { id: string }>;
 const tickets: { id: string; boardId: string }[] = [];
 
 
-const setIndexed = (indexed: boolean) => db().entities.organization.patch({ orgId: org.orgId }).set({ ticketSearchIndexed: indexed }).go();
+const setIndexed = (indexed: boolean) => db().entities.organization.patch({ orgId: org.orgId }).set({ ticketTermsIndexed: indexed }).go();
 const pendingOf = async () => (await db().entities.searchPending.query.byOrganization({ orgId: org.orgId }).go()).data;
 const drained = async () => expect(await waitUntil(pendingOf, (pending) => pending.length === 0, 60_000)).toEqual([]);
 

@@ -41,8 +41,12 @@ export const Organization = (config?: EntityConfiguration) =>
      * Until then its filtered lists read their tickets as before.
      */
     ticketFacetsIndexed: { type: 'boolean' },
-    /** Likewise for the ticket search index (lib/db/entities/ticket-search.ts): searches read it once every ticket is in it. */
-    ticketSearchIndexed: { type: 'boolean' },
+    /**
+     * Likewise for the ticket search index (lib/db/entities/ticket-search.ts, its entries in
+     * partitions of their own since version 2): searches read it once every ticket is in it. It
+     * replaces `ticketSearchIndexed`, the flag of the first layout, which no code reads any more.
+     */
+    ticketTermsIndexed: { type: 'boolean' },
     /** Every time entry of the organization is counted in its ticket's totals (TicketTime): its ticket summaries read them. */
     ticketTimeAggregated: { type: 'boolean' },
     /** Every wiki page of the organization is in the wiki search index (lib/db/entities/wiki-search.ts): wiki searches read it. */

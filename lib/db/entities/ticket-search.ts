@@ -8,13 +8,16 @@ import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 /**
  * One term of one live ticket: a word of its title or description, or its display id
- * (`#web-42`). Keyed by (organization, board), then term and ticket id: a word prefix is one
- * Query (`begins_with`) that reads only the entries of the words it begins. Carries what a list
- * needs to select and order the ticket without reading it.
+ * (`#web-42`). Keyed by (board, organization), then term and ticket id: a word prefix is one
+ * Query of a key range that reads only the entries of the words it begins. Carries what a list
+ * needs to select and order the ticket without reading it. The partition is the index's own
+ * (board first, so not the board's partition, where its column counts and releases are):
+ * nothing else is read past its entries. Version 2: version 1 kept them in the board's
+ * partition; `npm run backfill-indexes` deletes its items.
  */
 export const TicketTerm = (config?: EntityConfiguration) =>
   new Entity({
-  model: { entity: 'ticketTerm', version: '1', service: 'wm' },
+  model: { entity: 'ticketTerm', version: '2', service: 'wm' },
   attributes: {
     orgId: { type: 'string', required: true },
     boardId: { type: 'string', required: true },
@@ -25,7 +28,7 @@ export const TicketTerm = (config?: EntityConfiguration) =>
     isArchived: { type: 'boolean', required: true, default: false },
   },
   indexes: {
-    byTerm: { pk: { field: 'pk', composite: ['orgId', 'boardId'] }, sk: { field: 'sk', composite: ['term', 'ticketId'] } },
+    byTerm: { pk: { field: 'pk', composite: ['boardId', 'orgId'] }, sk: { field: 'sk', composite: ['term', 'ticketId'] } },
   },
 }, config);
 export type TicketTermItem = EntityItem<ReturnType<typeof TicketTerm>>;
@@ -39,7 +42,8 @@ export type TicketTermItem = EntityItem<ReturnType<typeof TicketTerm>>;
  */
 export const TicketSearchDoc = (config?: EntityConfiguration) =>
   new Entity({
-  model: { entity: 'ticketSearch', version: '1', service: 'wm' },
+  // Version 2 lists the entries of TicketTerm version 2 (a new item: a version 1 record lists entries of the old layout).
+  model: { entity: 'ticketSearch', version: '2', service: 'wm' },
   attributes: {
     ticketId: { type: 'string', required: true },
     orgId: { type: 'string', required: true },

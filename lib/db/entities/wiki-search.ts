@@ -8,9 +8,11 @@ import { searchShardOf } from './ticket-search.js';
  */
 
 /**
- * One word of one page (of its title or its current content). Keyed by (organization, space),
- * then term and page id: a word prefix is one Query (`begins_with`) that reads only the entries
- * of the words it begins. `inTitle` says the word is one of the title's (title matches rank first).
+ * One word of one page (of its title or its current content). Keyed by (space, organization),
+ * then term and page id: a word prefix is one Query of a key range that reads only the entries
+ * of the words it begins. The partition is the index's own (space first: not the space's
+ * partition, where its pages, versions and content are). `inTitle` says the word is one of the
+ * title's (title matches rank first).
  */
 export const WikiTerm = (config?: EntityConfiguration) =>
   new Entity({
@@ -23,7 +25,7 @@ export const WikiTerm = (config?: EntityConfiguration) =>
     inTitle: { type: 'boolean', required: true, default: false },
   },
   indexes: {
-    byTerm: { pk: { field: 'pk', composite: ['orgId', 'spaceId'] }, sk: { field: 'sk', composite: ['term', 'pageId'] } },
+    byTerm: { pk: { field: 'pk', composite: ['spaceId', 'orgId'] }, sk: { field: 'sk', composite: ['term', 'pageId'] } },
   },
 }, config);
 export type WikiTermItem = EntityItem<ReturnType<typeof WikiTerm>>;

@@ -92,7 +92,7 @@ export async function listBoardTickets(ctx: DomainContext, boardId: string, quer
  * search while too many tickets are pending).
  */
 async function listFromIndexes(ctx: DomainContext, boardIds: string[], filters: ListQuery, config: OrgConfig) {
-  if (ctx.org.ticketSearchIndexed && servedBySearch(filters)) {
+  if (ctx.org.ticketTermsIndexed && servedBySearch(filters)) {
     const page = await listBySearch(ctx, boardIds, filters, config);
     if (page) return page;
   }

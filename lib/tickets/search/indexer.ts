@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { db } from '../../db/service.js';
-import { indexSubject, itemTarget, sweepStaleMarkers, type IndexSubject } from '../../search/index.js';
+import { identityOf, indexSubject, itemTarget, sweepStaleMarkers, type IndexSubject } from '../../search/index.js';
 import { positionKeyOf, SEARCH_PENDING_SHARDS, type TicketItem, type TicketSearchDocItem, type TicketTermItem } from '../../db/entities/index.js';
 import type { DispatchedEvent } from '../../events/index.js';
 import { searchTermsOf } from './text.js';
@@ -17,7 +17,7 @@ export async function indexTicketSearch(orgId: string, ticketId: string, clock: 
 
 function ticketSubject(orgId: string, ticketId: string): IndexSubject<TicketTermItem, TicketSearchDocItem> {
   return {
-    record: { ...itemTarget(db().entities.ticketSearchDoc.get({ ticketId }).params()), create: { __edb_e__: 'ticketSearch', __edb_v__: '1', ticketId, orgId } },
+    record: { ...itemTarget(db().entities.ticketSearchDoc.get({ ticketId }).params()), create: { ...identityOf(db().entities.ticketSearchDoc), ticketId, orgId } },
     read: async () => {
       const ticket = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data as TicketItem | null;
       return { version: ticket?.version ?? 0, want: wantedEntries(ticket) };
