@@ -11,6 +11,7 @@ import { READINESS_EVENT } from '../lib/tickets/dependencies/readiness.js';
 import { clearDeletedMilestone, MILESTONE_CLEARING_JOB } from '../lib/milestones/index.js';
 import { detachDeletedRelease, RELEASE_DETACHING_JOB } from '../lib/releases/index.js';
 import { runSearchIndexJob, SEARCH_INDEX_JOB } from '../lib/tickets/search/index.js';
+import { RETYPE_JOB, retypeStep } from '../lib/tickets/lists/retype.js';
 
 /**
  * Events to webhook endpoints; time entry pushes to the organization's time-booking endpoint;
@@ -24,6 +25,7 @@ const dispatch = eventDispatcher({
   [MILESTONE_CLEARING_JOB]: clearDeletedMilestone,
   [RELEASE_DETACHING_JOB]: detachDeletedRelease,
   [SEARCH_INDEX_JOB]: runSearchIndexJob,
+  [RETYPE_JOB]: retypeStep,
   [WIKI_SEARCH_INDEX_JOB]: runWikiSearchIndexJob,
 });
 

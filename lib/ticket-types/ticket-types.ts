@@ -6,7 +6,8 @@ import { guarded, transact, type TransactionEntities } from '../db/transact.js';
 import { LostRace, retryLostRaces } from '../db/races.js';
 import type { TicketTypeItem } from '../db/entities/index.js';
 import { requirePermission, assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/index.js';
-import { retypeTickets } from '../tickets/index.js';
+import { RETYPE_JOB, type Retyping } from '../tickets/index.js';
+import { eventPuts, newEventRecord } from '../events/index.js';
 
 /** Spec §8: a ticket type's order is 0-100. */
 export const MAX_TYPE_ORDER = 100;
@@ -30,15 +31,19 @@ export function presentTicketType(type: TicketTypeItem) {
 const byDisplayOrder = (a: TicketTypeItem, b: TicketTypeItem): number =>
   a.order - b.order || a.name.localeCompare(b.name) || a.typeId.localeCompare(b.typeId);
 
-/** The organization's ticket types in display order (order, then name): one consistent Query. */
+/** Every ticket type item of the organization, those being deleted too: one consistent Query. */
+async function loadTypeItems(orgId: string): Promise<TicketTypeItem[]> {
+  return (await db().entities.ticketType.query.byOrg({ orgId }).go({ pages: 'all', consistent: true })).data;
+}
+
+/** The organization's ticket types in display order (order, then name); a type being deleted is gone. */
 export async function loadOrganizationTicketTypes(orgId: string): Promise<TicketTypeItem[]> {
-  const { data } = await db().entities.ticketType.query.byOrg({ orgId }).go({ pages: 'all', consistent: true });
-  return data.sort(byDisplayOrder);
+  return (await loadTypeItems(orgId)).filter((type) => type.replacedBy === undefined).sort(byDisplayOrder);
 }
 
 async function loadTicketType(ctx: DomainContext, typeId: string): Promise<TicketTypeItem> {
   const type = (await db().entities.ticketType.get({ orgId: ctx.org.orgId, typeId }).go({ consistent: true })).data;
-  if (!type) throw notFound('Ticket type');
+  if (!type || type.replacedBy !== undefined) throw notFound('Ticket type');
   return type;
 }
 
@@ -172,12 +177,16 @@ export async function updateTicketType(ctx: DomainContext, typeId: string, input
   });
 }
 
-/** The replacement named by DELETE ?replacementTypeId, which must be another type of the organization. */
-function resolveReplacement(types: TicketTypeItem[], type: TicketTypeItem, replacementTypeId: string | undefined): TicketTypeItem | undefined {
+/**
+ * The replacement named by DELETE ?replacementTypeId, which must be another type of the
+ * organization; needed when the type has tickets, or receives those of a type being deleted.
+ */
+function resolveReplacement(types: TicketTypeItem[], type: TicketTypeItem, replacementTypeId: string | undefined, receiving: boolean): TicketTypeItem | undefined {
   if (replacementTypeId === undefined) {
     if (type.ticketCount > 0) {
       throw invalidField('replacementTypeId', `${type.ticketCount} tickets have this type; name the type they move to`);
     }
+    if (receiving) throw invalidField('replacementTypeId', 'The tickets of a deleted type are moving to this type; name the type they move to');
     return undefined;
   }
   if (replacementTypeId === type.typeId) throw invalidField('replacementTypeId', 'Must differ from the deleted type');
@@ -187,28 +196,48 @@ function resolveReplacement(types: TicketTypeItem[], type: TicketTypeItem, repla
 }
 
 /**
- * Moves every ticket of `fromTypeId` to `toTypeId`, keeping both types' `ticketCount` in step.
- */
-export async function reassignTicketsOfType(ctx: DomainContext, fromTypeId: string, toTypeId: string): Promise<void> {
-  await retypeTickets(ctx, fromTypeId, toTypeId);
-}
-
-/**
- * Deletes a type after moving its tickets to the replacement. The delete is conditional on
- * the type still not being the default and having no tickets left, so a ticket created in
- * the meantime keeps its type; it releases the name guard in the same transaction.
+ * DELETE /ticket-types/{id}. A type with tickets (or receiving those of a type being deleted)
+ * is marked replaced by `replacementTypeId`, its name freed and the moving job recorded, in one
+ * transaction: from then on it is gone from every read (its tickets show the replacement), no
+ * ticket can take it, and the request answers at once, whatever the type holds. The job
+ * (`retypeStep`, lib/tickets/lists/retype.ts) moves the tickets and then deletes the item. A
+ * type without tickets is deleted at once, on condition it still has none (a ticket created in
+ * the meantime keeps its type and the delete is retried), its name freed in the same
+ * transaction.
  */
 export async function deleteTicketType(ctx: DomainContext, typeId: string, replacementTypeId?: string): Promise<void> {
   requirePermission(ctx, 'settings:manage-ticket-types');
   await retryLostRaces(async () => {
-    const types = await loadOrganizationTicketTypes(ctx.org.orgId);
+    const items = await loadTypeItems(ctx.org.orgId);
+    const types = items.filter((candidate) => candidate.replacedBy === undefined);
     const type = findType(types, typeId);
     if (type.isOrgDefault) {
       throw conflict(`"${type.name}" is the default ticket type; make another type the default before deleting it`, { reason: 'DEFAULT_TICKET_TYPE' });
     }
-    const replacement = resolveReplacement(types, type, replacementTypeId);
-    // A type without tickets has nothing to move (a ticket created since is caught by the delete's condition).
-    if (replacement && type.ticketCount > 0) await reassignTicketsOfType(ctx, typeId, replacement.typeId);
+    const receiving = items.some((candidate) => candidate.replacedBy === typeId);
+    const replacement = resolveReplacement(types, type, replacementTypeId, receiving);
+    if (replacement && (type.ticketCount > 0 || receiving)) {
+      const at = ctx.clock.now().toISOString();
+      const retyping: Retyping = { fromTypeId: typeId };
+      await transact((e) => [
+        guarded(
+          e.ticketType
+            .patch({ orgId: ctx.org.orgId, typeId })
+            .set({ replacedBy: replacement.typeId, updatedAt: at })
+            // The name read is the guard released; the replacement must still be a live type (checked below).
+            .where((attr, op) => `${op.eq(attr.isOrgDefault, false)} AND ${op.eq(attr.name, type.name)} AND ${op.notExists(attr.replacedBy)}`)
+            .commit(),
+          changedConcurrently,
+        ),
+        guarded(
+          e.ticketType.check({ orgId: ctx.org.orgId, typeId: replacement.typeId }).where((attr, op) => op.notExists(attr.replacedBy)).commit(),
+          changedConcurrently,
+        ),
+        releaseName(e, ctx.org.orgId, 'ticketType', type.name),
+        ...eventPuts(e, [newEventRecord(ctx.org.orgId, ctx.clock, { type: RETYPE_JOB, subjectId: typeId, data: { ...retyping } })]),
+      ]);
+      return;
+    }
     await transact((e) => [
       guarded(
         e.ticketType

@@ -32,7 +32,7 @@ export function presentLease(ticket: TicketItem): Claim {
  */
 export function presentTicket(ticket: TicketItem, config: OrgConfig, now: Date): Ticket {
   const status = config.status(ticket.statusId);
-  const type = config.type(ticket.typeId);
+  const type = config.shownType(ticket.typeId);
   return {
     id: ticket.ticketId,
     displayId: ticket.displayId,
@@ -42,7 +42,7 @@ export function presentTicket(ticket: TicketItem, config: OrgConfig, now: Date):
     status: { id: ticket.statusId, name: status?.name ?? '', category: status?.category ?? 'ACTIVE', color: status?.color ?? '#9E9E9E' },
     priority: ticket.priority,
     assignee: ticket.assigneeId ? { id: ticket.assigneeId, name: ticket.assigneeName ?? '' } : null,
-    type: { id: ticket.typeId, name: type?.name ?? '' },
+    type: { id: type?.typeId ?? ticket.typeId, name: type?.name ?? '' },
     labels: (ticket.labelIds ?? [])
       .map((labelId) => config.label(labelId))
       .filter((label) => label !== undefined)

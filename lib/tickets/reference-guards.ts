@@ -40,8 +40,10 @@ export function referenceGuards(before: TicketItem | undefined, after: TicketIte
   if (!before || before.typeId !== after.typeId || (after.isDeleted && !before.isDeleted)) {
     const unknownType = () => invalidField('typeId', 'Unknown ticket type');
     if (before) builders.push((e) => guarded(e.ticketType.patch({ orgId, typeId: before.typeId }).add({ ticketCount: -1 }).commit(), unknownType));
-    // `patch` fails when the type no longer exists: the counter doubles as the existence check.
-    if (!after.isDeleted) builders.push((e) => guarded(e.ticketType.patch({ orgId, typeId: after.typeId }).add({ ticketCount: 1 }).commit(), unknownType));
+    // `patch` fails when the type no longer exists, and the condition when it is being deleted: the counter doubles as the existence check.
+    if (!after.isDeleted) {
+      builders.push((e) => guarded(e.ticketType.patch({ orgId, typeId: after.typeId }).add({ ticketCount: 1 }).where((attr, op) => op.notExists(attr.replacedBy)).commit(), unknownType));
+    }
   }
   const previousLabels = new Set(before?.labelIds ?? []);
   (after.labelIds ?? []).forEach((labelId, index) => {

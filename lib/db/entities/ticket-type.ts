@@ -14,6 +14,12 @@ export const TicketType = (config?: EntityConfiguration) =>
     enabledByDefault: { type: 'boolean', required: true, default: true },
     /** Tickets of this type; maintained by the ticket write path (same transaction). */
     ticketCount: { type: 'number', required: true, default: 0 },
+    /**
+     * Set when the type is deleted while tickets have it: the type is gone from every read (its
+     * tickets show this one), and a background job (lib/tickets/lists/retype.ts) moves its tickets
+     * here, then deletes the item.
+     */
+    replacedBy: { type: 'string' },
     createdAt: { type: 'string', required: true, readOnly: true },
     updatedAt: { type: 'string', required: true },
   },

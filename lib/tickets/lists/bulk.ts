@@ -4,7 +4,6 @@ import { db } from '../../db/service.js';
 import type { BoardItem, TicketItem } from '../../db/entities/index.js';
 import { loadOrgConfig, type OrgConfig } from '../config.js';
 import type { TicketFieldChanges } from '../fields.js';
-import { queryBoardTickets } from './list.js';
 import { mapLimited } from '../../core/concurrency.js';
 import { updateTicket, type UpdateOptions } from '../update.js';
 
@@ -71,31 +70,5 @@ export async function flagTicketsOfAssignees(ctx: DomainContext, board: BoardIte
       if (!ticket.assigneeId || !lost.has(ticket.assigneeId)) return 'skip';
       return ticket.needsReassignment ? 'unchanged' : { changes: {}, options: { extra: { needsReassignment: true } } };
     },
-  );
-}
-
-/**
- * Gives every ticket of type `fromTypeId` the type `toTypeId`. Tickets have no index by
- * type: each board of the organization is queried (deleted boards too — their tickets still
- * count towards the type), the type is matched in memory, and each ticket is rewritten with
- * its type counters in the same transaction.
- */
-export async function retypeTickets(ctx: DomainContext, fromTypeId: string, toTypeId: string): Promise<number> {
-  const orgId = ctx.org.orgId;
-  const [boards, config] = await Promise.all([
-    db().entities.board.query.byOrg({ orgId }).go({ pages: 'all' }).then((result) => result.data),
-    loadOrgConfig(orgId),
-  ]);
-  const boardById = new Map(boards.map((board) => [board.boardId, board]));
-  // Every status category: includePlanning and includeArchived make the board Query read all of them.
-  const everyStatus = { includePlanning: true, includeArchived: true };
-  const perBoard = await mapLimited(boards, PARALLEL_WRITES, (board) => queryBoardTickets(orgId, board.boardId, everyStatus, config));
-  const tickets = perBoard.flat().filter((ticket) => ticket.typeId === fromTypeId && !ticket.isDeleted);
-  return rewriteTickets(
-    ctx,
-    tickets,
-    config,
-    (ticket) => boardById.get(ticket.boardId),
-    (ticket) => (ticket.typeId === fromTypeId ? { changes: { typeId: toTypeId } } : 'skip'),
   );
 }

@@ -107,7 +107,7 @@ export function facetPlan(filters: TicketFilters & { page: number; limit: number
     case 'assignedToMe':
       return { facets: [`assignee:${callerId}`] };
     case 'typeIds':
-      return { facets: [...new Set(filters.typeIds)].map((typeId) => `type:${typeId}`) };
+      return { facets: [...config.typesMatching(filters.typeIds ?? [])].map((typeId) => `type:${typeId}`) };
     case 'labelIds':
       // Ids of deleted labels may linger on tickets; they match nothing.
       return { facets: [...new Set(filters.labelIds)].filter((labelId) => config.label(labelId)).map((labelId) => `label:${labelId}`) };

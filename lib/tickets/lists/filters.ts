@@ -81,7 +81,7 @@ export function matchesFilters(ticket: TicketItem, filters: TicketFilters, conte
   // A deleted milestone keeps no tickets, also before its clearing job has reached them.
   if (filters.milestoneId !== undefined && (ticket.milestoneId !== filters.milestoneId || !context.config.milestone(filters.milestoneId))) return false;
   if (filters.needsReassignment !== undefined && ticket.needsReassignment !== filters.needsReassignment) return false;
-  if (filters.typeIds?.length && !filters.typeIds.includes(ticket.typeId)) return false;
+  if (filters.typeIds?.length && !context.config.typesMatching(filters.typeIds).has(ticket.typeId)) return false;
   // Ids of deleted labels may linger on tickets until their next write; they match nothing.
   if (filters.labelIds?.length && !(ticket.labelIds ?? []).some((labelId) => filters.labelIds!.includes(labelId) && context.config.label(labelId) !== undefined)) return false;
   if (filters.impactLevels?.length && (!ticket.impactLevel || !filters.impactLevels.includes(ticket.impactLevel))) return false;

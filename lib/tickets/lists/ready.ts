@@ -87,10 +87,11 @@ export interface ReadyFilters {
 
 /** Whether a ticket is ready work that these filters let through. */
 export function readyAcceptor(config: OrgConfig, now: Date, filters: ReadyFilters): (ticket: TicketItem) => boolean {
+  const types = filters.typeIds?.length ? config.typesMatching(filters.typeIds) : undefined;
   return (ticket) =>
     isReady(ticket, config, now) &&
     (!filters.statusIds?.length || filters.statusIds.includes(ticket.statusId)) &&
-    (!filters.typeIds?.length || filters.typeIds.includes(ticket.typeId)) &&
+    (!types || types.has(ticket.typeId)) &&
     (!filters.priorities?.length || filters.priorities.includes(ticket.priority)) &&
     (!filters.labelIds?.length || (ticket.labelIds ?? []).some((labelId) => filters.labelIds!.includes(labelId) && config.label(labelId) !== undefined));
 }
