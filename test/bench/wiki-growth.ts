@@ -41,7 +41,7 @@ function contentOf(number: number): string {
 }
 
 /** Batch-writes pages `from`…`to - 1` (items and content), spread over the spaces, then indexes each. */
-export async function seedPages(orgId: string, userId: string, spaceIds: string[], from: number, to: number): Promise<void> {
+async function seedPages(orgId: string, userId: string, spaceIds: string[], from: number, to: number): Promise<void> {
   const now = new Date().toISOString();
   const pages: WikiPageItem[] = [];
   const chunks = [];
@@ -104,7 +104,8 @@ async function main(): Promise<void> {
         const p50 = percentile(samples.map((sample) => sample.ms).sort((a, b) => a - b), 50);
         if (name.includes('unfiltered')) pageOne = p50;
         const trips = [...new Set(samples.map((sample) => sample.roundTrips))].join('/');
-        results.get(name)!.push(`${p50.toFixed(0)} ms, ${(p50 / pageOne).toFixed(1)}×, ${trips} rt (total ${samples[0]!.body.total})`);
+        const total = samples[0]!.body.total;
+        results.get(name)!.push(`${p50.toFixed(0)} ms, ${(p50 / pageOne).toFixed(1)}×, ${trips} rt${total === undefined ? '' : ` (total ${total})`}`);
         console.error(`${size} ${name}: ${p50.toFixed(1)} ms`);
       }
     }
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1]?.endsWith("wiki-growth.ts")) main().catch((error: unknown) => {
+main().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });
