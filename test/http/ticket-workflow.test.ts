@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, createToken, expectValidationError, setPlan, signupOrg, type TestOrg } from '../support/api.js';
 import { boardSetup, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
+import { waitUntil } from '../support/wait.js';
 import { db } from '../../lib/db/service.js';
 import { createTicket, createBoard, createBoardMember } from '../support/factories.js';
 
@@ -645,11 +646,14 @@ describe('deleting a ticket type with a replacement', () => {
 
     expectValidationError(refused, 'replacementTypeId');
     expect(deleted.status).toBe(204);
+    // At once: the type is gone and its tickets show the replacement.
     expect((await s.org.call('GET', `/api/v1/ticket-types/${bug.id}`)).status).toBe(404);
-    expect((await s.org.call('GET', `/api/v1/ticket-types/${fallback.id}/ticket-count`)).body.data.count).toBe(countBefore + 4);
     for (const ticket of tickets) {
       expect((await getTicket(s.org, ticket.boardId, ticket.id)).type).toEqual({ id: fallback.id, name: fallback.name });
     }
+    // Then the events function moves them and deletes the type: the counts are exact at the end.
+    await waitUntil(async () => (await db().entities.ticketType.get({ orgId: s.org.orgId, typeId: bug.id }).go({ consistent: true })).data, (item) => item === null, 30_000);
+    expect((await s.org.call('GET', `/api/v1/ticket-types/${fallback.id}/ticket-count`)).body.data.count).toBe(countBefore + 4);
     expect((await db().entities.ticket.get({ ticketId: onDeletedBoard.id }).go()).data?.typeId).toBe(fallback.id);
     expect((await db().entities.ticket.get({ ticketId: deletedTicket.id }).go()).data?.typeId).toBe(bug.id);
     expect((await getTicket(s.org, s.boardId, untouched.id)).type.id).toBe(fallback.id);
