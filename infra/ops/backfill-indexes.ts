@@ -31,7 +31,7 @@ import { LostRace, retryLostRaces } from '../../lib/db/races.js';
 import type { TicketItem, TimeEntryItem } from '../../lib/db/entities/index.js';
 import { ticketTimeItems } from '../../lib/time/ticket-time.js';
 import { facetItems, facetsOf } from '../../lib/tickets/lists/facets.js';
-import { scanEntity } from './scan.js';
+import { scanEntity, ticketsOf } from './scan.js';
 import { indexTicketSearch } from '../../lib/tickets/search/index.js';
 import { indexWikiPage } from '../../lib/wiki/index.js';
 import { systemClock } from '../../lib/core/clock.js';
@@ -93,19 +93,6 @@ async function countInTicketTotals(orgId: string, entryId: string): Promise<bool
     ]);
     return true;
   });
-}
-
-/** Every ticket of the table (Scan), or one organization's, board by board (Query). */
-async function* ticketsOf(orgId: string | undefined): AsyncGenerator<{ ticketId: string; orgId: string }> {
-  if (orgId === undefined) {
-    for await (const item of scanEntity('ticket', 'ticketId, orgId')) yield { ticketId: String(item.ticketId), orgId: String(item.orgId) };
-    return;
-  }
-  const boards = await db().entities.board.query.byOrg({ orgId }).go({ pages: 'all', attributes: ['boardId'] });
-  for (const { boardId } of boards.data) {
-    const tickets = await db().entities.ticket.query.byBoard({ orgId, boardId }).go({ pages: 'all', attributes: ['ticketId'] });
-    for (const { ticketId } of tickets.data) yield { ticketId, orgId };
-  }
 }
 
 /** Every time entry with a ticket (Scan), or one organization's, ticket by ticket (Query). */

@@ -6,8 +6,9 @@
  * index keys, adding it to its column's ready count (`queued`) when it is ready. Run it with the
  * table's name (TABLE_NAME) and AWS credentials, or DYNAMODB_ENDPOINT for DynamoDB Local. Safe to run again: a ticket already counted is left alone.
  *
- * A maintenance job, not a request: it Scans the table, page by page, for ticket items. The
- * functions themselves are never granted Scan.
+ * A maintenance job, not a request: it Scans the table, page by page, for ticket items (the
+ * functions themselves are never granted Scan); `ORG_ID` limits it to one organization, read by
+ * Queries of its boards.
  */
 import { pathToFileURL } from 'node:url';
 import { db } from '../../lib/db/service.js';
@@ -16,7 +17,7 @@ import { LostRace } from '../../lib/db/races.js';
 import type { TicketItem } from '../../lib/db/entities/index.js';
 import { openSubticketsOf } from '../../lib/tickets/dependencies/propagate.js';
 import { replaceTicketItems } from '../../lib/tickets/write.js';
-import { scanEntity } from './scan.js';
+import { ticketsOf } from './scan.js';
 
 export interface BackfillResult {
   tickets: number;
@@ -25,9 +26,10 @@ export interface BackfillResult {
   skipped: number;
 }
 
-export async function backfillReadiness(): Promise<BackfillResult> {
+/** The whole table (a Scan), or one organization (`scope.orgId`: ORG_ID on the command line, and the tests), by Queries of its boards. */
+export async function backfillReadiness(scope: { orgId?: string } = {}): Promise<BackfillResult> {
   const result: BackfillResult = { tickets: 0, updated: 0, skipped: 0 };
-  for await (const { ticketId } of scanEntity('ticket', 'ticketId')) {
+  for await (const { ticketId } of ticketsOf(scope.orgId)) {
     result.tickets += 1;
     const ticket = (await db().entities.ticket.get({ ticketId: String(ticketId) }).go({ consistent: true })).data as TicketItem | null;
     if (!ticket || (ticket.openSubticketCount !== undefined && ticket.readyBoard !== undefined)) continue;
@@ -52,5 +54,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   }
   // The service's configuration insists on a session key; this job signs nothing.
   process.env.JWT_SECRET ??= 'backfill-readiness-signs-nothing-0000000000';
-  console.log(JSON.stringify(await backfillReadiness()));
+  console.log(JSON.stringify(await backfillReadiness({ orgId: process.env.ORG_ID || undefined })));
 }

@@ -53,7 +53,7 @@ describe('npm run backfill-readiness', () => {
     await countsBeforeTheRelease();
     expect(await ready()).toMatchObject({ data: [], total: 0 });
 
-    const first = await backfillReadiness();
+    const first = await backfillReadiness({ orgId: s.org.orgId });
     expect(first.updated).toBeGreaterThanOrEqual(3);
     expect(await readyIds()).toEqual([plain.id]);
     // Counted in its column's ready count as it entered the queue: the exact total without a full read.
@@ -61,7 +61,7 @@ describe('npm run backfill-readiness', () => {
     const stored = (await db().entities.ticket.get({ ticketId: parent.id }).go({ consistent: true })).data!;
     expect(stored.openSubticketCount).toBe(1);
     // Again: nothing left to do for these tickets.
-    const again = await backfillReadiness();
+    const again = await backfillReadiness({ orgId: s.org.orgId });
     expect(again.updated).toBe(0);
     // The job Scans the whole shared table, twice here: about 20 s late in a full run.
   }, 120_000);
