@@ -8,20 +8,16 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 /**
  * The fleet test writes thousands of stream records a minute; the shared runtime's one stream
  * consumer falls behind it, and files that wait for their events would wait for the fleet's.
- * So it runs in a group of its own, after every other file (groups run one after another). The
- * 5,000-ticket deletion runs beside it there, on the other worker: it has a server of its own
- * (its own stream), so it neither waits for the fleet's records nor delays them, and the fleet
- * no longer leaves a worker idle. (It ran first in the main group before, where it took up to
- * 250 s beside the other files against 143 s alone, and the fleet then ran on alone.)
+ * So it runs in a group of its own, after every other file (groups run one after another).
  */
-const ALONE = ['test/integration/fleet.test.ts', 'test/integration/background-deletion.test.ts'];
+const ALONE = ['test/integration/fleet.test.ts'];
 
 /**
- * Files that take minutes (servers killed and started again) start first, so the other worker
- * runs the short files meanwhile; left to the default order (by file size, on a fresh clone)
- * they started last and ran on alone.
+ * Files that take minutes (a 5,000-ticket job with a kill in the middle, servers killed and
+ * started again) start first, so the other worker runs the short files meanwhile; left to the
+ * default order (by file size, on a fresh clone) they started last and ran on alone.
  */
-const LONG = ['test/integration/crash-recovery.test.ts'];
+const LONG = ['test/integration/background-deletion.test.ts', 'test/integration/crash-recovery.test.ts'];
 
 class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
