@@ -71,7 +71,7 @@ export function identityOf(entity: { schema: { model: { entity: string; version:
 /** Runs in a row for one subject while writes keep coming (beyond that, the sweeper continues). */
 const MAX_RUNS = 10;
 /** The lease lasts longer than any run (the events function's timeout is far shorter). */
-export const LEASE_SECONDS = 120;
+const LEASE_SECONDS = 120;
 /** How long a run waits for a lease another run holds before it leaves the subject to that run. */
 const LEASE_WAIT_MS = 2_000;
 

@@ -49,6 +49,7 @@ export function buildOrgConfig(statuses: StatusItem[], types: TicketTypeItem[], 
     for (let link = 0; type?.replacedBy !== undefined && link < types.length; link += 1) type = anyTypeById.get(type.replacedBy);
     return type?.replacedBy === undefined ? type : undefined;
   };
+  const matchingTypes = new Map<string, Set<string>>();
   const labelById = byId(labels, 'labelId');
   const fieldById = byId(customFields, 'fieldId');
   const rank = new Map(sortedStatuses.map((status, index) => [status.statusId, index]));
@@ -61,8 +62,14 @@ export function buildOrgConfig(statuses: StatusItem[], types: TicketTypeItem[], 
     type: (id) => typeById.get(id),
     shownType,
     typesMatching: (ids) => {
-      const live = new Set(ids.filter((id) => typeById.has(id)));
-      for (const type of types) if (type.replacedBy !== undefined && live.has(shownType(type.typeId)?.typeId ?? '')) live.add(type.typeId);
+      // Asked per ticket by a full read's filter: computed once per set of ids.
+      const key = ids.join(',');
+      let live = matchingTypes.get(key);
+      if (!live) {
+        live = new Set(ids.filter((id) => typeById.has(id)));
+        for (const type of types) if (type.replacedBy !== undefined && live.has(shownType(type.typeId)?.typeId ?? '')) live.add(type.typeId);
+        matchingTypes.set(key, live);
+      }
       return live;
     },
     label: (id) => labelById.get(id),

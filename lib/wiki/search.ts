@@ -112,8 +112,7 @@ async function matchesFromIndex(orgId: string, scopes: Scope[], words: string[],
 }
 
 /** The matching pages of `scopes`, title matches first, then by title; `pending` is the organization's pending pages, read beside the scopes. */
-async function findPages(ctx: DomainContext, scopes: Scope[], search: string, pending: Promise<{ spaceId: string; pageId: string }[]> | undefined, folderId?: string): Promise<Match[]> {
-  const words = wordsOf(search);
+async function findPages(ctx: DomainContext, scopes: Scope[], words: string[], pending: Promise<{ spaceId: string; pageId: string }[]> | undefined, folderId?: string): Promise<Match[]> {
   if (words.length === 0) return [];
   const orgId = ctx.org.orgId;
   const matches = (pending && (await matchesFromIndex(orgId, scopes, words, await pending, folderId))) ?? (await matchesByReading(orgId, scopes, words, folderId));
@@ -121,10 +120,9 @@ async function findPages(ctx: DomainContext, scopes: Scope[], search: string, pe
 }
 
 /** One page of matches, with the snippets of that page's results only (their content read, unless it was to judge them). */
-async function pageOfMatches<T>(matches: Match[], search: string, paging: { page: number; limit: number }, present: (match: Match, snippet: string) => T): Promise<Page<T>> {
+async function pageOfMatches<T>(matches: Match[], words: string[], paging: { page: number; limit: number }, present: (match: Match, snippet: string) => T): Promise<Page<T>> {
   const result = pageOf(matches, paging.page, paging.limit);
   const contents = await readContents(result.items.filter((match) => match.content === undefined).map(({ page }) => refOf(page)));
-  const words = wordsOf(search);
   return { ...result, items: result.items.map((match) => present(match, snippetOf(match.page.title, match.content ?? contents.get(match.page.pageId) ?? '', words))) };
 }
 
@@ -135,17 +133,19 @@ const pendingRead = (ctx: DomainContext) => (ctx.org.wikiSearchIndexed ? pending
 export async function searchSpace(ctx: DomainContext, spaceId: string, query: string, paging: { page: number; limit: number }, folderId?: string) {
   const pending = pendingRead(ctx);
   const [{ space, access }] = await Promise.all([enterSpace(ctx, spaceId, 'view'), pending]);
-  const matches = await findPages(ctx, [{ space, publishedOnly: access.publishedOnly }], query, pending, folderId);
-  return pageOfMatches(matches, query, paging, ({ page }, snippet) => ({ ...presentPageSummary(page), snippet }));
+  const words = wordsOf(query);
+  const matches = await findPages(ctx, [{ space, publishedOnly: access.publishedOnly }], words, pending, folderId);
+  return pageOfMatches(matches, words, paging, ({ page }, snippet) => ({ ...presentPageSummary(page), snippet }));
 }
 
 /** GET /wiki/search?q=: matching pages across every space the caller may view, paginated. */
 export async function searchWiki(ctx: DomainContext, query: string, paging: { page: number; limit: number }) {
   const pending = pendingRead(ctx);
   const [spaces] = await Promise.all([visibleSpaces(ctx), pending]);
-  const matches = await findPages(ctx, spaces.map(({ space, access }) => ({ space, publishedOnly: access.publishedOnly })), query, pending);
+  const words = wordsOf(query);
+  const matches = await findPages(ctx, spaces.map(({ space, access }) => ({ space, publishedOnly: access.publishedOnly })), words, pending);
   const spaceOf = new Map(spaces.map(({ space }) => [space.spaceId, space]));
-  return pageOfMatches(matches, query, paging, ({ page }, snippet) => presentHit(spaceOf.get(page.spaceId)!, page, snippet));
+  return pageOfMatches(matches, words, paging, ({ page }, snippet) => presentHit(spaceOf.get(page.spaceId)!, page, snippet));
 }
 
 const presentHit = (space: WikiSpaceItem, page: WikiPageItem, snippet: string) => ({
