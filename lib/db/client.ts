@@ -6,11 +6,27 @@ import { raceBudget, racePauseMs } from './races.js';
 /**
  * One DynamoDB client per container, built at module level and reused across invocations.
  * A middleware counts round trips (one per API call, retries not counted) into the
- * current request's meter, so tests and logs can hold each endpoint to its budget.
+ * current request's meter, so tests and logs can hold each endpoint to its budget. It also
+ * asks each data operation for the capacity it consumed (ReturnConsumedCapacity TOTAL: free,
+ * a few bytes of answer) and adds it up: read units are DynamoDB's measure of bytes read
+ * (up to 4 KB strongly consistent, 8 KB eventually consistent each), what a request costs.
  */
 export interface RoundTripMeter {
   roundTrips: number;
   operations: string[];
+  readUnits: number;
+  writeUnits: number;
+}
+
+/** The operations that read (their consumed capacity is read units); the other data operations write. */
+const READS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
+const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
+
+/** The capacity units of an answer: one ConsumedCapacity, or one per table (batches, transactions). */
+function unitsOf(output: unknown): number {
+  const consumed = (output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] } | undefined)?.ConsumedCapacity;
+  if (!consumed) return 0;
+  return (Array.isArray(consumed) ? consumed : [consumed]).reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
 }
 
 const meterStorage = new AsyncLocalStorage<RoundTripMeter>();
@@ -19,7 +35,7 @@ export function withRoundTripMeter<T>(meter: RoundTripMeter, fn: () => Promise<T
   return meterStorage.run(meter, fn);
 }
 
-export const newMeter = (): RoundTripMeter => ({ roundTrips: 0, operations: [] });
+export const newMeter = (): RoundTripMeter => ({ roundTrips: 0, operations: [], readUnits: 0, writeUnits: 0 });
 
 function buildClient(): DynamoDBClient {
   const endpoint = process.env.DYNAMODB_ENDPOINT;
@@ -35,11 +51,17 @@ function buildClient(): DynamoDBClient {
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const meter = meterStorage.getStore();
-      if (meter) {
-        meter.roundTrips += 1;
-        meter.operations.push(String(context.commandName ?? 'unknown').replace(/Command$/, ''));
-      }
-      return next(args);
+      if (!meter) return next(args);
+      const operation = String(context.commandName ?? 'unknown').replace(/Command$/, '');
+      meter.roundTrips += 1;
+      meter.operations.push(operation);
+      const data = READS.has(operation) || WRITES.has(operation);
+      const input = args.input as { ReturnConsumedCapacity?: string };
+      if (data && input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      if (READS.has(operation)) meter.readUnits += unitsOf(result.output);
+      else if (WRITES.has(operation)) meter.writeUnits += unitsOf(result.output);
+      return result;
     },
     { step: 'initialize', name: 'roundTripMeter' },
   );

@@ -48,7 +48,7 @@ const traceOf = (request: HttpRequest): RequestTrace => traces.get(request.conte
 /**
  * Middleware: gives the invocation its request id (API Gateway's) and round-trip meter before
  * anything runs, and afterwards (success or error) sets `x-request-id` (and, in tests,
- * `x-db-round-trips`) and writes the request's log line.
+ * `x-db-round-trips` and `x-db-read-units`) and writes the request's log line.
  */
 function requestTrace(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResponse> {
   const finish = (request: HttpRequest) => {
@@ -57,7 +57,10 @@ function requestTrace(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpRespons
     response.headers['x-request-id'] = trace.requestId;
     // Every response of a limited route says where its caller stands (a 429 already does).
     if (!response.headers.RateLimit && !response.headers.ratelimit) Object.assign(response.headers, rateLimitHeaders(trace.rateLimits));
-    if (process.env.EXPOSE_ROUND_TRIPS === 'true') response.headers['x-db-round-trips'] = String(trace.meter.roundTrips);
+    if (process.env.EXPOSE_ROUND_TRIPS === 'true') {
+      response.headers['x-db-round-trips'] = String(trace.meter.roundTrips);
+      response.headers['x-db-read-units'] = String(trace.meter.readUnits);
+    }
     const ms = Date.now() - trace.started;
     logRequest(request.event, response.statusCode, trace, ms);
     publishRequestMetrics(response.statusCode, ms);
@@ -249,6 +252,8 @@ function logRequest(event: APIGatewayProxyEventV2, status: number, trace: Reques
     status,
     ms,
     dbRoundTrips: trace.meter.roundTrips,
+    dbReadUnits: trace.meter.readUnits,
+    dbWriteUnits: trace.meter.writeUnits,
     orgId: trace.orgId,
     actorId: trace.actorId,
     coldStart: trace.coldStart,

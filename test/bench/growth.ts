@@ -6,7 +6,7 @@
  * (250, 1,250, 2,500 tickets); `/issues` cases cover all 20. Prints one table for
  * docs/performance.md; asserts nothing.
  */
-import { ok, percentile, send, timeCase, type Sample } from './http.js';
+import { growthCell, ok, send, timeCase, type Sample } from './http.js';
 import { startLocalRuntime } from '../../infra/local/runtime.js';
 import { loadOrgConfig } from '../../lib/tickets/config.js';
 import { seedBoard, type SeedBoard, type SeedVocabulary } from './seed.js';
@@ -79,16 +79,14 @@ async function main(): Promise<void> {
       let issuesPageOne = 0;
       for (const [name, run] of cases) {
         const samples = await timeCase(name, run, RUNS, WARMUP);
-        const p50 = percentile(samples.map((sample) => sample.ms).sort((a, b) => a - b), 50);
+        const { p50, cell } = growthCell(samples, name.endsWith('page 1') ? 0 : name.startsWith('board') ? pageOne : issuesPageOne);
         if (name === 'board: page 1') pageOne = p50;
         if (name === '/issues: page 1') issuesPageOne = p50;
-        const unfiltered = name.startsWith('board') ? pageOne : issuesPageOne;
-        const trips = [...new Set(samples.map((sample) => sample.roundTrips))].join('/');
-        results.get(name)!.push(`${p50.toFixed(0)} ms, ${(p50 / unfiltered).toFixed(1)}×, ${trips} rt (total ${samples[0]!.body.total})`);
+        results.get(name)!.push(cell);
         console.error(`${size} ${name}: ${p50.toFixed(1)} ms`);
       }
     }
-    console.log(`\n${RUNS} sequential requests per case after ${WARMUP} warm-up requests (p50; × the unfiltered page 1 at that size; DynamoDB round trips; the list's total), local runtime + DynamoDB Local, Node ${process.version}\n`);
+    console.log(`\n${RUNS} sequential requests per case after ${WARMUP} warm-up requests (p50; × the unfiltered page 1 at that size; DynamoDB round trips; read capacity units, p50; the list's total), local runtime + DynamoDB Local, Node ${process.version}\n`);
     console.log(`| case | ${SIZES.map((size) => `${size.toLocaleString('en-US')} tickets`).join(' | ')} |`);
     console.log(`|---|${SIZES.map(() => '---').join('|')}|`);
     for (const [name, cells] of results) console.log(`| ${name} | ${cells.join(' | ')} |`);

@@ -1,9 +1,10 @@
 import { request } from 'node:http';
 
-/** One timed request of a benchmark, with the runtime's round-trip count. */
+/** One timed request of a benchmark, with the runtime's round trips and read capacity units. */
 export interface Sample {
   ms: number;
   roundTrips: number;
+  readUnits: number;
   status: number;
   body: any;
 }
@@ -18,7 +19,7 @@ export function send(baseUrl: string, method: string, path: string, headers: Rec
       res.on('end', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ ms, status: res.statusCode ?? 0, roundTrips: Number(res.headers['x-db-round-trips'] ?? NaN), body: text ? JSON.parse(text) : undefined });
+        resolve({ ms, status: res.statusCode ?? 0, roundTrips: Number(res.headers['x-db-round-trips'] ?? NaN), readUnits: Number(res.headers['x-db-read-units'] ?? NaN), body: text ? JSON.parse(text) : undefined });
       });
     });
     req.on('error', reject);
@@ -48,14 +49,28 @@ export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorte
 /** Prints one table row per case (p50, p95, mean, the distinct round-trip counts); throws if any request of a case failed. */
 export function printTable(rows: [string, Sample[]][], header: string): void {
   console.log(`\n${header}\n`);
-  console.log('| request | p50 ms | p95 ms | mean ms | round trips |');
-  console.log('|---|---|---|---|---|');
+  console.log('| request | p50 ms | p95 ms | mean ms | round trips | read units (p50) |');
+  console.log('|---|---|---|---|---|---|');
   for (const [name, samples] of rows) {
     const failed = samples.find((sample) => sample.status >= 300);
     if (failed) throw new Error(`${name} answered ${failed.status} ${JSON.stringify(failed.body)}`);
     const times = samples.map((sample) => sample.ms).sort((a, b) => a - b);
     const mean = times.reduce((sum, ms) => sum + ms, 0) / times.length;
     const trips = [...new Set(samples.map((sample) => sample.roundTrips))].sort((a, b) => a - b).join('/');
-    console.log(`| ${name} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} | ${mean.toFixed(1)} | ${trips} |`);
+    const units = percentile(samples.map((sample) => sample.readUnits).sort((a, b) => a - b), 50);
+    console.log(`| ${name} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} | ${mean.toFixed(1)} | ${trips} | ${units} |`);
   }
+}
+
+/**
+ * One cell of a growth table: p50 time, its ratio to the unfiltered page at that size, the
+ * round trips seen, the p50 read capacity units (DynamoDB's measure of the bytes read: 4 KB
+ * strongly consistent, 8 KB eventually consistent each) and the list's total when it has one.
+ */
+export function growthCell(samples: Sample[], unfilteredMs: number): { p50: number; cell: string } {
+  const p50 = percentile(samples.map((sample) => sample.ms).sort((a, b) => a - b), 50);
+  const trips = [...new Set(samples.map((sample) => sample.roundTrips))].join('/');
+  const units = percentile(samples.map((sample) => sample.readUnits).sort((a, b) => a - b), 50);
+  const total = samples[0]!.body?.total;
+  return { p50, cell: `${p50.toFixed(0)} ms, ${(p50 / (unfilteredMs || p50)).toFixed(1)}×, ${trips} rt, ${units} RU${total === undefined ? '' : ` (total ${total})`}` };
 }

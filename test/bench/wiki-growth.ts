@@ -7,7 +7,7 @@
  * `bravo` on one in 20, `alpha` on all. The last rows are the full read (an organization not in
  * the index) for contrast. Prints one table for docs/performance.md; asserts nothing.
  */
-import { ok, percentile, send, timeCase, type Sample } from './http.js';
+import { growthCell, ok, send, timeCase, type Sample } from './http.js';
 import { startLocalRuntime } from '../../infra/local/runtime.js';
 import { db } from '../../lib/db/service.js';
 import { newId } from '../../lib/core/ids.js';
@@ -101,15 +101,13 @@ async function main(): Promise<void> {
         if (name.endsWith('(full read)')) await setIndexed(false);
         const samples = await timeCase(name, run, RUNS, WARMUP);
         if (name.endsWith('(full read)')) await setIndexed(true);
-        const p50 = percentile(samples.map((sample) => sample.ms).sort((a, b) => a - b), 50);
+        const { p50, cell } = growthCell(samples, name.includes('unfiltered') ? 0 : pageOne);
         if (name.includes('unfiltered')) pageOne = p50;
-        const trips = [...new Set(samples.map((sample) => sample.roundTrips))].join('/');
-        const total = samples[0]!.body.total;
-        results.get(name)!.push(`${p50.toFixed(0)} ms, ${(p50 / pageOne).toFixed(1)}×, ${trips} rt${total === undefined ? '' : ` (total ${total})`}`);
+        results.get(name)!.push(cell);
         console.error(`${size} ${name}: ${p50.toFixed(1)} ms`);
       }
     }
-    console.log(`\n${RUNS} sequential requests per case after ${WARMUP} warm-up requests (p50; × the space's unfiltered page 1 at that size; DynamoDB round trips; the total), local runtime + DynamoDB Local, Node ${process.version}\n`);
+    console.log(`\n${RUNS} sequential requests per case after ${WARMUP} warm-up requests (p50; × the space's unfiltered page 1 at that size; DynamoDB round trips; read capacity units, p50; the total), local runtime + DynamoDB Local, Node ${process.version}\n`);
     console.log(`| case | ${SIZES.map((size) => `${size.toLocaleString('en-US')} pages (${(size * PAGE_CHARACTERS) / 1_000_000} MB)`).join(' | ')} |`);
     console.log(`|---|${SIZES.map(() => '---').join('|')}|`);
     for (const [name, cells] of results) console.log(`| ${name} | ${cells.join(' | ')} |`);

@@ -105,7 +105,7 @@ describe('npm start', () => {
     expect(silent).toContain('Work-management service is running.');
     expect(textRequestLines(silent)).toEqual([]);
     const [line] = textRequestLines(chatty);
-    expect(line).toMatch(/ request requestId=\S+ route="POST \/api\/v1\/auth\/signup" status=201 ms=\d+ dbRoundTrips=\d+ coldStart=true$/);
+    expect(line).toMatch(/ request requestId=\S+ route="POST \/api\/v1\/auth\/signup" status=201 ms=\d+ dbRoundTrips=\d+ dbReadUnits=[\d.]+ dbWriteUnits=[\d.]+ coldStart=true$/);
     // No metrics in the readable format.
     expect(chatty).not.toContain('"_aws"');
   }, 150_000);
@@ -155,7 +155,7 @@ describe('npm start', () => {
       const lines = jsonLines(output);
       const requests = lines.filter((line) => line.message === 'request');
       const signup = requests.find((line) => line.route === 'POST /api/v1/auth/signup')!;
-      expect(signup).toMatchObject({ level: 'INFO', service: 'work-management', status: 201, coldStart: true, requestId: expect.any(String), ms: expect.any(Number), dbRoundTrips: expect.any(Number) });
+      expect(signup).toMatchObject({ level: 'INFO', service: 'work-management', status: 201, coldStart: true, requestId: expect.any(String), ms: expect.any(Number), dbRoundTrips: expect.any(Number), dbReadUnits: expect.any(Number), dbWriteUnits: expect.any(Number) });
       const comment = requests.find((line) => line.route === 'POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments')!;
       expect(comment).toMatchObject({ status: 201, coldStart: false, orgId: expect.stringMatching(/^org_/), actorId: expect.stringMatching(/^usr_/) });
       expect(lines.find((line) => line.message === 'delivery attempt')).toMatchObject({ success: true, statusCode: 204, attempt: 1, eventType: 'ticket.created' });

@@ -1603,6 +1603,18 @@ describe('round-trip budget of every endpoint', () => {
     expect(response.roundTrips).toBe(probe.budget);
   });
 
+  it('reports the read capacity each request consumed (x-db-read-units), which grows with the bytes it read', async () => {
+    const board = await createBoard(org);
+    const units = (response: ApiResponse) => Number(response.headers.get('x-db-read-units'));
+    const empty = await org.call('GET', `/api/v1/boards/${board.id}/tickets?includePlanning=true`);
+    expect(units(empty)).toBeGreaterThan(0);
+    for (let index = 0; index < 4; index += 1) await createTicket(org, board.id, { title: `Heavy ${index}`, description: 'x'.repeat(9_000) });
+    const full = await org.call('GET', `/api/v1/boards/${board.id}/tickets?includePlanning=true`);
+    expect(full.body.total).toBe(4);
+    // Four items of about 9 KB: 36 KB, at least 4.5 read units eventually consistent (8 KB each).
+    expect(units(full)).toBeGreaterThanOrEqual(units(empty) + 4.5);
+  });
+
   it('authenticates an OAuth access token in one round trip (its record, user, organization and grant in one batch)', async () => {
     const grant = await createGrant(org, inject('baseUrl'));
     const response = await api('GET', '/api/v1/organization', { token: grant.accessToken, headers: { host: oauthHost(org) } });

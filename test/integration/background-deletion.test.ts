@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../lib/core/ids.js';
 import type { TicketItem } from '../../lib/db/entities/index.js';
-import { caller, entitiesOf, fixedKeys, killSelfHosted, startSelfHosted, type SelfHosted } from '../support/self-hosted.js';
+import { caller, entitiesOf, fixedKeys, killSelfHosted, newDataDir, startSelfHosted, type SelfHosted } from '../support/self-hosted.js';
 
 /**
  * Deleting a milestone of 5,000 tickets on `npm start` with DATA_DIR: the request answers at
@@ -18,7 +16,7 @@ import { caller, entitiesOf, fixedKeys, killSelfHosted, startSelfHosted, type Se
  * so the test takes a couple of minutes of one worker.
  */
 const TICKETS = 5_000;
-const dataDir = mkdtempSync(join(tmpdir(), 'wm-bulk-'));
+const dataDir = newDataDir('wm-bulk-');
 const keys = fixedKeys();
 let server: SelfHosted;
 let slug: string;

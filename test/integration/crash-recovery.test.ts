@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Receiver } from '../support/receiver.js';
-import { caller, fixedKeys, killSelfHosted, startSelfHosted, type SelfHosted } from '../support/self-hosted.js';
+import { caller, fixedKeys, killSelfHosted, newDataDir, startSelfHosted, type SelfHosted } from '../support/self-hosted.js';
 
 /**
  * `npm start` with DATA_DIR, as a small team self-hosts it, killed with SIGKILL (the process
@@ -15,7 +13,7 @@ import { caller, fixedKeys, killSelfHosted, startSelfHosted, type SelfHosted } f
  * delivery id; a POST repeated under the same id (a kill between the receiver's answer and its
  * record) is the at-least-once transport, counted apart.
  */
-const dataDir = mkdtempSync(join(tmpdir(), 'wm-crash-'));
+const dataDir = newDataDir('wm-crash-');
 const receiver = new Receiver();
 const keys = fixedKeys();
 const start = () => startSelfHosted(dataDir, keys, { WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_DELAYS_SECONDS: '1,1,1' });
