@@ -3,7 +3,7 @@ import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, optionalText, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
 import { createBoard, deleteBoard, getBoard, listBoards, setBoardArchived, updateBoard } from './boards.js';
 import { addBoardMember, assignTeamToBoard, removeBoardMember, removeTeamFromBoard } from './membership.js';
-import { flagTicketsOfAssignees } from '../tickets/index.js';
+import { countTicketsOfAssignees } from '../tickets/index.js';
 import { getBoardStatuses, getTransitionRules, setBoardStatuses, setTransitionRules } from './workflow.js';
 import { PREFIX_PATTERN } from './prefix.js';
 import { boardResult, boardStatusResult, transitionRulesResult } from './shapes.js';
@@ -106,7 +106,7 @@ export const boardsRoutes: Routes = {
     summary: 'Remove a team from a board',
     result: z.strictObject({ flaggedTicketCount: z.number().int().min(0).meta({ description: 'Tickets whose assignee lost access and now need reassignment' }) }),
     params: z.object({ boardId: idParam, teamId: idParam }),
-    handler: (ctx, { params }) => removeTeamFromBoard(ctx, params.boardId, params.teamId, flagTicketsOfAssignees),
+    handler: (ctx, { params }) => removeTeamFromBoard(ctx, params.boardId, params.teamId, countTicketsOfAssignees),
   }),
   'POST /api/v1/boards/{boardId}/members': authenticated({
     scope: 'write',
@@ -121,7 +121,7 @@ export const boardsRoutes: Routes = {
     summary: 'Remove a direct member from a board',
     status: 204,
     params: z.object({ boardId: idParam, userId: idParam }),
-    handler: (ctx, { params }) => removeBoardMember(ctx, params.boardId, params.userId, flagTicketsOfAssignees),
+    handler: (ctx, { params }) => removeBoardMember(ctx, params.boardId, params.userId),
   }),
   'GET /api/v1/boards/{boardId}/statuses': authenticated({
     scope: 'read',

@@ -4,3 +4,4 @@ export { canSeeBoard, membershipGrantsAccess, visibleOrNotFound, loadVisibleBoar
 export { renameTeamOnBoards, removeTeamFromBoards, removeCustomerFromBoards } from './assignment-sync.js';
 export { isStatusEnabledOnBoard, isTransitionAllowed, type TransitionRule } from './workflow.js';
 export { listBoards } from './boards.js';
+export { LOST_ASSIGNEES_JOB, userSeesBoard, type LostAssignees } from './membership.js';

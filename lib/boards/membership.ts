@@ -4,6 +4,7 @@ import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
 import { guarded, transact } from '../db/transact.js';
 import type { BoardItem, TeamItem, UserItem } from '../db/entities/index.js';
+import { eventPuts, newEventRecord } from '../events/index.js';
 import { requirePermission } from '../organizations/index.js';
 import { loadVisibleBoard, membershipGrantsAccess, teamsOf, visibleOrNotFound, type BoardAccessSubject } from './access.js';
 import { boardChanged, patchLiveBoard, writeBoardTeams } from './board-writes.js';
@@ -11,11 +12,31 @@ import { retryLostRaces } from '../db/races.js';
 import { presentBoard } from './present.js';
 
 /**
- * Flags the board's tickets whose assignee is among `lostUserIds` (they can no longer see the
- * board) as needing reassignment, and returns how many were flagged. Tickets build on boards,
- * so the tickets domain's implementation is handed in by the route (boards never import tickets).
+ * The number of the board's live tickets assigned to any of `userIds` (they can no longer see
+ * the board): the tickets the background job flags as needing reassignment. Tickets build on
+ * boards, so the tickets domain's implementation is handed in by the route (boards never import tickets).
  */
-export type FlagTicketsOfLostAssignees = (ctx: DomainContext, board: BoardItem, lostUserIds: string[]) => Promise<number>;
+export type CountTicketsOfAssignees = (orgId: string, boardId: string, userIds: string[]) => Promise<number>;
+
+/**
+ * The background job that flags the live tickets of users who lost access to a board as needing
+ * reassignment (implemented by the tickets domain, wired in functions/events.ts). Recorded in
+ * the same transaction as the membership change, so it is never lost nor run before it.
+ */
+export const LOST_ASSIGNEES_JOB = 'boards.lostAssignees';
+
+export interface LostAssignees {
+  boardId: string;
+  /** The users who could see the board before the change and not after it. */
+  userIds: string[];
+  /** The user the next step reads, by position in `userIds`. */
+  user?: number;
+  /** Where that user's Query reads on. */
+  cursor?: string;
+}
+
+const lostAssigneesJob = (ctx: DomainContext, boardId: string, userIds: string[]) =>
+  newEventRecord(ctx.org.orgId, ctx.clock, { type: LOST_ASSIGNEES_JOB, subjectId: boardId, data: { boardId, userIds } satisfies LostAssignees as unknown as Record<string, unknown> });
 
 /** Assigns a team to the board (spec §4.4); assigning an assigned team again changes nothing. */
 export async function assignTeamToBoard(ctx: DomainContext, boardId: string, teamId: string) {
@@ -54,22 +75,35 @@ export async function assignTeamToBoard(ctx: DomainContext, boardId: string, tea
 
 /**
  * Removes a team from the board. Its members who thereby lose access to the board (not
- * administrators, not direct members, not in another team of the board) may leave
- * tickets behind that need another assignee: those are flagged and counted.
+ * administrators, not direct members, not in another team of the board) may leave tickets
+ * behind that need another assignee: they are counted at once (one COUNT Query per such
+ * user) and flagged in the background (LOST_ASSIGNEES_JOB, recorded with the change).
  */
-export async function removeTeamFromBoard(ctx: DomainContext, boardId: string, teamId: string, flagTicketsNeedingReassignment: FlagTicketsOfLostAssignees) {
+export async function removeTeamFromBoard(ctx: DomainContext, boardId: string, teamId: string, countTicketsOfAssignees: CountTicketsOfAssignees) {
   requirePermission(ctx, 'boards:manage-members');
   const [listed, users] = await Promise.all([loadVisibleBoard(ctx, boardId, { consistent: true }), organizationUsers(ctx.org.orgId)]);
   return retryLostRaces(async (attempt) => {
     const board = attempt === 1 ? listed : await loadVisibleBoard(ctx, boardId, { consistent: true });
     if (!teamsOf(board).some((entry) => entry.teamId === teamId)) throw notFound('Team');
-    const updated = await writeBoardTeams(
-      board,
-      teamsOf(board).filter((entry) => entry.teamId !== teamId),
-      ctx.clock.now().toISOString(),
-    );
-    const flaggedTicketCount = await flagTicketsNeedingReassignment(ctx, updated, usersLosingAccess(users, board, updated));
-    return { flaggedTicketCount };
+    const now = ctx.clock.now().toISOString();
+    const teams = teamsOf(board).filter((entry) => entry.teamId !== teamId);
+    const lost = usersLosingAccess(users, board, { ...board, teams });
+    if (lost.length === 0) {
+      await writeBoardTeams(board, teams, now);
+      return { flaggedTicketCount: 0 };
+    }
+    await transact((e) => [
+      guarded(
+        e.board
+          .patch({ orgId: ctx.org.orgId, boardId })
+          .set({ teams, updatedAt: now })
+          .where((attr, op) => op.eq(attr.updatedAt, board.updatedAt))
+          .commit(),
+        boardChanged,
+      ),
+      ...eventPuts(e, [lostAssigneesJob(ctx, boardId, lost)]),
+    ]);
+    return { flaggedTicketCount: await countTicketsOfAssignees(ctx.org.orgId, boardId, lost) };
   });
 }
 
@@ -86,14 +120,34 @@ export async function addBoardMember(ctx: DomainContext, boardId: string, userId
   return presentBoard(updated, ctx.actor);
 }
 
-/** Removes a direct member; if that costs them access to the board, their tickets on it are flagged. */
-export async function removeBoardMember(ctx: DomainContext, boardId: string, userId: string, flagTicketsNeedingReassignment: FlagTicketsOfLostAssignees): Promise<void> {
+/**
+ * Removes a direct member; if that costs them access to the board, their tickets on it are
+ * flagged in the background (LOST_ASSIGNEES_JOB, recorded with the change).
+ */
+export async function removeBoardMember(ctx: DomainContext, boardId: string, userId: string): Promise<void> {
   requirePermission(ctx, 'boards:manage-members');
   const [found, user] = await loadBoardAndUser(ctx, boardId, userId);
   const board = visibleOrNotFound(ctx, found);
   if (!(board.memberUserIds ?? []).includes(userId)) throw notFound('Board member');
-  const updated = await patchLiveBoard(board, { updatedAt: ctx.clock.now().toISOString() }, { remove: userId });
-  await flagTicketsNeedingReassignment(ctx, updated, usersLosingAccess(user ? [user] : [], board, updated));
+  const now = ctx.clock.now().toISOString();
+  const lost = usersLosingAccess(user ? [user] : [], board, { ...board, memberUserIds: (board.memberUserIds ?? []).filter((id) => id !== userId) });
+  if (lost.length === 0) {
+    await patchLiveBoard(board, { updatedAt: now }, { remove: userId });
+    return;
+  }
+  // Removing from the set is atomic, so the write needs no lock; the job judges access again when it runs.
+  await transact((e) => [
+    guarded(
+      e.board
+        .patch({ orgId: ctx.org.orgId, boardId })
+        .delete({ memberUserIds: [userId] })
+        .set({ updatedAt: now })
+        .where((attr, op) => op.eq(attr.isDeleted, false))
+        .commit(),
+      () => notFound('Board'),
+    ),
+    ...eventPuts(e, [lostAssigneesJob(ctx, boardId, lost)]),
+  ]);
 }
 
 async function loadBoardAndUser(ctx: DomainContext, boardId: string, userId: string) {
@@ -113,6 +167,9 @@ const accessSubject = (user: UserItem): BoardAccessSubject => ({
   customerId: user.customerId ?? null,
   teamIds: user.teamIds ?? [],
 });
+
+/** Whether the user (a person or agent of the organization) can see the board as it is now. */
+export const userSeesBoard = (user: UserItem, board: BoardItem): boolean => membershipGrantsAccess(accessSubject(user), board);
 
 /** The users who could see the board before a change and cannot after it. */
 function usersLosingAccess(users: UserItem[], before: BoardItem, after: BoardItem): string[] {

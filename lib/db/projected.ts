@@ -57,7 +57,11 @@ export async function queryProjected<T>(params: QueryParams, fields: readonly st
   return { items, next };
 }
 
-/** The number of items a Query (consistent) selects from `start` with `filter` ANDed to its own (Select COUNT). */
+/**
+ * The number of items a Query selects from `start` with `filter` ANDed to its own (Select
+ * COUNT): consistent on the table, eventually consistent on a global secondary index (the
+ * only read it allows).
+ */
 export async function queryCount(params: QueryParams, filter: { expression: string; names: Record<string, string>; values: Record<string, unknown> }, start?: QueryCursor): Promise<number> {
   const expression = [params.FilterExpression, filter.expression].filter(Boolean).map((part) => `(${part})`).join(' AND ');
   const range = asKeyRange(params);
@@ -73,7 +77,7 @@ export async function queryCount(params: QueryParams, filter: { expression: stri
         ExpressionAttributeNames: { ...params.ExpressionAttributeNames, ...filter.names },
         ExpressionAttributeValues: { ...range.ExpressionAttributeValues, ...filter.values },
         Select: 'COUNT',
-        ConsistentRead: true,
+        ConsistentRead: !params.IndexName,
         ExclusiveStartKey: next,
       }),
     );

@@ -11,7 +11,7 @@ export { locateTicket, resolveTicketRef } from './display-ids.js';
 export { baseTicketData } from './events.js';
 export { propagateReadiness } from './dependencies/propagate.js';
 export { READINESS_EVENT, isReady } from './dependencies/readiness.js';
-export { flagTicketsOfAssignees } from './lists/bulk.js';
+export { countTicketsOfAssignees, flagLostAssigneesStep } from './lists/bulk.js';
 export { RETYPE_JOB, retypeStep, type Retyping } from './lists/retype.js';
 export { listIssues } from './lists/list.js';
 export { recategorizeTickets } from './lists/recategorize.js';

@@ -155,7 +155,8 @@ const probes: Record<string, Probe> = {
   },
   // 3 plus the Query for the member's tickets on the board (to flag them for reassignment).
   'DELETE /api/v1/boards/{boardId}/members/{userId}': {
-    budget: 4,
+    // The credential, the board with the user, the change with the flagging job (flagged in the background).
+    budget: 3,
     run: async (org) => {
       const member = await createMember(org);
       await org.call('POST', `/api/v1/boards/${org.boardId}/members`, { body: { userId: member.id } });

@@ -12,6 +12,10 @@ async function setup(): Promise<Setup> {
 
 const ticketsOf = (boardId: string) => `/api/v1/boards/${boardId}/tickets`;
 
+/** The board's list of tickets needing reassignment, once it holds `total` (they are flagged in the background). */
+const flaggedOn = (org: TestOrg, boardId: string, total: number) =>
+  waitUntil(() => org.call('GET', `${ticketsOf(boardId)}/needing-reassignment`), (list) => list.body?.total === total);
+
 async function getTicket(org: TestOrg, boardId: string, ticketId: string) {
   return (await org.call('GET', `${ticketsOf(boardId)}/${ticketId}`)).body.data;
 }
@@ -548,7 +552,8 @@ describe('tickets needing reassignment', () => {
     const removed = await s.org.call('DELETE', `/api/v1/boards/${board.id}/members/${member.id}`);
 
     expect(removed.status).toBe(204);
-    const list = await s.org.call('GET', `${ticketsOf(board.id)}/needing-reassignment`);
+    // Flagged in the background, by the events function.
+    const list = await flaggedOn(s.org, board.id, 2);
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ total: 2, page: 1, pageSize: 20, totalPages: 1 });
     expect(list.body.data.map((ticket: any) => ticket.id).sort()).toEqual([first.id, planned.id].sort());
@@ -558,7 +563,8 @@ describe('tickets needing reassignment', () => {
     const events = await dispatchedEventsOf(s.org.orgId, first.id, 2);
     expect(events.map((event) => event.type).sort()).toEqual(['ticket.created', 'ticket.updated']);
     expect(events.find((event) => event.type === 'ticket.updated')!.data).toEqual({
-      ticketId: first.id, boardId: board.id, projectId: board.id, organizationId: s.org.orgId, claimCount: 0, actorId: s.org.adminId,
+      // Written by the background job: the service is the actor, as for a deleted milestone's tickets.
+      ticketId: first.id, boardId: board.id, projectId: board.id, organizationId: s.org.orgId, claimCount: 0, actorId: 'system',
     });
   });
 
@@ -573,6 +579,7 @@ describe('tickets needing reassignment', () => {
 
     expect(removed.status).toBe(200);
     expect(removed.body).toEqual({ flaggedTicketCount: 2 });
+    expect((await flaggedOn(s.org, board.id, 2)).body.total).toBe(2);
     const reassigned = await s.org.call('PATCH', `${ticketsOf(board.id)}/${tickets[0]!.id}/assign`, { body: { assigneeId: s.org.adminId } });
     expect(reassigned.body.data.needsReassignment).toBe(false);
     const list = await s.org.call('GET', `${ticketsOf(board.id)}/needing-reassignment`);
@@ -591,13 +598,44 @@ describe('tickets needing reassignment', () => {
 
     expect(removed.body).toEqual({ flaggedTicketCount: 0 });
     expect((await getTicket(s.org, board.id, ticket.id)).needsReassignment).toBe(false);
+    // No job was recorded: nobody lost access.
+    const recorded = (await db().entities.event.query.bySubject({ orgId: s.org.orgId, subjectId: board.id }).go({ pages: 'all' })).data;
+    expect(recorded.filter((event) => event.type === 'boards.lostAssignees')).toEqual([]);
   });
+
+  it('answers removing a team at once, whatever its members hold, and flags each of their tickets once in the background', async () => {
+    const board = await createBoard(s.org, { name: 'Many flags' });
+    const members = [await createMember(s.org, { name: 'Busy one' }), await createMember(s.org, { name: 'Busy two' })];
+    const team = await s.org.call('POST', '/api/v1/teams', { body: { name: 'Busy team', memberIds: members.map((member) => member.id) } });
+    await s.org.call('POST', `/api/v1/boards/${board.id}/teams`, { body: { teamId: team.body.id } });
+    // More than one step of the job (200 tickets) for the first member, a few for the second.
+    const counts = [203, 4];
+    const jobs = members.flatMap((member, index) => Array.from({ length: counts[index]! }, () => member.id));
+    let next = 0;
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      while (next < jobs.length) await createTicket(s.org, board.id, { assigneeId: jobs[next++]!, statusId: s.statuses.TODO.id });
+    }));
+
+    const started = Date.now();
+    const removed = await s.org.call('DELETE', `/api/v1/boards/${board.id}/teams/${team.body.id}`);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(removed.body).toEqual({ flaggedTicketCount: 207 });
+    expect(removed.roundTrips).toBeLessThanOrEqual(6);
+
+    const list = await waitUntil(() => s.org.call('GET', `${ticketsOf(board.id)}/needing-reassignment?limit=1`), (answer) => answer.body?.total === 207, 60_000);
+    expect(list.body.total).toBe(207);
+    // Each written once: created at version 1, flagged at version 2.
+    const stored = (await db().entities.ticket.query.byBoard({ orgId: s.org.orgId, boardId: board.id }).go({ pages: 'all', attributes: ['ticketId', 'version', 'needsReassignment'] })).data;
+    expect(stored).toHaveLength(207);
+    expect(stored.filter((ticket) => ticket.version !== 2 || !ticket.needsReassignment)).toEqual([]);
+  }, 120_000);
 
   it('pages the list (limit clamped to 100) and rejects unknown query parameters', async () => {
     const board = await createBoard(s.org, { name: 'Paged flags' });
     const member = await createBoardMember(s.org, board.id);
     for (let index = 0; index < 3; index++) await createTicket(s.org, board.id, { assigneeId: member.id, statusId: s.statuses.TODO.id });
     await s.org.call('DELETE', `/api/v1/boards/${board.id}/members/${member.id}`);
+    await flaggedOn(s.org, board.id, 3);
 
     const page2 = await s.org.call('GET', `${ticketsOf(board.id)}/needing-reassignment?page=2&limit=2`);
     const clamped = await s.org.call('GET', `${ticketsOf(board.id)}/needing-reassignment?limit=500`);
