@@ -4,7 +4,8 @@
  * have no entries, so an organization's filtered lists and searches keep reading its tickets and
  * pages (the full read) until its flags are set. This job reads every ticket once and
  * - puts its facet entries as they are now, in one transaction with a check of the ticket's
- *   version (a ticket written meanwhile is read again);
+ *   version (a ticket written meanwhile is read again), and counts it in FacetCount if it is
+ *   not yet (`facetsCounted`, set in the same transaction);
  * - indexes its search entries as the events function does (`indexTicketSearch`, under the
  *   ticket's lease);
  * counts every time entry of a ticket in the ticket's totals, indexes every wiki page
@@ -30,7 +31,7 @@ import { guarded, transact } from '../../lib/db/transact.js';
 import { LostRace, retryLostRaces } from '../../lib/db/races.js';
 import type { TicketItem, TimeEntryItem } from '../../lib/db/entities/index.js';
 import { ticketTimeItems } from '../../lib/time/ticket-time.js';
-import { facetItems, facetsOf } from '../../lib/tickets/lists/facets.js';
+import { facetCountItems, facetItems, facetsOf } from '../../lib/tickets/lists/facets.js';
 import { scanEntity, ticketsOf } from './scan.js';
 import { indexTicketSearch } from '../../lib/tickets/search/index.js';
 import { indexWikiPage } from '../../lib/wiki/index.js';
@@ -49,21 +50,32 @@ export interface IndexBackfillResult {
   organizations: number;
 }
 
-/** Puts one ticket's entries as it is now, guarded by its version (read again when it changed). */
+/**
+ * Puts one ticket's entries as it is now, guarded by its version (read again when it changed).
+ * A ticket not yet counted in FacetCount is counted in the same transaction and marked
+ * `facetsCounted`, its version raised: a writer that read it before fails its guard and reads
+ * again, so it subtracts the state the job counted.
+ */
 async function indexTicketFacets(ticketId: string): Promise<number> {
   return retryLostRaces(async () => {
     const ticket = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data as TicketItem | null;
     const entries = facetsOf(ticket ?? undefined);
     if (!ticket || entries.length === 0) return 0;
+    const stale = () => new LostRace('changed since it was read');
     await transact((e) => [
-      guarded(
-        e.ticket
-          .check({ ticketId })
-          .where((attr, op) => op.eq(attr.version, ticket.version))
-          .commit(),
-        () => new LostRace('changed since it was read'),
-      ),
+      ticket.facetsCounted
+        ? guarded(e.ticket.check({ ticketId }).where((attr, op) => op.eq(attr.version, ticket.version)).commit(), stale)
+        : guarded(
+            e.ticket
+              .patch({ ticketId })
+              .set({ facetsCounted: true })
+              .add({ version: 1 })
+              .where((attr, op) => op.eq(attr.version, ticket.version))
+              .commit(),
+            stale,
+          ),
       ...facetItems(e, undefined, ticket),
+      ...(ticket.facetsCounted ? [] : facetCountItems(e, undefined, ticket)),
     ]);
     return entries.length;
   });
@@ -168,7 +180,7 @@ async function removeFirstLayout(orgId: string | undefined, boardIds: string[], 
   return removed;
 }
 
-const FLAGS = ['ticketFacetsIndexed', 'ticketTermsIndexed', 'ticketTimeAggregated', 'wikiSearchIndexed'] as const;
+const FLAGS = ['ticketFacetsIndexed', 'facetCountsKept', 'ticketTermsIndexed', 'ticketTimeAggregated', 'wikiSearchIndexed'] as const;
 
 /**
  * The whole table (Scans), or one organization (`scope.orgId`: ORG_ID on the command line, and

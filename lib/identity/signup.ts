@@ -60,6 +60,7 @@ export async function signup(ctx: AnonymousContext, input: SignupInput, options:
     liveAgentCount: 0,
     webhookEndpointCount: 0,
     ticketFacetsIndexed: true,
+    facetCountsKept: true,
     ticketTermsIndexed: true,
     ticketTimeAggregated: true,
     wikiSearchIndexed: true,

@@ -10,7 +10,7 @@ import { closingDelta } from '../activity/index.js';
 import { claimEndReason, endedClaimEffects, withoutClaim, fenceRefusal } from './claims/lease.js';
 import { releaseMembership } from './release-membership.js';
 import { readinessEventFor } from './dependencies/readiness.js';
-import { facetItems } from './lists/facets.js';
+import { facetCountItems, facetItems } from './lists/facets.js';
 import { changesSearchEntries, searchIndexJobFor, searchPendingItems } from './search/pending.js';
 
 /** Builds the extra items of a ticket transaction (each guarded item names its own failure). */
@@ -111,9 +111,10 @@ export function columnCountItems(e: TransactionEntities, before: TicketItem | un
  * its ColumnCount deltas and facet entries. The parent written beside its subticket, a recategorized status's
  * tickets and the readiness backfill use it; `shard` as for `columnCountItems`.
  */
-export function replaceTicketItems(e: TransactionEntities, before: TicketItem, after: TicketItem, onStale: () => Error, shard?: string): TransactionItem[] {
+export function replaceTicketItems(e: TransactionEntities, before: TicketItem, written: TicketItem, onStale: () => Error, shard?: string): TransactionItem[] {
   // Bookkeeping only: what search indexes (words, board, status, position, archived, deleted) changes through saveTicket.
-  if (changesSearchEntries(before, after)) throw new Error('A ticket write that changes its search entries goes through saveTicket');
+  if (changesSearchEntries(before, written)) throw new Error('A ticket write that changes its search entries goes through saveTicket');
+  const after: TicketItem = { ...written, facetsCounted: true };
   return [
     guarded(
       e.ticket
@@ -124,6 +125,7 @@ export function replaceTicketItems(e: TransactionEntities, before: TicketItem, a
     ),
     ...columnCountItems(e, before, after, shard),
     ...facetItems(e, before, after),
+    ...facetCountItems(e, before, after, shard),
   ];
 }
 
@@ -180,6 +182,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
   const written = ended ? { ...withoutClaim(write.after), ...ended.fields } : write.after;
   const after: TicketItem = {
     ...written,
+    facetsCounted: true,
     ...(write.before
       ? { version: write.before.version + 1, updatedAt: written.updatedAt === write.before.updatedAt ? now : written.updatedAt }
       : {}),
@@ -220,6 +223,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     ...eventPuts(e, events),
     ...columnCountItems(e, write.before, after),
     ...facetItems(e, write.before, after),
+    ...facetCountItems(e, write.before, after),
     ...searchPendingItems(e, write.before, after, now),
     // The agents overview's closing counters (a ticket entering a FINAL status).
     ...[closingDelta(e, write.before, after, ctx.actor.agent != null, ctx.clock.now())].filter((item) => item !== undefined),

@@ -1,12 +1,12 @@
 /**
  * Tickets for the benchmarks, written straight into the table in batches, shaped like
- * `createTicket` writes them (with the board's ColumnCount items and the tickets' facet entries
- * as the write path keeps them, and their search entries as the events function indexes them).
+ * `createTicket` writes them (with the board's ColumnCount items, the tickets' facet entries
+ * and their FacetCount items as the write path keeps them, and their search entries as the events function indexes them).
  */
 import { newId } from '../../lib/core/ids.js';
 import { isQueued, positionKeyOf, type TicketItem } from '../../lib/db/entities/index.js';
 import { db } from '../../lib/db/service.js';
-import { facetsOf } from '../../lib/tickets/lists/facets.js';
+import { facetsOf, isCountedFacet } from '../../lib/tickets/lists/facets.js';
 import { searchTermsOf, termEntriesOf } from '../../lib/tickets/search/index.js';
 
 const DESCRIPTION = 'Steps to reproduce: open the board, filter by status, scroll to the end of the column and check the totals. '.repeat(2);
@@ -72,13 +72,20 @@ export async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, co
   const CHUNK = 1_000;
   const last = from + count - 1;
   const perStatus = new Map<string, { total: number; queued: number }>();
+  const perValue = new Map<string, { facet: string; statusId: string; total: number }>();
   for (let first = from; first <= last; first += CHUNK) {
-    const tickets = Array.from({ length: Math.min(CHUNK, last - first + 1) }, (_, index) => build(first + index));
+    const tickets = Array.from({ length: Math.min(CHUNK, last - first + 1) }, (_, index): TicketItem => ({ ...build(first + index), facetsCounted: true }));
     for (const ticket of tickets) {
       const count = perStatus.get(ticket.statusId) ?? { total: 0, queued: 0 };
       count.total += 1;
       if (isQueued(ticket)) count.queued += 1;
       perStatus.set(ticket.statusId, count);
+      for (const entry of facetsOf(ticket).filter((facetEntry) => isCountedFacet(facetEntry.facet))) {
+        const key = `${entry.facet}\u0000${entry.statusId}`;
+        const value = perValue.get(key) ?? { facet: entry.facet, statusId: entry.statusId, total: 0 };
+        value.total += 1;
+        perValue.set(key, value);
+      }
     }
     const keys = tickets.map((ticket) => ({ orgId: ticket.orgId, displayId: ticket.displayId, ticketId: ticket.ticketId }));
     // The search index as the events function leaves it: each ticket's term entries and its record.
@@ -99,6 +106,9 @@ export async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, co
   }
   for (const [statusId, { total, queued }] of perStatus) {
     await db().entities.columnCount.update({ orgId: board.orgId, boardId: board.boardId, statusId, shard: '0' }).add({ total, archived: 0, queued }).go();
+  }
+  for (const { facet, statusId, total } of perValue.values()) {
+    await db().entities.facetCount.update({ orgId: board.orgId, boardId: board.boardId, facet, statusId, shard: '0' }).add({ total, archived: 0 }).go();
   }
   await db().entities.board.patch({ orgId: board.orgId, boardId: board.boardId }).set({ ticketCounter: last }).go();
 }

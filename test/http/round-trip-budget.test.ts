@@ -1289,9 +1289,9 @@ const scenarios: Record<string, Probe> = {
       return org.call('POST', `/api/v1/boards/${boardId}/tickets/${ticket.id}/move`, { body: { targetBoardId: target.id } });
     },
   },
-  // auth, board+user, board update, the member's tickets on the board (byAssignee), configuration, one transaction per ticket (2).
+  // auth, board + user, the change with the flagging job: the tickets are flagged in the background.
   'a direct member removed from a board, two of their tickets flagged': {
-    budget: 7,
+    budget: 3,
     status: 204,
     run: async (org) => {
       const { boardId, memberId } = await boardWithMember(org);
@@ -1310,9 +1310,9 @@ const scenarios: Record<string, Probe> = {
       return org.call('GET', `/api/v1/boards/${boardId}/tickets/needing-reassignment`);
     },
   },
-  // auth, board ‖ users, board update, byAssignee Query, configuration, two ticket transactions.
+  // auth, board ‖ users, the change with the flagging job, one COUNT of the member's tickets: flagged in the background.
   'a team removed from a board, two tickets of its member flagged': {
-    budget: 8,
+    budget: 5,
     run: async (org) => {
       const board = await post(org, '/api/v1/boards', { name: `Team leaves ${suffix()}` });
       const member = await createMember(org);

@@ -3,7 +3,8 @@ import { createMember, signupOrg, type TestOrg } from '../support/api.js';
 import { createLabel, createTicket, createTicketType } from '../support/factories.js';
 import { db } from '../../lib/db/service.js';
 import { allPages, answered } from '../support/lists.js';
-import { facetsOf } from '../../lib/tickets/lists/facets.js';
+import { facetsOf, isCountedFacet } from '../../lib/tickets/lists/facets.js';
+import { loadFacetCounts } from '../../lib/tickets/lists/facet-reads.js';
 import { backfillIndexes, firstLayout } from '../../infra/ops/backfill-indexes.js';
 import { seedBoard } from '../bench/seed.js';
 
@@ -152,7 +153,15 @@ describe('npm run backfill-indexes', () => {
       if (terms.length > 0) await db().entities.ticketTerm.delete(terms).go();
     }
     for (const ticket of stored) await db().entities.ticketSearchDoc.delete({ ticketId: ticket.ticketId }).go();
-    await db().entities.organization.patch({ orgId: org.orgId }).remove(['ticketFacetsIndexed', 'ticketTermsIndexed']).go();
+    // No FacetCount items, no ticket counted in them.
+    const values = new Set(stored.flatMap((ticket) => facetsOf(ticket).map((entry) => `${entry.boardId} ${entry.facet}`)));
+    for (const value of values) {
+      const [boardId, facet] = value.split(' ') as [string, string];
+      const counts = (await db().entities.facetCount.query.byFacet({ facet, boardId, orgId: org.orgId }).go({ pages: 'all' })).data;
+      if (counts.length > 0) await db().entities.facetCount.delete(counts).go();
+    }
+    for (const ticket of stored) await db().entities.ticket.patch({ ticketId: ticket.ticketId }).remove(['facetsCounted']).go();
+    await db().entities.organization.patch({ orgId: org.orgId }).remove(['ticketFacetsIndexed', 'ticketTermsIndexed', 'facetCountsKept']).go();
     // Items of the search index's first layout (entries in the board's partition), which the job deletes.
     const legacy = firstLayout();
     await legacy.term.put({ orgId: org.orgId, boardId: boards[0]!, term: 'legacy', ticketId: stored[0]!.ticketId }).go();
@@ -171,8 +180,22 @@ describe('npm run backfill-indexes', () => {
     expect(result.firstLayoutItems).toBeGreaterThanOrEqual(2);
     expect((await legacy.term.query.byTerm({ orgId: org.orgId, boardId: boards[0]! }).go()).data).toEqual([]);
     expect((await legacy.record.get({ ticketId: stored[0]!.ticketId }).go()).data).toBeNull();
-    expect((await db().entities.organization.get({ orgId: org.orgId }).go()).data).toMatchObject({ ticketFacetsIndexed: true, ticketTermsIndexed: true });
+    expect((await db().entities.organization.get({ orgId: org.orgId }).go()).data).toMatchObject({ ticketFacetsIndexed: true, ticketTermsIndexed: true, facetCountsKept: true });
     for (const [index, list] of lists.entries()) expect(await pagesOf(list), list).toEqual(expected[index]);
+    // Every live ticket counted once, the one written before the job reached it too.
+    const now = (await Promise.all(boards.map((boardId) => db().entities.ticket.query.byBoard({ orgId: org.orgId, boardId }).go({ pages: 'all' })))).flatMap((part) => part.data);
+    const wanted = new Map<string, number>();
+    for (const entry of now.flatMap((ticket) => facetsOf(ticket)).filter((entry) => isCountedFacet(entry.facet))) {
+      const key = `${entry.boardId} ${entry.facet} ${entry.statusId}`;
+      wanted.set(key, (wanted.get(key) ?? 0) + 1);
+    }
+    const counted = new Map<string, number>();
+    for (const value of new Set([...wanted.keys()].map((key) => key.split(' ').slice(0, 2).join(' ')))) {
+      const [boardId, facet] = value.split(' ') as [string, string];
+      for (const [statusId, count] of await loadFacetCounts(org.orgId, boardId, facet)) if (count.total !== 0) counted.set(`${value} ${statusId}`, count.total);
+    }
+    expect(Object.fromEntries(counted)).toEqual(Object.fromEntries(wanted));
+    expect(now.every((ticket) => ticket.isDeleted || ticket.facetsCounted)).toBe(true);
     expect(expected[0]!.total).toBeGreaterThan(0);
     expect(expected[3]!.total).toBeGreaterThan(0);
     // Again: nothing changes.
@@ -213,6 +236,9 @@ describe('a value most of a large board has', () => {
     const queries = [`typeId=${typeId}`, `typeId=${typeId}&includeArchived=true`, `typeId=${typeId}&includeArchived=true&includePlanning=true`, 'noDueDate=true', `noDueDate=true&statusId=${vocabulary.activeStatusIds[0]},${done}`];
     const indexed = [];
     for (const query of queries) indexed.push(await samplePages(query));
+    // The same pages with the totals counted by DynamoDB instead of read from FacetCount, then from the full read.
+    await db().entities.organization.patch({ orgId: big.orgId }).set({ facetCountsKept: false }).go();
+    for (const [index, query] of queries.entries()) expect(indexed[index], `${query} (counted by DynamoDB)`).toEqual(await samplePages(query));
     await db().entities.organization.patch({ orgId: big.orgId }).set({ ticketFacetsIndexed: false }).go();
     for (const [index, query] of queries.entries()) expect(indexed[index], query).toEqual(await samplePages(query));
     expect(indexed[0]![0]!.total).toBeGreaterThan(800);

@@ -41,6 +41,8 @@ export const Organization = (config?: EntityConfiguration) =>
      * Until then its filtered lists read their tickets as before.
      */
     ticketFacetsIndexed: { type: 'boolean' },
+    /** Every ticket is counted in FacetCount (`facetsCounted`): a facet list may read its total there. */
+    facetCountsKept: { type: 'boolean' },
     /**
      * Likewise for the ticket search index (lib/db/entities/ticket-search.ts, its entries in
      * partitions of their own since version 2): searches read it once every ticket is in it. It

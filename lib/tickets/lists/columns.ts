@@ -38,5 +38,5 @@ export function columnsShown(config: OrgConfig, filters: TicketFilters): StatusI
 }
 
 /** Live tickets of a column the list shows (archived ones only with includeArchived). */
-export const shownCount = (count: ColumnCountItem | undefined, includeArchived: boolean): number =>
+export const shownCount = (count: Pick<ColumnCountItem, 'total' | 'archived'> | undefined, includeArchived: boolean): number =>
   count ? Math.max(0, count.total - (includeArchived ? 0 : count.archived)) : 0;

@@ -52,6 +52,22 @@ export async function readFacetEntries(orgId: string, boardId: string, facet: st
 }
 
 /**
+ * One value's FacetCount items on one board (one consistent Query of its own small partition),
+ * shards summed by status: what the counted path of a facet list totals.
+ */
+export async function loadFacetCounts(orgId: string, boardId: string, facet: string): Promise<Map<string, { total: number; archived: number }>> {
+  const { data } = await db().entities.facetCount.query.byFacet({ facet, boardId, orgId }).go({ pages: 'all', consistent: true });
+  const counts = new Map<string, { total: number; archived: number }>();
+  for (const shard of data) {
+    const count = counts.get(shard.statusId) ?? { total: 0, archived: 0 };
+    count.total += shard.total;
+    count.archived += shard.archived;
+    counts.set(shard.statusId, count);
+  }
+  return counts;
+}
+
+/**
  * The number of one value's listed entries on one board from `start` (Select COUNT: DynamoDB
  * sends back a number, not the entries): in the given statuses, not archived unless
  * `includeArchived`, due dates in the plan's range.

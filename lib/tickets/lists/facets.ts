@@ -1,11 +1,11 @@
 import type { TransactionEntities, TransactionItem } from '../../db/transact.js';
-import { positionKeyOf, type TicketFacetItem, type TicketItem } from '../../db/entities/index.js';
+import { FACET_COUNT_SHARDS, positionKeyOf, type TicketFacetItem, type TicketItem } from '../../db/entities/index.js';
 import { mapLimited } from '../../core/concurrency.js';
 import type { Page } from '../../core/pages.js';
 import type { OrgConfig } from '../config.js';
 import type { presentTicket } from '../present.js';
 import { entryShown, sortTickets, type TicketFilters } from './filters.js';
-import { countFacetEntries, facetColumns, readFacetColumn, readFacetEntries, type FacetEntry } from './facet-reads.js';
+import { countFacetEntries, facetColumns, loadFacetCounts, readFacetColumn, readFacetEntries, type FacetEntry } from './facet-reads.js';
 import type { QueryCursor } from '../../db/projected.js';
 import { loadColumnCounts } from './column-counts.js';
 import { COLUMN_LIST_FIELDS, columnsShown, pageOfTickets, shownCount } from './columns.js';
@@ -77,6 +77,41 @@ export function facetItems(e: TransactionEntities, before: TicketItem | undefine
     }
   }
   return items;
+}
+
+/** Whether FacetCount items count a facet: the values a ticket has at most one of per kind. */
+export const isCountedFacet = (facet: string): boolean => !facet.startsWith('label:') && facet !== 'due';
+
+/**
+ * The FacetCount changes of a ticket write, as items of its transaction: the state it replaces
+ * (when counted: `facetsCounted`) leaves its (board, value, status) counts, the new state (a
+ * live ticket) enters them; only nonzero deltas, each an upsert into one shard (picked at
+ * random, or `shard` when a transaction writes two tickets, as `columnCountItems`). A write that
+ * changes no counted value, status, archived flag, board or deletion adds none. The caller
+ * stores the ticket with `facetsCounted` set.
+ */
+export function facetCountItems(e: TransactionEntities, before: TicketItem | undefined, after: TicketItem, shard?: string): TransactionItem[] {
+  const deltas = new Map<string, { boardId: string; facet: string; statusId: string; total: number; archived: number }>();
+  const apply = (ticket: TicketItem | undefined, sign: 1 | -1) => {
+    for (const entry of facetsOf(ticket)) {
+      if (!isCountedFacet(entry.facet)) continue;
+      const key = `${entry.boardId}\u0000${entry.facet}\u0000${entry.statusId}`;
+      const delta = deltas.get(key) ?? { boardId: entry.boardId, facet: entry.facet, statusId: entry.statusId, total: 0, archived: 0 };
+      delta.total += sign;
+      if (entry.isArchived) delta.archived += sign;
+      deltas.set(key, delta);
+    }
+  };
+  if (before?.facetsCounted) apply(before, -1);
+  apply(after, 1);
+  return [...deltas.values()]
+    .filter((delta) => delta.total !== 0 || delta.archived !== 0)
+    .map((delta) =>
+      e.facetCount
+        .update({ orgId: after.orgId, boardId: delta.boardId, facet: delta.facet, statusId: delta.statusId, shard: shard ?? String(Math.floor(Math.random() * FACET_COUNT_SHARDS)) })
+        .add({ total: delta.total, archived: delta.archived })
+        .commit(),
+    );
 }
 
 /** What a facet list reads: these facets' entries on each board, due dates within `range`. */
@@ -161,7 +196,9 @@ export async function listByFacets(ctx: DomainContext, boardIds: string[], filte
   // Values are disjoint on a ticket except labels: their counts would add up a ticket twice.
   const countable = plan.facets.length === 1 || !plan.facets[0]?.startsWith('label:');
   if (boardIds.length === 1 && countable && firsts.some((first) => first.next)) {
-    const page = await denseBoardPage(orgId, boardIds[0]!, filters, plan, config, now, firsts);
+    // Values the FacetCount items count (kept for every ticket of the organization): the total is read there.
+    const counted = ctx.org.facetCountsKept === true && plan.facets.every(isCountedFacet);
+    const page = await denseBoardPage(orgId, boardIds[0]!, filters, plan, config, now, firsts, counted);
     if (page) return page;
   }
   const rests = await mapLimited(firsts, 8, async (first) => (first.next ? (await readFacetEntries(orgId, first.boardId, first.facet, plan.range, now, undefined, first.next)).entries : []));
@@ -174,8 +211,10 @@ export async function listByFacets(ctx: DomainContext, boardIds: string[], filte
 
 /**
  * A value most of one board has (a type every ticket has): reading all its entries would cost
- * what the board holds. The exact total is the listed entries already read plus a COUNT of the
- * rest (DynamoDB sends back a number); the page is read from the board's columns in list order,
+ * what the board holds. The exact total is the sum of the value's FacetCount items over the
+ * listed statuses when the value is `counted` (a few items a value), else the listed entries
+ * already read plus a COUNT of the rest (DynamoDB sends back a number, but reads every entry);
+ * the page is read from the board's columns in list order,
  * DynamoDB keeping only the tickets with the value, until the page is full: about (page end) ÷
  * (the value's share of the listed board) tickets. Answers undefined (read the entries) when
  * the board holds live tickets of a status the organization no longer has, or when the page
@@ -184,15 +223,25 @@ export async function listByFacets(ctx: DomainContext, boardIds: string[], filte
 async function denseBoardPage(
   orgId: string, boardId: string, filters: TicketFilters & { page: number; limit: number }, plan: FacetPlan, config: OrgConfig, now: Date,
   firsts: { facet: string; entries: FacetEntry[]; next: QueryCursor }[],
+  counted: boolean,
 ): Promise<Page<ReturnType<typeof presentTicket>> | undefined> {
   const includeArchived = filters.includeArchived === true;
   const columns = facetColumns(columnsShown(config, filters), filters);
-  const [counts, rests] = await Promise.all([
-    loadColumnCounts(orgId, boardId),
-    Promise.all(firsts.map((first) => (first.next ? countFacetEntries(orgId, boardId, first.facet, plan, columns.map((status) => status.statusId), includeArchived, now, first.next) : 0))),
-  ]);
+  // The values' FacetCount items hold the total (a few items a value); else DynamoDB counts the entries past the first read.
+  const [counts, total] = counted
+    ? await Promise.all([
+        loadColumnCounts(orgId, boardId),
+        Promise.all(plan.facets.map((facet) => loadFacetCounts(orgId, boardId, facet))).then((values) =>
+          columns.reduce((sum, status) => sum + values.reduce((inner, value) => inner + shownCount(value.get(status.statusId), includeArchived), 0), 0),
+        ),
+      ])
+    : await Promise.all([
+        loadColumnCounts(orgId, boardId),
+        Promise.all(firsts.map((first) => (first.next ? countFacetEntries(orgId, boardId, first.facet, plan, columns.map((status) => status.statusId), includeArchived, now, first.next) : 0))).then(
+          (rests) => firsts.flatMap((first) => first.entries).filter((entry) => entryListed(entry, filters, plan, config, now)).length + rests.reduce((sum, count) => sum + count, 0),
+        ),
+      ]);
   if ([...counts.values()].some((count) => !config.status(count.statusId) && count.total > 0)) return undefined;
-  const total = firsts.flatMap((first) => first.entries).filter((entry) => entryListed(entry, filters, plan, config, now)).length + rests.reduce((sum, count) => sum + count, 0);
   const shown = columns.reduce((sum, status) => sum + shownCount(counts.get(status.statusId), includeArchived), 0);
   const start = (filters.page - 1) * filters.limit;
   const end = Math.min(start + filters.limit, total);
