@@ -73,7 +73,7 @@ export async function queryCount(params: QueryParams, filter: { expression: stri
         TableName: params.TableName,
         ...(params.IndexName ? { IndexName: params.IndexName } : {}),
         KeyConditionExpression: range.KeyConditionExpression,
-        FilterExpression: expression,
+        ...(expression ? { FilterExpression: expression } : {}),
         ExpressionAttributeNames: { ...params.ExpressionAttributeNames, ...filter.names },
         ExpressionAttributeValues: { ...range.ExpressionAttributeValues, ...filter.values },
         Select: 'COUNT',

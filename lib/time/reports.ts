@@ -2,6 +2,7 @@ import { invalidField } from '../core/errors.js';
 import { pageOf } from '../core/pages.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
+import { queryCount, type QueryParams } from '../db/projected.js';
 import type { TimeEntryItem, TimeEntryState } from '../db/entities/index.js';
 import { canSeeBoard, listOrganizationBoards, loadVisibleBoard } from '../boards/index.js';
 import { requirePermission, hasPermission } from '../organizations/index.js';
@@ -102,16 +103,27 @@ async function pageOfEntries(ctx: DomainContext, entries: TimeEntryItem[], page:
   return { ...slice, items: slice.items.map((entry) => presentEntry(entry, refs)) };
 }
 
-/** GET /api/v1/boards/{boardId}/time-entries: everyone's entries on a board the caller may see, newest first. */
+/**
+ * GET /api/v1/boards/{boardId}/time-entries: everyone's entries on a board the caller may see,
+ * newest first. The board's index is in that order (date, then entry id), so the page is read
+ * from its end, no further than the page's last entry, and the exact total is a COUNT of the
+ * period (DynamoDB sends back a number), beside it: the request never reads every entry of the
+ * board or period.
+ */
 export async function listBoardEntries(ctx: DomainContext, boardId: string, query: Period & { page: number; limit: number }) {
   enterTimeTracking(ctx, 'time-tracking:view');
   const range = periodRange(ctx, query);
   const byBoard = db().entities.timeEntry.query.byBoard({ orgId: ctx.org.orgId, boardKey: boardId });
-  const [, result] = await Promise.all([
+  const inPeriod = range ? byBoard.between({ date: range.from }, { date: `${range.to}~` }) : byBoard;
+  const start = (query.page - 1) * query.limit;
+  const [, read, total] = await Promise.all([
     loadVisibleBoard(ctx, boardId),
-    (range ? byBoard.between({ date: range.from }, { date: `${range.to}~` }) : byBoard).go({ pages: 'all' }),
+    inPeriod.go({ order: 'desc', count: start + query.limit }),
+    queryCount(inPeriod.params() as QueryParams, { expression: '', names: {}, values: {} }),
   ]);
-  return pageOfEntries(ctx, result.data.sort(newestFirst), query);
+  const items = read.data.slice(start, start + query.limit);
+  const refs = await loadTimeRefs(ctx, items);
+  return { items: items.map((entry) => presentEntry(entry, refs)), total, page: query.page, pageSize: query.limit, totalPages: Math.ceil(total / query.limit) };
 }
 
 async function ticketEntries(ctx: DomainContext, boardId: string, ticketId: string) {

@@ -884,8 +884,8 @@ function timeProbes(): Record<string, Probe> {
         return org.call('DELETE', `${tt}/sync-endpoint`);
       },
     },
-    // auth; the board ∥ its entries (one Query); their tickets and items.
-    "GET /api/v1/boards/{boardId}/time-entries": { budget: 4, run: call('GET /api/v1/boards/{boardId}/time-entries') },
+    // auth; the board ∥ the page from the index's end ∥ the period's COUNT; the page's tickets and items.
+    "GET /api/v1/boards/{boardId}/time-entries": { budget: 5, run: call('GET /api/v1/boards/{boardId}/time-entries') },
     // auth; the ticket (with its board) ∥ its entries; their tickets and items.
     "GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries": { budget: 4, atMost: true, run: call('GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries') },
     "GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary": { budget: 3, run: call('GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary') },

@@ -279,6 +279,24 @@ describe('entries', () => {
     expect(east.body.totalMinutes).toBe(eastDay === today() ? 35 : 0);
   });
 
+  it('pages a board\'s entries newest first (date, then id) from its index, with the exact total of the period', async () => {
+    const fresh = await world('Board pages');
+    for (const date of ['2025-06-03', '2025-06-02', '2025-06-03', '2025-05-30', '2025-06-01', '2025-06-03', '2025-07-01', '2025-05-01']) {
+      await fresh.org.call('POST', `${T}/entries`, { body: { ticketId: fresh.ticket.id, durationMinutes: 5, date } });
+    }
+    const whole = (await fresh.asMember('GET', `/api/v1/boards/${fresh.boardId}/time-entries`)).body;
+    expect(whole.total).toBe(8);
+    const order = [...whole.data].sort((a: any, b: any) => b.date.localeCompare(a.date) || b.id.localeCompare(a.id)).map((entry: any) => entry.id);
+    expect(whole.data.map((entry: any) => entry.id)).toEqual(order);
+    const pages = [];
+    for (const page of [1, 2, 3, 4]) pages.push((await fresh.asMember('GET', `/api/v1/boards/${fresh.boardId}/time-entries?limit=3&page=${page}`)).body);
+    expect(pages.map((body) => [body.total, body.totalPages, body.data.length])).toEqual([[8, 3, 3], [8, 3, 3], [8, 3, 2], [8, 3, 0]]);
+    expect(pages.flatMap((body) => body.data.map((entry: any) => entry.id))).toEqual(order);
+    const june = (await fresh.asMember('GET', `/api/v1/boards/${fresh.boardId}/time-entries?year=2025&month=6&limit=2&page=2`)).body;
+    expect(june).toMatchObject({ total: 5, totalPages: 3 });
+    expect(june.data.map((entry: any) => entry.date)).toEqual(['2025-06-03', '2025-06-02']);
+  });
+
   it('lists a board\'s and a ticket\'s entries of everyone, and summarizes a ticket against its estimate', async () => {
     const fresh = await world('Summary');
     await fresh.asMember('POST', `${T}/entries`, { ticketId: fresh.ticket.id, durationMinutes: 45 });
