@@ -75,6 +75,8 @@ export async function listEntries(ctx: DomainContext, query: EntryListQuery) {
   } else {
     const userId = query.userId ?? ctx.actor.userId;
     if (userId !== ctx.actor.userId) requirePermission(ctx, 'time-tracking:approve');
+    const indexed = await indexedUserPage(ctx, userId, range, query);
+    if (indexed) return indexed;
     const byUser = db().entities.timeEntry.query.byUser({ orgId: ctx.org.orgId, userId });
     entries = (await (range ? byUser.between({ date: range.from }, { date: `${range.to}~` }) : byUser).go({ pages: 'all' })).data;
     entries = userId === ctx.actor.userId ? withinTokenBoards(ctx, entries) : await onVisibleBoards(ctx, entries);
@@ -83,6 +85,59 @@ export async function listEntries(ctx: DomainContext, query: EntryListQuery) {
     (entry) => (!query.boardId || entry.boardId === query.boardId) && (!query.state || entry.state === query.state),
   );
   return pageOfEntries(ctx, entries.sort(newestFirst), query, query.search);
+}
+
+/**
+ * A user's entries without a search, as the caller may see them (their own, or anyone's for an
+ * administrator: only the token's boards limit them), newest first: the user's index is in
+ * that order (date, then entry id), so the page is read from its end, DynamoDB keeping the
+ * entries of the state, board and token's boards asked for, no further than the page's last
+ * entry; the exact total is a COUNT with the same filter, beside it. Undefined for the lists
+ * that need the entries themselves: a search (it matches the tickets' titles), or another
+ * person's entries seen by a non-administrator (only on the boards they see).
+ */
+async function indexedUserPage(ctx: DomainContext, userId: string, range: { from: string; to: string } | undefined, query: EntryListQuery) {
+  const allowed = ctx.actor.credential.allowedBoardIds;
+  if (query.search?.trim() || allowed.length > 50 || (userId !== ctx.actor.userId && !ctx.actor.isAdmin)) return undefined;
+  const byUser = db().entities.timeEntry.query.byUser({ orgId: ctx.org.orgId, userId });
+  const inPeriod = range ? byUser.between({ date: range.from }, { date: `${range.to}~` }) : byUser;
+  const selected =
+    query.state || query.boardId || allowed.length > 0
+      ? inPeriod.where((attr, op) => {
+          const parts = [query.state ? op.eq(attr.state, query.state) : '', query.boardId ? op.eq(attr.boardId, query.boardId) : ''].filter(Boolean);
+          // Parentheses only around a part joined to others (DynamoDB refuses redundant ones); an
+          // operator names its attribute when called, so only the parts used are built.
+          if (allowed.length > 0) {
+            const onBoards = [op.notExists(attr.boardId), ...allowed.map((boardId) => op.eq(attr.boardId, boardId))].join(' OR ');
+            parts.push(parts.length > 0 ? `(${onBoards})` : onBoards);
+          }
+          return parts.join(' AND ');
+        })
+      : inPeriod;
+  return pageFromIndexEnd(ctx, selected, query);
+}
+
+/** An ElectroDB Query of time entries, ready to run: its page and its parameters (for the COUNT). */
+interface EntryQuery {
+  go(options: { order: 'desc'; count: number }): Promise<{ data: TimeEntryItem[] }>;
+  params(): object;
+}
+
+/**
+ * One page of an index whose order is the list's, newest first (date, then entry id): read from
+ * the index's end no further than the page's last entry, and its exact total counted by
+ * DynamoDB (a number comes back) beside it; `beside` runs in parallel (a check of the board).
+ */
+async function pageFromIndexEnd(ctx: DomainContext, selected: EntryQuery, page: { page: number; limit: number }, beside?: Promise<unknown>) {
+  const start = (page.page - 1) * page.limit;
+  const [read, total] = await Promise.all([
+    selected.go({ order: 'desc', count: start + page.limit }),
+    queryCount(selected.params() as QueryParams, { expression: '', names: {}, values: {} }),
+    beside,
+  ]);
+  const items = read.data.slice(start, start + page.limit);
+  const refs = await loadTimeRefs(ctx, items);
+  return { items: items.map((entry) => presentEntry(entry, refs)), total, page: page.page, pageSize: page.limit, totalPages: Math.ceil(total / page.limit) };
 }
 
 /** One page of entries, presented; a search reads the references of every candidate first. */
@@ -115,15 +170,7 @@ export async function listBoardEntries(ctx: DomainContext, boardId: string, quer
   const range = periodRange(ctx, query);
   const byBoard = db().entities.timeEntry.query.byBoard({ orgId: ctx.org.orgId, boardKey: boardId });
   const inPeriod = range ? byBoard.between({ date: range.from }, { date: `${range.to}~` }) : byBoard;
-  const start = (query.page - 1) * query.limit;
-  const [, read, total] = await Promise.all([
-    loadVisibleBoard(ctx, boardId),
-    inPeriod.go({ order: 'desc', count: start + query.limit }),
-    queryCount(inPeriod.params() as QueryParams, { expression: '', names: {}, values: {} }),
-  ]);
-  const items = read.data.slice(start, start + query.limit);
-  const refs = await loadTimeRefs(ctx, items);
-  return { items: items.map((entry) => presentEntry(entry, refs)), total, page: query.page, pageSize: query.limit, totalPages: Math.ceil(total / query.limit) };
+  return pageFromIndexEnd(ctx, inPeriod, query, loadVisibleBoard(ctx, boardId));
 }
 
 async function ticketEntries(ctx: DomainContext, boardId: string, ticketId: string) {

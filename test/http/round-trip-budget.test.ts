@@ -843,7 +843,8 @@ function timeProbes(): Record<string, Probe> {
       },
     },
     // auth; the caller's entries (one Query); their tickets and items.
-    [`GET ${tt}/entries`]: { budget: 3, run: call(`GET ${tt}/entries`) },
+    // auth; the page from the user's index end ∥ its COUNT; the page's tickets and items.
+    [`GET ${tt}/entries`]: { budget: 4, run: call(`GET ${tt}/entries`) },
     // auth; the ticket with the sync endpoint; the board; one transaction.
     [`POST ${tt}/entries`]: { budget: 4, run: (org) => org.call('POST', `${tt}/entries`, { body: { ticketId: org.ticketId, durationMinutes: 5 } }) },
     [`GET ${tt}/entries/recent`]: { budget: 3, run: call(`GET ${tt}/entries/recent`) },

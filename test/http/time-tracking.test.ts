@@ -535,6 +535,37 @@ describe('booking items', () => {
 });
 
 describe('time tracking and token restrictions', () => {
+  it('pages a person\'s entries from their index exactly as the whole list does, with every filter and a board-limited token', async () => {
+    const w = await world('Index pages');
+    const other = await createBoard(w.org, { name: 'Second', prefix: 'IDX' });
+    await w.org.call('POST', `/api/v1/boards/${other.id}/members`, { body: { userId: w.member.id } });
+    const elsewhere = await createTicket(w.org, other.id, { title: 'Elsewhere' });
+    const dates = ['2025-06-03', '2025-06-01', '2025-06-03', '2025-05-30', '2025-07-02', '2025-06-03', '2025-06-02'];
+    for (const [index, date] of dates.entries()) {
+      const ticketId = index % 3 === 0 ? elsewhere.id : w.ticket.id;
+      expect((await w.asMember('POST', `${T}/entries`, { ticketId, durationMinutes: 5 + index, date, description: `work ${index}` })).status).toBe(201);
+    }
+    const limited = await createToken(w.org, w.member.token, { allowedBoardIds: [w.boardId] });
+    const callers: [string, (path: string) => Promise<any>][] = [
+      ['the person', (path) => w.asMember('GET', path)],
+      ['a board-limited token', (path) => api('GET', path, { token: limited.token, org: w.org.slug })],
+      ['an administrator', (path) => w.org.call('GET', `${path}&userId=${w.member.id}`)],
+    ];
+    // A search reads every entry (it matches ticket titles): every entry's description has "work".
+    for (const [who, get] of callers) {
+      for (const filter of ['', `boardId=${other.id}`, 'state=APPROVED', 'state=PENDING', 'year=2025&month=6', `year=2025&month=6&boardId=${w.boardId}`]) {
+        for (const page of [1, 3]) {
+          const path = `${T}/entries?limit=2&page=${page}${filter ? `&${filter}` : ''}`;
+          const indexed = (await get(path)).body;
+          const whole = (await get(`${path}&search=work`)).body;
+          expect({ total: indexed.total, ids: indexed.data.map((entry: any) => entry.id) }, `${who}: ${filter} page ${page}`).toEqual({ total: whole.total, ids: whole.data.map((entry: any) => entry.id) });
+        }
+      }
+    }
+    expect((await w.asMember('GET', `${T}/entries?limit=100`)).body.total).toBe(7);
+    expect((await api('GET', `${T}/entries?limit=100`, { token: limited.token, org: w.org.slug })).body.total).toBe(4);
+  });
+
   it('keeps a board-limited token to its boards, and read-only tokens from writing', async () => {
     const w = await world('Tokens');
     const other = (await createBoard(w.org, { name: 'Second', prefix: 'SEC' }));
