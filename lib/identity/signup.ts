@@ -61,6 +61,7 @@ export async function signup(ctx: AnonymousContext, input: SignupInput, options:
     webhookEndpointCount: 0,
     ticketFacetsIndexed: true,
     facetCountsKept: true,
+    searchPrefixesCounted: true,
     ticketTermsIndexed: true,
     ticketTimeAggregated: true,
     wikiSearchIndexed: true,

@@ -91,7 +91,7 @@ export async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, co
     // The search index as the events function leaves it: each ticket's term entries and its record.
     const searchDocs = tickets.map((ticket) => ({
       ticketId: ticket.ticketId, orgId: ticket.orgId, version: ticket.version, boardId: ticket.boardId, terms: searchTermsOf(ticket),
-      statusId: ticket.statusId, positionKey: positionKeyOf(ticket.position), isArchived: false, extra: [], dirty: false,
+      statusId: ticket.statusId, positionKey: positionKeyOf(ticket.position), isArchived: false, extra: [], dirty: false, sharedKept: true,
     }));
     const results = await Promise.all([
       db().entities.ticket.put(tickets).go({ concurrency: 4 }),

@@ -8,6 +8,7 @@ import { systemClock, type Clock } from '../../lib/core/clock.js';
 import { runSweep } from '../../lib/sweeper/index.js';
 import { indexTicketSearch, matchesSearch, termEntriesOf } from '../../lib/tickets/search/index.js';
 import { fold, wordsOf } from '../../lib/search/index.js';
+import { seedBoard } from '../bench/seed.js';
 
 /*
  * Ticket search from the search index (lib/tickets/search) against the full read applying the
@@ -131,7 +132,77 @@ describe('searches served by the search index', () => {
   }, 120_000);
 });
 
+describe('a one-word search most of a large board matches', () => {
+  it('counts its total and reads its page from the columns, answering as the entries and the full read do, pending writes too', async () => {
+    const big = await signupOrg();
+    const bigStatuses = (await big.call('GET', '/api/v1/statuses')).body.data as { id: string; key: string; category: string }[];
+    const board = await answered(big.call('POST', '/api/v1/boards', { body: { name: 'Dense search', prefix: 'DSR' } }), 201);
+    const typeId = (await big.call('GET', '/api/v1/ticket-types')).body.data[0].id;
+    const vocabulary = {
+      activeStatusIds: bigStatuses.filter((status) => status.category === 'ACTIVE').map((status) => status.id),
+      typeId, assignee: { id: big.adminId, name: 'Ada Admin' }, createdById: big.adminId,
+    };
+    // "Ticket N: fix the login flow", and a description with "filter", "the", "to", "totals"...
+    await seedBoard({ orgId: big.orgId, boardId: board.id, prefix: 'DSR' }, vocabulary, 700);
+    const done = bigStatuses.find((status) => status.key === 'DONE')!.id;
+    const ticketPath = (ticketId: string) => `/api/v1/boards/${board.id}/tickets/${ticketId}`;
+    const early = (await answered(big.call('GET', `/api/v1/boards/${board.id}/tickets?limit=10`))).data as { id: string }[];
+    await answered(big.call('PATCH', `${ticketPath(early[0]!.id)}/status`, { body: { statusId: done } }));
+    await answered(big.call('PATCH', ticketPath(early[1]!.id), { body: { isArchived: true } }));
+    const flags = ['', '&includeArchived=true', `&statusId=${vocabulary.activeStatusIds[0]},${done}`];
+    const lists = ['flow', 'f', 't', 'bu'].flatMap((search) => flags.map((flag) => `/api/v1/boards/${board.id}/tickets?search=${search}${flag}`));
+    const samplePages = async (list: string) => {
+      const answers = [];
+      for (const page of [1, 9, 35]) {
+        const body = await answered(big.call('GET', `${list}&limit=20&page=${page}`));
+        answers.push({ total: body.total, ids: body.data.map((ticket: { id: string }) => ticket.id) });
+      }
+      return answers;
+    };
+    const setFlag = (set: Record<string, boolean>) => db().entities.organization.patch({ orgId: big.orgId }).set(set).go();
+    /** Each list from the dense path, then from the entries (no counted prefixes), then from the full read: identical. */
+    const compareAll = async () => {
+      const dense = [];
+      for (const list of lists) dense.push(await samplePages(list));
+      await setFlag({ searchPrefixesCounted: false });
+      for (const [index, list] of lists.entries()) expect(dense[index], `${list} (entries)`).toEqual(await samplePages(list));
+      await setFlag({ ticketTermsIndexed: false });
+      for (const [index, list] of lists.entries()) expect(dense[index], `${list} (full read)`).toEqual(await samplePages(list));
+      await setFlag({ searchPrefixesCounted: true, ticketTermsIndexed: true });
+      return dense;
+    };
+    const pendingOfBig = async () => (await db().entities.searchPending.query.byOrganization({ orgId: big.orgId }).go()).data;
+    await waitUntil(pendingOfBig, (pending) => pending.length === 0, 60_000);
+    const indexed = await compareAll();
+    expect(indexed[0]![0]!.total).toBeGreaterThan(650);
+    expect(indexed[0]![0]!.ids).toHaveLength(20);
+    // Writes the index has not caught up with when the lists are read: the title loses its words,
+    // a new ticket, a deletion, a move to DONE.
+    await answered(big.call('PATCH', ticketPath(early[2]!.id), { body: { title: 'Nothing here', description: 'gone' } }));
+    await createTicket(big, board.id, { title: 'A brand new flow to fix', statusId: vocabulary.activeStatusIds[0] });
+    await answered(big.call('DELETE', ticketPath(early[3]!.id)), 204);
+    await answered(big.call('PATCH', `${ticketPath(early[4]!.id)}/status`, { body: { statusId: done } }));
+    const pending = await compareAll();
+    expect(pending[0]![0]!.total).toBe(indexed[0]![0]!.total - 2);
+  }, 150_000);
+});
+
 describe('the indexer', () => {
+  it('rewrites the entries of a ticket indexed before they carried `shared`, at the same version', async () => {
+    const ticket = tickets[12]!;
+    const entriesOf = async () => (await db().entities.ticketTerm.query.byTerm({ orgId: org.orgId, boardId: ticket.boardId }).go({ pages: 'all' })).data.filter((entry) => entry.ticketId === ticket.id);
+    await drained();
+    const wanted = termEntriesOf((await db().entities.ticket.get({ ticketId: ticket.id }).go()).data);
+    // As the previous layout left them: no `shared`, and a record that does not say it is kept.
+    for (const entry of await entriesOf()) await db().entities.ticketTerm.patch({ orgId: entry.orgId, boardId: entry.boardId, term: entry.term, ticketId: entry.ticketId }).remove(['shared']).go();
+    await db().entities.ticketSearchDoc.patch({ ticketId: ticket.id }).remove(['sharedKept']).go();
+    await indexTicketSearch(org.orgId, ticket.id, systemClock);
+    const entries = await entriesOf();
+    expect(entries.map((entry) => [entry.term, entry.shared]).sort()).toEqual(wanted.map((entry) => [entry.term, entry.shared]).sort());
+    expect(wanted.some((entry) => (entry.shared ?? 0) > 0)).toBe(true);
+    expect((await db().entities.ticketSearchDoc.get({ ticketId: ticket.id }).go()).data?.sharedKept).toBe(true);
+  });
+
   it('ends in the ticket\'s entries however runs overlap, repeat or died midway', async () => {
     await drained();
     const ticket = (await db().entities.ticket.get({ ticketId: tickets[11]!.id }).go({ consistent: true })).data!;

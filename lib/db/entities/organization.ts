@@ -49,6 +49,11 @@ export const Organization = (config?: EntityConfiguration) =>
      * replaces `ticketSearchIndexed`, the flag of the first layout, which no code reads any more.
      */
     ticketTermsIndexed: { type: 'boolean' },
+    /**
+     * Every ticket's search entries carry `shared` (lib/db/entities/ticket-search.ts): a board
+     * search of one word that most of the board matches may count its total by COUNT.
+     */
+    searchPrefixesCounted: { type: 'boolean' },
     /** Every time entry of the organization is counted in its ticket's totals (TicketTime): its ticket summaries read them. */
     ticketTimeAggregated: { type: 'boolean' },
     /** Every wiki page of the organization is in the wiki search index (lib/db/entities/wiki-search.ts): wiki searches read it. */

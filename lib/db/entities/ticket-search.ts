@@ -26,6 +26,13 @@ export const TicketTerm = (config?: EntityConfiguration) =>
     statusId: { type: 'string', required: true },
     positionKey: { type: 'string', required: true },
     isArchived: { type: 'boolean', required: true, default: false },
+    /**
+     * How many leading characters (UTF-16 code units) the term shares with the ticket's previous
+     * term in sorted order (0 for the first). The terms a prefix begins form a run in that order,
+     * and only the run's first shares fewer characters than the prefix has: so a COUNT of a
+     * prefix's entries with `shared` below its length counts each ticket once.
+     */
+    shared: { type: 'number' },
   },
   indexes: {
     byTerm: { pk: { field: 'pk', composite: ['boardId', 'orgId'] }, sk: { field: 'sk', composite: ['term', 'ticketId'] } },
@@ -54,6 +61,8 @@ export const TicketSearchDoc = (config?: EntityConfiguration) =>
     positionKey: { type: 'string' },
     isArchived: { type: 'boolean' },
     extra: { type: 'list', items: { type: 'string' } },
+    /** The entries carry `shared` (every run since it exists); a record without it has its entries rewritten. */
+    sharedKept: { type: 'boolean' },
     dirty: { type: 'boolean' },
     leaseToken: { type: 'string' },
     leaseUntil: { type: 'string' },

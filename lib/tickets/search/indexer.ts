@@ -23,12 +23,22 @@ function ticketSubject(orgId: string, ticketId: string): IndexSubject<TicketTerm
       return { version: ticket?.version ?? 0, want: wantedEntries(ticket) };
     },
     listed: (record) => (record.boardId ? (record.terms ?? []).map((term) => entryKey(record.boardId!, term)) : []),
-    // Every entry carries the same status, position and archived flag: the record's.
-    holds: (record) => (_key, entry) => record.statusId === entry.statusId && record.positionKey === entry.positionKey && record.isArchived === entry.isArchived,
+    // Every entry carries the same status, position and archived flag (the record's), and its
+    // `shared` follows from the record's terms (when the record says its entries carry it).
+    holds: (record) => {
+      const shared = record.sharedKept ? sharedByTerm(record.terms ?? []) : new Map<string, number>();
+      return (_key, entry) =>
+        record.statusId === entry.statusId && record.positionKey === entry.positionKey && record.isArchived === entry.isArchived && shared.get(entry.term) === entry.shared;
+    },
+    // Entries written before `shared` existed are rewritten by the next run (the backfill runs one for every ticket).
+    laidOut: (record) => record.sharedKept === true || (record.terms ?? []).length === 0,
     kept: (want) => {
       const first = [...want.values()][0];
       if (!first) return { set: { terms: [] }, remove: ['boardId', 'statusId', 'positionKey', 'isArchived'] };
-      return { set: { terms: [...want.values()].map((entry) => entry.term), boardId: first.boardId, statusId: first.statusId, positionKey: first.positionKey, isArchived: first.isArchived }, remove: [] };
+      return {
+        set: { terms: [...want.values()].map((entry) => entry.term), boardId: first.boardId, statusId: first.statusId, positionKey: first.positionKey, isArchived: first.isArchived, sharedKept: true },
+        remove: [],
+      };
     },
     write: (puts, deletes) => writeEntries(puts, deletes.map(parseKey).map(({ boardId, term }) => ({ orgId, boardId, term, ticketId }))),
     marker: itemTarget(db().entities.searchPending.get({ orgId, ticketId }).params()),
@@ -45,11 +55,25 @@ function parseKey(key: string): { boardId: string; term: string } {
   return { boardId: key.slice(0, split), term: key.slice(split + 1) };
 }
 
-/** A live ticket's term entries; none for a deleted (or missing) one. */
+/** A live ticket's term entries, in sorted order with what each shares with the one before; none for a deleted (or missing) one. */
 export function termEntriesOf(ticket: TicketItem | null | undefined): TicketTermItem[] {
   if (!ticket || ticket.isDeleted) return [];
   const carry = { orgId: ticket.orgId, boardId: ticket.boardId, ticketId: ticket.ticketId, statusId: ticket.statusId, positionKey: positionKeyOf(ticket.position), isArchived: ticket.isArchived === true };
-  return searchTermsOf(ticket).map((term) => ({ ...carry, term }));
+  const shared = sharedByTerm(searchTermsOf(ticket));
+  return [...shared].map(([term, count]) => ({ ...carry, term, shared: count }));
+}
+
+/** The characters each of a ticket's terms shares with the one before it in sorted order (0 for the first), in that order. */
+function sharedByTerm(terms: readonly string[]): Map<string, number> {
+  const sorted = [...new Set(terms)].sort();
+  const shared = new Map<string, number>();
+  sorted.forEach((term, index) => {
+    const before = index > 0 ? sorted[index - 1]! : '';
+    let length = 0;
+    while (length < term.length && length < before.length && term[length] === before[length]) length += 1;
+    shared.set(term, length);
+  });
+  return shared;
 }
 
 /** BatchWriteItem puts and deletes (25 per request, four requests at a time); anything left unprocessed fails the run. */

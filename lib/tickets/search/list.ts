@@ -1,9 +1,10 @@
 import { db } from '../../db/service.js';
-import { queryProjected, type QueryParams } from '../../db/projected.js';
-import { positionKeyOf, type TicketTermItem } from '../../db/entities/index.js';
+import { queryCount, queryProjected, type QueryCursor, type QueryParams } from '../../db/projected.js';
+import { positionKeyOf, type StatusItem, type TicketItem, type TicketTermItem } from '../../db/entities/index.js';
 import type { DomainContext } from '../../db/context.js';
 import { loadTickets } from '../access.js';
-import { COLUMN_LIST_FIELDS, servedByColumns } from '../lists/columns.js';
+import { COLUMN_LIST_FIELDS, columnsShown, pageOfTickets, servedByColumns, shownCount } from '../lists/columns.js';
+import { loadColumnCounts } from '../lists/column-counts.js';
 import { mapLimited } from '../../core/concurrency.js';
 import type { Page } from '../../core/pages.js';
 import type { OrgConfig } from '../config.js';
@@ -26,18 +27,26 @@ const MAX_PENDING = 200;
 type Entry = Pick<TicketTermItem, 'ticketId' | 'term' | 'statusId' | 'positionKey' | 'isArchived'>;
 const ENTRY_FIELDS = ['ticketId', 'term', 'statusId', 'positionKey', 'isArchived'] as const;
 
-/** The entries of every term that begins with `prefix` on one board (a consistent Query). */
-async function readTerm(orgId: string, boardId: string, prefix: string): Promise<Entry[]> {
-  const params = db().entities.ticketTerm.query.byTerm({ orgId, boardId }).begins({ term: prefix }).params() as QueryParams;
-  return (await queryProjected<Entry>(params, ENTRY_FIELDS)).items;
+const termQuery = (orgId: string, boardId: string, prefix: string): QueryParams =>
+  db().entities.ticketTerm.query.byTerm({ orgId, boardId }).begins({ term: prefix }).params() as QueryParams;
+
+/** The entries of every term that begins with `prefix` on one board (a consistent Query), from `start`, up to `limit` when given. */
+async function readTerm(orgId: string, boardId: string, prefix: string, limit?: number, start?: QueryCursor): Promise<{ entries: Entry[]; next: QueryCursor }> {
+  const { items, next } = await queryProjected<Entry>(termQuery(orgId, boardId, prefix), ENTRY_FIELDS, limit, start);
+  return { entries: items, next };
 }
 
 /** The tickets of one board's entries that match the search: every word begun, or the display id. */
 async function boardMatches(orgId: string, boardId: string, query: SearchQuery, lookForId: boolean): Promise<Map<string, Entry>> {
   const [byWord, byId] = await Promise.all([
-    Promise.all(query.words.map((word) => readTerm(orgId, boardId, word))),
-    lookForId ? readTerm(orgId, boardId, query.displayIdTerm) : Promise.resolve([]),
+    Promise.all(query.words.map(async (word) => (await readTerm(orgId, boardId, word)).entries)),
+    lookForId ? readTerm(orgId, boardId, query.displayIdTerm).then((read) => read.entries) : Promise.resolve([]),
   ]);
+  return combineMatches(byWord, byId, query);
+}
+
+/** The tickets whose entries match: every word's (intersected), or the display id's. */
+function combineMatches(byWord: Entry[][], byId: Entry[], query: SearchQuery): Map<string, Entry> {
   const matches = new Map<string, Entry>();
   if (byWord.length > 0) {
     const [first, ...rest] = byWord.map((entries) => new Map(entries.map((entry) => [entry.ticketId, entry])));
@@ -67,16 +76,111 @@ export async function listBySearch(ctx: DomainContext, boardIds: string[], filte
   const pending = (await db().entities.searchPending.query.byOrganization({ orgId }).go({ pages: 'all', consistent: true, attributes: ['ticketId'] })).data;
   if (pending.length > MAX_PENDING) return undefined;
   const lookForId = query.displayIdTerm.includes('-');
-  const [perBoard, pendingTickets] = await Promise.all([
-    mapLimited(boardIds, 8, (boardId) => boardMatches(orgId, boardId, query, lookForId)),
-    loadTickets(ctx, pending.map(({ ticketId }) => ticketId)),
-  ]);
   const pendingIds = new Set(pending.map(({ ticketId }) => ticketId));
+  // One word on one board: its first entries tell whether most of the board matches (then the dense page).
+  const single = boardIds.length === 1 && query.words.length === 1 && !lookForId && ctx.org.searchPrefixesCounted === true && pendingIds.size <= MAX_PENDING_EXCLUDED;
+  const [perBoard, pendingTickets] = await Promise.all([
+    single
+      ? readTerm(orgId, boardIds[0]!, query.words[0]!, FIRST_READ).then((first) => ({ first }))
+      : mapLimited(boardIds, 8, (boardId) => boardMatches(orgId, boardId, query, lookForId)).then((boards) => ({ boards })),
+    loadTickets(ctx, [...pendingIds]),
+  ]);
+  if ('first' in perBoard && perBoard.first.next) {
+    const page = await denseSearchPage(ctx, boardIds[0]!, query.words[0]!, filters, config, pendingTickets, pendingIds);
+    if (page) return page;
+  }
+  const matchesPerBoard =
+    'boards' in perBoard
+      ? perBoard.boards
+      : [combineMatches([[...perBoard.first.entries, ...(perBoard.first.next ? (await readTerm(orgId, boardIds[0]!, query.words[0]!, undefined, perBoard.first.next)).entries : [])]], [], query)];
   const onBoards = new Set(boardIds);
-  const matches: Omit<Entry, 'term'>[] = perBoard.flatMap((board) => [...board.values()]).filter((entry) => !pendingIds.has(entry.ticketId));
+  const matches: Omit<Entry, 'term'>[] = matchesPerBoard.flatMap((board) => [...board.values()]).filter((entry) => !pendingIds.has(entry.ticketId));
   for (const ticket of pendingTickets) {
     if (!onBoards.has(ticket.boardId) || !matchesSearch(ticket, search)) continue;
     matches.push({ ticketId: ticket.ticketId, statusId: ticket.statusId, positionKey: positionKeyOf(ticket.position), isArchived: ticket.isArchived === true });
   }
   return pageOfEntries(ctx, matches.filter((entry) => entryShown(entry, filters, config)), filters, config);
+}
+
+/** Entries a one-word board search reads before it knows whether most of the board matches. */
+const FIRST_READ = 400;
+
+/** Pending tickets a COUNT can leave out by id (one IN list); with more, the entries are read. */
+const MAX_PENDING_EXCLUDED = 100;
+
+/** Beyond this many column tickets, reading the rest of the entries costs less than the column reads. */
+const MAX_COLUMN_SCAN = 2_000;
+
+/**
+ * A one-word search that most of one board matches (more than FIRST_READ entries): reading every
+ * matching entry would cost what the board holds. Instead
+ * - the exact total is a COUNT of the word's entries that begin a ticket's run of terms with
+ *   that prefix (`shared` below the word's length: each ticket once), in the listed statuses and
+ *   archived flag, leaving out the pending tickets (DynamoDB sends back a number), plus the
+ *   pending tickets that match as they are now;
+ * - the page is read from the board's columns in list order, each ticket judged by the rule
+ *   itself (`matchesSearch`: the ticket as it is, so pending ones too), until the page is full:
+ *   about (page end) ÷ (the word's share of the listed board) tickets.
+ * Undefined (read the entries) when the board holds live tickets of a status the organization no
+ * longer has, or when the page lies so deep that the column reads would cost more.
+ */
+async function denseSearchPage(
+  ctx: DomainContext, boardId: string, word: string, filters: TicketFilters & { page: number; limit: number }, config: OrgConfig,
+  pendingTickets: TicketItem[], pendingIds: Set<string>,
+): Promise<Page<ReturnType<typeof presentTicket>> | undefined> {
+  const orgId = ctx.org.orgId;
+  const now = ctx.clock.now();
+  const includeArchived = filters.includeArchived === true;
+  const columns = columnsShown(config, filters);
+  const shownIds = new Set(columns.map((status) => status.statusId));
+  if (columns.length === 0) return pageOfTickets([], 0, filters, config, now);
+  // Names and values of their own (the Query's own come from ElectroDB).
+  const names: Record<string, string> = { '#dsShared': 'shared', '#dsStatus': 'statusId' };
+  const values: Record<string, unknown> = { ':dsLength': word.length };
+  const parts = ['#dsShared < :dsLength', `#dsStatus IN (${columns.map((status, index) => { values[`:dsStatus${index}`] = status.statusId; return `:dsStatus${index}`; }).join(', ')})`];
+  if (!includeArchived) {
+    names['#dsArchived'] = 'isArchived';
+    values[':dsFalse'] = false;
+    parts.push('#dsArchived = :dsFalse');
+  }
+  if (pendingIds.size > 0) {
+    names['#dsTicket'] = 'ticketId';
+    parts.push(`NOT (#dsTicket IN (${[...pendingIds].map((ticketId, index) => { values[`:dsPending${index}`] = ticketId; return `:dsPending${index}`; }).join(', ')}))`);
+  }
+  const [counts, indexed] = await Promise.all([loadColumnCounts(orgId, boardId), queryCount(termQuery(orgId, boardId, word), { expression: parts.join(' AND '), names, values })]);
+  if ([...counts.values()].some((count) => !config.status(count.statusId) && count.total > 0)) return undefined;
+  const listed = (ticket: TicketItem) => ticket.boardId === boardId && !ticket.isDeleted && shownIds.has(ticket.statusId) && (includeArchived || !ticket.isArchived);
+  const search = filters.search!;
+  const total = indexed + pendingTickets.filter((ticket) => listed(ticket) && matchesSearch(ticket, search)).length;
+  const shown = columns.reduce((sum, status) => sum + shownCount(counts.get(status.statusId), includeArchived), 0);
+  const start = (filters.page - 1) * filters.limit;
+  const end = Math.min(start + filters.limit, total);
+  const share = shown > 0 ? Math.min(1, total / shown) : 1;
+  if (end / share > MAX_COLUMN_SCAN) return undefined;
+  const found: TicketItem[] = [];
+  for (const status of columns) {
+    if (found.length >= end) break;
+    if (shownCount(counts.get(status.statusId), includeArchived) === 0) continue;
+    found.push(...(await readMatchingColumn(orgId, boardId, status, includeArchived, end - found.length, share, (ticket) => matchesSearch(ticket, search))));
+  }
+  return pageOfTickets(found.slice(start, end), total, filters, config, now);
+}
+
+/**
+ * The first `count` live tickets of one column that `matches` accepts, in index order: read in
+ * pages sized by the share expected to match (DynamoDB leaving out deleted and, unless asked
+ * for, archived tickets), until enough matched or the column ends.
+ */
+async function readMatchingColumn(orgId: string, boardId: string, status: StatusItem, includeArchived: boolean, count: number, expectedShare: number, matches: (ticket: TicketItem) => boolean): Promise<TicketItem[]> {
+  const found: TicketItem[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { data: TicketItem[]; cursor: string | null } = await db()
+      .entities.ticket.query.byBoard({ orgId, boardId, statusCategory: status.category, statusId: status.statusId })
+      .where((attr, op) => (includeArchived ? op.eq(attr.isDeleted, false) : `${op.eq(attr.isDeleted, false)} AND ${op.eq(attr.isArchived, false)}`))
+      .go({ limit: Math.min(1_000, Math.ceil((count - found.length) / Math.max(expectedShare, 0.01)) + 10), ...(cursor ? { cursor } : {}) });
+    found.push(...page.data.filter(matches));
+    cursor = page.cursor;
+  } while (cursor && found.length < count);
+  return found.slice(0, count);
 }
