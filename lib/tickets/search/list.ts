@@ -66,7 +66,9 @@ function combineMatches(byWord: Entry[][], byId: Entry[], query: SearchQuery): M
  *    judged by the same rule (`matchesSearch`), so a search sees every write at once.
  * Then the page as every index list makes it (`pageOfEntries`): exact total, only the page's
  * tickets read. The cost follows the matching tickets' entries, never the boards' other
- * tickets. Answers undefined when too many tickets are pending (the caller reads the boards).
+ * tickets. One word on one board reads at most FIRST_READ entries first: with more, most of
+ * the board matches and `denseSearchPage` answers without reading them all. Answers undefined
+ * when too many tickets are pending (the caller reads the boards).
  */
 export async function listBySearch(ctx: DomainContext, boardIds: string[], filters: TicketFilters & { page: number; limit: number }, config: OrgConfig): Promise<Page<ReturnType<typeof presentTicket>> | undefined> {
   const orgId = ctx.org.orgId;
