@@ -13,8 +13,9 @@ import { seedBoard, type SeedBoard, type SeedVocabulary } from './seed.js';
 
 const RUNS = Number(process.env.BENCH_GROWTH_RUNS ?? 7);
 const WARMUP = 2;
-const BOARDS = 20;
-const SIZES = [5_000, 25_000, 50_000];
+// BENCH_GROWTH_BOARDS=1 BENCH_GROWTH_SIZES=5000: one board of 5,000 tickets (the board bars of issue 30).
+const BOARDS = Number(process.env.BENCH_GROWTH_BOARDS ?? 20);
+const SIZES = (process.env.BENCH_GROWTH_SIZES ?? '5000,25000,50000').split(',').map(Number);
 
 async function main(): Promise<void> {
   const runtime = await startLocalRuntime({ credentialRateLimit: 0, port: 0, exposeRoundTrips: true, logRequests: false, sweeperIntervalSeconds: 3600 });
