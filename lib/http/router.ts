@@ -69,7 +69,9 @@ function requestTrace(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpRespons
     before: (request) => {
       request.context ??= {} as never;
       const requestId = request.event.requestContext?.requestId || newId('evt').replace('evt_', 'req_');
-      traces.set(request.context as object, { requestId, meter: newMeter(), started: Date.now(), coldStart: takeColdStart(), rateLimits: [] });
+      // Consumed capacity is asked for on DynamoDB (free); on DynamoDB Local (the local runtime) only when a request asks (benchmarks, tests).
+      const capacity = !process.env.DYNAMODB_ENDPOINT || request.event.headers?.['x-db-capacity'] === 'true';
+      traces.set(request.context as object, { requestId, meter: newMeter(capacity), started: Date.now(), coldStart: takeColdStart(), rateLimits: [] });
     },
     after: finish,
     onError: finish,
