@@ -620,7 +620,6 @@ describe('tickets needing reassignment', () => {
     const removed = await s.org.call('DELETE', `/api/v1/boards/${board.id}/teams/${team.body.id}`);
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(removed.body).toEqual({ flaggedTicketCount: 207 });
-    expect(removed.roundTrips).toBeLessThanOrEqual(6);
 
     const list = await waitUntil(() => s.org.call('GET', `${ticketsOf(board.id)}/needing-reassignment?limit=1`), (answer) => answer.body?.total === 207, 60_000);
     expect(list.body.total).toBe(207);
