@@ -1,6 +1,6 @@
 import { db } from '../../db/service.js';
 import { queryCount, queryProjected, type QueryCursor, type QueryParams } from '../../db/projected.js';
-import { positionKeyOf, type StatusItem, type TicketItem, type TicketTermItem } from '../../db/entities/index.js';
+import { positionKeyOf, type ColumnCountItem, type StatusItem, type TicketItem, type TicketTermItem } from '../../db/entities/index.js';
 import type { DomainContext } from '../../db/context.js';
 import { loadTickets } from '../access.js';
 import { COLUMN_LIST_FIELDS, columnsShown, pageOfTickets, servedByColumns, shownCount } from '../lists/columns.js';
@@ -81,14 +81,17 @@ export async function listBySearch(ctx: DomainContext, boardIds: string[], filte
   const pendingIds = new Set(pending.map(({ ticketId }) => ticketId));
   // One word on one board: its first entries tell whether most of the board matches (then the dense page).
   const single = boardIds.length === 1 && query.words.length === 1 && !lookForId && ctx.org.searchPrefixesCounted === true && pendingIds.size <= MAX_PENDING_EXCLUDED;
+  // Its counts are read beside its first entries (not after them): a dense word's total is then known when they are.
+  const counting = single ? wordCounts(orgId, boardIds[0]!, query.words[0]!, filters, config, pendingIds) : undefined;
+  counting?.catch(() => undefined);
   const [perBoard, pendingTickets] = await Promise.all([
     single
       ? readTerm(orgId, boardIds[0]!, query.words[0]!, FIRST_READ).then((first) => ({ first }))
       : mapLimited(boardIds, 8, (boardId) => boardMatches(orgId, boardId, query, lookForId)).then((boards) => ({ boards })),
     loadTickets(ctx, [...pendingIds]),
   ]);
-  if ('first' in perBoard && perBoard.first.next) {
-    const page = await denseSearchPage(ctx, boardIds[0]!, query.words[0]!, filters, config, pendingTickets, pendingIds);
+  if ('first' in perBoard && perBoard.first.next && counting) {
+    const page = await denseSearchPage(ctx, boardIds[0]!, filters, config, pendingTickets, await counting);
     if (page) return page;
   }
   const matchesPerBoard =
@@ -116,10 +119,8 @@ const MAX_COLUMN_SCAN = 2_000;
 /**
  * A one-word search that most of one board matches (more than FIRST_READ entries): reading every
  * matching entry would cost what the board holds. Instead
- * - the exact total is a COUNT of the word's entries that begin a ticket's run of terms with
- *   that prefix (`shared` below the word's length: each ticket once), in the listed statuses and
- *   archived flag, leaving out the pending tickets (DynamoDB sends back a number), plus the
- *   pending tickets that match as they are now;
+ * - the exact total is the COUNT of `wordCounts` (read beside the first entries, so known when
+ *   they are: DynamoDB sends back a number), plus the pending tickets that match as they are now;
  * - the page is read from the board's columns in list order, each ticket judged by the rule
  *   itself (`matchesSearch`: the ticket as it is, so pending ones too), until the page is full:
  *   about (page end) ÷ (the word's share of the listed board) tickets.
@@ -127,8 +128,8 @@ const MAX_COLUMN_SCAN = 2_000;
  * longer has, or when the page lies so deep that the column reads would cost more.
  */
 async function denseSearchPage(
-  ctx: DomainContext, boardId: string, word: string, filters: TicketFilters & { page: number; limit: number }, config: OrgConfig,
-  pendingTickets: TicketItem[], pendingIds: Set<string>,
+  ctx: DomainContext, boardId: string, filters: TicketFilters & { page: number; limit: number }, config: OrgConfig,
+  pendingTickets: TicketItem[], { counts, indexed }: WordCounts,
 ): Promise<Page<ReturnType<typeof presentTicket>> | undefined> {
   const orgId = ctx.org.orgId;
   const now = ctx.clock.now();
@@ -136,20 +137,6 @@ async function denseSearchPage(
   const columns = columnsShown(config, filters);
   const shownIds = new Set(columns.map((status) => status.statusId));
   if (columns.length === 0) return pageOfTickets([], 0, filters, config, now);
-  // Names and values of their own (the Query's own come from ElectroDB).
-  const names: Record<string, string> = { '#dsShared': 'shared', '#dsStatus': 'statusId' };
-  const values: Record<string, unknown> = { ':dsLength': word.length };
-  const parts = ['#dsShared < :dsLength', `#dsStatus IN (${columns.map((status, index) => { values[`:dsStatus${index}`] = status.statusId; return `:dsStatus${index}`; }).join(', ')})`];
-  if (!includeArchived) {
-    names['#dsArchived'] = 'isArchived';
-    values[':dsFalse'] = false;
-    parts.push('#dsArchived = :dsFalse');
-  }
-  if (pendingIds.size > 0) {
-    names['#dsTicket'] = 'ticketId';
-    parts.push(`NOT (#dsTicket IN (${[...pendingIds].map((ticketId, index) => { values[`:dsPending${index}`] = ticketId; return `:dsPending${index}`; }).join(', ')}))`);
-  }
-  const [counts, indexed] = await Promise.all([loadColumnCounts(orgId, boardId), queryCount(termQuery(orgId, boardId, word), { expression: parts.join(' AND '), names, values })]);
   if ([...counts.values()].some((count) => !config.status(count.statusId) && count.total > 0)) return undefined;
   const listed = (ticket: TicketItem) => ticket.boardId === boardId && !ticket.isDeleted && shownIds.has(ticket.statusId) && (includeArchived || !ticket.isArchived);
   const search = filters.search!;
@@ -166,6 +153,38 @@ async function denseSearchPage(
     found.push(...(await readMatchingColumn(orgId, boardId, status, includeArchived, end - found.length, share, (ticket) => matchesSearch(ticket, search))));
   }
   return pageOfTickets(found.slice(start, end), total, filters, config, now);
+}
+
+/** A board's column counts, and how many tickets the index holds for a word in the listed statuses (pending ones left out). */
+interface WordCounts {
+  counts: Map<string, ColumnCountItem>;
+  indexed: number;
+}
+
+/**
+ * The COUNT of a dense word's total: its entries that begin a ticket's run of terms with that
+ * prefix (`shared` below the word's length: each ticket once), in the listed statuses and
+ * archived flag, the pending tickets left out by id; beside the board's column counts.
+ */
+async function wordCounts(orgId: string, boardId: string, word: string, filters: TicketFilters, config: OrgConfig, pendingIds: Set<string>): Promise<WordCounts> {
+  const includeArchived = filters.includeArchived === true;
+  const columns = columnsShown(config, filters);
+  if (columns.length === 0) return { counts: new Map(), indexed: 0 };
+  // Names and values of their own (the Query's own come from ElectroDB).
+  const names: Record<string, string> = { '#dsShared': 'shared', '#dsStatus': 'statusId' };
+  const values: Record<string, unknown> = { ':dsLength': word.length };
+  const parts = ['#dsShared < :dsLength', `#dsStatus IN (${columns.map((status, index) => { values[`:dsStatus${index}`] = status.statusId; return `:dsStatus${index}`; }).join(', ')})`];
+  if (!includeArchived) {
+    names['#dsArchived'] = 'isArchived';
+    values[':dsFalse'] = false;
+    parts.push('#dsArchived = :dsFalse');
+  }
+  if (pendingIds.size > 0) {
+    names['#dsTicket'] = 'ticketId';
+    parts.push(`NOT (#dsTicket IN (${[...pendingIds].map((ticketId, index) => { values[`:dsPending${index}`] = ticketId; return `:dsPending${index}`; }).join(', ')}))`);
+  }
+  const [counts, indexed] = await Promise.all([loadColumnCounts(orgId, boardId), queryCount(termQuery(orgId, boardId, word), { expression: parts.join(' AND '), names, values })]);
+  return { counts, indexed };
 }
 
 /**
