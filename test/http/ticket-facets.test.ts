@@ -227,7 +227,7 @@ describe('a value most of a large board has', () => {
     }
     const samplePages = async (query: string) => {
       const answers = [];
-      for (const page of [1, 2, 7, 45, 80]) {
+      for (const page of [1, 7, 45]) {
         const body = await answered(big.call('GET', `/api/v1/boards/${board.id}/tickets?${query}&limit=20&page=${page}`));
         answers.push({ total: body.total, totalPages: body.totalPages, ids: body.data.map((ticket: { id: string }) => ticket.id) });
       }

@@ -143,17 +143,17 @@ describe('a one-word search most of a large board matches', () => {
       typeId, assignee: { id: big.adminId, name: 'Ada Admin' }, createdById: big.adminId,
     };
     // "Ticket N: fix the login flow", and a description with "filter", "the", "to", "totals"...
-    await seedBoard({ orgId: big.orgId, boardId: board.id, prefix: 'DSR' }, vocabulary, 700);
+    await seedBoard({ orgId: big.orgId, boardId: board.id, prefix: 'DSR' }, vocabulary, 620);
     const done = bigStatuses.find((status) => status.key === 'DONE')!.id;
     const ticketPath = (ticketId: string) => `/api/v1/boards/${board.id}/tickets/${ticketId}`;
     const early = (await answered(big.call('GET', `/api/v1/boards/${board.id}/tickets?limit=10`))).data as { id: string }[];
     await answered(big.call('PATCH', `${ticketPath(early[0]!.id)}/status`, { body: { statusId: done } }));
     await answered(big.call('PATCH', ticketPath(early[1]!.id), { body: { isArchived: true } }));
-    const flags = ['', '&includeArchived=true', `&statusId=${vocabulary.activeStatusIds[0]},${done}`];
-    const lists = ['flow', 'f', 't', 'bu'].flatMap((search) => flags.map((flag) => `/api/v1/boards/${board.id}/tickets?search=${search}${flag}`));
+    const flags = ['', `&includeArchived=true&statusId=${vocabulary.activeStatusIds[0]},${done}`];
+    const lists = ['flow', 'f', 'bu'].flatMap((search) => flags.map((flag) => `/api/v1/boards/${board.id}/tickets?search=${search}${flag}`));
     const samplePages = async (list: string) => {
       const answers = [];
-      for (const page of [1, 9, 35]) {
+      for (const page of [1, 30]) {
         const body = await answered(big.call('GET', `${list}&limit=20&page=${page}`));
         answers.push({ total: body.total, ids: body.data.map((ticket: { id: string }) => ticket.id) });
       }
@@ -174,7 +174,7 @@ describe('a one-word search most of a large board matches', () => {
     const pendingOfBig = async () => (await db().entities.searchPending.query.byOrganization({ orgId: big.orgId }).go()).data;
     await waitUntil(pendingOfBig, (pending) => pending.length === 0, 60_000);
     const indexed = await compareAll();
-    expect(indexed[0]![0]!.total).toBeGreaterThan(650);
+    expect(indexed[0]![0]!.total).toBeGreaterThan(600);
     expect(indexed[0]![0]!.ids).toHaveLength(20);
     // Writes the index has not caught up with when the lists are read: the title loses its words,
     // a new ticket, a deletion, a move to DONE.
