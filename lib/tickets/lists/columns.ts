@@ -40,3 +40,34 @@ export function columnsShown(config: OrgConfig, filters: TicketFilters): StatusI
 /** Live tickets of a column the list shows (archived ones only with includeArchived). */
 export const shownCount = (count: Pick<ColumnCountItem, 'total' | 'archived'> | undefined, includeArchived: boolean): number =>
   count ? Math.max(0, count.total - (includeArchived ? 0 : count.archived)) : 0;
+
+/** Beyond this many column tickets, reading a dense list's entries costs less than the column reads. */
+const MAX_COLUMN_SCAN = 2_000;
+
+/**
+ * The page of a dense list of one board (most of the listed board matches) whose exact `total` is
+ * known: read from the board's columns in list order (`readColumn` returns a column's first
+ * `count` matching tickets, sizing its reads by the expected `share`), until the page is full:
+ * about (page end) ÷ (the list's share of the listed board) tickets. Undefined (the caller reads
+ * its entries) when the board holds live tickets of a status the organization no longer has, or
+ * when the page lies so deep that the column reads would cost more than the entries.
+ */
+export async function densePageFromColumns(
+  columns: StatusItem[], counts: Map<string, ColumnCountItem>, total: number, filters: TicketFilters & { page: number; limit: number }, config: OrgConfig, now: Date,
+  readColumn: (status: StatusItem, count: number, share: number) => Promise<TicketItem[]>,
+): Promise<Page<ReturnType<typeof presentTicket>> | undefined> {
+  if ([...counts.values()].some((count) => !config.status(count.statusId) && count.total > 0)) return undefined;
+  const includeArchived = filters.includeArchived === true;
+  const shown = columns.reduce((sum, status) => sum + shownCount(counts.get(status.statusId), includeArchived), 0);
+  const start = (filters.page - 1) * filters.limit;
+  const end = Math.min(start + filters.limit, total);
+  const share = shown > 0 ? Math.min(1, total / shown) : 1;
+  if (end / share > MAX_COLUMN_SCAN) return undefined;
+  const found: TicketItem[] = [];
+  for (const status of columns) {
+    if (found.length >= end) break;
+    if (shownCount(counts.get(status.statusId), includeArchived) === 0) continue;
+    found.push(...(await readColumn(status, end - found.length, share)));
+  }
+  return pageOfTickets(found.slice(start, end), total, filters, config, now);
+}

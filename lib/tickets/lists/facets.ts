@@ -8,7 +8,7 @@ import { entryShown, sortTickets, type TicketFilters } from './filters.js';
 import { countFacetEntries, facetColumns, loadFacetCounts, readFacetColumn, readFacetEntries, type FacetEntry } from './facet-reads.js';
 import type { QueryCursor } from '../../db/projected.js';
 import { loadColumnCounts } from './column-counts.js';
-import { COLUMN_LIST_FIELDS, columnsShown, pageOfTickets, shownCount } from './columns.js';
+import { COLUMN_LIST_FIELDS, columnsShown, densePageFromColumns, pageOfTickets, shownCount } from './columns.js';
 import { loadTickets } from '../access.js';
 import type { DomainContext } from '../../db/context.js';
 
@@ -176,8 +176,6 @@ function entryListed(entry: FacetEntry, filters: TicketFilters, plan: FacetPlan,
 /** Entries a facet list reads before it knows whether the value is dense on the board. */
 const FIRST_READ = 400;
 
-/** Beyond this many column tickets, reading the rest of the entries costs less than the filtered column reads. */
-const MAX_COLUMN_SCAN = 2_000;
 
 /**
  * A list served by the facet index, over one board or many (`/issues`): each board's entries of
@@ -241,19 +239,9 @@ async function denseBoardPage(
           (rests) => firsts.flatMap((first) => first.entries).filter((entry) => entryListed(entry, filters, plan, config, now)).length + rests.reduce((sum, count) => sum + count, 0),
         ),
       ]);
-  if ([...counts.values()].some((count) => !config.status(count.statusId) && count.total > 0)) return undefined;
-  const shown = columns.reduce((sum, status) => sum + shownCount(counts.get(status.statusId), includeArchived), 0);
-  const start = (filters.page - 1) * filters.limit;
-  const end = Math.min(start + filters.limit, total);
-  const share = shown > 0 ? Math.min(1, total / shown) : 1;
-  if (end / share > MAX_COLUMN_SCAN) return undefined;
-  const found: TicketItem[] = [];
-  for (const status of columns) {
-    if (found.length >= end) break;
-    if (shownCount(counts.get(status.statusId), includeArchived) === 0) continue;
-    found.push(...(await readFacetColumn(orgId, boardId, status, plan, includeArchived, now, end - found.length, share)));
-  }
-  return pageOfTickets(found.slice(start, end), total, filters, config, now);
+  return densePageFromColumns(columns, counts, total, filters, config, now, (status, count, share) =>
+    readFacetColumn(orgId, boardId, status, plan, includeArchived, now, count, share),
+  );
 }
 
 /**

@@ -3,7 +3,7 @@ import { queryCount, queryProjected, type QueryCursor, type QueryParams } from '
 import { positionKeyOf, type ColumnCountItem, type StatusItem, type TicketItem, type TicketTermItem } from '../../db/entities/index.js';
 import type { DomainContext } from '../../db/context.js';
 import { loadTickets } from '../access.js';
-import { COLUMN_LIST_FIELDS, columnsShown, pageOfTickets, servedByColumns, shownCount } from '../lists/columns.js';
+import { COLUMN_LIST_FIELDS, columnsShown, densePageFromColumns, pageOfTickets, servedByColumns } from '../lists/columns.js';
 import { loadColumnCounts } from '../lists/column-counts.js';
 import { mapLimited } from '../../core/concurrency.js';
 import type { Page } from '../../core/pages.js';
@@ -113,9 +113,6 @@ const FIRST_READ = 400;
 /** Pending tickets a COUNT can leave out by id (one IN list); with more, the entries are read. */
 const MAX_PENDING_EXCLUDED = 100;
 
-/** Beyond this many column tickets, reading the rest of the entries costs less than the column reads. */
-const MAX_COLUMN_SCAN = 2_000;
-
 /**
  * A one-word search that most of one board matches (more than FIRST_READ entries): reading every
  * matching entry would cost what the board holds. Instead
@@ -137,22 +134,12 @@ async function denseSearchPage(
   const columns = columnsShown(config, filters);
   const shownIds = new Set(columns.map((status) => status.statusId));
   if (columns.length === 0) return pageOfTickets([], 0, filters, config, now);
-  if ([...counts.values()].some((count) => !config.status(count.statusId) && count.total > 0)) return undefined;
   const listed = (ticket: TicketItem) => ticket.boardId === boardId && !ticket.isDeleted && shownIds.has(ticket.statusId) && (includeArchived || !ticket.isArchived);
   const search = filters.search!;
   const total = indexed + pendingTickets.filter((ticket) => listed(ticket) && matchesSearch(ticket, search)).length;
-  const shown = columns.reduce((sum, status) => sum + shownCount(counts.get(status.statusId), includeArchived), 0);
-  const start = (filters.page - 1) * filters.limit;
-  const end = Math.min(start + filters.limit, total);
-  const share = shown > 0 ? Math.min(1, total / shown) : 1;
-  if (end / share > MAX_COLUMN_SCAN) return undefined;
-  const found: TicketItem[] = [];
-  for (const status of columns) {
-    if (found.length >= end) break;
-    if (shownCount(counts.get(status.statusId), includeArchived) === 0) continue;
-    found.push(...(await readMatchingColumn(orgId, boardId, status, includeArchived, end - found.length, share, (ticket) => matchesSearch(ticket, search))));
-  }
-  return pageOfTickets(found.slice(start, end), total, filters, config, now);
+  return densePageFromColumns(columns, counts, total, filters, config, now, (status, count, share) =>
+    readMatchingColumn(orgId, boardId, status, includeArchived, count, share, (ticket) => matchesSearch(ticket, search)),
+  );
 }
 
 /** A board's column counts, and how many tickets the index holds for a word in the listed statuses (pending ones left out). */
