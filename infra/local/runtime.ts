@@ -9,7 +9,8 @@ import { DEFAULT_CREDENTIAL_RATE_LIMIT, resetConfig } from '../../lib/core/confi
 import { createApiGateway, type HttpLambda } from './api-gateway.js';
 import { ensureTable, startDynamoDbLocal, type LocalDynamo } from './dynamodb.js';
 import { ensureQueues, startLocalSqs, type LocalSqs } from './sqs.js';
-import { startStreamPoller, type StreamLambda, type StreamPoller } from './stream-poller.js';
+import { afterEachWrite, startStreamPoller, type StreamLambda, type StreamPoller } from './stream-poller.js';
+import { dynamo as functionsClient } from '../../lib/db/client.js';
 import { startQueuePoller, type QueueLambda } from './queue-poller.js';
 import { requeuePendingDeliveries } from './requeue-deliveries.js';
 
@@ -138,6 +139,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       // With data kept, the stream position is kept beside it: a restart resumes where the last run stopped.
       poller = await startStreamPoller(dynamoEndpoint, tableName, streamConsumer, options.dataDir ? { positionFile: join(options.dataDir, `${tableName}.stream-position.json`) } : {});
       stoppers.push(() => poller!.stop());
+      const nudged = poller;
+      stoppers.push(afterEachWrite(functionsClient(), () => nudged.nudge()));
     }
 
     for (const consumer of queueConsumers) {

@@ -6,7 +6,7 @@ import {
   type _Record,
   type GetRecordsCommandOutput,
 } from '@aws-sdk/client-dynamodb-streams';
-import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { localClient } from './dynamodb.js';
 
@@ -15,10 +15,14 @@ export type StreamLambda = (event: { Records: unknown[] }) => Promise<{ batchIte
 export interface StreamPoller {
   /** Resolves once every record written so far has been handed to the consumer. */
   drain(): Promise<void>;
+  /** Polls again at once (after the pass under way, if any) instead of at the end of the idle pause: something was written. */
+  nudge(): void;
   stop(): Promise<void>;
 }
 
 const BATCH_SIZE = 100;
+/** How often the stream's shards are listed again (a shard that closes is followed at once). */
+const DISCOVERY_MS = 2_000;
 
 /** Where a shard's reading resumes: after the last record handed over, or at the first that failed. */
 type Position = { after: string } | { at: string };
@@ -32,6 +36,10 @@ export interface StreamPollerOptions {
    * skips what it had marked). Without it, every start reads the stream from its oldest record.
    */
   positionFile?: string;
+  /**
+   * The pause after a pass that found nothing (default 250 ms: Lambda polls a stream's shards
+   * four times a second). A nudge ends it early, so this process's own writes are read at once.
+   */
   intervalMs?: number;
 }
 
@@ -41,7 +49,7 @@ export interface StreamPollerOptions {
  * partial failure re-delivers from the first failed record, as Lambda does.
  */
 export async function startStreamPoller(endpoint: string, tableName: string, consumer: StreamLambda, options: StreamPollerOptions = {}): Promise<StreamPoller> {
-  const intervalMs = options.intervalMs ?? 100;
+  const intervalMs = options.intervalMs ?? 250;
   const ddb = localClient(endpoint);
   const streams = new DynamoDBStreamsClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const table = await ddb.send(new DescribeTableCommand({ TableName: tableName }));
@@ -53,8 +61,15 @@ export async function startStreamPoller(endpoint: string, tableName: string, con
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   let idleWaiters: (() => void)[] = [];
+  /** Set by a nudge; a pass clears it as it begins, so a write during the pass brings another. */
+  let nudged = false;
+  let wake: (() => void) | undefined;
+
+  /** When the shards are listed again (a closed shard's successor is looked for at once). */
+  let discoverAt = 0;
 
   async function discoverShards(): Promise<void> {
+    discoverAt = Date.now() + DISCOVERY_MS;
     const description = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
     for (const shard of description.StreamDescription?.Shards ?? []) {
       if (!shard.ShardId || iterators.has(shard.ShardId)) continue;
@@ -88,7 +103,7 @@ export async function startStreamPoller(endpoint: string, tableName: string, con
 
   /** One pass over all shards; returns true if any records were read. */
   async function pollOnce(): Promise<boolean> {
-    await discoverShards();
+    if (Date.now() >= discoverAt) await discoverShards();
     let sawRecords = false;
     for (const [shardId, iterator] of iterators) {
       if (!iterator) continue;
@@ -107,6 +122,7 @@ export async function startStreamPoller(endpoint: string, tableName: string, con
       const records = page.Records ?? [];
       if (records.length === 0) {
         iterators.set(shardId, page.NextShardIterator);
+        if (!page.NextShardIterator) discoverAt = 0;
         continue;
       }
       sawRecords = true;
@@ -115,6 +131,7 @@ export async function startStreamPoller(endpoint: string, tableName: string, con
         const last = records.at(-1)?.dynamodb?.SequenceNumber;
         if (last) moveTo(shardId, { after: last });
         iterators.set(shardId, page.NextShardIterator);
+        if (!page.NextShardIterator) discoverAt = 0;
       } else {
         // Retry from the first failed record on the next pass.
         moveTo(shardId, { at: failedFrom });
@@ -139,6 +156,7 @@ export async function startStreamPoller(endpoint: string, tableName: string, con
   async function loop(): Promise<void> {
     while (!stopped) {
       let sawRecords = false;
+      nudged = false;
       try {
         sawRecords = await pollOnce();
       } catch (error) {
@@ -148,16 +166,34 @@ export async function startStreamPoller(endpoint: string, tableName: string, con
         const waiters = idleWaiters;
         idleWaiters = [];
         for (const resolve of waiters) resolve();
-        await new Promise((resolve) => setTimeout(resolve, intervalMs));
+        if (!nudged && !stopped) await pause();
       }
     }
+  }
+
+  /** The idle pause, ended early by a nudge or stop. */
+  function pause(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, intervalMs);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
   }
 
   running = loop();
   return {
     drain: () => new Promise<void>((resolve) => idleWaiters.push(resolve)),
+    nudge() {
+      nudged = true;
+      wake?.();
+    },
     async stop() {
       stopped = true;
+      wake?.();
       await running;
       for (const resolve of idleWaiters) resolve();
       streams.destroy();
@@ -175,4 +211,34 @@ function readPositions(file: string | undefined): Map<string, Position> {
     if ((error as { code?: string }).code === 'ENOENT') return new Map();
     throw error;
   }
+}
+
+/** The listeners of each client's writes (the middleware is added once per client). */
+const writeListeners = new WeakMap<DynamoDBClient, Set<() => void>>();
+const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
+
+/**
+ * Calls `listener` after each write `client` makes (the functions' client, in this process: a
+ * request's writes, a job's next step), so the poller reads their records at once. Answers
+ * the way to stop listening.
+ */
+export function afterEachWrite(client: DynamoDBClient, listener: () => void): () => Promise<void> {
+  let listeners = writeListeners.get(client);
+  if (!listeners) {
+    const added = new Set<() => void>();
+    listeners = added;
+    writeListeners.set(client, added);
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const result = await next(args);
+        if (WRITES.has(String(context.commandName))) for (const notify of added) notify();
+        return result;
+      },
+      { step: 'initialize', name: 'localStreamNudge' },
+    );
+  }
+  listeners.add(listener);
+  return async () => {
+    listeners.delete(listener);
+  };
 }
