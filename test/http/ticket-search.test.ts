@@ -133,7 +133,7 @@ describe('searches served by the search index', () => {
 });
 
 describe('a one-word search most of a large board matches', () => {
-  it('counts its total and reads its page from the columns, answering as the entries and the full read do, pending writes too', async () => {
+  it('counts its total and reads its page from the columns, answering as the full read does, pending writes too', async () => {
     const big = await signupOrg();
     const bigStatuses = (await big.call('GET', '/api/v1/statuses')).body.data as { id: string; key: string; category: string }[];
     const board = await answered(big.call('POST', '/api/v1/boards', { body: { name: 'Dense search', prefix: 'DSR' } }), 201);
@@ -160,15 +160,16 @@ describe('a one-word search most of a large board matches', () => {
       return answers;
     };
     const setFlag = (set: Record<string, boolean>) => db().entities.organization.patch({ orgId: big.orgId }).set(set).go();
-    /** Each list from the dense path, then from the entries (no counted prefixes), then from the full read: identical. */
+    /**
+     * Each list from the dense path, then from the full read: identical. (The entries path, which
+     * the dense one replaces here, is held to the full read by the tests above.)
+     */
     const compareAll = async () => {
       const dense = [];
       for (const list of lists) dense.push(await samplePages(list));
-      await setFlag({ searchPrefixesCounted: false });
-      for (const [index, list] of lists.entries()) expect(dense[index], `${list} (entries)`).toEqual(await samplePages(list));
       await setFlag({ ticketTermsIndexed: false });
       for (const [index, list] of lists.entries()) expect(dense[index], `${list} (full read)`).toEqual(await samplePages(list));
-      await setFlag({ searchPrefixesCounted: true, ticketTermsIndexed: true });
+      await setFlag({ ticketTermsIndexed: true });
       return dense;
     };
     const pendingOfBig = async () => (await db().entities.searchPending.query.byOrganization({ orgId: big.orgId }).go()).data;
