@@ -29,10 +29,10 @@ export interface SeedVocabulary {
 }
 
 /** A ticket as `createTicket` writes it (lib/tickets/create.ts), with varied ACTIVE statuses. */
-function ticketFactory(board: SeedBoard, vocabulary: SeedVocabulary, start: Date) {
+function ticketFactory(board: SeedBoard, vocabulary: SeedVocabulary, start: Date, assignEvery: number) {
   return (number: number): TicketItem => {
     const createdAt = new Date(start.getTime() + number * 1000).toISOString();
-    const assigned = number % 5 === 0;
+    const assigned = number % assignEvery === 0;
     return {
       ticketId: newId('tkt'),
       orgId: board.orgId,
@@ -66,9 +66,10 @@ function ticketFactory(board: SeedBoard, vocabulary: SeedVocabulary, start: Date
  * Writes tickets number `from` to `from + count - 1` (and their display-id keys) in
  * BatchWriteItem batches, then adds them to the board's ColumnCount items as `saveTicket`
  * would have; sets the board counter. Called again with the next `from`, it grows the board.
+ * Every 5th ticket is assigned to the vocabulary's assignee (`assignEvery: 1`: every ticket).
  */
-export async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, count: number, from = 1, options: { searchIndex?: boolean } = {}): Promise<void> {
-  const build = ticketFactory(board, vocabulary, new Date('2025-01-01T00:00:00.000Z'));
+export async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, count: number, from = 1, options: { searchIndex?: boolean; assignEvery?: number } = {}): Promise<void> {
+  const build = ticketFactory(board, vocabulary, new Date('2025-01-01T00:00:00.000Z'), options.assignEvery ?? 5);
   const CHUNK = 1_000;
   const last = from + count - 1;
   const perStatus = new Map<string, { total: number; queued: number }>();

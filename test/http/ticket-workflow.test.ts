@@ -4,6 +4,7 @@ import { boardSetup, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { waitUntil } from '../support/wait.js';
 import { db } from '../../lib/db/service.js';
+import { seedBoard } from '../bench/seed.js';
 import { createTicket, createBoard, createBoardMember } from '../support/factories.js';
 
 async function setup(): Promise<Setup> {
@@ -608,13 +609,12 @@ describe('tickets needing reassignment', () => {
     const members = [await createMember(s.org, { name: 'Busy one' }), await createMember(s.org, { name: 'Busy two' })];
     const team = await s.org.call('POST', '/api/v1/teams', { body: { name: 'Busy team', memberIds: members.map((member) => member.id) } });
     await s.org.call('POST', `/api/v1/boards/${board.id}/teams`, { body: { teamId: team.body.id } });
-    // More than one step of the job (200 tickets) for the first member, a few for the second.
-    const counts = [203, 4];
-    const jobs = members.flatMap((member, index) => Array.from({ length: counts[index]! }, () => member.id));
-    let next = 0;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < jobs.length) await createTicket(s.org, board.id, { assigneeId: jobs[next++]!, statusId: s.statuses.TODO.id });
-    }));
+    // More than one step of the job (200 tickets) for the first member, a few for the second,
+    // written in batches as the write path shapes them (the job is under test, not the creates).
+    const seeded = { orgId: s.org.orgId, boardId: board.id, prefix: board.prefix };
+    const vocabulary = { activeStatusIds: [s.statuses.IN_PROGRESS.id], typeId: (await s.org.call('GET', '/api/v1/ticket-types')).body.data[0].id, createdById: s.org.adminId };
+    await seedBoard(seeded, { ...vocabulary, assignee: { id: members[0]!.id, name: 'Busy one' } }, 203, 1, { assignEvery: 1 });
+    await seedBoard(seeded, { ...vocabulary, assignee: { id: members[1]!.id, name: 'Busy two' } }, 4, 204, { assignEvery: 1 });
 
     const started = Date.now();
     const removed = await s.org.call('DELETE', `/api/v1/boards/${board.id}/teams/${team.body.id}`);
