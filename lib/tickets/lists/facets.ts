@@ -118,6 +118,12 @@ export function facetCountItems(e: TransactionEntities, before: TicketItem | und
 export interface FacetPlan {
   facets: string[];
   range?: { before?: string; after?: string; overdue: boolean };
+  /**
+   * Values whose tickets are moving to another value of the plan (a deleted type's, to its
+   * replacement, lists/retype.ts): read to their end before the others are read, so a ticket
+   * that moves meanwhile is found under one value or the other, never under neither.
+   */
+  leaving?: string[];
 }
 
 const present = (value: unknown): boolean => value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0);
@@ -141,8 +147,11 @@ export function facetPlan(filters: TicketFilters & { page: number; limit: number
       return { facets: [`assignee:${filters.assigneeId}`] };
     case 'assignedToMe':
       return { facets: [`assignee:${callerId}`] };
-    case 'typeIds':
-      return { facets: [...config.typesMatching(filters.typeIds ?? [])].map((typeId) => `type:${typeId}`) };
+    case 'typeIds': {
+      const matching = [...config.typesMatching(filters.typeIds ?? [])];
+      const leaving = matching.filter((typeId) => !config.type(typeId)).map((typeId) => `type:${typeId}`);
+      return { facets: matching.map((typeId) => `type:${typeId}`), ...(leaving.length > 0 ? { leaving } : {}) };
+    }
     case 'labelIds':
       // Ids of deleted labels may linger on tickets; they match nothing.
       return { facets: [...new Set(filters.labelIds)].filter((labelId) => config.label(labelId)).map((labelId) => `label:${labelId}`) };
@@ -190,7 +199,11 @@ export async function listByFacets(ctx: DomainContext, boardIds: string[], filte
   const orgId = ctx.org.orgId;
   const now = ctx.clock.now();
   const reads = boardIds.flatMap((boardId) => plan.facets.map((facet) => ({ boardId, facet })));
-  const firsts = await mapLimited(reads, 8, async (read) => ({ ...read, ...(await readFacetEntries(orgId, read.boardId, read.facet, plan.range, now, FIRST_READ)) }));
+  // Values being left are read whole first (only while a type's deletion moves its tickets).
+  const leaving = new Set(plan.leaving);
+  const readFirst = (read: { boardId: string; facet: string }, limit?: number) => readFacetEntries(orgId, read.boardId, read.facet, plan.range, now, limit).then((answer) => ({ ...read, ...answer }));
+  const left = await mapLimited(reads.filter((read) => leaving.has(read.facet)), 8, (read) => readFirst(read));
+  const firsts = [...left, ...(await mapLimited(reads.filter((read) => !leaving.has(read.facet)), 8, (read) => readFirst(read, FIRST_READ)))];
   // Values are disjoint on a ticket except labels: their counts would add up a ticket twice.
   const countable = plan.facets.length === 1 || !plan.facets[0]?.startsWith('label:');
   if (boardIds.length === 1 && countable && firsts.some((first) => first.next)) {
@@ -229,7 +242,7 @@ async function denseBoardPage(
   const [counts, total] = counted
     ? await Promise.all([
         loadColumnCounts(orgId, boardId),
-        Promise.all(plan.facets.map((facet) => loadFacetCounts(orgId, boardId, facet))).then((values) =>
+        leavingFirst(plan, (facet) => loadFacetCounts(orgId, boardId, facet)).then((values) =>
           columns.reduce((sum, status) => sum + values.reduce((inner, value) => inner + shownCount(value.get(status.statusId), includeArchived), 0), 0),
         ),
       ])
@@ -242,6 +255,17 @@ async function denseBoardPage(
   return densePageFromColumns(columns, counts, total, filters, config, now, (status, count, share) =>
     readFacetColumn(orgId, boardId, status, plan, includeArchived, now, count, share),
   );
+}
+
+/** `read` of each of the plan's values, in the plan's order: those being left first, then (once they answered) the others. */
+async function leavingFirst<T>(plan: FacetPlan, read: (facet: string) => Promise<T>): Promise<T[]> {
+  const leaving = new Set(plan.leaving);
+  const answers = new Map<string, T>();
+  for (const wave of [plan.facets.filter((facet) => leaving.has(facet)), plan.facets.filter((facet) => !leaving.has(facet))]) {
+    const answered = await Promise.all(wave.map(read));
+    wave.forEach((facet, index) => answers.set(facet, answered[index]!));
+  }
+  return plan.facets.map((facet) => answers.get(facet)!);
 }
 
 /**
