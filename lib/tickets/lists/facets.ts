@@ -263,7 +263,7 @@ async function leavingFirst<T>(plan: FacetPlan, read: (facet: string) => Promise
   const answers = new Map<string, T>();
   for (const wave of [plan.facets.filter((facet) => leaving.has(facet)), plan.facets.filter((facet) => !leaving.has(facet))]) {
     const answered = await Promise.all(wave.map(read));
-    wave.forEach((facet, index) => answers.set(facet, answered[index]!));
+    for (const [index, facet] of wave.entries()) answers.set(facet, answered[index]!);
   }
   return plan.facets.map((facet) => answers.get(facet)!);
 }
