@@ -27,7 +27,7 @@ function runBlocks(blocks: string[], runtime: { baseUrl: string; platformAdminTo
     execFile(
       'bash',
       ['-c', script],
-      { cwd: process.cwd(), env: { PATH: process.env.PATH ?? '', HOME: dir, PORT: new URL(runtime.baseUrl).port, PLATFORM_TOKEN: runtime.platformAdminToken, STATUS_LOG: path.join(dir, 'statuses'), ...env }, timeout: 60_000 },
+      { cwd: process.cwd(), env: { PATH: process.env.PATH ?? '', HOME: dir, PORT: new URL(runtime.baseUrl).port, PLATFORM_TOKEN: runtime.platformAdminToken, STATUS_LOG: path.join(dir, 'statuses'), ...env }, timeout: 150_000 },
       (error, out, err) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout: out, stderr: err }),
     );
   });
@@ -68,7 +68,7 @@ describe('the README walkthrough', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 180_000);
 
   it('runs the local receiver block after it, on a runtime started with WEBHOOK_ALLOW_LOOPBACK=true', async () => {
     const runtime = await startDeliveryRuntime('wm-readme-receiver');
@@ -86,7 +86,7 @@ describe('the README walkthrough', () => {
       await runtime.stop();
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 180_000);
 });
 
 /** A port nothing listens on now. */

@@ -185,7 +185,7 @@ describe('a one-word search most of a large board matches', () => {
     await answered(big.call('PATCH', `${ticketPath(early[4]!.id)}/status`, { body: { statusId: done } }));
     const pending = await compareAll();
     expect(pending[0]![0]!.total).toBe(indexed[0]![0]!.total - 2);
-  }, 150_000);
+  }, 180_000);
 });
 
 describe('the indexer', () => {

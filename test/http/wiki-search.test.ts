@@ -199,9 +199,9 @@ describe('wiki search', () => {
       ...(await db().entities.wikiSearchDoc.query.bySpace({ orgId: org.orgId, spaceId: spaces[1]! }).go({ pages: 'all', consistent: true })).data,
       ...(await pendingOf()).filter((marker) => marker.spaceId === spaces[1]),
     ];
-    expect(await waitUntil(left, (items) => items.length === 0, 60_000)).toEqual([]);
+    expect(await waitUntil(left, (items) => items.length === 0, 90_000)).toEqual([]);
     const everywhere = await allResults(`/api/v1/wiki/search?q=canary`);
     expect(everywhere.total).toBeGreaterThan(0);
     expect(everywhere.data.every((hit: any) => hit.space.id === spaces[0])).toBe(true);
-  }, 120_000);
+  }, 180_000);
 });
