@@ -137,10 +137,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     let poller: StreamPoller | undefined;
     if (streamConsumer) {
       // With data kept, the stream position is kept beside it: a restart resumes where the last run stopped.
-      poller = await startStreamPoller(dynamoEndpoint, tableName, streamConsumer, options.dataDir ? { positionFile: join(options.dataDir, `${tableName}.stream-position.json`) } : {});
-      stoppers.push(() => poller!.stop());
-      const nudged = poller;
-      stoppers.push(afterEachWrite(functionsClient(), () => nudged.nudge()));
+      const started = await startStreamPoller(dynamoEndpoint, tableName, streamConsumer, options.dataDir ? { positionFile: join(options.dataDir, `${tableName}.stream-position.json`) } : {});
+      poller = started;
+      stoppers.push(() => started.stop(), afterEachWrite(functionsClient(), () => started.nudge()));
     }
 
     for (const consumer of queueConsumers) {

@@ -9,6 +9,7 @@ import {
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { localClient } from './dynamodb.js';
+import { WRITE_OPERATIONS } from '../../lib/db/client.js';
 
 export type StreamLambda = (event: { Records: unknown[] }) => Promise<{ batchItemFailures?: { itemIdentifier: string }[] } | undefined>;
 
@@ -215,7 +216,22 @@ function readPositions(file: string | undefined): Map<string, Position> {
 
 /** The listeners of each client's writes (the middleware is added once per client). */
 const writeListeners = new WeakMap<DynamoDBClient, Set<() => void>>();
-const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
+
+function listenersOf(client: DynamoDBClient): Set<() => void> {
+  const known = writeListeners.get(client);
+  if (known) return known;
+  const listeners = new Set<() => void>();
+  writeListeners.set(client, listeners);
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      if (WRITE_OPERATIONS.has(String(context.commandName).replace(/Command$/, ''))) for (const notify of listeners) notify();
+      return result;
+    },
+    { step: 'initialize', name: 'localStreamNudge' },
+  );
+  return listeners;
+}
 
 /**
  * Calls `listener` after each write `client` makes (the functions' client, in this process: a
@@ -223,20 +239,7 @@ const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemComman
  * the way to stop listening.
  */
 export function afterEachWrite(client: DynamoDBClient, listener: () => void): () => Promise<void> {
-  let listeners = writeListeners.get(client);
-  if (!listeners) {
-    const added = new Set<() => void>();
-    listeners = added;
-    writeListeners.set(client, added);
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        const result = await next(args);
-        if (WRITES.has(String(context.commandName))) for (const notify of added) notify();
-        return result;
-      },
-      { step: 'initialize', name: 'localStreamNudge' },
-    );
-  }
+  const listeners = listenersOf(client);
   listeners.add(listener);
   return async () => {
     listeners.delete(listener);

@@ -22,7 +22,7 @@ export interface RoundTripMeter {
 
 /** The operations that read (their consumed capacity is read units); the other data operations write. */
 const READS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
-const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
+export const WRITE_OPERATIONS = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
 
 /** The capacity units of an answer: one ConsumedCapacity, or one per table (batches, transactions). */
 function unitsOf(output: unknown): number {
@@ -57,12 +57,12 @@ function buildClient(): DynamoDBClient {
       const operation = String(context.commandName ?? 'unknown').replace(/Command$/, '');
       meter.roundTrips += 1;
       meter.operations.push(operation);
-      const data = READS.has(operation) || WRITES.has(operation);
+      const data = READS.has(operation) || WRITE_OPERATIONS.has(operation);
       const input = args.input as { ReturnConsumedCapacity?: string };
       if (data && meter.capacity && input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'TOTAL';
       const result = await next(args);
       if (READS.has(operation)) meter.readUnits += unitsOf(result.output);
-      else if (WRITES.has(operation)) meter.writeUnits += unitsOf(result.output);
+      else if (WRITE_OPERATIONS.has(operation)) meter.writeUnits += unitsOf(result.output);
       return result;
     },
     { step: 'initialize', name: 'roundTripMeter' },

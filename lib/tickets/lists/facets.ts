@@ -199,11 +199,11 @@ export async function listByFacets(ctx: DomainContext, boardIds: string[], filte
   const orgId = ctx.org.orgId;
   const now = ctx.clock.now();
   const reads = boardIds.flatMap((boardId) => plan.facets.map((facet) => ({ boardId, facet })));
-  // Values being left are read whole first (only while a type's deletion moves its tickets).
-  const leaving = new Set(plan.leaving);
-  const readFirst = (read: { boardId: string; facet: string }, limit?: number) => readFacetEntries(orgId, read.boardId, read.facet, plan.range, now, limit).then((answer) => ({ ...read, ...answer }));
-  const left = await mapLimited(reads.filter((read) => leaving.has(read.facet)), 8, (read) => readFirst(read));
-  const firsts = [...left, ...(await mapLimited(reads.filter((read) => !leaving.has(read.facet)), 8, (read) => readFirst(read, FIRST_READ)))];
+  // Values being left are read whole (only while a type's deletion moves its tickets).
+  const firsts = await leavingFirst(plan, reads, (read) => read.facet, async (read, left) => ({
+    ...read,
+    ...(await readFacetEntries(orgId, read.boardId, read.facet, plan.range, now, left ? undefined : FIRST_READ)),
+  }));
   // Values are disjoint on a ticket except labels: their counts would add up a ticket twice.
   const countable = plan.facets.length === 1 || !plan.facets[0]?.startsWith('label:');
   if (boardIds.length === 1 && countable && firsts.some((first) => first.next)) {
@@ -242,7 +242,7 @@ async function denseBoardPage(
   const [counts, total] = counted
     ? await Promise.all([
         loadColumnCounts(orgId, boardId),
-        leavingFirst(plan, (facet) => loadFacetCounts(orgId, boardId, facet)).then((values) =>
+        leavingFirst(plan, plan.facets, (facet) => facet, (facet) => loadFacetCounts(orgId, boardId, facet)).then((values) =>
           columns.reduce((sum, status) => sum + values.reduce((inner, value) => inner + shownCount(value.get(status.statusId), includeArchived), 0), 0),
         ),
       ])
@@ -257,15 +257,19 @@ async function denseBoardPage(
   );
 }
 
-/** `read` of each of the plan's values, in the plan's order: those being left first, then (once they answered) the others. */
-async function leavingFirst<T>(plan: FacetPlan, read: (facet: string) => Promise<T>): Promise<T[]> {
+/**
+ * `read` of each item (a read of one of the plan's values), answers in the items' order: the
+ * reads of values being left (`plan.leaving`) first, the others once those answered.
+ */
+async function leavingFirst<T, R>(plan: FacetPlan, items: T[], facetOf: (item: T) => string, read: (item: T, left: boolean) => Promise<R>): Promise<R[]> {
   const leaving = new Set(plan.leaving);
-  const answers = new Map<string, T>();
-  for (const wave of [plan.facets.filter((facet) => leaving.has(facet)), plan.facets.filter((facet) => !leaving.has(facet))]) {
-    const answered = await Promise.all(wave.map(read));
-    for (const [index, facet] of wave.entries()) answers.set(facet, answered[index]!);
+  const answers = new Map<T, R>();
+  for (const left of [true, false]) {
+    const wave = items.filter((item) => leaving.has(facetOf(item)) === left);
+    const answered = await mapLimited(wave, 8, (item) => read(item, left));
+    for (const [index, item] of wave.entries()) answers.set(item, answered[index]!);
   }
-  return plan.facets.map((facet) => answers.get(facet)!);
+  return items.map((item) => answers.get(item)!);
 }
 
 /**
