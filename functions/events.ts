@@ -12,13 +12,15 @@ import { clearDeletedMilestone, MILESTONE_CLEARING_JOB } from '../lib/milestones
 import { detachDeletedRelease, RELEASE_DETACHING_JOB } from '../lib/releases/index.js';
 import { runSearchIndexJob, SEARCH_INDEX_JOB } from '../lib/tickets/search/index.js';
 import { RETYPE_JOB, retypeStep } from '../lib/tickets/lists/retype.js';
+import { recategorizeStep } from '../lib/tickets/lists/recategorize.js';
+import { RECATEGORIZE_JOB } from '../lib/statuses/index.js';
 import { flagLostAssigneesStep } from '../lib/tickets/lists/bulk.js';
 import { LOST_ASSIGNEES_JOB } from '../lib/boards/membership.js';
 
 /**
  * Events to webhook endpoints; time entry pushes to the organization's time-booking endpoint;
  * wiki content purges; readiness changes carried to dependent tickets and parents; the background
- * jobs of deletions and membership removals whose work grows with the data; the ticket and wiki search indexes.
+ * jobs of deletions, category changes and membership removals whose work grows with the data; the ticket and wiki search indexes.
  */
 const dispatch = eventDispatcher({
   [TIME_SYNC_EVENT]: queueTimeSync,
@@ -28,6 +30,7 @@ const dispatch = eventDispatcher({
   [RELEASE_DETACHING_JOB]: detachDeletedRelease,
   [SEARCH_INDEX_JOB]: runSearchIndexJob,
   [RETYPE_JOB]: retypeStep,
+  [RECATEGORIZE_JOB]: recategorizeStep,
   [LOST_ASSIGNEES_JOB]: flagLostAssigneesStep,
   [WIKI_SEARCH_INDEX_JOB]: runWikiSearchIndexJob,
 });

@@ -5,7 +5,6 @@ import { STATUS_CATEGORIES } from '../db/entities/index.js';
 import {
   MAX_STATUSES_PER_ORGANIZATION, createStatus, deleteStatus, getStatus, listStatuses, reorderStatuses, updateStatus,
 } from './statuses.js';
-import { recategorizeTickets } from '../tickets/index.js';
 import { statusResult } from './shapes.js';
 
 const statusParams = z.object({ statusId: idParam });
@@ -63,7 +62,7 @@ export const statusesRoutes: Routes = {
       order: order.optional(),
       isDefault: z.boolean().optional(),
     }),
-    handler: (ctx, { params, body }) => updateStatus(ctx, params.statusId, body, recategorizeTickets),
+    handler: (ctx, { params, body }) => updateStatus(ctx, params.statusId, body),
   }),
   'DELETE /api/v1/statuses/{statusId}': authenticated({
     scope: 'write',

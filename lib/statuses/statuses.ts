@@ -5,6 +5,7 @@ import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { guarded, inTransactionChunks, transact, type TransactionEntities } from '../db/transact.js';
 import type { StatusCategory, StatusItem } from '../db/entities/index.js';
+import { eventPuts, newEventRecord } from '../events/index.js';
 import { requirePermission, assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/index.js';
 
 /**
@@ -155,11 +156,26 @@ export async function createStatus(ctx: DomainContext, input: CreateStatusInput)
 }
 
 /**
- * Rewrites the tickets of a status that moved to another category (they carry the category in
- * their board index key). Tickets build on statuses, so the tickets domain's implementation is
- * handed in by the route (statuses never import tickets).
+ * The background job of a category change (lib/tickets/lists/recategorize.ts, wired in
+ * functions/events.ts): it moves the status's tickets to the new category, which they carry in
+ * their board index key. Statuses never import tickets, so the job's name and data live here.
  */
-export type RecategorizeTickets = (ctx: DomainContext, statusId: string, from: StatusCategory, to: StatusCategory) => Promise<number>;
+export const RECATEGORIZE_JOB = 'statuses.recategorize';
+
+export interface Recategorizing {
+  statusId: string;
+  /** The status's `recategorizing` mark: a later category change's job supersedes this one. */
+  jobId: string;
+  /** Who changed the category: the claims it ends are released by them. */
+  actorId: string;
+  actorName: string;
+  /** The board the next step reads, by its position among the organization's boards (by id). */
+  board?: number;
+  /** Whether the walk over the boards so far moved a ticket (then another walk checks for none left). */
+  moved?: boolean;
+  /** Walks over the boards so far, after the first. */
+  pass?: number;
+}
 
 export interface UpdateStatusInput {
   name?: string;
@@ -171,10 +187,12 @@ export interface UpdateStatusInput {
 
 /**
  * Changing the category re-derives `isFinal` (a status moved out of FINAL must stop marking
- * tickets completed). The write is guarded by the read `updatedAt` (optimistic locking); a
+ * tickets completed) and, in the same transaction, marks the status `recategorizing` and
+ * records the job that moves its tickets: the request answers at once, however many tickets
+ * the status holds. The write is guarded by the read `updatedAt` (optimistic locking); a
  * rename moves the name guard in the same transaction. The key stays as it was.
  */
-export async function updateStatus(ctx: DomainContext, statusId: string, input: UpdateStatusInput, recategorizeTickets: RecategorizeTickets) {
+export async function updateStatus(ctx: DomainContext, statusId: string, input: UpdateStatusInput) {
   requirePermission(ctx, 'settings:manage-statuses');
   return retryLostRaces(async () => {
     const statuses = await loadOrganizationStatuses(ctx.org.orgId);
@@ -199,11 +217,12 @@ export async function updateStatus(ctx: DomainContext, statusId: string, input: 
     };
     const previousDefault = isDefault && !status.isDefault ? statuses.find((existing) => existing.isDefault) : undefined;
     const renamed = nameChanges(status.name, input.name);
+    const recategorizing: Recategorizing | undefined = category !== status.category ? { statusId, jobId: newId('job'), actorId: ctx.actor.userId, actorName: ctx.actor.name } : undefined;
     await transact((e) => [
       guarded(
         e.status
           .patch({ orgId: ctx.org.orgId, statusId })
-          .set(changes)
+          .set(recategorizing ? { ...changes, recategorizing: recategorizing.jobId } : changes)
           .where((attr, op) => op.eq(attr.updatedAt, status.updatedAt))
           .commit(),
         changedConcurrently,
@@ -212,9 +231,8 @@ export async function updateStatus(ctx: DomainContext, statusId: string, input: 
         ? [releaseName(e, ctx.org.orgId, 'status', status.name), claimName(e, ctx.org.orgId, 'status', changes.name, statusId, () => nameTaken('status', changes.name))]
         : []),
       ...(previousDefault ? [clearDefault(e, previousDefault, at)] : []),
+      ...(recategorizing ? eventPuts(e, [newEventRecord(ctx.org.orgId, ctx.clock, { type: RECATEGORIZE_JOB, subjectId: statusId, data: { ...recategorizing } })]) : []),
     ]);
-    // Tickets keep their status's category in their board index key.
-    if (category !== status.category) await recategorizeTickets(ctx, statusId, status.category, category);
     return presentStatus({ ...status, ...changes });
   });
 }

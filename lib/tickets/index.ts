@@ -14,7 +14,7 @@ export { READINESS_EVENT, isReady } from './dependencies/readiness.js';
 export { countTicketsOfAssignees, flagLostAssigneesStep } from './lists/bulk.js';
 export { RETYPE_JOB, retypeStep, type Retyping } from './lists/retype.js';
 export { listIssues } from './lists/list.js';
-export { recategorizeTickets } from './lists/recategorize.js';
+export { recategorizeStep } from './lists/recategorize.js';
 export { maySeeSecretComments, presentTicket } from './present.js';
 export { joinRelease, leaveRelease } from './release-membership.js';
 export { ticketResult, type Ticket } from './shapes.js';

@@ -1056,9 +1056,9 @@ const scenarios: Record<string, Probe> = {
       return fresh.call('PATCH', `/api/v1/statuses/${(await statusOf(fresh, 'TODO')).id}`, { body: { isDefault: true } });
     },
   },
-  // auth, Query, transaction, and the boards Query that finds tickets to re-key for the new category.
+  // auth, Query, transaction (the status, its mark and the job that moves its tickets in the background).
   'a status moved to another category (with its name, color and order)': {
-    budget: 4,
+    budget: 3,
     run: async () => {
       const fresh = await signupOrg();
       return fresh.call('PATCH', `/api/v1/statuses/${(await statusOf(fresh, 'IN_REVIEW')).id}`, { body: { name: 'Code Review', color: '#00FF00', category: 'PLANNING', order: 9 } });

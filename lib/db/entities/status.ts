@@ -20,6 +20,13 @@ export const Status = (config?: EntityConfiguration) =>
     enabledByDefault: { type: 'boolean', required: true, default: true },
     createdAt: { type: 'string', required: true, readOnly: true },
     updatedAt: { type: 'string', required: true },
+    /**
+     * Set while the status's tickets move to its new category (the job of a category change,
+     * lib/tickets/lists/recategorize.ts): the id of the newest such job, which removes it when
+     * no ticket of the status is left under another category. Meanwhile a read of the status's
+     * column reads it under every category.
+     */
+    recategorizing: { type: 'string' },
   },
   indexes: {
     // In the `orgConfig` collection: one Query returns the statuses, types, labels and custom fields.

@@ -1,8 +1,8 @@
-import type { ColumnCountItem, StatusItem, TicketItem } from '../../db/entities/index.js';
+import { STATUS_CATEGORIES, type ColumnCountItem, type StatusCategory, type StatusItem, type TicketItem } from '../../db/entities/index.js';
 import type { Page } from '../../core/pages.js';
 import type { OrgConfig } from '../config.js';
 import { presentTicket } from '../present.js';
-import { isStatusShown, type TicketFilters } from './filters.js';
+import { isStatusShown, sortInColumn, type TicketFilters } from './filters.js';
 
 /** The list fields every index path serves besides its own filter: the page and the status filters. */
 export const COLUMN_LIST_FIELDS = new Set(['page', 'limit', 'statusIds', 'includePlanning', 'includeArchived']);
@@ -35,6 +35,24 @@ export function columnsShown(config: OrgConfig, filters: TicketFilters): StatusI
     return config.statuses.filter((status) => wanted.has(status.statusId));
   }
   return config.statuses.filter((status) => isStatusShown(status, filters));
+}
+
+/**
+ * The categories a status's tickets are filed under in the board index (its category is part of
+ * the key): its own, or every category while a change of category moves them (`recategorizing`,
+ * lists/recategorize.ts), so that a column read meanwhile misses none of them.
+ */
+export const filedUnder = (status: StatusItem): readonly StatusCategory[] => (status.recategorizing ? STATUS_CATEGORIES : [status.category]);
+
+/**
+ * The first `count` tickets of one status's column in index order, where `read` answers the
+ * first `count` filed under one category: one read, or one per category merged in column order
+ * while the status's tickets move category.
+ */
+export async function readStatusColumn(status: StatusItem, count: number, read: (category: StatusCategory) => Promise<TicketItem[]>): Promise<TicketItem[]> {
+  const categories = filedUnder(status);
+  if (categories.length === 1) return read(categories[0]!);
+  return sortInColumn((await Promise.all(categories.map(read))).flat()).slice(0, count);
 }
 
 /** Live tickets of a column the list shows (archived ones only with includeArchived). */

@@ -3,6 +3,7 @@ import { db } from '../../db/service.js';
 import type { StatusItem, TicketItem } from '../../db/entities/index.js';
 import type { TicketFilters } from './filters.js';
 import type { FacetPlan } from './facets.js';
+import { readStatusColumn } from './columns.js';
 
 /**
  * Reads of the facet index, and the dense facet list of one board (most of the board has the value: a type every ticket has):
@@ -105,29 +106,31 @@ export async function countFacetEntries(orgId: string, boardId: string, facet: s
 export async function readFacetColumn(orgId: string, boardId: string, status: StatusItem, plan: FacetPlan, includeArchived: boolean, now: Date, count: number, expectedShare: number): Promise<TicketItem[]> {
   const [kind] = plan.facets[0]!.split(':');
   const values = plan.facets.map((facet) => facet.slice(kind!.length + 1));
-  const { data } = await db()
-    .entities.ticket.query.byBoard({ orgId, boardId, statusCategory: status.category, statusId: status.statusId })
-    .where((attr, op) => {
-      const parts = [op.eq(attr.isDeleted, false)];
-      if (!includeArchived) parts.push(op.eq(attr.isArchived, false));
-      const anyOf = (terms: string[]) => `(${terms.join(' OR ')})`;
-      if (kind === 'assignee') parts.push(anyOf(values.map((value) => op.eq(attr.assigneeId, value))));
-      else if (kind === 'type') parts.push(anyOf(values.map((value) => op.eq(attr.typeId, value))));
-      else if (kind === 'label') parts.push(anyOf(values.map((value) => op.contains(attr.labelIds, value))));
-      else if (kind === 'customer') parts.push(anyOf(values.map((value) => op.eq(attr.customerId, value))));
-      else if (kind === 'priority') parts.push(anyOf(values.map((value) => op.eq(attr.priority, value as TicketItem['priority']))));
-      else if (kind === 'impact') parts.push(anyOf(values.map((value) => op.eq(attr.impactLevel, value as NonNullable<TicketItem['impactLevel']>))));
-      else if (plan.facets[0] === 'due:none') parts.push(op.notExists(attr.dueDate));
-      else {
-        parts.push(op.exists(attr.dueDate));
-        const before = dueBound(plan, now);
-        if (before !== undefined) parts.push(op.lt(attr.dueDate, before));
-        if (plan.range?.after !== undefined) parts.push(op.gt(attr.dueDate, plan.range.after));
-      }
-      return parts.join(' AND ');
-    })
-    .go({ count, limit: Math.min(1_000, Math.ceil(count / Math.max(expectedShare, 0.01)) + 10) });
-  return data.slice(0, count);
+  return readStatusColumn(status, count, async (statusCategory) => {
+    const { data } = await db()
+      .entities.ticket.query.byBoard({ orgId, boardId, statusCategory, statusId: status.statusId })
+      .where((attr, op) => {
+        const parts = [op.eq(attr.isDeleted, false)];
+        if (!includeArchived) parts.push(op.eq(attr.isArchived, false));
+        const anyOf = (terms: string[]) => `(${terms.join(' OR ')})`;
+        if (kind === 'assignee') parts.push(anyOf(values.map((value) => op.eq(attr.assigneeId, value))));
+        else if (kind === 'type') parts.push(anyOf(values.map((value) => op.eq(attr.typeId, value))));
+        else if (kind === 'label') parts.push(anyOf(values.map((value) => op.contains(attr.labelIds, value))));
+        else if (kind === 'customer') parts.push(anyOf(values.map((value) => op.eq(attr.customerId, value))));
+        else if (kind === 'priority') parts.push(anyOf(values.map((value) => op.eq(attr.priority, value as TicketItem['priority']))));
+        else if (kind === 'impact') parts.push(anyOf(values.map((value) => op.eq(attr.impactLevel, value as NonNullable<TicketItem['impactLevel']>))));
+        else if (plan.facets[0] === 'due:none') parts.push(op.notExists(attr.dueDate));
+        else {
+          parts.push(op.exists(attr.dueDate));
+          const before = dueBound(plan, now);
+          if (before !== undefined) parts.push(op.lt(attr.dueDate, before));
+          if (plan.range?.after !== undefined) parts.push(op.gt(attr.dueDate, plan.range.after));
+        }
+        return parts.join(' AND ');
+      })
+      .go({ count, limit: Math.min(1_000, Math.ceil(count / Math.max(expectedShare, 0.01)) + 10) });
+    return data.slice(0, count);
+  });
 }
 
 /** The exclusive upper bound of a due range: `dueBefore`, or now when overdue, whichever is earlier. */

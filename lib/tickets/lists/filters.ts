@@ -107,15 +107,21 @@ export function matchesFilters(ticket: TicketItem, filters: TicketFilters, conte
  * unit order) — so a list read column by column from the index (list.ts fast path) and a
  * list sorted here agree item for item.
  */
-export function sortTickets<T extends Pick<TicketItem, 'statusId' | 'ticketId'> & { positionKey?: string; position?: number }>(tickets: T[], config: OrgConfig): T[] {
-  const keyed = tickets.map((ticket) => ({
-    ticket,
-    rank: config.statusRank(ticket.statusId),
-    position: ticket.positionKey ?? positionKeyOf(ticket.position ?? 0),
-    id: ticket.ticketId.toLowerCase(),
-  }));
+export function sortTickets<T extends ColumnOrdered>(tickets: T[], config: OrgConfig): T[] {
+  const keyed = tickets.map((ticket) => ({ ticket, rank: config.statusRank(ticket.statusId), ...columnKeys(ticket) }));
   keyed.sort((a, b) => a.rank - b.rank || compareKeys(a.position, b.position) || compareKeys(a.id, b.id));
   return keyed.map((entry) => entry.ticket);
 }
+
+/** Tickets of one column in the byBoard index's order within it (`sortTickets` without the status rank). */
+export function sortInColumn<T extends ColumnOrdered>(tickets: T[]): T[] {
+  const keyed = tickets.map((ticket) => ({ ticket, ...columnKeys(ticket) }));
+  keyed.sort((a, b) => compareKeys(a.position, b.position) || compareKeys(a.id, b.id));
+  return keyed.map((entry) => entry.ticket);
+}
+
+type ColumnOrdered = Pick<TicketItem, 'statusId' | 'ticketId'> & { positionKey?: string; position?: number };
+
+const columnKeys = (ticket: ColumnOrdered) => ({ position: ticket.positionKey ?? positionKeyOf(ticket.position ?? 0), id: ticket.ticketId.toLowerCase() });
 
 const compareKeys = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

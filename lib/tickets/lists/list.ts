@@ -11,7 +11,7 @@ import { presentTicket } from '../present.js';
 import { listReadyIssues } from './ready.js';
 import { loadColumnCounts } from './column-counts.js';
 import { mapLimited } from '../../core/concurrency.js';
-import { COLUMN_LIST_FIELDS, columnsShown, pageOfTickets, servedByColumns, shownCount } from './columns.js';
+import { COLUMN_LIST_FIELDS, columnsShown, filedUnder, pageOfTickets, readStatusColumn, servedByColumns, shownCount } from './columns.js';
 import { facetPlan, listByFacets } from './facets.js';
 import { listBySearch, servedBySearch } from '../search/list.js';
 
@@ -28,8 +28,8 @@ export async function queryBoardTickets(orgId: string, boardId: string, filters:
   if (filters.statusIds?.length) {
     const statuses = [...new Set(filters.statusIds)].map((statusId) => config.status(statusId)).filter((status) => status !== undefined);
     const columns = await Promise.all(
-      statuses.map((status) =>
-        tickets.query.byBoard({ orgId, boardId, statusCategory: status.category, statusId: status.statusId }).go({ pages: 'all' }),
+      statuses.flatMap((status) =>
+        filedUnder(status).map((statusCategory) => tickets.query.byBoard({ orgId, boardId, statusCategory, statusId: status.statusId }).go({ pages: 'all' })),
       ),
     );
     return columns.flatMap((column) => column.data);
@@ -42,7 +42,14 @@ export async function queryBoardTickets(orgId: string, boardId: string, filters:
   }
   const categories = categoriesShown(filters);
   if (categories.length === STATUS_CATEGORIES.length) return (await tickets.query.byBoard({ orgId, boardId }).go({ pages: 'all' })).data;
-  const parts = await Promise.all(categories.map((statusCategory) => tickets.query.byBoard({ orgId, boardId, statusCategory }).go({ pages: 'all' })));
+  // A shown status whose tickets are moving category (`filedUnder`) has some still under a category not read.
+  const moving = config.statuses
+    .filter((status) => status.recategorizing && categories.includes(status.category))
+    .flatMap((status) => STATUS_CATEGORIES.filter((category) => !categories.includes(category)).map((statusCategory) => ({ statusCategory, statusId: status.statusId })));
+  const parts = await Promise.all([
+    ...categories.map((statusCategory) => tickets.query.byBoard({ orgId, boardId, statusCategory }).go({ pages: 'all' })),
+    ...moving.map((column) => tickets.query.byBoard({ orgId, boardId, ...column }).go({ pages: 'all' })),
+  ]);
   return parts.flatMap((part) => part.data);
 }
 
@@ -173,12 +180,14 @@ const DELETED_SLACK = 10;
  * then reads on until it has `count` tickets or the column ends).
  */
 async function readColumn(orgId: string, boardId: string, status: StatusItem, count: number, includeArchived: boolean, archived: number): Promise<TicketItem[]> {
-  const { data } = await db()
-    .entities.ticket.query.byBoard({ orgId, boardId, statusCategory: status.category, statusId: status.statusId })
-    .where((attr, op) => (includeArchived ? op.eq(attr.isDeleted, false) : `${op.eq(attr.isDeleted, false)} AND ${op.eq(attr.isArchived, false)}`))
-    .go({ count, limit: count + (includeArchived ? 0 : archived) + DELETED_SLACK });
-  // Defensive: the filter already dropped them.
-  return data.filter((ticket) => !ticket.isDeleted && (includeArchived || !ticket.isArchived)).slice(0, count);
+  return readStatusColumn(status, count, async (statusCategory) => {
+    const { data } = await db()
+      .entities.ticket.query.byBoard({ orgId, boardId, statusCategory, statusId: status.statusId })
+      .where((attr, op) => (includeArchived ? op.eq(attr.isDeleted, false) : `${op.eq(attr.isDeleted, false)} AND ${op.eq(attr.isArchived, false)}`))
+      .go({ count, limit: count + (includeArchived ? 0 : archived) + DELETED_SLACK });
+    // Defensive: the filter already dropped them.
+    return data.filter((ticket) => !ticket.isDeleted && (includeArchived || !ticket.isArchived)).slice(0, count);
+  });
 }
 
 /**

@@ -1,45 +1,125 @@
+import type { Clock } from '../../core/clock.js';
 import type { DomainContext } from '../../db/context.js';
 import { db } from '../../db/service.js';
-import { transact } from '../../db/transact.js';
+import { guarded, isConditionFailure, transact, type TransactionEntities } from '../../db/transact.js';
 import { LostRace, retryLostRaces } from '../../db/races.js';
-import type { StatusCategory, TicketItem } from '../../db/entities/index.js';
-import { listOrganizationBoards } from '../../boards/index.js';
-import { replaceTicketItems, saveTicket } from '../write.js';
+import { log } from '../../core/telemetry.js';
+import { STATUS_CATEGORIES, type StatusItem, type TicketItem } from '../../db/entities/index.js';
+import { continueJob, eventPuts, newEventRecord, type DispatchedEvent } from '../../events/index.js';
+import type { Recategorizing } from '../../statuses/index.js';
+import { readinessEventFor } from '../dependencies/readiness.js';
+import { systemContext } from '../system-context.js';
+import { milestoneProgress, replaceTicketItems, saveTicket } from '../write.js';
+
+/** Tickets one step reads per category they may be left under (two categories: at most 200, a few seconds of writes). */
+export const RECATEGORIZED_PER_STEP = 100;
+
+/** Walks over every board at most: the first moves the tickets, the next finds none left (or the few a request with the old category wrote behind the walk). */
+const MAX_PASSES = 3;
+
+/** The status changed category again (a newer job moves its tickets now) or was deleted: this job ends. */
+class Superseded extends Error {}
 
 /**
- * A status moved to another category: its tickets carry the category in their board index
- * key, so each is rewritten (guarded by its version, which it bumps so no writer that read
- * the old copy can overwrite the new one). Emits no events: no ticket changed for its users.
- * Column counts are keyed by status, not category: only their `queued` count can change. A claimed ticket
- * that thereby enters FINAL goes through the ticket write path instead, which ends its claim
- * (ticket.claim_released, slot freed) in the same transaction.
- * Returns how many tickets were rewritten.
+ * One step of moving a status's tickets to the category it was given (the background job of a
+ * category change, recorded by lib/statuses with the status marked `recategorizing`; wired in
+ * functions/events.ts). Tickets carry their status's category in their board index key, so
+ * each ticket of the status still under another category is rewritten: RECATEGORIZED_PER_STEP
+ * of each such category on one board (every board of the organization, deleted ones too, in
+ * the order of their ids), then the step that continues. A rewritten ticket leaves the key range
+ * read, so a step starts at the range's beginning again and a replayed step redoes nothing.
+ * After a walk over the boards that moved nothing, the mark is removed. Each ticket's
+ * transaction checks that the status still carries this job's mark: a category changed again
+ * meanwhile (its own job supersedes this one) or a deleted status ends the job without writing.
+ * Done by the service, in the name of whoever changed the category.
  */
-export async function recategorizeTickets(ctx: DomainContext, statusId: string, from: StatusCategory, to: StatusCategory): Promise<number> {
-  if (from === to) return 0;
-  const orgId = ctx.org.orgId;
-  let rewritten = 0;
-  for (const board of await listOrganizationBoards(orgId)) {
-    const { data } = await db().entities.ticket.query.byBoard({ orgId, boardId: board.boardId, statusCategory: from, statusId }).go({ pages: 'all' });
-    for (const ticket of data as TicketItem[]) {
-      await rewriteWithRetry(ctx, ticket, to);
-      rewritten += 1;
+export async function recategorizeStep(event: DispatchedEvent, clock: Clock): Promise<number> {
+  const job = event.data as unknown as Recategorizing;
+  const orgId = event.orgId;
+  const [status, boards] = await Promise.all([
+    db().entities.status.get({ orgId, statusId: job.statusId }).go({ consistent: true }).then((result) => result.data),
+    db().entities.board.query.byOrg({ orgId }).go({ pages: 'all' }).then((result) => result.data.sort((a, b) => a.boardId.localeCompare(b.boardId))),
+  ]);
+  if (!status || status.recategorizing !== job.jobId) return 0;
+  const index = job.board ?? 0;
+  const board = boards[index];
+  if (board) {
+    const pages = await Promise.all(
+      STATUS_CATEGORIES.filter((category) => category !== status.category).map((statusCategory) =>
+        db().entities.ticket.query.byBoard({ orgId, boardId: board.boardId, statusCategory, statusId: status.statusId }).go({ limit: RECATEGORIZED_PER_STEP }),
+      ),
+    );
+    const service = systemContext(clock, { orgId });
+    // The service does the work; a claim it ends is released by whoever changed the category.
+    const ctx: DomainContext = { ...service, actor: { ...service.actor, userId: job.actorId, name: job.actorName } };
+    let moved = job.moved === true;
+    try {
+      for (const ticket of pages.flatMap((page) => page.data as TicketItem[])) {
+        if (await moveTicket(ctx, ticket, status, job.jobId)) moved = true;
+      }
+    } catch (error) {
+      if (error instanceof Superseded) return 0;
+      throw error;
     }
+    const more = pages.some((page) => page.cursor);
+    await continueJob(event, clock, { ...job, board: more ? index : index + 1, moved });
+    return 0;
   }
-  return rewritten;
+  const pass = job.pass ?? 0;
+  if (job.moved && pass + 1 < MAX_PASSES) {
+    await continueJob(event, clock, { ...job, board: 0, moved: false, pass: pass + 1 });
+    return 0;
+  }
+  if (job.moved) log.warn('a recategorized status still had tickets to move after every pass', { orgId, statusId: job.statusId });
+  await db()
+    .entities.status.patch({ orgId, statusId: job.statusId })
+    .remove(['recategorizing'])
+    .where((attr, op) => op.eq(attr.recategorizing, job.jobId))
+    .go({ response: 'none' })
+    .catch((error: unknown) => {
+      if (!isConditionFailure(error)) throw error;
+    });
+  return 0;
 }
 
-async function rewriteWithRetry(ctx: DomainContext, ticket: TicketItem, to: StatusCategory): Promise<void> {
+/**
+ * Rewrites one ticket under its status's category (guarded by its version, which it bumps so
+ * no writer that read the old copy can overwrite the new one), with everything the category
+ * decides: its column's `queued` count (column counts are keyed by status, not category), its
+ * milestone's completed count, and the readiness of the tickets it blocks and of its parent
+ * when it enters or leaves FINAL. No webhook event: nothing changed for the ticket's users. A
+ * claimed ticket that thereby enters FINAL goes through the ticket write path instead, which
+ * ends its claim (ticket.claim_released, slot freed) in the same transaction. False when the
+ * ticket needed no move (moved on since it was read).
+ */
+async function moveTicket(ctx: DomainContext, ticket: TicketItem, status: StatusItem, jobId: string): Promise<boolean> {
+  const to = status.category;
+  const stillThisJob = (e: TransactionEntities) =>
+    guarded(
+      e.status
+        .check({ orgId: status.orgId, statusId: status.statusId })
+        .where((attr, op) => op.eq(attr.recategorizing, jobId))
+        .commit(),
+      () => new Superseded(),
+    );
+  let moved = false;
   await retryLostRaces(async (attempt) => {
     const current = attempt === 1 ? ticket : ((await db().entities.ticket.get({ ticketId: ticket.ticketId }).go({ consistent: true })).data as TicketItem | null);
-    if (!current || current.statusCategory === to) return;
+    if (!current || current.statusId !== status.statusId || current.statusCategory === to) return;
     if (to === 'FINAL' && current.claimedById) {
-      await saveTicket(ctx, { before: current, after: { ...current, statusCategory: to } });
-      return;
+      await saveTicket(ctx, { before: current, after: { ...current, statusCategory: to }, derivedEvents: false, related: (e) => [stillThisJob(e)] });
+    } else {
+      // The whole item again: the entity derives its index keys from the new category.
+      const after: TicketItem = { ...current, statusCategory: to, version: current.version + 1 };
+      const readiness = readinessEventFor(current, after);
+      await transact((e) => [
+        ...replaceTicketItems(e, current, after, () => new LostRace('The ticket changed concurrently; retry')),
+        ...milestoneProgress(e, current, after),
+        ...(readiness ? eventPuts(e, [newEventRecord(current.orgId, ctx.clock, readiness)]) : []),
+        stillThisJob(e),
+      ]);
     }
-    // The whole item again (the entity derives its index keys from the new category), with the
-    // ready queue's count when the ticket enters or leaves it.
-    const after: TicketItem = { ...current, statusCategory: to, version: current.version + 1 };
-    await transact((e) => replaceTicketItems(e, current, after, () => new LostRace('The ticket changed concurrently; retry')));
+    moved = true;
   });
+  return moved;
 }

@@ -3,7 +3,7 @@ import { queryCount, queryProjected, type QueryCursor, type QueryParams } from '
 import { positionKeyOf, type ColumnCountItem, type StatusItem, type TicketItem, type TicketTermItem } from '../../db/entities/index.js';
 import type { DomainContext } from '../../db/context.js';
 import { loadTickets } from '../access.js';
-import { COLUMN_LIST_FIELDS, columnsShown, densePageFromColumns, pageOfTickets, servedByColumns } from '../lists/columns.js';
+import { COLUMN_LIST_FIELDS, columnsShown, densePageFromColumns, pageOfTickets, readStatusColumn, servedByColumns } from '../lists/columns.js';
 import { loadColumnCounts } from '../lists/column-counts.js';
 import { mapLimited } from '../../core/concurrency.js';
 import type { Page } from '../../core/pages.js';
@@ -180,15 +180,17 @@ async function wordCounts(orgId: string, boardId: string, word: string, filters:
  * for, archived tickets), until enough matched or the column ends.
  */
 async function readMatchingColumn(orgId: string, boardId: string, status: StatusItem, includeArchived: boolean, count: number, expectedShare: number, matches: (ticket: TicketItem) => boolean): Promise<TicketItem[]> {
-  const found: TicketItem[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: { data: TicketItem[]; cursor: string | null } = await db()
-      .entities.ticket.query.byBoard({ orgId, boardId, statusCategory: status.category, statusId: status.statusId })
-      .where((attr, op) => (includeArchived ? op.eq(attr.isDeleted, false) : `${op.eq(attr.isDeleted, false)} AND ${op.eq(attr.isArchived, false)}`))
-      .go({ limit: Math.min(1_000, Math.ceil((count - found.length) / Math.max(expectedShare, 0.01)) + 10), ...(cursor ? { cursor } : {}) });
-    found.push(...page.data.filter(matches));
-    cursor = page.cursor;
-  } while (cursor && found.length < count);
-  return found.slice(0, count);
+  return readStatusColumn(status, count, async (statusCategory) => {
+    const found: TicketItem[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { data: TicketItem[]; cursor: string | null } = await db()
+        .entities.ticket.query.byBoard({ orgId, boardId, statusCategory, statusId: status.statusId })
+        .where((attr, op) => (includeArchived ? op.eq(attr.isDeleted, false) : `${op.eq(attr.isDeleted, false)} AND ${op.eq(attr.isArchived, false)}`))
+        .go({ limit: Math.min(1_000, Math.ceil((count - found.length) / Math.max(expectedShare, 0.01)) + 10), ...(cursor ? { cursor } : {}) });
+      found.push(...page.data.filter(matches));
+      cursor = page.cursor;
+    } while (cursor && found.length < count);
+    return found.slice(0, count);
+  });
 }
