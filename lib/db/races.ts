@@ -7,13 +7,13 @@ import { AppError } from '../core/errors.js';
  * sent again, by `transact` and by the client middleware for single-item writes), or a
  * guarded write finds that what it read has changed (`LostRace`: read again, decide again, by
  * `retryLostRaces`). Either way the operation tries again after a pause drawn at random
- * (full jitter) from a range that doubles with each loss, for as long as its budget of about a
- * second of pauses lasts, then answers 409 CONFLICT. Writes that do not conflict all get through that
+ * (full jitter) from a range that doubles with each loss, for as long as its budget of about two
+ * seconds of pauses lasts, then answers 409 CONFLICT. Writes that do not conflict all get through that
  * way: on a busy item each pause spreads the contenders out. A failed condition that is an
  * answer (a name taken, a claim held, a limit reached, an expected version that no longer
  * holds) is never retried.
  */
-export const RACE_BUDGET_MS = 1_000;
+export const RACE_BUDGET_MS = 2_000;
 /** However little time the pauses take (tests pause for nothing), an operation stops after this many attempts. */
 export const MAX_RACE_ATTEMPTS = 40;
 

@@ -3,6 +3,8 @@ import { api, createMember, setPlan, type ApiResponse } from '../support/api.js'
 import { boardSetup, lapseClaim, type BoardSetup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { createAgent, createTicket, createBoard } from '../support/factories.js';
+import { waitUntil } from '../support/wait.js';
+import { db } from '../../lib/db/service.js';
 
 /*
  * A finished ticket never holds an agent's slot: entering a FINAL status (by any route) or
@@ -139,6 +141,8 @@ describe('claims end with the ticket', () => {
     const ticket = await newTicket(own, { statusId: status.id });
     expect((await claim(own, ownAgent, ticket.id)).status).toBe(201);
     expect((await own.org.call('PATCH', `/api/v1/statuses/${status.id}`, { body: { category: 'FINAL' } })).status).toBe(200);
+    // The status's tickets move in the background: the claim ends when the job has rewritten its ticket.
+    await waitUntil(() => db().entities.status.get({ orgId: own.org.orgId, statusId: status.id }).go({ consistent: true }), (item) => item.data?.recategorizing === undefined, 60_000);
     await expectReleased(own, ownAgent, ticket.id, 'ticket completed');
   });
 });

@@ -4,7 +4,7 @@ import { createBoard, createCustomer, createLabel, createOrg, createTicket, crea
 
 /**
  * Concurrent writes that do not conflict all succeed (the race policy retries a lost race from
- * its read for about a second, with full jitter), and every change is kept.
+ * its read for about two seconds, with full jitter), and every change is kept.
  */
 let org: TestOrg;
 let board: { id: string };

@@ -75,7 +75,7 @@ describe('transactions that lose to a concurrent transaction', () => {
     expect(await stored()).toBe(2);
   });
 
-  it('end in 409 CONFLICT once the race budget (about a second of pauses) is spent, with nothing written', async () => {
+  it('end in 409 CONFLICT once the race budget (about two seconds of pauses) is spent, with nothing written', async () => {
     const { write, stored } = twoNotifications();
     const counter = conflictFirst(1_000, ['TransactionConflict', 'None']);
     const error = await write().catch((caught: unknown) => caught);

@@ -14,7 +14,7 @@ describe('the race policy', () => {
     expect(calls).toBe(3);
   });
 
-  it('keeps trying through about a second of pauses, then gives up with the lost race as a 409 CONFLICT', async () => {
+  it('keeps trying through about two seconds of pauses, then gives up with the lost race as a 409 CONFLICT', async () => {
     let calls = 0;
     const started = Date.now();
     const error = await retryLostRaces(async () => {
