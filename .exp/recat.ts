@@ -14,9 +14,8 @@ try {
   const board = await ok(send(base, 'POST', '/api/v1/boards', admin, { name: 'Recat', prefix: 'RCT' }), 'board');
   const status = await ok(send(base, 'POST', '/api/v1/statuses', admin, { name: 'Review', color: '#123456', category: 'ACTIVE' }), 'status');
   const types = await ok(send(base, 'GET', '/api/v1/ticket-types', admin), 'types');
-  const me = await ok(send(base, 'GET', '/api/v1/auth/me', admin), 'me');
-  const oid = orgId ?? me.data?.organization?.id ?? me.organization?.id;
-  const uid = me.data?.user?.id ?? me.user?.id ?? me.id;
+  const oid = signup.organization.id;
+  const uid = signup.user.id;
   console.log('org', oid, 'user', uid);
   await seedBoard({ orgId: oid, boardId: board.id, prefix: 'RCT' }, { activeStatusIds: [status.id], typeId: types.data[0].id, assignee: { id: uid, name: 'Bench Admin' }, createdById: uid }, N, 1, { searchIndex: false });
   const col = () => send(base, 'GET', `/api/v1/boards/${board.id}/tickets?statusId=${status.id}&includeArchived=true`, admin);

@@ -9,7 +9,8 @@
  * - indexes its search entries as the events function does (`indexTicketSearch`, under the
  *   ticket's lease);
  * counts every time entry of a ticket in the ticket's totals, indexes every wiki page
- * (`indexWikiPage`), then flags every organization. Run it with the table's name (TABLE_NAME)
+ * (`indexWikiPage`), then, organization by organization, puts its PENDING time entries again
+ * (their `pendingByDate` keys) and flags it. Run it with the table's name (TABLE_NAME)
  * and AWS credentials, or DYNAMODB_ENDPOINT for DynamoDB Local. Safe to run again.
  *
  * Why exact: a ticket written by the new version before the job reaches it keeps its facet
@@ -27,7 +28,7 @@ import { Entity } from 'electrodb';
 import { config } from '../../lib/core/config.js';
 import { documentDb } from '../../lib/db/client.js';
 import { db } from '../../lib/db/service.js';
-import { guarded, transact } from '../../lib/db/transact.js';
+import { guarded, isConditionFailure, transact } from '../../lib/db/transact.js';
 import { LostRace, retryLostRaces } from '../../lib/db/races.js';
 import type { TicketItem, TimeEntryItem } from '../../lib/db/entities/index.js';
 import { ticketTimeItems } from '../../lib/time/ticket-time.js';
@@ -45,6 +46,8 @@ export interface IndexBackfillResult {
   entries: number;
   /** Wiki pages indexed. */
   pages: number;
+  /** PENDING time entries given their `pendingByDate` keys. */
+  pendingEntries: number;
   /** Items of the ticket search index's first layout deleted. */
   firstLayoutItems: number;
   organizations: number;
@@ -119,6 +122,25 @@ async function* ticketEntriesOf(orgId: string | undefined, ticketIds: string[]):
   }
 }
 
+/**
+ * Puts each PENDING time entry of the organization as it is, guarded by its version: ElectroDB
+ * derives its `pendingByDate` keys (an entry written meanwhile got them from its writer).
+ * Answers how many were put.
+ */
+async function keyPendingByDate(orgId: string): Promise<number> {
+  const { data } = await db().entities.timeEntry.query.pending({ orgId }).go({ pages: 'all' });
+  let keyed = 0;
+  for (const entry of data) {
+    try {
+      await db().entities.timeEntry.put(entry).where((attr, op) => op.eq(attr.version, entry.version)).go({ response: 'none' });
+      keyed += 1;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  return keyed;
+}
+
 /** Every wiki page of the table (Scan), or one organization's, space by space (Query). */
 async function* pagesOf(orgId: string | undefined): AsyncGenerator<{ orgId: string; spaceId: string; pageId: string }> {
   if (orgId === undefined) {
@@ -180,14 +202,14 @@ async function removeFirstLayout(orgId: string | undefined, boardIds: string[], 
   return removed;
 }
 
-const FLAGS = ['ticketFacetsIndexed', 'facetCountsKept', 'ticketTermsIndexed', 'searchPrefixesCounted', 'ticketTimeAggregated', 'wikiSearchIndexed'] as const;
+const FLAGS = ['ticketFacetsIndexed', 'facetCountsKept', 'ticketTermsIndexed', 'searchPrefixesCounted', 'ticketTimeAggregated', 'timePendingByDate', 'wikiSearchIndexed'] as const;
 
 /**
  * The whole table (Scans), or one organization (`scope.orgId`: ORG_ID on the command line, and
  * the tests), read by Queries of its boards and spaces.
  */
 export async function backfillIndexes(scope: { orgId?: string } = {}): Promise<IndexBackfillResult> {
-  const result: IndexBackfillResult = { tickets: 0, facetEntries: 0, entries: 0, pages: 0, firstLayoutItems: 0, organizations: 0 };
+  const result: IndexBackfillResult = { tickets: 0, facetEntries: 0, entries: 0, pages: 0, pendingEntries: 0, firstLayoutItems: 0, organizations: 0 };
   const ticketIds: string[] = [];
   for await (const { ticketId, orgId } of ticketsOf(scope.orgId)) {
     result.tickets += 1;
@@ -207,6 +229,7 @@ export async function backfillIndexes(scope: { orgId?: string } = {}): Promise<I
   const organizations = scope.orgId === undefined ? scanEntity('organization', `orgId, ${FLAGS.join(', ')}`) : organizationOf(scope.orgId);
   for await (const org of organizations) {
     if (FLAGS.every((flag) => org[flag] === true)) continue;
+    if (org.timePendingByDate !== true) result.pendingEntries += await keyPendingByDate(String(org.orgId));
     await db().entities.organization.patch({ orgId: String(org.orgId) }).set(Object.fromEntries(FLAGS.map((flag) => [flag, true]))).go();
     result.organizations += 1;
   }

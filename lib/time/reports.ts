@@ -39,13 +39,44 @@ function withinTokenBoards(ctx: DomainContext, entries: TimeEntryItem[]): TimeEn
 }
 
 /**
- * Other people's entries the caller may see: those on boards they see (and booking-item
- * entries). Administrators see every board; anyone else costs one Query of the boards.
+ * The boards whose entries of other people the caller may see (booking-item entries always):
+ * undefined for every board (an administrator whose token names no boards); else the boards
+ * they see (administrators every board; anyone else costs one Query of the boards), narrowed to
+ * the token's boards when it names some.
  */
+async function boardsShown(ctx: DomainContext): Promise<Set<string> | undefined> {
+  const allowed = ctx.actor.credential.allowedBoardIds;
+  if (ctx.actor.isAdmin) return allowed.length === 0 ? undefined : new Set(allowed);
+  const visible = (await listOrganizationBoards(ctx.org.orgId)).filter((board) => canSeeBoard(ctx.actor, board)).map((board) => board.boardId);
+  return new Set(allowed.length === 0 ? visible : visible.filter((boardId) => allowed.includes(boardId)));
+}
+
+/** Other people's entries the caller may see: those on the boards `boardsShown` answers, and booking-item entries. */
 async function onVisibleBoards(ctx: DomainContext, entries: TimeEntryItem[]): Promise<TimeEntryItem[]> {
-  if (ctx.actor.isAdmin) return withinTokenBoards(ctx, entries);
-  const visible = new Set((await listOrganizationBoards(ctx.org.orgId)).filter((board) => canSeeBoard(ctx.actor, board)).map((board) => board.boardId));
-  return entries.filter((entry) => !entry.boardId || visible.has(entry.boardId));
+  const shown = await boardsShown(ctx);
+  return shown === undefined ? entries : entries.filter((entry) => !entry.boardId || shown.has(entry.boardId));
+}
+
+/** Beyond this many boards, a list filters its entries itself rather than in a DynamoDB filter. */
+const MAX_FILTERED_BOARDS = 50;
+
+/** A DynamoDB filter of an index of time entries, as ElectroDB builds it. */
+type EntryFilter = Parameters<ReturnType<ReturnType<typeof db>['entities']['timeEntry']['query']['byUser']>['where']>[0];
+
+/** The query's filters as DynamoDB applies them to an index of entries: `state`, `boardId`, and entries on `boards` (or booking-item entries); undefined for none. */
+function entryFilter(filters: { state?: TimeEntryState; boardId?: string; boards?: readonly string[] }): EntryFilter | undefined {
+  const { state, boardId, boards } = filters;
+  if (!state && !boardId && !boards) return undefined;
+  return (attr, op) => {
+    const parts: string[] = [state ? op.eq(attr.state, state) : '', boardId ? op.eq(attr.boardId, boardId) : ''].filter(Boolean);
+    // Parentheses only around a part joined to others (DynamoDB refuses redundant ones); an
+    // operator names its attribute when called, so only the parts used are built.
+    if (boards) {
+      const onBoards = [op.notExists(attr.boardId), ...boards.map((shown) => op.eq(attr.boardId, shown))].join(' OR ');
+      parts.push(parts.length > 0 ? `(${onBoards})` : onBoards);
+    }
+    return parts.join(' AND ');
+  };
 }
 
 export interface EntryListQuery extends Period {
@@ -69,6 +100,8 @@ export async function listEntries(ctx: DomainContext, query: EntryListQuery) {
   const range = periodRange(ctx, query);
   let entries: TimeEntryItem[];
   if (query.state === 'PENDING' && query.userId === undefined && hasPermission(ctx, 'time-tracking:approve')) {
+    const indexed = await indexedPendingPage(ctx, range, query);
+    if (indexed) return indexed;
     entries = (await db().entities.timeEntry.query.pending({ orgId: ctx.org.orgId }).go({ pages: 'all' })).data;
     if (range) entries = entries.filter((entry) => entry.date >= range.from && entry.date <= range.to);
     entries = await onVisibleBoards(ctx, entries);
@@ -98,23 +131,29 @@ export async function listEntries(ctx: DomainContext, query: EntryListQuery) {
  */
 async function indexedUserPage(ctx: DomainContext, userId: string, range: { from: string; to: string } | undefined, query: EntryListQuery) {
   const allowed = ctx.actor.credential.allowedBoardIds;
-  if (query.search?.trim() || allowed.length > 50 || (userId !== ctx.actor.userId && !ctx.actor.isAdmin)) return undefined;
+  if (query.search?.trim() || allowed.length > MAX_FILTERED_BOARDS || (userId !== ctx.actor.userId && !ctx.actor.isAdmin)) return undefined;
   const byUser = db().entities.timeEntry.query.byUser({ orgId: ctx.org.orgId, userId });
   const inPeriod = range ? byUser.between({ date: range.from }, { date: `${range.to}~` }) : byUser;
-  const selected =
-    query.state || query.boardId || allowed.length > 0
-      ? inPeriod.where((attr, op) => {
-          const parts = [query.state ? op.eq(attr.state, query.state) : '', query.boardId ? op.eq(attr.boardId, query.boardId) : ''].filter(Boolean);
-          // Parentheses only around a part joined to others (DynamoDB refuses redundant ones); an
-          // operator names its attribute when called, so only the parts used are built.
-          if (allowed.length > 0) {
-            const onBoards = [op.notExists(attr.boardId), ...allowed.map((boardId) => op.eq(attr.boardId, boardId))].join(' OR ');
-            parts.push(parts.length > 0 ? `(${onBoards})` : onBoards);
-          }
-          return parts.join(' AND ');
-        })
-      : inPeriod;
-  return pageFromIndexEnd(ctx, selected, query);
+  const filter = entryFilter({ state: query.state, boardId: query.boardId, boards: allowed.length > 0 ? allowed : undefined });
+  return pageFromIndexEnd(ctx, filter ? inPeriod.where(filter) : inPeriod, query);
+}
+
+/**
+ * The approvers' queue without a search (an organization whose PENDING entries all carry the
+ * `pendingByDate` keys: `timePendingByDate`), newest first: that index is in the list's order,
+ * so the page is read from its end, DynamoDB keeping the entries of the board asked for and of
+ * the boards the caller may see, no further than the page's last entry; the exact total is a
+ * COUNT with the same filter, beside it. Undefined for a search, or when the caller sees more
+ * boards than a filter names (the entries are then read and filtered here).
+ */
+async function indexedPendingPage(ctx: DomainContext, range: { from: string; to: string } | undefined, query: EntryListQuery) {
+  if (!ctx.org.timePendingByDate || query.search?.trim()) return undefined;
+  const shown = await boardsShown(ctx);
+  if (shown && shown.size > MAX_FILTERED_BOARDS) return undefined;
+  const byDate = db().entities.timeEntry.query.pendingByDate({ orgId: ctx.org.orgId });
+  const inPeriod = range ? byDate.between({ date: range.from }, { date: `${range.to}~` }) : byDate;
+  const filter = entryFilter({ boardId: query.boardId, boards: shown ? [...shown] : undefined });
+  return pageFromIndexEnd(ctx, filter ? inPeriod.where(filter) : inPeriod, query);
 }
 
 /** An ElectroDB Query of time entries, ready to run: its page and its parameters (for the COUNT). */

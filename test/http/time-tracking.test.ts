@@ -3,6 +3,8 @@ import { api, createMember, createToken, expectValidationError, setPlan, type Ap
 import { createAgent, createTicket, type TestAgent, createBoard } from '../support/factories.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { db } from '../../lib/db/service.js';
+import { documentDb } from '../../lib/db/client.js';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { backfillIndexes } from '../../infra/ops/backfill-indexes.js';
 import { timeRoutes } from '../../lib/time/http.js';
 import { isoWeekOf } from '../../lib/time/calendar.js';
@@ -565,6 +567,63 @@ describe('time tracking and token restrictions', () => {
     expect((await w.asMember('GET', `${T}/entries?limit=100`)).body.total).toBe(7);
     expect((await api('GET', `${T}/entries?limit=100`, { token: limited.token, org: w.org.slug })).body.total).toBe(4);
   });
+
+  it('pages the approvers\' queue from its index exactly as the whole read does, for every approver, and keys older entries by the backfill', async () => {
+    const w = await world('Queue pages');
+    const other = await createBoard(w.org, { name: 'Other work', prefix: 'QPO' });
+    await w.org.call('POST', `/api/v1/boards/${other.id}/members`, { body: { userId: w.agent.id } });
+    const elsewhere = await createTicket(w.org, other.id, { title: 'Elsewhere' });
+    const item = (await w.org.call('POST', `${T}/booking-items`, { body: { name: 'Meetings' } })).body;
+    const dates = ['2025-06-03', '2025-06-01', '2025-06-03', '2025-05-30', '2025-07-02', '2025-06-03', '2025-06-02', '2025-06-05'];
+    for (const [index, date] of dates.entries()) {
+      const target = index % 4 === 3 ? { bookingItemId: item.id } : { ticketId: index % 3 === 0 ? elsewhere.id : w.ticket.id };
+      expect((await w.agent.call('POST', `${T}/entries`, { ...target, durationMinutes: 5 + index, date, description: `work ${index}` })).status).toBe(201);
+    }
+    // One entry decided: it leaves the queue.
+    const decided = (await w.org.call('GET', `${T}/entries?state=PENDING&limit=1`)).body.data[0];
+    expect((await w.org.call('POST', `${T}/entries/${decided.id}/approve`)).status).toBe(200);
+    const group = (await w.org.call('POST', '/api/v1/permission-groups', { body: { name: 'Queue approvers', color: '#123456', permissions: ['time-tracking:view', 'time-tracking:approve'] } })).body;
+    const approver = await createMember(w.org, { name: 'Quinn Approver', permissionGroupIds: [group.id] });
+    await w.org.call('POST', `/api/v1/boards/${w.boardId}/members`, { body: { userId: approver.id } });
+    const limited = await createToken(w.org, w.org.adminToken, { allowedBoardIds: [other.id] });
+    const callers: [string, (path: string) => Promise<any>][] = [
+      ['an administrator', (path) => w.org.call('GET', path)],
+      ['a board-limited administrator token', (path) => api('GET', path, { token: limited.token, org: w.org.slug })],
+      ['an approver who sees one board', (path) => api('GET', path, { token: approver.token, org: w.org.slug })],
+    ];
+    const expectSameAsWholeRead = async () => {
+      for (const [who, get] of callers) {
+        for (const filter of ['', `boardId=${other.id}`, 'year=2025&month=6', `year=2025&month=6&boardId=${w.boardId}`]) {
+          for (const page of [1, 2, 4]) {
+            const path = `${T}/entries?state=PENDING&limit=2&page=${page}${filter ? `&${filter}` : ''}`;
+            const indexed = (await get(path)).body;
+            // A search reads the queue whole (every description has "work").
+            const whole = (await get(`${path}&search=work`)).body;
+            expect({ total: indexed.total, ids: indexed.data.map((entry: any) => entry.id) }, `${who}: ${filter} page ${page}`).toEqual({ total: whole.total, ids: whole.data.map((entry: any) => entry.id) });
+          }
+        }
+      }
+    };
+    await expectSameAsWholeRead();
+    expect((await w.org.call('GET', `${T}/entries?state=PENDING&limit=100`)).body.total).toBe(dates.length - 1);
+    // The approver sees the entries of their board and the booking-item ones, not those of the other board.
+    // (Of the seven left: three on the approver's board, two on the other, two on the booking item.)
+    expect((await api('GET', `${T}/entries?state=PENDING&limit=100`, { token: approver.token, org: w.org.slug })).body.total).toBe(5);
+    expect((await api('GET', `${T}/entries?state=PENDING&limit=100`, { token: limited.token, org: w.org.slug })).body.total).toBe(4);
+
+    // As before the index existed: the entries without its keys, the organization without its flag. The backfill keys them.
+    const pending = (await db().entities.timeEntry.query.pending({ orgId: w.org.orgId }).go({ pages: 'all' })).data;
+    for (const entry of pending) {
+      const { Key, TableName } = db().entities.timeEntry.get({ orgId: entry.orgId, entryId: entry.entryId }).params() as { Key: Record<string, string>; TableName: string };
+      await documentDb().send(new UpdateCommand({ TableName, Key, UpdateExpression: 'REMOVE gsi5pk, gsi5sk' }));
+    }
+    await db().entities.organization.patch({ orgId: w.org.orgId }).remove(['timePendingByDate']).go();
+    await expectSameAsWholeRead();
+    const result = await backfillIndexes({ orgId: w.org.orgId });
+    expect(result.pendingEntries).toBe(pending.length);
+    expect((await db().entities.organization.get({ orgId: w.org.orgId }).go()).data?.timePendingByDate).toBe(true);
+    await expectSameAsWholeRead();
+  }, 120_000);
 
   it('keeps a board-limited token to its boards, and read-only tokens from writing', async () => {
     const w = await world('Tokens');

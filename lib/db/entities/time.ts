@@ -16,7 +16,10 @@ export const TIME_ENTRY_SOURCES = ['MANUAL', 'TIMER', 'MCP'] as const;
  * - byUser (gsi1): a user's entries by date (own lists, recent, today).
  * - byBoard (gsi2): a board's entries by date. Sparse: booking-item entries carry no board.
  * - byTicket (gsi3): a ticket's entries (lists, summaries). Sparse likewise.
- * - pending (gsi4): the organization's PENDING entries, oldest first (the approvers' queue). Sparse.
+ * - pending (gsi4): the organization's PENDING entries, oldest first. Sparse. Read only for an
+ *   organization whose entries predate pendingByDate (`timePendingByDate` unset).
+ * - pendingByDate (gsi5): the organization's PENDING entries by date, the approvers' queue in the
+ *   order the list shows it (newest first, from the index's end). Sparse.
  *
  * Agent entries keep what the agent reported (`rawMinutes`) and the factor applied
  * (`timeFactor`); `durationMinutes` is what is booked. Human entries have no factor.
@@ -92,6 +95,12 @@ export const TimeEntry = (config?: EntityConfiguration) =>
       condition: (attr) => attr.state === 'PENDING',
       pk: { field: 'gsi4pk', composite: ['orgId'] },
       sk: { field: 'gsi4sk', composite: ['createdAt', 'entryId'] },
+    },
+    pendingByDate: {
+      index: 'gsi5',
+      condition: (attr) => attr.state === 'PENDING',
+      pk: { field: 'gsi5pk', composite: ['orgId'] },
+      sk: { field: 'gsi5sk', composite: ['date', 'entryId'] },
     },
   },
 }, config);
