@@ -3,6 +3,7 @@ import { setPlan, type ApiResponse } from '../support/api.js';
 import { boardSetup, lapseClaim, type BoardSetup } from '../support/tickets.js';
 import { createAgent, createBoard, type TestAgent } from '../support/factories.js';
 import { db } from '../../lib/db/service.js';
+import { seedBoard } from '../bench/seed.js';
 import type { HandoffItem, TicketItem, TimelineEntryItem } from '../../lib/db/entities/index.js';
 
 /**
@@ -21,7 +22,6 @@ const FAN_INS = 20; // a ticket waiting for 5 others
 const FAN_IN_WIDTH = 5;
 const INDEPENDENT = 40;
 const LAPSES = 24;
-const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
 
 interface Claimed {
   ticketId: string;
@@ -57,24 +57,29 @@ beforeAll(async () => {
   // Agents may finish work themselves here (by default, moving into DONE needs a person's approval).
   const policies = await s.org.call('PATCH', `/api/v1/organizations/${s.org.orgId}/agents/policies`, { body: { statusTransitionsRequireApproval: [] } });
   if (policies.status !== 200) throw new Error(`policies: ${policies.status} ${JSON.stringify(policies.body)}`);
-  boards = [s.boardId, (await createBoard(s.org, { name: 'Fleet two' })).id, (await createBoard(s.org, { name: 'Fleet three' })).id];
+  const prefixes = [s.prefix, 'FLB', 'FLC'];
+  boards = [s.boardId, (await createBoard(s.org, { name: 'Fleet two', prefix: prefixes[1] })).id, (await createBoard(s.org, { name: 'Fleet three', prefix: prefixes[2] })).id];
   const total = CHAINS * CHAIN_LENGTH + FAN_INS * (FAN_IN_WIDTH + 1) + INDEPENDENT;
-  const created = await inParallel(Array.from({ length: total }, (_, index) => index), 8, async (index) => {
-    const boardId = boards[index % boards.length]!;
-    const answer = await s.org.call('POST', `/api/v1/boards/${boardId}/tickets`, {
-      body: { title: `Fleet job ${index}`, statusId: s.statuses.IN_PROGRESS.id, priority: PRIORITIES[index % PRIORITIES.length] },
-    });
-    if (answer.status !== 201) throw new Error(`create: ${answer.status} ${JSON.stringify(answer.body)}`);
-    tickets.set(answer.body.data.id, { boardId, blockers: [] });
-    return answer.body.data.id as string;
-  });
+  // The backlog is written in batches as the write path shapes tickets (the claims are under test, not the creates):
+  // ticket `index` is on board index % 3, In Progress, unassigned, of every priority.
+  const typeId = (await s.org.call('GET', '/api/v1/ticket-types')).body.data[0].id as string;
+  const vocabulary = { activeStatusIds: [s.statuses.IN_PROGRESS.id as string], typeId, assignee: { id: s.org.adminId, name: 'Unused' }, createdById: s.org.adminId };
+  const onBoard = await Promise.all(boards.map(async (boardId, board) => {
+    await seedBoard({ orgId: s.org.orgId, boardId, prefix: prefixes[board]! }, vocabulary, Math.ceil((total - board) / boards.length), 1, { assignEvery: Number.MAX_SAFE_INTEGER, searchIndex: false });
+    const { data } = await db().entities.ticket.query.byBoard({ orgId: s.org.orgId, boardId }).go({ pages: 'all' });
+    return (data as TicketItem[]).sort((a, b) => a.number - b.number).map((ticket) => ticket.ticketId);
+  }));
+  const created = Array.from({ length: total }, (_, index) => onBoard[index % boards.length]![Math.floor(index / boards.length)]!);
+  for (const [index, ticketId] of created.entries()) tickets.set(ticketId, { boardId: boards[index % boards.length]!, blockers: [] });
+  // Step by step across the chains and source by source across the fan-ins, so the edges added
+  // at the same time touch different tickets (edges of one chain or fan-in would contend).
   const edges: [string, string][] = [];
-  let at = 0;
-  for (let chain = 0; chain < CHAINS; chain += 1, at += CHAIN_LENGTH) {
-    for (let step = 1; step < CHAIN_LENGTH; step += 1) edges.push([created[at + step]!, created[at + step - 1]!]);
+  const fansFrom = CHAINS * CHAIN_LENGTH;
+  for (let step = 1; step < CHAIN_LENGTH; step += 1) {
+    for (let chain = 0; chain < CHAINS; chain += 1) edges.push([created[chain * CHAIN_LENGTH + step]!, created[chain * CHAIN_LENGTH + step - 1]!]);
   }
-  for (let fan = 0; fan < FAN_INS; fan += 1, at += FAN_IN_WIDTH + 1) {
-    for (let source = 1; source <= FAN_IN_WIDTH; source += 1) edges.push([created[at]!, created[at + source]!]);
+  for (let source = 1; source <= FAN_IN_WIDTH; source += 1) {
+    for (let fan = 0; fan < FAN_INS; fan += 1) edges.push([created[fansFrom + fan * (FAN_IN_WIDTH + 1)]!, created[fansFrom + fan * (FAN_IN_WIDTH + 1) + source]!]);
   }
   await inParallel(edges, 8, async ([ticketId, blockerId]) => {
     const answer = await s.org.call('PUT', `${ticketPath(ticketId)}/dependencies/${blockerId}`);
