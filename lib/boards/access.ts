@@ -73,6 +73,17 @@ export async function listOrganizationBoards(orgId: string, options: { consisten
   return data;
 }
 
+/**
+ * The organization's board that follows `after` in id order, deleted ones too (the first when
+ * `after` is undefined): one small Query. Background jobs walk the boards with it, a step at a
+ * time, carrying the last board done.
+ */
+export async function nextBoardOf(orgId: string, after?: string): Promise<BoardItem | undefined> {
+  const boards = db().entities.board.query.byOrg({ orgId });
+  const { data } = await (after === undefined ? boards : boards.gt({ boardId: after })).go({ limit: 1 });
+  return data[0];
+}
+
 /** Validates that every id names a live board of the organization (400 naming the field otherwise). */
 export async function assertBoardsExist(ctx: DomainContext, boardIds: string[], field: string): Promise<void> {
   if (boardIds.length === 0) return;

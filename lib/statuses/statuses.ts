@@ -169,8 +169,8 @@ export interface Recategorizing {
   /** Who changed the category: the claims it ends are released by them. */
   actorId: string;
   actorName: string;
-  /** The board the next step reads, by its position among the organization's boards (by id). */
-  board?: number;
+  /** The last board this walk is done with (boards in id order; absent: none yet). */
+  after?: string;
   /** Whether the walk over the boards so far moved a ticket (then another walk checks for none left). */
   moved?: boolean;
   /** Walks over the boards so far, after the first. */

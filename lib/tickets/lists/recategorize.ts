@@ -9,6 +9,7 @@ import { continueJob, eventPuts, newEventRecord, type DispatchedEvent } from '..
 import type { Recategorizing } from '../../statuses/index.js';
 import { readinessEventFor } from '../dependencies/readiness.js';
 import { systemContext } from '../system-context.js';
+import { nextBoardOf } from '../../boards/index.js';
 import { milestoneProgress, replaceTicketItems, saveTicket } from '../write.js';
 
 /** Tickets one step reads per category they may be left under (two categories: at most 200, a few seconds of writes). */
@@ -26,8 +27,9 @@ class Superseded extends Error {}
  * functions/events.ts). Tickets carry their status's category in their board index key, so
  * each ticket of the status still under another category is rewritten: RECATEGORIZED_PER_STEP
  * of each such category on one board (every board of the organization, deleted ones too, in
- * the order of their ids), then the step that continues. A rewritten ticket leaves the key range
- * read, so a step starts at the range's beginning again and a replayed step redoes nothing.
+ * the order of their ids: `nextBoardOf`, one small Query a step), then the step that
+ * continues. A rewritten ticket leaves the key range read, so a step starts at the range's
+ * beginning again and a replayed step redoes nothing.
  * After a walk over the boards that moved nothing, the mark is removed. Each ticket's
  * transaction checks that the status still carries this job's mark: a category changed again
  * meanwhile (its own job supersedes this one) or a deleted status ends the job without writing.
@@ -36,13 +38,11 @@ class Superseded extends Error {}
 export async function recategorizeStep(event: DispatchedEvent, clock: Clock): Promise<number> {
   const job = event.data as unknown as Recategorizing;
   const orgId = event.orgId;
-  const [status, boards] = await Promise.all([
+  const [status, board] = await Promise.all([
     db().entities.status.get({ orgId, statusId: job.statusId }).go({ consistent: true }).then((result) => result.data),
-    db().entities.board.query.byOrg({ orgId }).go({ pages: 'all' }).then((result) => result.data.sort((a, b) => a.boardId.localeCompare(b.boardId))),
+    nextBoardOf(orgId, job.after),
   ]);
   if (!status || status.recategorizing !== job.jobId) return 0;
-  const index = job.board ?? 0;
-  const board = boards[index];
   if (board) {
     const pages = await Promise.all(
       STATUS_CATEGORIES.filter((category) => category !== status.category).map((statusCategory) =>
@@ -62,12 +62,13 @@ export async function recategorizeStep(event: DispatchedEvent, clock: Clock): Pr
       throw error;
     }
     const more = pages.some((page) => page.cursor);
-    await continueJob(event, clock, { ...job, board: more ? index : index + 1, moved });
+    await continueJob(event, clock, { ...job, ...(more ? {} : { after: board.boardId }), moved });
     return 0;
   }
   const pass = job.pass ?? 0;
   if (job.moved && pass + 1 < MAX_PASSES) {
-    await continueJob(event, clock, { ...job, board: 0, moved: false, pass: pass + 1 });
+    const { after: _done, ...rest } = job;
+    await continueJob(event, clock, { ...rest, moved: false, pass: pass + 1 });
     return 0;
   }
   if (job.moved) log.warn('a recategorized status still had tickets to move after every pass', { orgId, statusId: job.statusId });

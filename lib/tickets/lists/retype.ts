@@ -2,7 +2,8 @@ import type { Clock } from '../../core/clock.js';
 import { db } from '../../db/service.js';
 import { isConditionFailure } from '../../db/transact.js';
 import { log } from '../../core/telemetry.js';
-import type { BoardItem, TicketItem } from '../../db/entities/index.js';
+import type { TicketItem } from '../../db/entities/index.js';
+import { nextBoardOf } from '../../boards/index.js';
 import { continueJob, type DispatchedEvent } from '../../events/index.js';
 import { loadOrgConfig } from '../config.js';
 import { systemContext } from '../system-context.js';
@@ -19,9 +20,9 @@ const MAX_PASSES = 3;
 
 export interface Retyping {
   fromTypeId: string;
-  /** The board the next step reads, by its position among the organization's boards (by id). */
-  board?: number;
-  /** Where that board's Query reads on. */
+  /** The last board this walk is done with (boards in id order; absent: none yet). */
+  after?: string;
+  /** Where the Query of the board after `after` reads on. */
   cursor?: string;
   /** Walks over the boards so far, after the first. */
   pass?: number;
@@ -30,9 +31,9 @@ export interface Retyping {
 /**
  * One step of moving a deleted type's tickets (the type marked `replacedBy`, so reads already
  * show the replacement): the next RETYPED_PER_STEP tickets of one board (every board of the
- * organization, deleted ones too, in the order of their ids), those of the type rewritten
- * through the ticket write path (events, timeline, both types' counts), then the step that
- * continues. After the last board the type item is deleted once its count is 0; a ticket that
+ * organization, deleted ones too, in the order of their ids: `nextBoardOf`), those of the type
+ * rewritten through the ticket write path (events, timeline, both types' counts), then the
+ * step that continues. After the last board the type item is deleted once its count is 0; a ticket that
  * took the type before it was marked, behind the walk, sends the walk round again. Idempotent,
  * so a step replayed after a crash redoes nothing. The replacement is where the type's chain
  * of replacements ends now (it may have been deleted since, too). Done by the service (actor
@@ -41,13 +42,8 @@ export interface Retyping {
 export async function retypeStep(event: DispatchedEvent, clock: Clock): Promise<number> {
   const job = event.data as unknown as Retyping;
   const orgId = event.orgId;
-  const [boards, config] = await Promise.all([
-    db().entities.board.query.byOrg({ orgId }).go({ pages: 'all' }).then((result) => result.data.sort((a, b) => a.boardId.localeCompare(b.boardId))),
-    loadOrgConfig(orgId),
-  ]);
+  const [board, config] = await Promise.all([nextBoardOf(orgId, job.after), loadOrgConfig(orgId)]);
   const target = config.shownType(job.fromTypeId);
-  const index = job.board ?? 0;
-  const board: BoardItem | undefined = boards[index];
   if (board && target) {
     const page = await db().entities.ticket.query.byBoard({ orgId, boardId: board.boardId }).go({ limit: RETYPED_PER_STEP, ...(job.cursor ? { cursor: job.cursor } : {}) });
     const ctx = systemContext(clock, { orgId });
@@ -55,7 +51,7 @@ export async function retypeStep(event: DispatchedEvent, clock: Clock): Promise<
     await rewriteTickets(ctx, ofType, config, (ticket) => (ticket.boardId === board.boardId ? board : undefined), (ticket) =>
       ticket.typeId === job.fromTypeId ? { changes: { typeId: target.typeId } } : 'skip',
     );
-    const next: Retyping = page.cursor ? { ...job, board: index, cursor: page.cursor } : { fromTypeId: job.fromTypeId, board: index + 1, ...(job.pass ? { pass: job.pass } : {}) };
+    const next: Retyping = page.cursor ? { ...job, cursor: page.cursor } : { fromTypeId: job.fromTypeId, after: board.boardId, ...(job.pass ? { pass: job.pass } : {}) };
     await continueJob(event, clock, { ...next });
     return 0;
   }
@@ -63,7 +59,7 @@ export async function retypeStep(event: DispatchedEvent, clock: Clock): Promise<
   if (!type) return 0;
   const pass = job.pass ?? 0;
   if (type.ticketCount > 0 && target && pass + 1 < MAX_PASSES) {
-    await continueJob(event, clock, { fromTypeId: job.fromTypeId, board: 0, pass: pass + 1 });
+    await continueJob(event, clock, { fromTypeId: job.fromTypeId, pass: pass + 1 });
     return 0;
   }
   if (type.ticketCount > 0) log.warn('deleted ticket type kept tickets after every pass', { orgId, typeId: job.fromTypeId, tickets: type.ticketCount });
