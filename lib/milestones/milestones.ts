@@ -5,10 +5,10 @@ import { db } from '../db/service.js';
 import { batchGetMixed, type KeyRequest } from '../db/batch.js';
 import { guarded, isConditionFailure, transact } from '../db/transact.js';
 import { LostRace, retryLostRaces } from '../db/races.js';
-import type { BoardItem, MilestoneItem, StatusCategory, TicketItem } from '../db/entities/index.js';
-import { pageOf } from '../core/pages.js';
+import { STATUS_CATEGORIES, type BoardItem, type MilestoneItem, type StatusCategory, type TicketItem } from '../db/entities/index.js';
+import { queryCount, type QueryParams } from '../db/projected.js';
 import { forEachAtMost } from '../core/concurrency.js';
-import { saveTicket, loadOrgConfig, presentTicket, systemContext } from '../tickets/index.js';
+import { saveTicket, loadOrgConfig, pageOfTickets, systemContext } from '../tickets/index.js';
 import { continueJob, eventPuts, newEventRecord, type DispatchedEvent } from '../events/index.js';
 import type { Clock } from '../core/clock.js';
 import { visibleOrNotFound } from '../boards/index.js';
@@ -266,19 +266,28 @@ async function leaveMilestone(ctx: DomainContext, listed: TicketItem, milestoneI
 }
 
 /**
- * GET …/milestones/{id}/tickets: the milestone's live tickets as ticket lists show them,
- * optionally of one status category; paginated with an exact total.
+ * GET …/milestones/{id}/tickets: the milestone's live tickets as ticket lists show them, by
+ * ticket id, optionally of one status category; paginated with an exact total. The milestone
+ * index (live tickets only) is in that order within each category, so the page is read from it
+ * no further than the page's end: the head of the category asked for, or the heads of the three
+ * categories merged. The total is the milestone's own count (`ticketCount`, or `completedCount`
+ * for FINAL), kept by every ticket write; for ACTIVE or PLANNING a COUNT of the index, beside
+ * the read. Nothing reads the milestone's tickets beyond the page.
  */
 export async function listMilestoneTickets(ctx: DomainContext, boardId: string, milestoneId: string, query: { status?: StatusCategory; page: number; limit: number }) {
-  await enter(ctx, boardId, 'milestones:view', milestoneId);
-  const byMilestone = db().entities.ticket.query.byMilestone({ orgId: ctx.org.orgId, milestoneKey: milestoneId });
-  const [result, config] = await Promise.all([
-    (query.status ? byMilestone.begins({ statusCategory: query.status }) : byMilestone).go({ pages: 'all' }),
-    loadOrgConfig(ctx.org.orgId),
+  const { milestone } = await enter(ctx, boardId, 'milestones:view', milestoneId);
+  const orgId = ctx.org.orgId;
+  const end = query.page * query.limit;
+  const ofCategory = (statusCategory: StatusCategory) => db().entities.ticket.query.byMilestone({ orgId, milestoneKey: milestoneId }).begins({ statusCategory });
+  const [heads, total, config] = await Promise.all([
+    Promise.all((query.status ? [query.status] : STATUS_CATEGORIES).map((category) => ofCategory(category).go({ count: end }))),
+    !query.status ? milestone!.ticketCount : query.status === 'FINAL' ? milestone!.completedCount : queryCount(ofCategory(query.status).params() as QueryParams, { expression: '', names: {}, values: {} }),
+    loadOrgConfig(orgId),
   ]);
-  const tickets = result.data
-    .filter((ticket) => !ticket.isDeleted && ticket.boardId === boardId && (!query.status || ticket.statusCategory === query.status))
-    .sort((a, b) => a.ticketId.localeCompare(b.ticketId));
-  const now = ctx.clock.now();
-  return pageOf(tickets.map((ticket) => presentTicket(ticket, config, now)), query.page, query.limit);
+  // Index order: ticket ids as the index compares them (their ULIDs' code units; ids are upper case).
+  const tickets = heads
+    .flatMap((head) => head.data)
+    .sort((a, b) => (a.ticketId < b.ticketId ? -1 : a.ticketId > b.ticketId ? 1 : 0))
+    .slice((query.page - 1) * query.limit, end);
+  return pageOfTickets(tickets, total, query, config, ctx.clock.now());
 }

@@ -15,6 +15,7 @@ export { countTicketsOfAssignees, flagLostAssigneesStep } from './lists/bulk.js'
 export { RETYPE_JOB, retypeStep, type Retyping } from './lists/retype.js';
 export { listIssues } from './lists/list.js';
 export { recategorizeStep } from './lists/recategorize.js';
+export { pageOfTickets } from './lists/columns.js';
 export { maySeeSecretComments, presentTicket } from './present.js';
 export { joinRelease, leaveRelease } from './release-membership.js';
 export { ticketResult, type Ticket } from './shapes.js';

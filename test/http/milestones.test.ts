@@ -114,6 +114,29 @@ describe('milestones', () => {
     expect((await s.org.call('GET', `/api/v1/boards/${sibling.id}/milestones/${siblingMilestone.id}`)).body.progress.total).toBe(0);
   });
 
+  it('pages its tickets by id from the index, every category and each, with exact totals', async () => {
+    const paged = await milestone('Paged');
+    const statusIds = [s.statuses.BACKLOG.id, s.statuses.IN_PROGRESS.id, s.statuses.DONE.id, s.statuses.IN_PROGRESS.id];
+    const created: string[] = [];
+    for (let index = 0; index < 13; index += 1) created.push((await createTicket(s.org, s.boardId, { title: `Paged ${index}`, milestoneId: paged.id, statusId: statusIds[index % statusIds.length] })).id);
+    // One deleted and one taken out: neither is listed nor counted.
+    expect((await s.org.call('DELETE', ticketPath(created[0]!))).status).toBe(204);
+    expect((await s.org.call('PATCH', ticketPath(created[1]!), { body: { milestoneId: null } })).status).toBe(200);
+    const stored = (await db().entities.ticket.query.byMilestone({ orgId: s.org.orgId, milestoneKey: paged.id }).go({ pages: 'all' })).data;
+    for (const status of ['', 'PLANNING', 'ACTIVE', 'FINAL']) {
+      const expected = stored.filter((ticket) => !status || ticket.statusCategory === status).map((ticket) => ticket.ticketId).sort();
+      const ids: string[] = [];
+      for (let page = 1; page <= Math.ceil(expected.length / 3) + 1; page += 1) {
+        const answer = await s.org.call('GET', `${M()}/${paged.id}/tickets?limit=3&page=${page}${status ? `&status=${status}` : ''}`);
+        expect(answer.status).toBe(200);
+        expect({ status, page, total: answer.body.total, totalPages: answer.body.totalPages }).toEqual({ status, page, total: expected.length, totalPages: Math.ceil(expected.length / 3) });
+        ids.push(...answer.body.data.map((ticket: { id: string }) => ticket.id));
+      }
+      expect({ status, ids }).toEqual({ status, ids: expected });
+    }
+    expect(stored.length).toBe(11);
+  });
+
   it('names the milestone on the full ticket, and filters the board\'s tickets by milestone', async () => {
     const named = await milestone('Named');
     const inIt = await createTicket(s.org, s.boardId, { title: 'Inside', milestoneId: named.id });

@@ -802,8 +802,10 @@ function milestoneProbes(): Record<string, Probe> {
     [`PATCH ${m}/{milestoneId}`]: { budget: 3, run: call(`PATCH ${m}/{milestoneId}`, { color: '#445566' }) },
     // auth; board and milestone; its tickets; one transaction (mark, free the name); its tickets again (none to clear here).
     [`DELETE ${m}/{milestoneId}`]: { budget: 3, run: async (org) => org.call('DELETE', `/api/v1/boards/${org.boardId}/milestones/${await doomed(org)}`) },
-    // auth; board and milestone; the milestone's tickets (one Query) ∥ the configuration.
-    [`GET ${m}/{milestoneId}/tickets`]: { budget: 4, run: call(`GET ${m}/{milestoneId}/tickets`) },
+    // auth; board and milestone; the page's head of each status category (three Queries, in
+    // parallel, no further than the page's end) ∥ the configuration. One Query read every ticket
+    // of the milestone before (as many round trips as its megabytes).
+    [`GET ${m}/{milestoneId}/tickets`]: { budget: 6, run: call(`GET ${m}/{milestoneId}/tickets`) },
   };
 }
 
