@@ -1,6 +1,5 @@
 import { invalidField, notFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import { pageOf } from '../core/pages.js';
 import { forEachAtMost } from '../core/concurrency.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
@@ -10,7 +9,7 @@ import { LostRace, retryLostRaces } from '../db/races.js';
 import type { BoardItem, MilestoneItem, ReleaseItem, TicketItem } from '../db/entities/index.js';
 import type { Permission } from '../organizations/index.js';
 import { enterFeatureBoard, milestonesOf } from '../milestones/index.js';
-import { liveTicketOf, loadTickets, loadOrgConfig, presentTicket, joinRelease, leaveRelease, systemContext } from '../tickets/index.js';
+import { liveTicketOf, loadTickets, loadOrgConfig, pageOfTickets, joinRelease, leaveRelease, systemContext } from '../tickets/index.js';
 import { continueJob, eventPuts, newEventRecord, type DispatchedEvent } from '../events/index.js';
 import type { Clock } from '../core/clock.js';
 
@@ -348,18 +347,19 @@ async function leaveDeletedRelease(ctx: DomainContext, ticketId: string, release
 
 /**
  * GET …/releases/{id}/tickets: the release's tickets as ticket lists show them, in ticket id
- * order, paginated with an exact total (its members are exactly its live tickets).
+ * order, paginated with an exact total (its members are exactly its live tickets). The
+ * memberships are kept by ticket id, so only those up to the page's end are read, beside the
+ * release (whose `ticketCount` is the total); then the page's tickets.
  */
 export async function listReleaseTickets(ctx: DomainContext, boardId: string, releaseId: string, query: { page: number; limit: number }) {
-  const [, ids, config] = await Promise.all([enter(ctx, boardId, 'releases:view', releaseId), memberIds(ctx.org.orgId, releaseId), loadOrgConfig(ctx.org.orgId)]);
-  const page = pageOf(ids, query.page, query.limit);
-  const byId = new Map((await loadTickets(ctx, page.items)).map((ticket) => [ticket.ticketId, ticket]));
-  const now = ctx.clock.now();
-  return {
-    ...page,
-    items: page.items.flatMap((ticketId) => {
-      const ticket = byId.get(ticketId);
-      return ticket ? [presentTicket(ticket, config, now)] : [];
-    }),
-  };
+  const start = (query.page - 1) * query.limit;
+  const [{ release }, head, config] = await Promise.all([
+    enter(ctx, boardId, 'releases:view', releaseId),
+    db().entities.releaseTicket.query.byRelease({ orgId: ctx.org.orgId, releaseId }).go({ count: start + query.limit, attributes: ['ticketId'] }),
+    loadOrgConfig(ctx.org.orgId),
+  ]);
+  const ids = head.data.slice(start, start + query.limit).map((member) => member.ticketId);
+  const byId = new Map((await loadTickets(ctx, ids)).map((ticket) => [ticket.ticketId, ticket]));
+  const tickets = ids.flatMap((ticketId) => byId.get(ticketId) ?? []);
+  return pageOfTickets(tickets, release!.ticketCount, query, config, ctx.clock.now());
 }

@@ -209,6 +209,27 @@ describe('releases', () => {
     }
   });
 
+  it('pages its tickets by id, reading only up to the page, with the exact total', async () => {
+    const paged = await release('Paged');
+    const attached: string[] = [];
+    for (let index = 0; index < 8; index += 1) {
+      const ticket = await createTicket(s.org, s.boardId, { title: `Paged ${index}` });
+      expect((await s.org.call('POST', `${R()}/${paged.id}/tickets`, { body: { ticketId: ticket.id } })).status).toBe(200);
+      attached.push(ticket.id);
+    }
+    // One detached, one deleted: neither is listed nor counted.
+    expect((await s.org.call('DELETE', `${R()}/${paged.id}/tickets/${attached[2]}`)).status).toBe(204);
+    expect((await s.org.call('DELETE', ticketPath(attached[5]!))).status).toBe(204);
+    const expected = attached.filter((_, index) => index !== 2 && index !== 5).sort();
+    const ids: string[] = [];
+    for (let page = 1; page <= 3; page += 1) {
+      const answer = (await s.org.call('GET', `${R()}/${paged.id}/tickets?limit=3&page=${page}`)).body;
+      expect({ page, total: answer.total, totalPages: answer.totalPages }).toEqual({ page, total: 6, totalPages: 2 });
+      ids.push(...answer.data.map((ticket: { id: string }) => ticket.id));
+    }
+    expect(ids).toEqual(expected);
+  });
+
   it('deletes a release with its memberships, leaving its tickets and milestones in place', async () => {
     const doomed = await release('Doomed');
     const kept = await createMilestone(s.org, s.boardId, { name: 'Survives the release' });
