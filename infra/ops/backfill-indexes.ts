@@ -9,8 +9,9 @@
  * - indexes its search entries as the events function does (`indexTicketSearch`, under the
  *   ticket's lease);
  * counts every time entry of a ticket in the ticket's totals, indexes every wiki page
- * (`indexWikiPage`), then, organization by organization, puts its PENDING time entries again
- * (their `pendingByDate` keys) and flags it. Run it with the table's name (TABLE_NAME)
+ * (`indexWikiPage`), puts every time entry of a ticket again (the keys of its by-date indexes),
+ * then, organization by organization, puts its PENDING time entries again (booking items'
+ * too) and flags it. Run it with the table's name (TABLE_NAME)
  * and AWS credentials, or DYNAMODB_ENDPOINT for DynamoDB Local. Safe to run again.
  *
  * Why exact: a ticket written by the new version before the job reaches it keeps its facet
@@ -46,6 +47,8 @@ export interface IndexBackfillResult {
   entries: number;
   /** Wiki pages indexed. */
   pages: number;
+  /** Time entries of tickets given their by-date index keys. */
+  keyedEntries: number;
   /** PENDING time entries given their `pendingByDate` keys. */
   pendingEntries: number;
   /** Items of the ticket search index's first layout deleted. */
@@ -123,21 +126,26 @@ async function* ticketEntriesOf(orgId: string | undefined, ticketIds: string[]):
 }
 
 /**
- * Puts each PENDING time entry of the organization as it is, guarded by its version: ElectroDB
- * derives its `pendingByDate` keys (an entry written meanwhile got them from its writer).
- * Answers how many were put.
+ * Puts a time entry again as it is, guarded by its version: ElectroDB derives the keys of its
+ * by-date indexes (`pendingByDate`, `byTicketDate`); an entry written meanwhile got them from
+ * its writer. False when there was nothing to put.
  */
+async function keyByDate(entry: TimeEntryItem | null): Promise<boolean> {
+  if (!entry) return false;
+  try {
+    await db().entities.timeEntry.put(entry).where((attr, op) => op.eq(attr.version, entry.version)).go({ response: 'none' });
+    return true;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return false;
+  }
+}
+
+/** Keys each PENDING time entry of the organization (those of booking items are in no ticket's list); answers how many. */
 async function keyPendingByDate(orgId: string): Promise<number> {
   const { data } = await db().entities.timeEntry.query.pending({ orgId }).go({ pages: 'all' });
   let keyed = 0;
-  for (const entry of data) {
-    try {
-      await db().entities.timeEntry.put(entry).where((attr, op) => op.eq(attr.version, entry.version)).go({ response: 'none' });
-      keyed += 1;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
-  }
+  for (const entry of data) if (await keyByDate(entry)) keyed += 1;
   return keyed;
 }
 
@@ -202,14 +210,14 @@ async function removeFirstLayout(orgId: string | undefined, boardIds: string[], 
   return removed;
 }
 
-const FLAGS = ['ticketFacetsIndexed', 'facetCountsKept', 'ticketTermsIndexed', 'searchPrefixesCounted', 'ticketTimeAggregated', 'timePendingByDate', 'wikiSearchIndexed'] as const;
+const FLAGS = ['ticketFacetsIndexed', 'facetCountsKept', 'ticketTermsIndexed', 'searchPrefixesCounted', 'ticketTimeAggregated', 'timeEntriesByDate', 'wikiSearchIndexed'] as const;
 
 /**
  * The whole table (Scans), or one organization (`scope.orgId`: ORG_ID on the command line, and
  * the tests), read by Queries of its boards and spaces.
  */
 export async function backfillIndexes(scope: { orgId?: string } = {}): Promise<IndexBackfillResult> {
-  const result: IndexBackfillResult = { tickets: 0, facetEntries: 0, entries: 0, pages: 0, pendingEntries: 0, firstLayoutItems: 0, organizations: 0 };
+  const result: IndexBackfillResult = { tickets: 0, facetEntries: 0, entries: 0, pages: 0, keyedEntries: 0, pendingEntries: 0, firstLayoutItems: 0, organizations: 0 };
   const ticketIds: string[] = [];
   for await (const { ticketId, orgId } of ticketsOf(scope.orgId)) {
     result.tickets += 1;
@@ -219,6 +227,7 @@ export async function backfillIndexes(scope: { orgId?: string } = {}): Promise<I
   }
   for await (const { orgId, entryId } of ticketEntriesOf(scope.orgId, ticketIds)) {
     if (await countInTicketTotals(orgId, entryId)) result.entries += 1;
+    if (await keyByDate((await db().entities.timeEntry.get({ orgId, entryId }).go({ consistent: true })).data as TimeEntryItem | null)) result.keyedEntries += 1;
   }
   for await (const { orgId, spaceId, pageId } of pagesOf(scope.orgId)) {
     result.pages += 1;
@@ -229,7 +238,7 @@ export async function backfillIndexes(scope: { orgId?: string } = {}): Promise<I
   const organizations = scope.orgId === undefined ? scanEntity('organization', `orgId, ${FLAGS.join(', ')}`) : organizationOf(scope.orgId);
   for await (const org of organizations) {
     if (FLAGS.every((flag) => org[flag] === true)) continue;
-    if (org.timePendingByDate !== true) result.pendingEntries += await keyPendingByDate(String(org.orgId));
+    if (org.timeEntriesByDate !== true) result.pendingEntries += await keyPendingByDate(String(org.orgId));
     await db().entities.organization.patch({ orgId: String(org.orgId) }).set(Object.fromEntries(FLAGS.map((flag) => [flag, true]))).go();
     result.organizations += 1;
   }

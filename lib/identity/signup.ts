@@ -64,7 +64,7 @@ export async function signup(ctx: AnonymousContext, input: SignupInput, options:
     searchPrefixesCounted: true,
     ticketTermsIndexed: true,
     ticketTimeAggregated: true,
-    timePendingByDate: true,
+    timeEntriesByDate: true,
     wikiSearchIndexed: true,
     groupDirectory: Object.fromEntries(groups.map((group) => [group.groupId, directoryEntryOf(group)])),
     createdAt: at,

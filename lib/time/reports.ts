@@ -3,7 +3,7 @@ import { pageOf } from '../core/pages.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { queryCount, type QueryParams } from '../db/projected.js';
-import type { TimeEntryItem, TimeEntryState } from '../db/entities/index.js';
+import type { TicketItem, TimeEntryItem, TimeEntryState } from '../db/entities/index.js';
 import { canSeeBoard, listOrganizationBoards, loadVisibleBoard } from '../boards/index.js';
 import { requirePermission, hasPermission } from '../organizations/index.js';
 import { loadTicketOnBoard } from '../tickets/index.js';
@@ -140,14 +140,14 @@ async function indexedUserPage(ctx: DomainContext, userId: string, range: { from
 
 /**
  * The approvers' queue without a search (an organization whose PENDING entries all carry the
- * `pendingByDate` keys: `timePendingByDate`), newest first: that index is in the list's order,
+ * `pendingByDate` keys: `timeEntriesByDate`), newest first: that index is in the list's order,
  * so the page is read from its end, DynamoDB keeping the entries of the board asked for and of
  * the boards the caller may see, no further than the page's last entry; the exact total is a
  * COUNT with the same filter, beside it. Undefined for a search, or when the caller sees more
  * boards than a filter names (the entries are then read and filtered here).
  */
 async function indexedPendingPage(ctx: DomainContext, range: { from: string; to: string } | undefined, query: EntryListQuery) {
-  if (!ctx.org.timePendingByDate || query.search?.trim()) return undefined;
+  if (!ctx.org.timeEntriesByDate || query.search?.trim()) return undefined;
   const shown = await boardsShown(ctx);
   if (shown && shown.size > MAX_FILTERED_BOARDS) return undefined;
   const byDate = db().entities.timeEntry.query.pendingByDate({ orgId: ctx.org.orgId });
@@ -165,17 +165,20 @@ interface EntryQuery {
 /**
  * One page of an index whose order is the list's, newest first (date, then entry id): read from
  * the index's end no further than the page's last entry, and its exact total counted by
- * DynamoDB (a number comes back) beside it; `beside` runs in parallel (a check of the board).
+ * DynamoDB (a number comes back) beside it; `beside` runs in parallel (a check of the board, or
+ * of the ticket, which then serves the page's references).
  */
-async function pageFromIndexEnd(ctx: DomainContext, selected: EntryQuery, page: { page: number; limit: number }, beside?: Promise<unknown>) {
+async function pageFromIndexEnd(ctx: DomainContext, selected: EntryQuery, page: { page: number; limit: number }, beside?: Promise<{ ticket?: TicketItem } | object>) {
   const start = (page.page - 1) * page.limit;
-  const [read, total] = await Promise.all([
+  const [read, total, alongside] = await Promise.all([
     selected.go({ order: 'desc', count: start + page.limit }),
     queryCount(selected.params() as QueryParams, { expression: '', names: {}, values: {} }),
     beside,
   ]);
   const items = read.data.slice(start, start + page.limit);
-  const refs = await loadTimeRefs(ctx, items);
+  // A ticket read beside (the ticket whose entries these are) is not read again.
+  const known = alongside && 'ticket' in alongside && alongside.ticket ? [alongside.ticket] : [];
+  const refs = await loadTimeRefs(ctx, items, known);
   return { items: items.map((entry) => presentEntry(entry, refs)), total, page: page.page, pageSize: page.limit, totalPages: Math.ceil(total / page.limit) };
 }
 
@@ -220,9 +223,18 @@ async function ticketEntries(ctx: DomainContext, boardId: string, ticketId: stri
   return { ticket, entries: result.data.sort(newestFirst) };
 }
 
-/** GET …/tickets/{ticketId}/time-entries: everyone's entries on the ticket, newest first. */
+/**
+ * GET …/tickets/{ticketId}/time-entries: everyone's entries on the ticket, newest first. The
+ * ticket's by-date index is in that order, so the page is read from its end with a COUNT beside
+ * it (as a board's list is), the ticket's access checked in parallel; an organization whose
+ * entries predate that index (`timeEntriesByDate` unset) reads the ticket's entries.
+ */
 export async function listTicketEntries(ctx: DomainContext, boardId: string, ticketId: string, query: { page: number; limit: number }) {
   enterTimeTracking(ctx, 'time-tracking:view');
+  if (ctx.org.timeEntriesByDate) {
+    const byDate = db().entities.timeEntry.query.byTicketDate({ orgId: ctx.org.orgId, ticketKey: ticketId });
+    return pageFromIndexEnd(ctx, byDate, query, loadTicketOnBoard(ctx, boardId, ticketId));
+  }
   const { ticket, entries } = await ticketEntries(ctx, boardId, ticketId);
   const slice = pageOf(entries, query.page, query.limit);
   const refs = await loadTimeRefs(ctx, slice.items, [ticket]);

@@ -889,7 +889,7 @@ function timeProbes(): Record<string, Probe> {
     },
     // auth; the board ∥ the page from the index's end ∥ the period's COUNT; the page's tickets and items.
     "GET /api/v1/boards/{boardId}/time-entries": { budget: 5, run: call('GET /api/v1/boards/{boardId}/time-entries') },
-    // auth; the ticket (with its board) ∥ its entries; their tickets and items.
+    // auth; the ticket (with its board) ∥ the page from its by-date index's end ∥ its COUNT (the ticket read serves the page).
     "GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries": { budget: 4, atMost: true, run: call('GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries') },
     "GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary": { budget: 3, run: call('GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary') },
     "GET /api/v1/boards/{boardId}/tickets/{ticketId}/time-entries/summary-with-budget": {

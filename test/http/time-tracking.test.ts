@@ -299,6 +299,36 @@ describe('entries', () => {
     expect(june.data.map((entry: any) => entry.date)).toEqual(['2025-06-03', '2025-06-02']);
   });
 
+  it('pages a ticket\'s entries newest first from its index, and keys older entries by the backfill', async () => {
+    const fresh = await world('Ticket pages');
+    const other = await createTicket(fresh.org, fresh.boardId, { title: 'Other ticket' });
+    await fresh.org.call('POST', `${T}/entries`, { body: { ticketId: other.id, durationMinutes: 5, date: '2025-06-04' } });
+    const dates = ['2025-06-03', '2025-06-02', '2025-06-03', '2025-05-30', '2025-06-01', '2025-06-03', '2025-07-01'];
+    for (const [index, date] of dates.entries()) {
+      const caller = index % 2 === 0 ? (path: string, body: unknown) => fresh.org.call('POST', path, { body }) : (path: string, body: unknown) => fresh.asMember('POST', path, body);
+      expect((await caller(`${T}/entries`, { ticketId: fresh.ticket.id, durationMinutes: 5 + index, date })).status).toBe(201);
+    }
+    const stored = (await db().entities.timeEntry.query.byTicket({ orgId: fresh.org.orgId, ticketKey: fresh.ticket.id }).go({ pages: 'all' })).data;
+    const order = stored.sort((a, b) => b.date.localeCompare(a.date) || b.entryId.localeCompare(a.entryId)).map((entry) => entry.entryId);
+    const expectPages = async () => {
+      const pages = [];
+      for (const page of [1, 2, 3]) pages.push((await fresh.asMember('GET', `/api/v1/boards/${fresh.boardId}/tickets/${fresh.ticket.displayId}/time-entries?limit=3&page=${page}`)).body);
+      expect(pages.map((body) => [body.total, body.totalPages, body.data.length])).toEqual([[7, 3, 3], [7, 3, 3], [7, 3, 1]]);
+      expect(pages.flatMap((body) => body.data.map((entry: any) => entry.id))).toEqual(order);
+    };
+    await expectPages();
+    // As before the index existed: the entries without its keys, the organization without its flag. The backfill keys them.
+    for (const entry of stored) {
+      const { Key, TableName } = db().entities.timeEntry.get({ orgId: entry.orgId, entryId: entry.entryId }).params() as { Key: Record<string, string>; TableName: string };
+      await documentDb().send(new UpdateCommand({ TableName, Key, UpdateExpression: 'REMOVE gsi6pk, gsi6sk' }));
+    }
+    await db().entities.organization.patch({ orgId: fresh.org.orgId }).remove(['timeEntriesByDate']).go();
+    await expectPages();
+    const result = await backfillIndexes({ orgId: fresh.org.orgId });
+    expect(result.keyedEntries).toBe(dates.length + 1);
+    await expectPages();
+  }, 120_000);
+
   it('lists a board\'s and a ticket\'s entries of everyone, and summarizes a ticket against its estimate', async () => {
     const fresh = await world('Summary');
     await fresh.asMember('POST', `${T}/entries`, { ticketId: fresh.ticket.id, durationMinutes: 45 });
@@ -617,11 +647,11 @@ describe('time tracking and token restrictions', () => {
       const { Key, TableName } = db().entities.timeEntry.get({ orgId: entry.orgId, entryId: entry.entryId }).params() as { Key: Record<string, string>; TableName: string };
       await documentDb().send(new UpdateCommand({ TableName, Key, UpdateExpression: 'REMOVE gsi5pk, gsi5sk' }));
     }
-    await db().entities.organization.patch({ orgId: w.org.orgId }).remove(['timePendingByDate']).go();
+    await db().entities.organization.patch({ orgId: w.org.orgId }).remove(['timeEntriesByDate']).go();
     await expectSameAsWholeRead();
     const result = await backfillIndexes({ orgId: w.org.orgId });
     expect(result.pendingEntries).toBe(pending.length);
-    expect((await db().entities.organization.get({ orgId: w.org.orgId }).go()).data?.timePendingByDate).toBe(true);
+    expect((await db().entities.organization.get({ orgId: w.org.orgId }).go()).data?.timeEntriesByDate).toBe(true);
     await expectSameAsWholeRead();
   }, 120_000);
 

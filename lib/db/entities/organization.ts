@@ -56,8 +56,8 @@ export const Organization = (config?: EntityConfiguration) =>
     searchPrefixesCounted: { type: 'boolean' },
     /** Every time entry of the organization is counted in its ticket's totals (TicketTime): its ticket summaries read them. */
     ticketTimeAggregated: { type: 'boolean' },
-    /** Every PENDING time entry of the organization carries the keys of its `pendingByDate` index: the approvers' queue is paged from it. */
-    timePendingByDate: { type: 'boolean' },
+    /** Every time entry of the organization carries the keys of its by-date indexes (`pendingByDate`, `byTicketDate`): the approvers' queue and a ticket's entries are paged from them. */
+    timeEntriesByDate: { type: 'boolean' },
     /** Every wiki page of the organization is in the wiki search index (lib/db/entities/wiki-search.ts): wiki searches read it. */
     wikiSearchIndexed: { type: 'boolean' },
     createdAt: { type: 'string', required: true, readOnly: true },

@@ -17,9 +17,11 @@ export const TIME_ENTRY_SOURCES = ['MANUAL', 'TIMER', 'MCP'] as const;
  * - byBoard (gsi2): a board's entries by date. Sparse: booking-item entries carry no board.
  * - byTicket (gsi3): a ticket's entries (lists, summaries). Sparse likewise.
  * - pending (gsi4): the organization's PENDING entries, oldest first. Sparse. Read only for an
- *   organization whose entries predate pendingByDate (`timePendingByDate` unset).
+ *   organization whose entries predate pendingByDate (`timeEntriesByDate` unset).
  * - pendingByDate (gsi5): the organization's PENDING entries by date, the approvers' queue in the
  *   order the list shows it (newest first, from the index's end). Sparse.
+ * - byTicketDate (gsi6): a ticket's entries by date, its list in the order it shows them. Sparse
+ *   like byTicket, which serves an organization whose entries predate it.
  *
  * Agent entries keep what the agent reported (`rawMinutes`) and the factor applied
  * (`timeFactor`); `durationMinutes` is what is booked. Human entries have no factor.
@@ -95,6 +97,12 @@ export const TimeEntry = (config?: EntityConfiguration) =>
       condition: (attr) => attr.state === 'PENDING',
       pk: { field: 'gsi4pk', composite: ['orgId'] },
       sk: { field: 'gsi4sk', composite: ['createdAt', 'entryId'] },
+    },
+    byTicketDate: {
+      index: 'gsi6',
+      condition: (attr) => attr.ticketKey !== undefined && attr.ticketKey !== NO_KEY,
+      pk: { field: 'gsi6pk', composite: ['orgId', 'ticketKey'] },
+      sk: { field: 'gsi6sk', composite: ['date', 'entryId'] },
     },
     pendingByDate: {
       index: 'gsi5',
