@@ -46,13 +46,18 @@ export const filedUnder = (status: StatusItem): readonly StatusCategory[] => (st
 
 /**
  * The first `count` tickets of one status's column in index order, where `read` answers the
- * first `count` filed under one category: one read, or one per category merged in column order
- * while the status's tickets move category.
+ * first `count` filed under one category: one read, or, while the status's tickets move to its
+ * category, the categories they move from first and then its own, merged in column order (a
+ * ticket's place in the column does not depend on its category). In that order a ticket that
+ * moves between the reads is read twice (its newer copy is kept), never missed.
  */
 export async function readStatusColumn(status: StatusItem, count: number, read: (category: StatusCategory) => Promise<TicketItem[]>): Promise<TicketItem[]> {
   const categories = filedUnder(status);
   if (categories.length === 1) return read(categories[0]!);
-  return sortInColumn((await Promise.all(categories.map(read))).flat()).slice(0, count);
+  const left = (await Promise.all(categories.filter((category) => category !== status.category).map(read))).flat();
+  const moved = await read(status.category);
+  const newest = new Map([...left, ...moved].map((ticket) => [ticket.ticketId, ticket]));
+  return sortInColumn([...newest.values()]).slice(0, count);
 }
 
 /** Live tickets of a column the list shows (archived ones only with includeArchived). */

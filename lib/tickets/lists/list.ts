@@ -11,7 +11,7 @@ import { presentTicket } from '../present.js';
 import { listReadyIssues } from './ready.js';
 import { loadColumnCounts } from './column-counts.js';
 import { mapLimited } from '../../core/concurrency.js';
-import { COLUMN_LIST_FIELDS, columnsShown, filedUnder, pageOfTickets, readStatusColumn, servedByColumns, shownCount } from './columns.js';
+import { COLUMN_LIST_FIELDS, columnsShown, pageOfTickets, readStatusColumn, servedByColumns, shownCount } from './columns.js';
 import { facetPlan, listByFacets } from './facets.js';
 import { listBySearch, servedBySearch } from '../search/list.js';
 
@@ -28,11 +28,13 @@ export async function queryBoardTickets(orgId: string, boardId: string, filters:
   if (filters.statusIds?.length) {
     const statuses = [...new Set(filters.statusIds)].map((statusId) => config.status(statusId)).filter((status) => status !== undefined);
     const columns = await Promise.all(
-      statuses.flatMap((status) =>
-        filedUnder(status).map((statusCategory) => tickets.query.byBoard({ orgId, boardId, statusCategory, statusId: status.statusId }).go({ pages: 'all' })),
+      statuses.map((status) =>
+        readStatusColumn(status, Number.POSITIVE_INFINITY, async (statusCategory) =>
+          (await tickets.query.byBoard({ orgId, boardId, statusCategory, statusId: status.statusId }).go({ pages: 'all' })).data,
+        ),
       ),
     );
-    return columns.flatMap((column) => column.data);
+    return columns.flat();
   }
   if (filters.assigneeId) {
     return (await tickets.query.byAssignee({ orgId, assigneeKey: filters.assigneeId, boardId }).go({ pages: 'all' })).data;
@@ -42,15 +44,16 @@ export async function queryBoardTickets(orgId: string, boardId: string, filters:
   }
   const categories = categoriesShown(filters);
   if (categories.length === STATUS_CATEGORIES.length) return (await tickets.query.byBoard({ orgId, boardId }).go({ pages: 'all' })).data;
-  // A shown status whose tickets are moving category (`filedUnder`) has some still under a category not read.
+  // A shown status whose tickets are moving to its category (`filedUnder`) has some still under a
+  // category not read: those columns are read first, so a ticket that moves meanwhile is read
+  // again (its newer copy kept), never missed.
   const moving = config.statuses
     .filter((status) => status.recategorizing && categories.includes(status.category))
     .flatMap((status) => STATUS_CATEGORIES.filter((category) => !categories.includes(category)).map((statusCategory) => ({ statusCategory, statusId: status.statusId })));
-  const parts = await Promise.all([
-    ...categories.map((statusCategory) => tickets.query.byBoard({ orgId, boardId, statusCategory }).go({ pages: 'all' })),
-    ...moving.map((column) => tickets.query.byBoard({ orgId, boardId, ...column }).go({ pages: 'all' })),
-  ]);
-  return parts.flatMap((part) => part.data);
+  const left = (await Promise.all(moving.map((column) => tickets.query.byBoard({ orgId, boardId, ...column }).go({ pages: 'all' })))).flatMap((part) => part.data);
+  const parts = await Promise.all(categories.map((statusCategory) => tickets.query.byBoard({ orgId, boardId, statusCategory }).go({ pages: 'all' })));
+  const read = parts.flatMap((part) => part.data);
+  return left.length === 0 ? read : [...new Map([...left, ...read].map((ticket) => [ticket.ticketId, ticket])).values()];
 }
 
 /** The status categories a list without a status filter can show (spec §3.1). */
