@@ -22,6 +22,11 @@ export function pageOf<T>(items: readonly T[], page: number, limit: number): Pag
   };
 }
 
+/** One page already read (its `items`) whose exact `total` was counted apart (an index's page and its COUNT, or a maintained count). */
+export function pageWithTotal<T>(items: T[], total: number, page: number, limit: number): Page<T> {
+  return { items, total, page, pageSize: limit, totalPages: Math.ceil(total / limit) };
+}
+
 /**
  * One page of a list read in key order, newest first, with where the next page starts (an
  * opaque cursor; null at the end). The REST adapter answers the items as a bare array and the

@@ -1,5 +1,5 @@
 import { invalidField } from '../core/errors.js';
-import { pageOf } from '../core/pages.js';
+import { pageOf, pageWithTotal } from '../core/pages.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { queryCount, type QueryParams } from '../db/projected.js';
@@ -179,7 +179,7 @@ async function pageFromIndexEnd(ctx: DomainContext, selected: EntryQuery, page: 
   // A ticket read beside (the ticket whose entries these are) is not read again.
   const known = alongside && 'ticket' in alongside && alongside.ticket ? [alongside.ticket] : [];
   const refs = await loadTimeRefs(ctx, items, known);
-  return { items: items.map((entry) => presentEntry(entry, refs)), total, page: page.page, pageSize: page.limit, totalPages: Math.ceil(total / page.limit) };
+  return pageWithTotal(items.map((entry) => presentEntry(entry, refs)), total, page.page, page.limit);
 }
 
 /** One page of entries, presented; a search reads the references of every candidate first. */

@@ -422,7 +422,8 @@ function ticketProbes(): Record<string, Probe> {
         return org.call('POST', onTicket(org, child.id, '/promote-to-standalone'));
       },
     },
-    [`GET ${t}/{ticketId}/timeline`]: { budget: 4, run: call(`GET ${t}/{ticketId}/timeline`) },
+    // auth; the ticket (with its board) ∥ the entries up to the page's end ∥ their COUNT ∥ configuration.
+    [`GET ${t}/{ticketId}/timeline`]: { budget: 5, run: call(`GET ${t}/{ticketId}/timeline`) },
     // Suggestions: auth; ticket (BatchGetItem) ∥ the ticket's suggestions ∥ configuration; accept/reject add one write.
     [`GET ${t}/{ticketId}/suggestions`]: { budget: 4, run: call(`GET ${t}/{ticketId}/suggestions`) },
     [`POST ${t}/{ticketId}/suggestions/{suggestionId}/accept`]: {

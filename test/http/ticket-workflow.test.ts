@@ -33,6 +33,22 @@ describe('changing a ticket’s status (PATCH …/status)', () => {
     s = await setup();
   });
 
+  it('pages the timeline oldest first, reading up to the page, with the exact total', async () => {
+    const ticket = await createTicket(s.org, s.boardId);
+    for (const key of ['IN_PROGRESS', 'IN_REVIEW', 'IN_PROGRESS', 'DONE', 'IN_PROGRESS']) {
+      expect((await s.org.call('PATCH', `${ticketsOf(s.boardId)}/${ticket.id}/status`, { body: { statusId: s.statuses[key].id } })).status).toBe(200);
+    }
+    const stored = (await timelineOf(ticket.id)).map((entry) => entry.entryId);
+    expect(stored).toHaveLength(6);
+    const ids: string[] = [];
+    for (const page of [1, 2, 3, 4]) {
+      const body = (await s.org.call('GET', `${ticketsOf(s.boardId)}/${ticket.id}/timeline?limit=2&page=${page}`)).body;
+      expect({ page, total: body.total, totalPages: body.totalPages, length: body.data.length }).toEqual({ page, total: 6, totalPages: 3, length: page <= 3 ? 2 : 0 });
+      ids.push(...body.data.map((entry: { id: string }) => entry.id));
+    }
+    expect(ids).toEqual(stored);
+  });
+
   it('moves the ticket to the status, stores the reason, and records the change on the timeline and as events', async () => {
     const ticket = await createTicket(s.org, s.boardId);
 

@@ -1,5 +1,5 @@
 import { STATUS_CATEGORIES, type ColumnCountItem, type StatusCategory, type StatusItem, type TicketItem } from '../../db/entities/index.js';
-import type { Page } from '../../core/pages.js';
+import { pageWithTotal, type Page } from '../../core/pages.js';
 import type { OrgConfig } from '../config.js';
 import { presentTicket } from '../present.js';
 import { isStatusShown, sortInColumn, type TicketFilters } from './filters.js';
@@ -14,13 +14,7 @@ export function servedByColumns(query: object, fields: Set<string> = COLUMN_LIST
 
 /** A page of tickets already in list order with its exact total, shaped like `pageOf`'s. */
 export function pageOfTickets(tickets: TicketItem[], total: number, query: { page: number; limit: number }, config: OrgConfig, now: Date): Page<ReturnType<typeof presentTicket>> {
-  return {
-    items: tickets.map((ticket) => presentTicket(ticket, config, now)),
-    total,
-    page: query.page,
-    pageSize: query.limit,
-    totalPages: Math.ceil(total / query.limit),
-  };
+  return pageWithTotal(tickets.map((ticket) => presentTicket(ticket, config, now)), total, query.page, query.limit);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { DomainContext } from '../../db/context.js';
 import { readyRankOf, type BoardItem, type TicketItem } from '../../db/entities/index.js';
 import { db } from '../../db/service.js';
-import { pageOf, type Page } from '../../core/pages.js';
+import { pageOf, pageWithTotal, type Page } from '../../core/pages.js';
 import type { OrgConfig } from '../config.js';
 import { BLOCKED_KEY, isReady } from '../dependencies/readiness.js';
 import { loadColumnCounts } from './column-counts.js';
@@ -149,5 +149,5 @@ async function listCountedReady(orgId: string, boardIds: string[], query: { page
   const queued = counts.reduce((sum, board) => sum + readyStatuses.reduce((inBoard, statusId) => inBoard + Math.max(0, board.get(statusId)?.queued ?? 0), 0), 0);
   const total = queued + lapsed.length;
   const items = heads.slice((query.page - 1) * query.limit, end).map((ticket) => presentTicket(ticket, config, now));
-  return { items, total, page: query.page, pageSize: query.limit, totalPages: Math.ceil(total / query.limit) };
+  return pageWithTotal(items, total, query.page, query.limit);
 }
