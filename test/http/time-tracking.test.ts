@@ -50,6 +50,15 @@ async function timeState(orgId: string, userIds: string[]) {
   return JSON.stringify([entries.map((r) => r.data), timers.map((r) => r.data), weeks.map((r) => r.data)]);
 }
 
+/** As before the by-date indexes existed: the entries without the keys of `index`, the organization without its flag. */
+async function asBeforeByDate(orgId: string, entries: { orgId: string; entryId: string }[], index: 'gsi5' | 'gsi6') {
+  for (const entry of entries) {
+    const { Key, TableName } = db().entities.timeEntry.get({ orgId: entry.orgId, entryId: entry.entryId }).params() as { Key: Record<string, string>; TableName: string };
+    await documentDb().send(new UpdateCommand({ TableName, Key, UpdateExpression: `REMOVE ${index}pk, ${index}sk` }));
+  }
+  await db().entities.organization.patch({ orgId }).remove(['timeEntriesByDate']).go();
+}
+
 describe('time tracking switch and permissions', () => {
   it('answers 403 TIME_TRACKING_DISABLED on every route while the organization has it off, writing nothing', async () => {
     const w = await world('Switch');
@@ -318,11 +327,7 @@ describe('entries', () => {
     };
     await expectPages();
     // As before the index existed: the entries without its keys, the organization without its flag. The backfill keys them.
-    for (const entry of stored) {
-      const { Key, TableName } = db().entities.timeEntry.get({ orgId: entry.orgId, entryId: entry.entryId }).params() as { Key: Record<string, string>; TableName: string };
-      await documentDb().send(new UpdateCommand({ TableName, Key, UpdateExpression: 'REMOVE gsi6pk, gsi6sk' }));
-    }
-    await db().entities.organization.patch({ orgId: fresh.org.orgId }).remove(['timeEntriesByDate']).go();
+    await asBeforeByDate(fresh.org.orgId, stored, 'gsi6');
     await expectPages();
     const result = await backfillIndexes({ orgId: fresh.org.orgId });
     expect(result.keyedEntries).toBe(dates.length + 1);
@@ -643,11 +648,7 @@ describe('time tracking and token restrictions', () => {
 
     // As before the index existed: the entries without its keys, the organization without its flag. The backfill keys them.
     const pending = (await db().entities.timeEntry.query.pending({ orgId: w.org.orgId }).go({ pages: 'all' })).data;
-    for (const entry of pending) {
-      const { Key, TableName } = db().entities.timeEntry.get({ orgId: entry.orgId, entryId: entry.entryId }).params() as { Key: Record<string, string>; TableName: string };
-      await documentDb().send(new UpdateCommand({ TableName, Key, UpdateExpression: 'REMOVE gsi5pk, gsi5sk' }));
-    }
-    await db().entities.organization.patch({ orgId: w.org.orgId }).remove(['timeEntriesByDate']).go();
+    await asBeforeByDate(w.org.orgId, pending, 'gsi5');
     await expectSameAsWholeRead();
     const result = await backfillIndexes({ orgId: w.org.orgId });
     expect(result.pendingEntries).toBe(pending.length);

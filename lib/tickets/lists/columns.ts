@@ -32,23 +32,16 @@ export function columnsShown(config: OrgConfig, filters: TicketFilters): StatusI
 }
 
 /**
- * The categories a status's tickets are filed under in the board index (its category is part of
- * the key): its own, or every category while a change of category moves them (`recategorizing`,
- * lists/recategorize.ts), so that a column read meanwhile misses none of them.
- */
-export const filedUnder = (status: StatusItem): readonly StatusCategory[] => (status.recategorizing ? STATUS_CATEGORIES : [status.category]);
-
-/**
  * The first `count` tickets of one status's column in index order, where `read` answers the
- * first `count` filed under one category: one read, or, while the status's tickets move to its
- * category, the categories they move from first and then its own, merged in column order (a
- * ticket's place in the column does not depend on its category). In that order a ticket that
- * moves between the reads is read twice (its newer copy is kept), never missed.
+ * first `count` filed under one category (the category is part of the board index key): one
+ * read, or, while the status's tickets move to its category (`recategorizing`,
+ * lists/recategorize.ts), the categories they move from first and then its own, merged in
+ * column order (a ticket's place in the column does not depend on its category). In that order
+ * a ticket that moves between the reads is read twice (its newer copy is kept), never missed.
  */
 export async function readStatusColumn(status: StatusItem, count: number, read: (category: StatusCategory) => Promise<TicketItem[]>): Promise<TicketItem[]> {
-  const categories = filedUnder(status);
-  if (categories.length === 1) return read(categories[0]!);
-  const left = (await Promise.all(categories.filter((category) => category !== status.category).map(read))).flat();
+  if (!status.recategorizing) return read(status.category);
+  const left = (await Promise.all(STATUS_CATEGORIES.filter((category) => category !== status.category).map(read))).flat();
   const moved = await read(status.category);
   const newest = new Map([...left, ...moved].map((ticket) => [ticket.ticketId, ticket]));
   return sortInColumn([...newest.values()]).slice(0, count);

@@ -44,7 +44,7 @@ export async function queryBoardTickets(orgId: string, boardId: string, filters:
   }
   const categories = categoriesShown(filters);
   if (categories.length === STATUS_CATEGORIES.length) return (await tickets.query.byBoard({ orgId, boardId }).go({ pages: 'all' })).data;
-  // A shown status whose tickets are moving to its category (`filedUnder`) has some still under a
+  // A shown status whose tickets are moving to its category (`recategorizing`) has some still under a
   // category not read: those columns are read first, so a ticket that moves meanwhile is read
   // again (its newer copy kept), never missed.
   const moving = config.statuses
