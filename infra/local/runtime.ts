@@ -39,6 +39,11 @@ export interface LocalRuntimeOptions {
   webhookRetryDelaysSeconds?: number[];
   /** Requests a minute per credential (0: no limit); unset follows `CREDENTIAL_RATE_LIMIT`, else the deployed default. */
   credentialRateLimit?: number;
+  /**
+   * Runs the stream consumer (default). A runtime on another runtime's table sets false: that
+   * runtime's consumer already hands over every event, and a second would read the whole stream again.
+   */
+  consumeStream?: boolean;
 }
 
 export interface LocalRuntime {
@@ -135,7 +140,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     }
 
     let poller: StreamPoller | undefined;
-    if (streamConsumer) {
+    if (streamConsumer && options.consumeStream !== false) {
       // With data kept, the stream position is kept beside it: a restart resumes where the last run stopped.
       const started = await startStreamPoller(dynamoEndpoint, tableName, streamConsumer, options.dataDir ? { positionFile: join(options.dataDir, `${tableName}.stream-position.json`) } : {});
       poller = started;

@@ -210,7 +210,7 @@ async function removeFirstLayout(orgId: string | undefined, boardIds: string[], 
   return removed;
 }
 
-const FLAGS = ['ticketFacetsIndexed', 'facetCountsKept', 'ticketTermsIndexed', 'searchPrefixesCounted', 'ticketTimeAggregated', 'timeEntriesByDate', 'wikiSearchIndexed'] as const;
+const FLAGS = ['ticketFacetsIndexed', 'facetCountsKept', 'ticketTermsIndexed', 'searchPrefixesCounted', 'searchTermsCounted', 'ticketTimeAggregated', 'timeEntriesByDate', 'wikiSearchIndexed'] as const;
 
 /**
  * The whole table (Scans), or one organization (`scope.orgId`: ORG_ID on the command line, and

@@ -31,7 +31,7 @@ export function asKeyRange(params: QueryParams): QueryParams {
 }
 
 /**
- * Runs an ElectroDB-built Query (consistent) returning only `fields`, as stored: for index
+ * Runs an ElectroDB-built Query (consistent) returning only `fields` (every attribute when none), as stored: for index
  * entries read by the thousand, where ElectroDB's formatting of each item costs more than the
  * read itself. From `start`, up to `limit` items when given; answers the items and where it
  * stopped.
@@ -45,7 +45,7 @@ export async function queryProjected<T>(params: QueryParams, fields: readonly st
       new QueryCommand({
         ...asKeyRange(params),
         ExpressionAttributeNames: { ...params.ExpressionAttributeNames, ...names },
-        ProjectionExpression: Object.keys(names).join(', '),
+        ...(fields.length > 0 ? { ProjectionExpression: Object.keys(names).join(', ') } : {}),
         ConsistentRead: true,
         ExclusiveStartKey: next,
         ...(limit !== undefined ? { Limit: limit - items.length } : {}),

@@ -1,7 +1,7 @@
 import type { EntityConfiguration } from 'electrodb';
 import {
   Organization, OrganizationSlug, User, UserEmail, Credential, PermissionGroup, Board, BoardPrefix,
-  Status, TicketType, Team, TeamMember, Customer, DomainEvent, Label, CustomField, Ticket, TicketKey, TicketFacet, FacetCount, TicketTerm, TicketSearchDoc, SearchPending, Dependency, Handoff, Comment,
+  Status, TicketType, Team, TeamMember, Customer, DomainEvent, Label, CustomField, Ticket, TicketKey, TicketFacet, FacetCount, TicketTerm, TicketTermCount, TicketSearchDoc, SearchPending, Dependency, Handoff, Comment,
   TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName, RateWindow, IdempotencyRecord, WebhookEndpoint,
   WebhookDelivery, WebhookAttempt, Integration, PullRequest, Pipeline, InboundDelivery, OAuthClient, OAuthGrant, OAuthToken,
   TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint, TicketTime, Milestone, Release, ReleaseTicket,
@@ -36,6 +36,7 @@ export const entityBuilders = {
   ticketFacet: TicketFacet,
   facetCount: FacetCount,
   ticketTerm: TicketTerm,
+  ticketTermCount: TicketTermCount,
   ticketSearchDoc: TicketSearchDoc,
   searchPending: SearchPending,
   dependency: Dependency,

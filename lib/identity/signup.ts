@@ -62,6 +62,7 @@ export async function signup(ctx: AnonymousContext, input: SignupInput, options:
     ticketFacetsIndexed: true,
     facetCountsKept: true,
     searchPrefixesCounted: true,
+    searchTermsCounted: true,
     ticketTermsIndexed: true,
     ticketTimeAggregated: true,
     timeEntriesByDate: true,

@@ -1,13 +1,16 @@
 /**
  * Tickets for the benchmarks, written straight into the table in batches, shaped like
  * `createTicket` writes them (with the board's ColumnCount items, the tickets' facet entries
- * and their FacetCount items as the write path keeps them, and their search entries as the events function indexes them).
+ * and their FacetCount items as the write path keeps them, and their search entries and term counts as the events function indexes them).
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { newId } from '../../lib/core/ids.js';
-import { isQueued, positionKeyOf, type TicketItem } from '../../lib/db/entities/index.js';
+import { forEachAtMost } from '../../lib/core/concurrency.js';
+import { isQueued, positionKeyOf, termCountName, type TicketItem } from '../../lib/db/entities/index.js';
+import { documentDb } from '../../lib/db/client.js';
 import { db } from '../../lib/db/service.js';
 import { facetsOf, isCountedFacet } from '../../lib/tickets/lists/facets.js';
-import { searchTermsOf, termEntriesOf } from '../../lib/tickets/search/index.js';
+import { countUpdate, searchTermsOf, termEntriesOf } from '../../lib/tickets/search/index.js';
 
 const DESCRIPTION = 'Steps to reproduce: open the board, filter by status, scroll to the end of the column and check the totals. '.repeat(2);
 
@@ -74,6 +77,7 @@ export async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, co
   const last = from + count - 1;
   const perStatus = new Map<string, { total: number; queued: number }>();
   const perValue = new Map<string, { facet: string; statusId: string; total: number }>();
+  const perTerm = new Map<string, Map<string, number>>();
   for (let first = from; first <= last; first += CHUNK) {
     const tickets = Array.from({ length: Math.min(CHUNK, last - first + 1) }, (_, index): TicketItem => ({ ...build(first + index), facetsCounted: true }));
     for (const ticket of tickets) {
@@ -92,15 +96,22 @@ export async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, co
     // The search index as the events function leaves it: each ticket's term entries and its record.
     const searchDocs = tickets.map((ticket) => ({
       ticketId: ticket.ticketId, orgId: ticket.orgId, version: ticket.version, boardId: ticket.boardId, terms: searchTermsOf(ticket),
-      statusId: ticket.statusId, positionKey: positionKeyOf(ticket.position), isArchived: false, extra: [], dirty: false, sharedKept: true,
+      statusId: ticket.statusId, positionKey: positionKeyOf(ticket.position), isArchived: false, extra: [], dirty: false, sharedKept: true, countKept: true,
     }));
+    const entries = options.searchIndex === false ? [] : tickets.flatMap((ticket) => termEntriesOf(ticket)).map((entry) => ({ ...entry, counted: true }));
+    for (const entry of entries) {
+      const name = termCountName(entry.shared!, entry.statusId, entry.isArchived === true);
+      const counts = perTerm.get(entry.term) ?? new Map<string, number>();
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+      perTerm.set(entry.term, counts);
+    }
     const results = await Promise.all([
       db().entities.ticket.put(tickets).go({ concurrency: 4 }),
       db().entities.ticketKey.put(keys).go({ concurrency: 2 }),
       db().entities.ticketFacet.put(tickets.flatMap((ticket) => facetsOf(ticket))).go({ concurrency: 4 }),
       ...(options.searchIndex === false
         ? []
-        : [db().entities.ticketTerm.put(tickets.flatMap((ticket) => termEntriesOf(ticket))).go({ concurrency: 4 }), db().entities.ticketSearchDoc.put(searchDocs).go({ concurrency: 2 })]),
+        : [db().entities.ticketTerm.put(entries).go({ concurrency: 4 }), db().entities.ticketSearchDoc.put(searchDocs).go({ concurrency: 2 })]),
     ]);
     const unprocessed = results.reduce((sum, result) => sum + result.unprocessed.length, 0);
     if (unprocessed) throw new Error(`unprocessed batch items: ${unprocessed}`);
@@ -111,5 +122,9 @@ export async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, co
   for (const { facet, statusId, total } of perValue.values()) {
     await db().entities.facetCount.update({ orgId: board.orgId, boardId: board.boardId, facet, statusId, shard: '0' }).add({ total, archived: 0 }).go();
   }
+  // The term counts as the search indexer's counted writes leave them (added to, so a board can grow).
+  await forEachAtMost([...perTerm], 8, async ([term, counts]) => {
+    await documentDb().send(new UpdateCommand(countUpdate({ orgId: board.orgId, boardId: board.boardId, term }, [...counts])));
+  });
   await db().entities.board.patch({ orgId: board.orgId, boardId: board.boardId }).set({ ticketCounter: last }).go();
 }

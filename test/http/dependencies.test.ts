@@ -3,6 +3,8 @@ import type { TestOrg } from '../support/api.js';
 import { createBoard, createMemberWith, createOrg, createTicket as createAnyTicket } from '../support/factories.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { waitUntil } from '../support/wait.js';
+import { seedBoard } from '../bench/seed.js';
+import { db } from '../../lib/db/service.js';
 
 /**
  * Ticket dependencies through the real HTTP interface: PUT/DELETE/GET …/dependencies, cycles,
@@ -89,7 +91,14 @@ describe('adding, listing and removing dependencies', () => {
     expect((await depend(ticket, 'NOPE-999')).status).toBe(404);
     expect((await org.call('DELETE', `${ticketPath(ticket)}/dependencies/tkt_doesnotexist`)).status).toBe(404);
 
-    const blockers = await Promise.all(Array.from({ length: 51 }, (_, index) => createTicket(org, otherBoard.id, { title: `Part ${index}` })));
+    // 51 blockers on a board of their own, written in batches as the write path shapes tickets (the limit is under test, not the creates).
+    const parts = await createBoard(org);
+    const typeId = (await org.call('GET', '/api/v1/ticket-types')).body.data[0].id as string;
+    const vocabulary = { activeStatusIds: [statuses.IN_PROGRESS!.id], typeId, assignee: { id: org.adminId, name: 'Unused' }, createdById: org.adminId };
+    await seedBoard({ orgId: org.orgId, boardId: parts.id, prefix: parts.prefix }, vocabulary, 51, 1, { assignEvery: Number.MAX_SAFE_INTEGER, searchIndex: false });
+    const seeded = (await db().entities.ticket.query.byBoard({ orgId: org.orgId, boardId: parts.id }).go({ pages: 'all' })).data;
+    const blockers = seeded.sort((a, b) => a.number - b.number).map((blocker) => ({ id: blocker.ticketId }));
+    expect(blockers).toHaveLength(51);
     for (const blocker of blockers.slice(0, 50)) expect((await depend(ticket, blocker.id)).status).toBe(200);
     const tooMany = await depend(ticket, blockers[50]!.id);
     expect(tooMany.status).toBe(400);

@@ -20,7 +20,7 @@ const parse = (header: string | null) => Object.fromEntries((header ?? '').split
 
 beforeAll(async () => {
   const { startLocalRuntime } = await import('../../infra/local/runtime.js');
-  runtime = await startLocalRuntime({ credentialRateLimit: LIMIT, port: 0, dynamoEndpoint: inject('dynamoEndpoint'), tableName: inject('tableName'), logRequests: false, validateResponses: true, sweeperIntervalSeconds: 3600 });
+  runtime = await startLocalRuntime({ credentialRateLimit: LIMIT, port: 0, dynamoEndpoint: inject('dynamoEndpoint'), tableName: inject('tableName'), logRequests: false, validateResponses: true, sweeperIntervalSeconds: 3600, consumeStream: false });
   useRuntime(runtime);
   org = await signupOrg();
 }, 60_000);

@@ -151,6 +151,8 @@ describe('npm run backfill-indexes', () => {
     for (const boardId of boards) {
       const terms = (await db().entities.ticketTerm.query.byTerm({ orgId: org.orgId, boardId }).go({ pages: 'all' })).data;
       if (terms.length > 0) await db().entities.ticketTerm.delete(terms).go();
+      const termCounts = (await db().entities.ticketTermCount.query.byTerm({ orgId: org.orgId, boardId }).go({ pages: 'all' })).data;
+      if (termCounts.length > 0) await db().entities.ticketTermCount.delete(termCounts).go();
     }
     for (const ticket of stored) await db().entities.ticketSearchDoc.delete({ ticketId: ticket.ticketId }).go();
     // No FacetCount items, no ticket counted in them.
@@ -161,7 +163,7 @@ describe('npm run backfill-indexes', () => {
       if (counts.length > 0) await db().entities.facetCount.delete(counts).go();
     }
     for (const ticket of stored) await db().entities.ticket.patch({ ticketId: ticket.ticketId }).remove(['facetsCounted']).go();
-    await db().entities.organization.patch({ orgId: org.orgId }).remove(['ticketFacetsIndexed', 'ticketTermsIndexed', 'facetCountsKept', 'searchPrefixesCounted']).go();
+    await db().entities.organization.patch({ orgId: org.orgId }).remove(['ticketFacetsIndexed', 'ticketTermsIndexed', 'facetCountsKept', 'searchPrefixesCounted', 'searchTermsCounted']).go();
     // Items of the search index's first layout (entries in the board's partition), which the job deletes.
     const legacy = firstLayout();
     await legacy.term.put({ orgId: org.orgId, boardId: boards[0]!, term: 'legacy', ticketId: stored[0]!.ticketId }).go();
@@ -180,7 +182,7 @@ describe('npm run backfill-indexes', () => {
     expect(result.firstLayoutItems).toBeGreaterThanOrEqual(2);
     expect((await legacy.term.query.byTerm({ orgId: org.orgId, boardId: boards[0]! }).go()).data).toEqual([]);
     expect((await legacy.record.get({ ticketId: stored[0]!.ticketId }).go()).data).toBeNull();
-    expect((await db().entities.organization.get({ orgId: org.orgId }).go()).data).toMatchObject({ ticketFacetsIndexed: true, ticketTermsIndexed: true, facetCountsKept: true, searchPrefixesCounted: true });
+    expect((await db().entities.organization.get({ orgId: org.orgId }).go()).data).toMatchObject({ ticketFacetsIndexed: true, ticketTermsIndexed: true, facetCountsKept: true, searchPrefixesCounted: true, searchTermsCounted: true });
     for (const [index, list] of lists.entries()) expect(await pagesOf(list), list).toEqual(expected[index]);
     // Every live ticket counted once, the one written before the job reached it too.
     const now = (await Promise.all(boards.map((boardId) => db().entities.ticket.query.byBoard({ orgId: org.orgId, boardId }).go({ pages: 'all' })))).flatMap((part) => part.data);

@@ -9,6 +9,11 @@ import { runSweep } from '../../lib/sweeper/index.js';
 import { indexTicketSearch, matchesSearch, termEntriesOf } from '../../lib/tickets/search/index.js';
 import { fold, wordsOf } from '../../lib/search/index.js';
 import { seedBoard } from '../bench/seed.js';
+import { countUpdate } from '../../lib/tickets/search/index.js';
+import { parseTermCountName, termCountName, type TicketTermItem } from '../../lib/db/entities/index.js';
+import { queryProjected, type QueryParams } from '../../lib/db/projected.js';
+import { documentDb } from '../../lib/db/client.js';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 /*
  * Ticket search from the search index (lib/tickets/search) against the full read applying the
@@ -29,6 +34,27 @@ const pendingOf = async () => (await db().entities.searchPending.query.byOrganiz
 const drained = async () => expect(await waitUntil(pendingOf, (pending) => pending.length === 0, 60_000)).toEqual([]);
 
 const pagesOf = (path: string) => allPages(org, path, 3);
+
+/**
+ * The term counts of a board against its counted entries, summed by (term, `shared`, status,
+ * archived flag): what the counted writes keep equal at every moment, however runs die or repeat.
+ */
+async function expectCountsToMatchEntries(orgId: string, boardId: string): Promise<number> {
+  const entries = (await db().entities.ticketTerm.query.byTerm({ orgId, boardId }).go({ pages: 'all', consistent: true })).data as TicketTermItem[];
+  const fromEntries = new Map<string, number>();
+  for (const entry of entries) {
+    if (!entry.counted || entry.shared === undefined) continue;
+    const key = `${entry.term} ${termCountName(entry.shared, entry.statusId, entry.isArchived === true)}`;
+    fromEntries.set(key, (fromEntries.get(key) ?? 0) + 1);
+  }
+  const { items } = await queryProjected<Record<string, unknown>>(db().entities.ticketTermCount.query.byTerm({ orgId, boardId }).params() as QueryParams, []);
+  const kept = new Map<string, number>();
+  for (const item of items) {
+    for (const [name, value] of Object.entries(item)) if (parseTermCountName(name) && value !== 0) kept.set(`${item.term} ${name}`, value as number);
+  }
+  expect([...kept].sort(), `term counts of ${boardId}`).toEqual([...fromEntries].sort());
+  return fromEntries.size;
+}
 
 const SEARCHES = ['deploy', 'DEPLOYMENT', 'dep', 'creme', 'Crème brûlée', 'fail deplo', 'database', 'x', 'needle', 'SRA-3', 'sra-1', 'SRB', '—', 'zzz-nothing'];
 
@@ -111,6 +137,8 @@ describe('searches served by the search index', () => {
     await drained();
     const nonEmpty = await compare(listsOf(SEARCHES));
     expect(nonEmpty).toBeGreaterThan(30);
+    // The renames, the move between boards, the archiving and the deletion moved the counts with the entries.
+    for (const boardId of boards) await expectCountsToMatchEntries(org.orgId, boardId);
   }, 120_000);
 
   it('answer as the full read does right after writes the index has not caught up with', async () => {
@@ -167,13 +195,17 @@ describe('a one-word search most of a large board matches', () => {
     const compareAll = async () => {
       const dense = [];
       for (const list of lists) dense.push(await samplePages(list));
-      await setFlag({ ticketTermsIndexed: false });
+      // The same lists with the total from a COUNT of the entries (before the term counts), then from the full read.
+      await setFlag({ searchTermsCounted: false });
+      for (const [index, list] of lists.entries()) expect(dense[index], `${list} (COUNT)`).toEqual(await samplePages(list));
+      await setFlag({ searchTermsCounted: true, ticketTermsIndexed: false });
       for (const [index, list] of lists.entries()) expect(dense[index], `${list} (full read)`).toEqual(await samplePages(list));
       await setFlag({ ticketTermsIndexed: true });
       return dense;
     };
     const pendingOfBig = async () => (await db().entities.searchPending.query.byOrganization({ orgId: big.orgId }).go()).data;
     await waitUntil(pendingOfBig, (pending) => pending.length === 0, 60_000);
+    expect(await expectCountsToMatchEntries(big.orgId, board.id)).toBeGreaterThan(10);
     const indexed = await compareAll();
     expect(indexed[0]![0]!.total).toBeGreaterThan(600);
     expect(indexed[0]![0]!.ids).toHaveLength(20);
@@ -185,6 +217,10 @@ describe('a one-word search most of a large board matches', () => {
     await answered(big.call('PATCH', `${ticketPath(early[4]!.id)}/status`, { body: { statusId: done } }));
     const pending = await compareAll();
     expect(pending[0]![0]!.total).toBe(indexed[0]![0]!.total - 2);
+    // Indexed, those writes moved the counts with their entries.
+    await waitUntil(pendingOfBig, (left) => left.length === 0, 60_000);
+    await expectCountsToMatchEntries(big.orgId, board.id);
+    expect(await compareAll()).toEqual(pending);
   }, 180_000);
 });
 
@@ -194,14 +230,19 @@ describe('the indexer', () => {
     const entriesOf = async () => (await db().entities.ticketTerm.query.byTerm({ orgId: org.orgId, boardId: ticket.boardId }).go({ pages: 'all' })).data.filter((entry) => entry.ticketId === ticket.id);
     await drained();
     const wanted = termEntriesOf((await db().entities.ticket.get({ ticketId: ticket.id }).go()).data);
-    // As the previous layout left them: no `shared`, and a record that does not say it is kept.
-    for (const entry of await entriesOf()) await db().entities.ticketTerm.patch({ orgId: entry.orgId, boardId: entry.boardId, term: entry.term, ticketId: entry.ticketId }).remove(['shared']).go();
-    await db().entities.ticketSearchDoc.patch({ ticketId: ticket.id }).remove(['sharedKept']).go();
+    // As the previous layouts left them: no `shared`, not counted, and a record that says neither is kept.
+    for (const entry of await entriesOf()) {
+      await documentDb().send(new UpdateCommand(countUpdate(entry, [[termCountName(entry.shared!, entry.statusId, entry.isArchived === true), -1]])));
+      await db().entities.ticketTerm.patch({ orgId: entry.orgId, boardId: entry.boardId, term: entry.term, ticketId: entry.ticketId }).remove(['shared', 'counted']).go();
+    }
+    await db().entities.ticketSearchDoc.patch({ ticketId: ticket.id }).remove(['sharedKept', 'countKept']).go();
+    await expectCountsToMatchEntries(org.orgId, ticket.boardId);
     await indexTicketSearch(org.orgId, ticket.id, systemClock);
     const entries = await entriesOf();
-    expect(entries.map((entry) => [entry.term, entry.shared]).sort()).toEqual(wanted.map((entry) => [entry.term, entry.shared]).sort());
+    expect(entries.map((entry) => [entry.term, entry.shared, entry.counted]).sort()).toEqual(wanted.map((entry) => [entry.term, entry.shared, true]).sort());
     expect(wanted.some((entry) => (entry.shared ?? 0) > 0)).toBe(true);
-    expect((await db().entities.ticketSearchDoc.get({ ticketId: ticket.id }).go()).data?.sharedKept).toBe(true);
+    expect((await db().entities.ticketSearchDoc.get({ ticketId: ticket.id }).go()).data).toMatchObject({ sharedKept: true, countKept: true });
+    await expectCountsToMatchEntries(org.orgId, ticket.boardId);
   });
 
   it('ends in the ticket\'s entries however runs overlap, repeat or died midway', async () => {
@@ -214,19 +255,26 @@ describe('the indexer', () => {
         .sort((a, b) => a.term.localeCompare(b.term));
     const expected = termEntriesOf(ticket).map(({ term, statusId, positionKey, isArchived }) => ({ term, statusId, positionKey, isArchived })).sort((a, b) => a.term.localeCompare(b.term));
     expect(await stored()).toEqual(expected);
-    // A run that died after writing a stray entry and before finishing: its record is dirty and names the entry.
-    const stray = { orgId: org.orgId, boardId: ticket.boardId, term: 'strayword', ticketId: ticket.ticketId, statusId: ticket.statusId, positionKey: 'x', isArchived: false };
+    // A run that died midway, before finishing: its record is dirty and names the stray entry it
+    // added (with its count, in one transaction), and one entry has a position written (a plain
+    // put: its count did not move) that the ticket no longer has.
+    const stray = { orgId: org.orgId, boardId: ticket.boardId, term: 'strayword', ticketId: ticket.ticketId, statusId: ticket.statusId, positionKey: 'x', isArchived: false, shared: 0, counted: true };
     await db().entities.ticketTerm.put(stray).go();
-    await db().entities.ticketTerm.put({ ...expected[0]!, orgId: org.orgId, boardId: ticket.boardId, ticketId: ticket.ticketId, positionKey: 'stale' }).go();
+    await documentDb().send(new UpdateCommand(countUpdate(stray, [[termCountName(0, stray.statusId, false), 1]])));
+    const first = (await db().entities.ticketTerm.get({ orgId: org.orgId, boardId: ticket.boardId, term: expected[0]!.term, ticketId: ticket.ticketId }).go()).data!;
+    await db().entities.ticketTerm.put({ ...first, positionKey: 'stale' }).go();
     await db().entities.ticketSearchDoc.patch({ ticketId: ticket.ticketId }).set({ dirty: true, extra: [`${ticket.boardId}\u0000strayword`] }).go();
+    await expectCountsToMatchEntries(org.orgId, ticket.boardId);
     await indexTicketSearch(org.orgId, ticket.ticketId, systemClock);
     expect(await stored()).toEqual(expected);
+    await expectCountsToMatchEntries(org.orgId, ticket.boardId);
     // Five runs at once, and again: one at a time by the lease, the same entries.
     await Promise.all(Array.from({ length: 5 }, () => indexTicketSearch(org.orgId, ticket.ticketId, systemClock)));
     expect(await stored()).toEqual(expected);
     const doc = (await db().entities.ticketSearchDoc.get({ ticketId: ticket.ticketId }).go({ consistent: true })).data!;
     expect(doc).toMatchObject({ version: ticket.version, dirty: false, extra: [] });
     expect(doc.leaseToken).toBeUndefined();
+    await expectCountsToMatchEntries(org.orgId, ticket.boardId);
   }, 120_000);
 
   it('leaves a ticket whose lease a dead run holds to the sweeper, which indexes it once the lease has run out', async () => {
@@ -249,5 +297,6 @@ describe('the indexer', () => {
     expect(terms).toContain('resurrected');
     expect(terms).not.toContain('deadword');
     expect(await compare(listsOf(['resurrected', 'deadword']))).toBeGreaterThan(0);
+    await expectCountsToMatchEntries(org.orgId, target.boardId);
   }, 120_000);
 });

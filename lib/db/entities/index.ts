@@ -14,7 +14,7 @@ export { ColumnCount, COLUMN_COUNT_SHARDS, type ColumnCountItem } from './column
 export { Dependency, Handoff, DEPENDENCY_DIRECTIONS, type DependencyItem, type HandoffItem } from './dependency.js';
 export { Ticket, TicketKey, PRIORITIES, PRIORITY_RANK, isQueued, readyRankOf, IMPACT_LEVELS, RESOLUTION_TYPES, CLAIM_EXPIRY_SHARDS, claimShardOf, claimShards, NO_KEY, MAX_POSITION, positionKeyOf, type TicketItem } from './ticket.js';
 export { FACET_COUNT_SHARDS, FacetCount, TicketFacet, type FacetCountItem, type TicketFacetItem } from './ticket-facet.js';
-export { TicketTerm, TicketSearchDoc, SearchPending, SEARCH_PENDING_SHARDS, searchShardOf, type TicketTermItem, type TicketSearchDocItem, type SearchPendingItem } from './ticket-search.js';
+export { TicketTerm, TicketTermCount, termCountName, parseTermCountName, TicketSearchDoc, SearchPending, SEARCH_PENDING_SHARDS, searchShardOf, type TicketTermItem, type TicketSearchDocItem, type SearchPendingItem } from './ticket-search.js';
 export { Comment, type CommentItem } from './comment.js';
 export { TimelineEntry, TIMELINE_KINDS, type TimelineEntryItem } from './timeline.js';
 export { ClaimSlots, type ClaimSlotsItem } from './claim-slots.js';

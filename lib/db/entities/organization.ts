@@ -54,6 +54,11 @@ export const Organization = (config?: EntityConfiguration) =>
      * search of one word that most of the board matches may count its total by COUNT.
      */
     searchPrefixesCounted: { type: 'boolean' },
+    /**
+     * Every ticket's search entries are counted in their terms' TicketTermCount items: a search
+     * of one word reads its total from them, not from its entries.
+     */
+    searchTermsCounted: { type: 'boolean' },
     /** Every time entry of the organization is counted in its ticket's totals (TicketTime): its ticket summaries read them. */
     ticketTimeAggregated: { type: 'boolean' },
     /** Every time entry of the organization carries the keys of its by-date indexes (`pendingByDate`, `byTicketDate`): the approvers' queue and a ticket's entries are paged from them. */

@@ -33,12 +33,50 @@ export const TicketTerm = (config?: EntityConfiguration) =>
      * prefix's entries with `shared` below its length counts each ticket once.
      */
     shared: { type: 'number' },
+    /**
+     * The entry is counted in its term's TicketTermCount (under its `shared`, status and archived
+     * flag): set by the write that added it there, in the same transaction. Entries written
+     * before the counts existed lack it; the run that rewrites them counts them.
+     */
+    counted: { type: 'boolean' },
   },
   indexes: {
     byTerm: { pk: { field: 'pk', composite: ['boardId', 'orgId'] }, sk: { field: 'sk', composite: ['term', 'ticketId'] } },
   },
 }, config);
 export type TicketTermItem = EntityItem<ReturnType<typeof TicketTerm>>;
+
+/**
+ * How many of a board's entries of one term are counted, by (`shared`, status, archived flag):
+ * one number attribute each, named by `termCountName` and moved only by ADD, in the transaction
+ * that writes or deletes the entry (lib/tickets/search/counts.ts). A prefix's matching tickets
+ * in the statuses a list shows are then the sum, over the count items of the terms the prefix
+ * begins, of the attributes whose `shared` is below the prefix's length: read from as many
+ * items as the board has distinct words under the prefix, never one per ticket. In the
+ * entries' partition (keys `$tickettermcount…`, apart from the entries' `$ticketterm_2…`).
+ */
+export const TicketTermCount = (config?: EntityConfiguration) =>
+  new Entity({
+  model: { entity: 'ticketTermCount', version: '1', service: 'wm' },
+  attributes: {
+    orgId: { type: 'string', required: true },
+    boardId: { type: 'string', required: true },
+    term: { type: 'string', required: true },
+  },
+  indexes: {
+    byTerm: { pk: { field: 'pk', composite: ['boardId', 'orgId'] }, sk: { field: 'sk', composite: ['term'] } },
+  },
+}, config);
+
+/** The attribute of a TicketTermCount that counts entries with this `shared`, status and archived flag. */
+export const termCountName = (shared: number, statusId: string, isArchived: boolean): string => `n|${shared}|${statusId}|${isArchived ? 1 : 0}`;
+
+/** The parts of a count attribute's name (undefined for any other attribute). */
+export function parseTermCountName(name: string): { shared: number; statusId: string; isArchived: boolean } | undefined {
+  const parts = name.split('|');
+  if (parts.length !== 4 || parts[0] !== 'n') return undefined;
+  return { shared: Number(parts[1]), statusId: parts[2]!, isArchived: parts[3] === '1' };
+}
 
 /**
  * What the index holds for one ticket (beside the ticket, same partition): the ticket version
@@ -63,6 +101,8 @@ export const TicketSearchDoc = (config?: EntityConfiguration) =>
     extra: { type: 'list', items: { type: 'string' } },
     /** The entries carry `shared` (every run since it exists); a record without it has its entries rewritten. */
     sharedKept: { type: 'boolean' },
+    /** The entries are counted (`counted`, every run since the counts exist); a record without it has its entries rewritten. */
+    countKept: { type: 'boolean' },
     dirty: { type: 'boolean' },
     leaseToken: { type: 'string' },
     leaseUntil: { type: 'string' },

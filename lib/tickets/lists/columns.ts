@@ -52,7 +52,7 @@ export const shownCount = (count: Pick<ColumnCountItem, 'total' | 'archived'> | 
   count ? Math.max(0, count.total - (includeArchived ? 0 : count.archived)) : 0;
 
 /** Beyond this many column tickets, reading a dense list's entries costs less than the column reads. */
-const MAX_COLUMN_SCAN = 2_000;
+export const MAX_COLUMN_SCAN = 2_000;
 
 /**
  * The page of a dense list of one board (most of the listed board matches) whose exact `total` is
@@ -80,4 +80,26 @@ export async function densePageFromColumns(
     found.push(...(await readColumn(status, end - found.length, share)));
   }
   return pageOfTickets(found.slice(start, end), total, filters, config, now);
+}
+
+/**
+ * Which columns a page reaches and what it takes from each: columns wholly before the page are
+ * skipped by their `shown` counts; of each column the page reaches, `skip` tickets precede the
+ * page and `take` are on it. `total` is the sum of the columns' counts (exact, like the list).
+ */
+export function pageSpans<C extends { shown: number }>(columns: C[], query: { page: number; limit: number }) {
+  const total = columns.reduce((sum, column) => sum + column.shown, 0);
+  const start = (query.page - 1) * query.limit;
+  const end = Math.min(start + query.limit, total);
+  const spans: { column: C; skip: number; take: number }[] = [];
+  let offset = 0;
+  for (const column of columns) {
+    if (offset >= end) break;
+    if (column.shown > 0 && offset + column.shown > start) {
+      const skip = Math.max(0, start - offset);
+      spans.push({ column, skip, take: Math.min(column.shown, end - offset) - skip });
+    }
+    offset += column.shown;
+  }
+  return { total, spans };
 }

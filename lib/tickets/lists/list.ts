@@ -11,7 +11,7 @@ import { presentTicket } from '../present.js';
 import { listReadyIssues } from './ready.js';
 import { loadColumnCounts } from './column-counts.js';
 import { mapLimited } from '../../core/concurrency.js';
-import { COLUMN_LIST_FIELDS, columnsShown, pageOfTickets, readStatusColumn, servedByColumns, shownCount } from './columns.js';
+import { COLUMN_LIST_FIELDS, columnsShown, pageOfTickets, pageSpans, readStatusColumn, servedByColumns, shownCount } from './columns.js';
 import { facetPlan, listByFacets } from './facets.js';
 import { listBySearch, servedBySearch } from '../search/list.js';
 
@@ -145,28 +145,6 @@ export async function listBoardColumns(orgId: string, boardId: string, query: Li
     ),
   );
   return pageOfTickets(parts.flat(), total, query, config, now);
-}
-
-/**
- * Which columns a page reaches and what it takes from each: columns wholly before the page are
- * skipped by their `shown` counts; of each column the page reaches, `skip` tickets precede the
- * page and `take` are on it. `total` is the sum of the columns' counts (exact, like the list).
- */
-function pageSpans<C extends { shown: number }>(columns: C[], query: { page: number; limit: number }) {
-  const total = columns.reduce((sum, column) => sum + column.shown, 0);
-  const start = (query.page - 1) * query.limit;
-  const end = Math.min(start + query.limit, total);
-  const spans: { column: C; skip: number; take: number }[] = [];
-  let offset = 0;
-  for (const column of columns) {
-    if (offset >= end) break;
-    if (column.shown > 0 && offset + column.shown > start) {
-      const skip = Math.max(0, start - offset);
-      spans.push({ column, skip, take: Math.min(column.shown, end - offset) - skip });
-    }
-    offset += column.shown;
-  }
-  return { total, spans };
 }
 
 /**

@@ -4,6 +4,7 @@ import { identityOf, indexSubject, itemTarget, sweepStaleMarkers, type IndexSubj
 import { positionKeyOf, SEARCH_PENDING_SHARDS, type TicketItem, type TicketSearchDocItem, type TicketTermItem } from '../../db/entities/index.js';
 import type { DispatchedEvent } from '../../events/index.js';
 import { searchTermsOf } from './text.js';
+import { writeCountedEntries, type EntryKey, type StoredEntry } from './counts.js';
 
 /**
  * The indexer of ticket search (the SEARCH_INDEX_JOB handler in the events function): one
@@ -26,26 +27,44 @@ function ticketSubject(orgId: string, ticketId: string): IndexSubject<TicketTerm
     // Every entry carries the same status, position and archived flag (the record's), and its
     // `shared` follows from the record's terms (when the record says its entries carry it).
     holds: (record) => {
-      const shared = record.sharedKept ? sharedByTerm(record.terms ?? []) : new Map<string, number>();
+      const shared = record.sharedKept && record.countKept ? sharedByTerm(record.terms ?? []) : new Map<string, number>();
       return (_key, entry) =>
         record.statusId === entry.statusId && record.positionKey === entry.positionKey && record.isArchived === entry.isArchived && shared.get(entry.term) === entry.shared;
     },
-    // Entries written before `shared` existed are rewritten by the next run (the backfill runs one for every ticket).
-    laidOut: (record) => record.sharedKept === true || (record.terms ?? []).length === 0,
+    // Entries written before `shared` or the counts existed are rewritten by the next run (the backfill runs one for every ticket).
+    laidOut: (record) => (record.sharedKept === true && record.countKept === true) || (record.terms ?? []).length === 0,
     kept: (want) => {
       const first = [...want.values()][0];
       if (!first) return { set: { terms: [] }, remove: ['boardId', 'statusId', 'positionKey', 'isArchived'] };
       return {
-        set: { terms: [...want.values()].map((entry) => entry.term), boardId: first.boardId, statusId: first.statusId, positionKey: first.positionKey, isArchived: first.isArchived, sharedKept: true },
+        set: { terms: [...want.values()].map((entry) => entry.term), boardId: first.boardId, statusId: first.statusId, positionKey: first.positionKey, isArchived: first.isArchived, sharedKept: true, countKept: true },
         remove: [],
       };
     },
-    write: (puts, deletes) => writeEntries(puts, deletes.map(parseKey).map(({ boardId, term }) => ({ orgId, boardId, term, ticketId }))),
+    // Counted writes (lib/tickets/search/counts.ts): how each entry stands is known from a record
+    // whose run finished and whose entries are counted, else read.
+    write: (puts, deletes, settled) =>
+      writeCountedEntries(puts, deletes.map(parseKey).map(({ boardId, term }) => ({ orgId, boardId, term, ticketId })), standingFrom(settled), writeEntries),
     marker: itemTarget(db().entities.searchPending.get({ orgId, ticketId }).params()),
   };
 }
 
 const entryKey = (boardId: string, term: string): string => `${boardId}\u0000${term}`;
+
+/**
+ * How an entry stands, from the record a finished run left when its entries are counted: those it
+ * lists carry its status and archived flag, `shared` from its terms, and are counted; any other is
+ * absent. Without such a record every entry is read.
+ */
+function standingFrom(settled: TicketSearchDocItem | undefined): (key: EntryKey) => StoredEntry | 'unknown' {
+  if (!settled?.countKept || !settled.sharedKept || !settled.boardId) return () => 'unknown';
+  const shared = sharedByTerm(settled.terms ?? []);
+  const { boardId, statusId, isArchived } = settled;
+  return (key) => {
+    const count = key.boardId === boardId ? shared.get(key.term) : undefined;
+    return count === undefined ? undefined : { shared: count, statusId: statusId!, isArchived: isArchived === true, counted: true };
+  };
+}
 
 /** A ticket's entries by their key (board, term). */
 const wantedEntries = (ticket: TicketItem | null): Map<string, TicketTermItem> => new Map(termEntriesOf(ticket).map((entry) => [entryKey(entry.boardId, entry.term), entry]));
@@ -76,8 +95,8 @@ function sharedByTerm(terms: readonly string[]): Map<string, number> {
   return shared;
 }
 
-/** BatchWriteItem puts and deletes (25 per request, four requests at a time); anything left unprocessed fails the run. */
-async function writeEntries(puts: TicketTermItem[], deletes: Pick<TicketTermItem, 'orgId' | 'boardId' | 'term' | 'ticketId'>[]): Promise<void> {
+/** BatchWriteItem puts and deletes (25 per request, four requests at a time) of entries whose counts do not move; anything left unprocessed fails the run. */
+async function writeEntries(puts: TicketTermItem[], deletes: EntryKey[]): Promise<void> {
   const terms = db().entities.ticketTerm;
   const [put, deleted] = await Promise.all([
     puts.length > 0 ? terms.put(puts).go({ concurrency: 4 }) : { unprocessed: [] },

@@ -3,15 +3,16 @@ import { queryCount, queryProjected, type QueryCursor, type QueryParams } from '
 import { positionKeyOf, type ColumnCountItem, type StatusItem, type TicketItem, type TicketTermItem } from '../../db/entities/index.js';
 import type { DomainContext } from '../../db/context.js';
 import { loadTickets } from '../access.js';
-import { COLUMN_LIST_FIELDS, columnsShown, densePageFromColumns, pageOfTickets, readStatusColumn, servedByColumns } from '../lists/columns.js';
+import { COLUMN_LIST_FIELDS, columnsShown, densePageFromColumns, MAX_COLUMN_SCAN, pageOfTickets, pageSpans, readStatusColumn, servedByColumns, shownCount } from '../lists/columns.js';
 import { loadColumnCounts } from '../lists/column-counts.js';
 import { mapLimited } from '../../core/concurrency.js';
 import type { Page } from '../../core/pages.js';
 import type { OrgConfig } from '../config.js';
 import type { presentTicket } from '../present.js';
-import { entryShown, type TicketFilters } from '../lists/filters.js';
+import { entryShown, sortTickets, type TicketFilters } from '../lists/filters.js';
 import { pageOfEntries } from '../lists/facets.js';
 import { matchesSearch, parseSearch, type SearchQuery } from './text.js';
+import { prefixCounts } from './counts.js';
 
 /** The list fields a search served by the index takes: `search` and those of the column path. */
 const SEARCH_LIST_FIELDS = new Set([...COLUMN_LIST_FIELDS, 'search']);
@@ -60,15 +61,19 @@ function combineMatches(byWord: Entry[][], byId: Entry[], query: SearchQuery): M
  * A search over one board or many (`/issues`), from the search index (lib/db/entities/ticket-search.ts):
  * 1. the organization's pending tickets (written since the events function last indexed them):
  *    one Query, usually empty;
- * 2. each board's entries of the terms each search word begins (one Query per word and board,
- *    in parallel), intersected across words, with the display id's entry;
- * 3. a pending ticket's entries are set aside and the ticket itself (read by BatchGetItem) is
+ * 2. one word, in an organization whose entries are counted: each board's term counts of the
+ *    word and its column counts (`readWordCounts`, two small Queries a board, in parallel). When
+ *    the word is common enough that the page costs less from the columns, the page comes from
+ *    there (`countedSearchPage`), whatever the number of matches;
+ * 3. otherwise each board's entries of the terms each search word begins (one Query per word
+ *    and board, in parallel), intersected across words, with the display id's entry; one word
+ *    on one board reads at most FIRST_READ entries first (beside the counts): with no more, they
+ *    are the answer;
+ * 4. a pending ticket's entries are set aside and the ticket itself (read by BatchGetItem) is
  *    judged by the same rule (`matchesSearch`), so a search sees every write at once.
  * Then the page as every index list makes it (`pageOfEntries`): exact total, only the page's
  * tickets read. The cost follows the matching tickets' entries, never the boards' other
- * tickets. One word on one board reads at most FIRST_READ entries first: with more, most of
- * the board matches and `denseSearchPage` answers without reading them all. Answers undefined
- * when too many tickets are pending (the caller reads the boards).
+ * tickets. Answers undefined when too many tickets are pending (the caller reads the boards).
  */
 export async function listBySearch(ctx: DomainContext, boardIds: string[], filters: TicketFilters & { page: number; limit: number }, config: OrgConfig): Promise<Page<ReturnType<typeof presentTicket>> | undefined> {
   const orgId = ctx.org.orgId;
@@ -79,25 +84,39 @@ export async function listBySearch(ctx: DomainContext, boardIds: string[], filte
   if (pending.length > MAX_PENDING) return undefined;
   const lookForId = query.displayIdTerm.includes('-');
   const pendingIds = new Set(pending.map(({ ticketId }) => ticketId));
-  // One word on one board: its first entries tell whether most of the board matches (then the dense page).
-  const single = boardIds.length === 1 && query.words.length === 1 && !lookForId && ctx.org.searchPrefixesCounted === true && pendingIds.size <= MAX_PENDING_EXCLUDED;
-  // Its counts are read beside its first entries (not after them): a dense word's total is then known when they are.
-  const counting = single ? wordCounts(orgId, boardIds[0]!, query.words[0]!, filters, config, pendingIds) : undefined;
-  counting?.catch(() => undefined);
-  const [perBoard, pendingTickets] = await Promise.all([
-    single
-      ? readTerm(orgId, boardIds[0]!, query.words[0]!, FIRST_READ).then((first) => ({ first }))
-      : mapLimited(boardIds, 8, (boardId) => boardMatches(orgId, boardId, query, lookForId)).then((boards) => ({ boards })),
-    loadTickets(ctx, [...pendingIds]),
-  ]);
-  if ('first' in perBoard && perBoard.first.next && counting) {
-    const page = await denseSearchPage(ctx, boardIds[0]!, filters, config, pendingTickets, await counting);
-    if (page) return page;
+  const word = query.words.length === 1 && !lookForId ? query.words[0]! : undefined;
+  const loadingPending = loadTickets(ctx, [...pendingIds]);
+  loadingPending.catch(() => undefined);
+  // One word on one board: its first entries, read beside the counts, answer a rare word.
+  const first = word !== undefined && boardIds.length === 1 ? readTerm(orgId, boardIds[0]!, word, FIRST_READ) : undefined;
+  first?.catch(() => undefined);
+  if (word !== undefined && ctx.org.searchTermsCounted === true) {
+    const counts = await readWordCounts(orgId, boardIds, word, pendingIds, loadingPending);
+    if (counts && (!first || (await first).next)) {
+      const page = await countedSearchPage(ctx, filters, config, counts);
+      if (page) return page;
+    }
   }
-  const matchesPerBoard =
-    'boards' in perBoard
-      ? perBoard.boards
-      : [combineMatches([[...perBoard.first.entries, ...(perBoard.first.next ? (await readTerm(orgId, boardIds[0]!, query.words[0]!, undefined, perBoard.first.next)).entries : [])]], [], query)];
+  const pendingTickets = await loadingPending;
+  if (first && word !== undefined) {
+    const read = await first;
+    if (read.next && ctx.org.searchPrefixesCounted === true && pendingIds.size <= MAX_PENDING_EXCLUDED) {
+      const page = await denseSearchPage(ctx, boardIds[0]!, filters, config, pendingTickets, await wordCounts(orgId, boardIds[0]!, word, filters, config, pendingIds));
+      if (page) return page;
+    }
+    const rest = read.next ? (await readTerm(orgId, boardIds[0]!, word, undefined, read.next)).entries : [];
+    return pageOfMatches(ctx, [combineMatches([[...read.entries, ...rest]], [], query)], boardIds, pendingIds, pendingTickets, filters, config);
+  }
+  const boards = await mapLimited(boardIds, 8, (boardId) => boardMatches(orgId, boardId, query, lookForId));
+  return pageOfMatches(ctx, boards, boardIds, pendingIds, pendingTickets, filters, config);
+}
+
+/** The page of the boards' matching entries, the pending tickets judged as they are now in place of theirs. */
+function pageOfMatches(
+  ctx: DomainContext, matchesPerBoard: Map<string, Entry>[], boardIds: string[], pendingIds: Set<string>, pendingTickets: TicketItem[],
+  filters: TicketFilters & { page: number; limit: number }, config: OrgConfig,
+): Promise<Page<ReturnType<typeof presentTicket>>> {
+  const search = filters.search!;
   const onBoards = new Set(boardIds);
   const matches: Omit<Entry, 'term'>[] = matchesPerBoard.flatMap((board) => [...board.values()]).filter((entry) => !pendingIds.has(entry.ticketId));
   for (const ticket of pendingTickets) {
@@ -105,6 +124,83 @@ export async function listBySearch(ctx: DomainContext, boardIds: string[], filte
     matches.push({ ticketId: ticket.ticketId, statusId: ticket.statusId, positionKey: positionKeyOf(ticket.position), isArchived: ticket.isArchived === true });
   }
   return pageOfEntries(ctx, matches.filter((entry) => entryShown(entry, filters, config)), filters, config);
+}
+
+/** One board's term counts of a word (by status) and its column counts. */
+interface BoardWordCounts {
+  boardId: string;
+  matches: Map<string, { live: number; archived: number }>;
+  columns: Map<string, ColumnCountItem>;
+}
+
+/**
+ * Each board's term counts of `word` and column counts (in parallel), when they can answer:
+ * undefined when the word begins more terms on a board than the counts are read for, or when a
+ * pending ticket's entries are on one of the boards (the counts hold them as they were
+ * indexed; the entries path sets them aside by id). A pending ticket's entries are where its
+ * record says (its board, and what a run in progress may add), or where the ticket is now.
+ */
+async function readWordCounts(orgId: string, boardIds: string[], word: string, pendingIds: Set<string>, pendingTickets: Promise<TicketItem[]>): Promise<BoardWordCounts[] | undefined> {
+  const [counts, records, tickets] = await Promise.all([
+    mapLimited(boardIds, 8, async (boardId): Promise<BoardWordCounts | undefined> => {
+      const [matches, columns] = await Promise.all([prefixCounts(orgId, boardId, word), loadColumnCounts(orgId, boardId)]);
+      return matches ? { boardId, matches, columns } : undefined;
+    }),
+    pendingIds.size > 0 ? db().entities.ticketSearchDoc.get([...pendingIds].map((ticketId) => ({ ticketId }))).go({ consistent: true, attributes: ['boardId', 'extra'] }) : undefined,
+    pendingTickets,
+  ]);
+  if (records && records.unprocessed.length > 0) return undefined;
+  const touched = new Set<string>(tickets.map((ticket) => ticket.boardId));
+  for (const record of records?.data ?? []) {
+    if (record.boardId) touched.add(record.boardId);
+    for (const key of record.extra ?? []) touched.add(key.slice(0, key.indexOf('\u0000')));
+  }
+  if (counts.some((board) => !board || touched.has(board.boardId))) return undefined;
+  return counts as BoardWordCounts[];
+}
+
+/**
+ * The page of a one-word search from the boards' columns, its total from the term counts: each
+ * (column, board) holds exactly the counted matches of its status, so the page's columns and
+ * what it takes of each are known before a ticket is read (`pageSpans`). Each board's part of a
+ * column is read from the column's start, sized by the share of the column the word matches,
+ * each ticket judged by the rule itself (`matchesSearch`), and the boards' parts are merged in
+ * list order. Undefined (read the entries) when a board holds live tickets of a status the
+ * organization no longer has, or when the column reads would cost more than MAX_COLUMN_SCAN
+ * tickets (a word too rare for the columns: its entries are few).
+ */
+async function countedSearchPage(ctx: DomainContext, filters: TicketFilters & { page: number; limit: number }, config: OrgConfig, boards: BoardWordCounts[]): Promise<Page<ReturnType<typeof presentTicket>> | undefined> {
+  const orgId = ctx.org.orgId;
+  const now = ctx.clock.now();
+  const includeArchived = filters.includeArchived === true;
+  if (boards.some((board) => [...board.columns.values()].some((count) => !config.status(count.statusId) && count.total > 0))) return undefined;
+  const search = filters.search!;
+  const columns = columnsShown(config, filters).map((status) => {
+    const parts = boards
+      .map((board) => {
+        const counted = board.matches.get(status.statusId);
+        const matched = counted ? counted.live + (includeArchived ? counted.archived : 0) : 0;
+        return { board, matched, listed: shownCount(board.columns.get(status.statusId), includeArchived) };
+      })
+      .filter((part) => part.matched > 0);
+    return { status, parts, shown: parts.reduce((sum, part) => sum + part.matched, 0) };
+  });
+  const { total, spans } = pageSpans(columns, filters);
+  const reads = spans.flatMap(({ column, skip, take }) =>
+    column.parts.map((part) => {
+      const count = Math.min(skip + take, part.matched);
+      const share = part.listed > 0 ? Math.min(1, part.matched / part.listed) : 1;
+      return { column, part, count, share, cost: count / share };
+    }),
+  );
+  if (reads.reduce((sum, read) => sum + read.cost, 0) > MAX_COLUMN_SCAN) return undefined;
+  const read = new Map(
+    await Promise.all(
+      reads.map(async (plan) => [plan, await readMatchingColumn(orgId, plan.part.board.boardId, plan.column.status, includeArchived, plan.count, plan.share, (ticket) => matchesSearch(ticket, search))] as const),
+    ),
+  );
+  const page = spans.flatMap(({ column, skip, take }) => sortTickets(reads.filter((plan) => plan.column === column).flatMap((plan) => read.get(plan) ?? []), config).slice(skip, skip + take));
+  return pageOfTickets(page, total, filters, config, now);
 }
 
 /** Entries a one-word board search reads before it knows whether most of the board matches. */
