@@ -67,8 +67,8 @@ function combineMatches(byWord: Entry[][], byId: Entry[], query: SearchQuery): M
  *    there (`countedSearchPage`), whatever the number of matches;
  * 3. otherwise each board's entries of the terms each search word begins (one Query per word
  *    and board, in parallel), intersected across words, with the display id's entry; one word
- *    on one board reads at most FIRST_READ entries first (beside the counts): with no more, they
- *    are the answer;
+ *    on one board reads at most FIRST_READ entries first: with more, and no term counts, their
+ *    COUNT gives the total (`denseSearchPage`);
  * 4. a pending ticket's entries are set aside and the ticket itself (read by BatchGetItem) is
  *    judged by the same rule (`matchesSearch`), so a search sees every write at once.
  * Then the page as every index list makes it (`pageOfEntries`): exact total, only the page's
@@ -87,20 +87,19 @@ export async function listBySearch(ctx: DomainContext, boardIds: string[], filte
   const word = query.words.length === 1 && !lookForId ? query.words[0]! : undefined;
   const loadingPending = loadTickets(ctx, [...pendingIds]);
   loadingPending.catch(() => undefined);
-  // One word on one board: its first entries, read beside the counts, answer a rare word.
-  const first = word !== undefined && boardIds.length === 1 ? readTerm(orgId, boardIds[0]!, word, FIRST_READ) : undefined;
-  first?.catch(() => undefined);
+  // Counted: the term counts answered whether the columns serve the word best; when not, its entries do.
+  let counted = false;
   if (word !== undefined && ctx.org.searchTermsCounted === true) {
     const counts = await readWordCounts(orgId, boardIds, word, pendingIds, loadingPending);
-    if (counts && (!first || (await first).next)) {
-      const page = await countedSearchPage(ctx, filters, config, counts);
-      if (page) return page;
-    }
+    const page = counts && (await countedSearchPage(ctx, filters, config, counts));
+    if (page) return page;
+    counted = counts !== undefined;
   }
   const pendingTickets = await loadingPending;
-  if (first && word !== undefined) {
-    const read = await first;
-    if (read.next && ctx.org.searchPrefixesCounted === true && pendingIds.size <= MAX_PENDING_EXCLUDED) {
+  if (word !== undefined && boardIds.length === 1) {
+    // One word on one board: its first entries tell whether most of the board matches.
+    const read = await readTerm(orgId, boardIds[0]!, word, FIRST_READ);
+    if (read.next && !counted && ctx.org.searchPrefixesCounted === true && pendingIds.size <= MAX_PENDING_EXCLUDED) {
       const page = await denseSearchPage(ctx, boardIds[0]!, filters, config, pendingTickets, await wordCounts(orgId, boardIds[0]!, word, filters, config, pendingIds));
       if (page) return page;
     }
