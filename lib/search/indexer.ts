@@ -54,10 +54,11 @@ export interface IndexSubject<Entry, Stored extends SearchRecord> {
   /** What the record keeps once the entries are written: attributes set and removed. */
   kept(want: Map<string, Entry>): { set: Record<string, unknown>; remove: string[] };
   /**
-   * Puts entries and deletes others (by key); anything left unprocessed throws. `settled` is the
-   * record as the last run left it when that run finished (its entries are as it says), else undefined.
+   * Puts entries and deletes others (by key); anything left unprocessed throws. `before` says
+   * what the entries were: `settled`, the entries are as `record` says (the last run finished),
+   * or there are none (no run ever began: no record); not settled, a run died or failed midway.
    */
-  write(puts: Entry[], deletes: string[], settled: Stored | undefined): Promise<void>;
+  write(puts: Entry[], deletes: string[], before: { settled: boolean; record?: Stored }): Promise<void>;
   /** The table and key of the subject's pending marker (it carries the `version` written). */
   marker: { TableName: string; Key: Record<string, unknown> };
 }
@@ -152,7 +153,7 @@ async function indexLeased<Entry, Stored extends SearchRecord>(
   const confirmed = new Set(listed);
   const holds = previous && !previous.dirty ? subject.holds(previous) : () => false;
   const puts = [...state.want].filter(([key, entry]) => !(confirmed.has(key) && holds(key, entry))).map(([, entry]) => entry);
-  await subject.write(puts, [...known].filter((key) => !state.want.has(key)), previous && !previous.dirty ? previous : undefined);
+  await subject.write(puts, [...known].filter((key) => !state.want.has(key)), { settled: !previous?.dirty, ...(previous ? { record: previous } : {}) });
   if (state.gone) {
     await documentDb().send(new DeleteCommand({ ...recordTarget(subject.record), ConditionExpression: '#token = :token', ExpressionAttributeNames: { '#token': 'leaseToken' }, ExpressionAttributeValues: { ':token': token } }));
   } else {

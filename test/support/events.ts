@@ -1,4 +1,5 @@
 import { db } from '../../lib/db/service.js';
+import { pollPause } from './wait.js';
 
 export interface RecordedEvent {
   eventId: string;
@@ -17,10 +18,10 @@ export interface RecordedEvent {
 export async function dispatchedEventsOf(orgId: string, subjectId: string, atLeast = 1, timeoutMs = 15_000): Promise<RecordedEvent[]> {
   const deadline = Date.now() + timeoutMs;
   let events: RecordedEvent[] = [];
-  while (Date.now() < deadline) {
+  for (let attempt = 0; Date.now() < deadline; attempt += 1) {
     events = (await db().entities.event.query.bySubject({ orgId, subjectId }).go({ pages: 'all' })).data as RecordedEvent[];
     if (events.length >= atLeast && events.every((event) => event.dispatchedAt)) return events;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, pollPause(attempt)));
   }
   throw new Error(`expected ${atLeast} dispatched events for ${subjectId}, found ${events.length} (${events.filter((event) => event.dispatchedAt).length} dispatched)`);
 }

@@ -43,8 +43,8 @@ function ticketSubject(orgId: string, ticketId: string): IndexSubject<TicketTerm
     },
     // Counted writes (lib/tickets/search/counts.ts): how each entry stands is known from a record
     // whose run finished and whose entries are counted, else read.
-    write: (puts, deletes, settled) =>
-      writeCountedEntries(puts, deletes.map(parseKey).map(({ boardId, term }) => ({ orgId, boardId, term, ticketId })), standingFrom(settled), writeEntries),
+    write: (puts, deletes, before) =>
+      writeCountedEntries(puts, deletes.map(parseKey).map(({ boardId, term }) => ({ orgId, boardId, term, ticketId })), standingFrom(before), writeEntries),
     marker: itemTarget(db().entities.searchPending.get({ orgId, ticketId }).params()),
   };
 }
@@ -52,11 +52,14 @@ function ticketSubject(orgId: string, ticketId: string): IndexSubject<TicketTerm
 const entryKey = (boardId: string, term: string): string => `${boardId}\u0000${term}`;
 
 /**
- * How an entry stands, from the record a finished run left when its entries are counted: those it
- * lists carry its status and archived flag, `shared` from its terms, and are counted; any other is
- * absent. Without such a record every entry is read.
+ * How an entry stands, when the last run finished: with no record (no run ever began), there is
+ * none; from the record it left, when its entries are counted, those it lists carry its status
+ * and archived flag, `shared` from its terms, and are counted, and any other is absent. Otherwise
+ * (a run died midway, or the entries predate the counts) every entry is read.
  */
-function standingFrom(settled: TicketSearchDocItem | undefined): (key: EntryKey) => StoredEntry | 'unknown' {
+function standingFrom({ settled: finished, record }: { settled: boolean; record?: TicketSearchDocItem }): (key: EntryKey) => StoredEntry | 'unknown' {
+  if (finished && !record) return () => undefined;
+  const settled = finished ? record : undefined;
   if (!settled?.countKept || !settled.sharedKept || !settled.boardId) return () => 'unknown';
   const shared = sharedByTerm(settled.terms ?? []);
   const { boardId, statusId, isArchived } = settled;
