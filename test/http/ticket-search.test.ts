@@ -178,7 +178,7 @@ describe('a one-word search most of a large board matches', () => {
     await answered(big.call('PATCH', `${ticketPath(early[0]!.id)}/status`, { body: { statusId: done } }));
     await answered(big.call('PATCH', ticketPath(early[1]!.id), { body: { isArchived: true } }));
     const flags = ['', `&includeArchived=true&statusId=${vocabulary.activeStatusIds[0]},${done}`];
-    const lists = ['flow', 'f', 'bu'].flatMap((search) => flags.map((flag) => `/api/v1/boards/${board.id}/tickets?search=${search}${flag}`));
+    const lists = ['flow', 'f', 'bu'].flatMap((search) => flags.flatMap((flag) => [`/api/v1/boards/${board.id}/tickets?search=${search}${flag}`, `/api/v1/issues?search=${search}${flag}`]));
     const samplePages = async (list: string) => {
       const answers = [];
       for (const page of [1, 30]) {

@@ -166,7 +166,7 @@ async function readWordCounts(orgId: string, boardIds: string[], word: string, p
  * each ticket judged by the rule itself (`matchesSearch`), and the boards' parts are merged in
  * list order. Undefined (read the entries) when a board holds live tickets of a status the
  * organization no longer has, or when the column reads would cost more than MAX_COLUMN_SCAN
- * tickets (a word too rare for the columns: its entries are few).
+ * tickets or than the matches' entries (a word too rare for the columns: its entries are few).
  */
 async function countedSearchPage(ctx: DomainContext, filters: TicketFilters & { page: number; limit: number }, config: OrgConfig, boards: BoardWordCounts[]): Promise<Page<ReturnType<typeof presentTicket>> | undefined> {
   const orgId = ctx.org.orgId;
@@ -192,7 +192,9 @@ async function countedSearchPage(ctx: DomainContext, filters: TicketFilters & { 
       return { column, part, count, share, cost: count / share };
     }),
   );
-  if (reads.reduce((sum, read) => sum + read.cost, 0) > MAX_COLUMN_SCAN) return undefined;
+  // The columns serve the page when their tickets cost less than the matches' entries would (an entry is a few dozen bytes, a ticket about a kilobyte).
+  const cost = reads.reduce((sum, read) => sum + read.cost, 0);
+  if (cost > MAX_COLUMN_SCAN || cost * TICKET_TO_ENTRY_BYTES > total) return undefined;
   const read = new Map(
     await Promise.all(
       reads.map(async (plan) => [plan, await readMatchingColumn(orgId, plan.part.board.boardId, plan.column.status, includeArchived, plan.count, plan.share, (ticket) => matchesSearch(ticket, search))] as const),
@@ -201,6 +203,9 @@ async function countedSearchPage(ctx: DomainContext, filters: TicketFilters & { 
   const page = spans.flatMap(({ column, skip, take }) => sortTickets(reads.filter((plan) => plan.column === column).flatMap((plan) => read.get(plan) ?? []), config).slice(skip, skip + take));
   return pageOfTickets(page, total, filters, config, now);
 }
+
+/** About how many times an entry's bytes a ticket's are (the columns read tickets, the other path entries). */
+const TICKET_TO_ENTRY_BYTES = 8;
 
 /** Entries a one-word board search reads before it knows whether most of the board matches. */
 const FIRST_READ = 400;
