@@ -3,7 +3,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentDb } from '../../db/client.js';
 import { db } from '../../db/service.js';
 import { queryProjected, type QueryParams } from '../../db/projected.js';
-import { identityOf } from '../../search/index.js';
+import { identityOf, itemTarget } from '../../search/index.js';
 import { MAX_TRANSACTION_ITEMS } from '../../db/transact.js';
 import { parseTermCountName, termCountName, type TicketTermItem } from '../../db/entities/index.js';
 import { forEachAtMost } from '../../core/concurrency.js';
@@ -41,6 +41,12 @@ interface CountedChange {
   remove?: string;
 }
 
+/** The change that brings an entry standing as `stored` to `put` (undefined: deleted); none to delete an entry that is not there. */
+function changeOf(key: EntryKey, put: TicketTermItem | undefined, stored: StoredEntry): CountedChange | undefined {
+  if (!put && !stored) return undefined;
+  return { key, put, stored, add: put && countedAs(put), remove: countedAs(stored) };
+}
+
 /** Entries per transaction: each takes two items (the entry, its term's count). */
 const CHANGES_PER_TRANSACTION = MAX_TRANSACTION_ITEMS / 2;
 /** Attempts of one transaction whose condition found the entries changed (then read again) or that met another on a count. */
@@ -64,18 +70,15 @@ export async function writeCountedEntries(
   const plainDeletes: EntryKey[] = [];
   for (const entry of puts) {
     const counted = { ...entry, counted: true };
-    const before = assumed.get(keyOf(entry));
-    const from = countedAs(before);
-    const to = countedAs(counted);
-    if (from === to && before) plainPuts.push(counted);
-    else changes.push({ key: entry, put: counted, stored: before, add: to, remove: from });
+    const change = changeOf(entry, counted, assumed.get(keyOf(entry)))!;
+    // An entry already there under the same count is rewritten by a batch write.
+    if (change.stored && change.add === change.remove) plainPuts.push(counted);
+    else changes.push(change);
   }
   for (const key of deletes) {
-    const before = assumed.get(keyOf(key));
-    if (!before) continue;
-    const from = countedAs(before);
-    if (from === undefined) plainDeletes.push(key);
-    else changes.push({ key, stored: before, remove: from });
+    const change = changeOf(key, undefined, assumed.get(keyOf(key)));
+    if (change && change.remove === undefined) plainDeletes.push(key);
+    else if (change) changes.push(change);
   }
   const chunks: CountedChange[][] = [];
   for (let offset = 0; offset < changes.length; offset += CHANGES_PER_TRANSACTION) chunks.push(changes.slice(offset, offset + CHANGES_PER_TRANSACTION));
@@ -98,8 +101,9 @@ async function storedEntries(keys: EntryKey[], stored: (key: EntryKey) => Stored
 async function readEntries(keys: EntryKey[]): Promise<Map<string, StoredEntry>> {
   const found = new Map<string, StoredEntry>(keys.map((key) => [keyOf(key), undefined]));
   if (keys.length === 0) return found;
-  const unique = [...new Map(keys.map((key) => [keyOf(key), { orgId: key.orgId, boardId: key.boardId, term: key.term, ticketId: key.ticketId }])).values()];
-  const { data, unprocessed } = await db().entities.ticketTerm.get(unique).go({ consistent: true, concurrency: 4 });
+  const { data, unprocessed } = await db()
+    .entities.ticketTerm.get(keys.map(({ orgId, boardId, term, ticketId }) => ({ orgId, boardId, term, ticketId })))
+    .go({ consistent: true, concurrency: 4 });
   if (unprocessed.length > 0) throw new Error('Search entries left unread; the job is retried');
   for (const entry of data) found.set(keyOf(entry), entry);
   return found;
@@ -117,12 +121,7 @@ async function commitChanges(chunk: CountedChange[]): Promise<void> {
       if (!(error instanceof TransactionCanceledException) || attempt >= ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
       const standing = await readEntries(changes.map((change) => change.key));
-      changes = changes.flatMap((change): CountedChange[] => {
-        const before = standing.get(keyOf(change.key));
-        const from = countedAs(before);
-        if (!change.put) return before ? [{ ...change, stored: before, remove: from, add: undefined }] : [];
-        return [{ ...change, stored: before, remove: from, add: countedAs(change.put) }];
-      });
+      changes = changes.flatMap((change) => changeOf(change.key, change.put, standing.get(keyOf(change.key))) ?? []);
     }
   }
 }
@@ -130,11 +129,10 @@ async function commitChanges(chunk: CountedChange[]): Promise<void> {
 /** The entry's put or delete, on condition it stands as assumed, and its term count's move (when it moves). */
 function transactionItems(change: CountedChange): Record<string, unknown>[] {
   const { orgId, boardId, term, ticketId } = change.key;
-  const { TableName, Key } = db().entities.ticketTerm.get({ orgId, boardId, term, ticketId }).params() as { TableName: string; Key: Record<string, unknown> };
   const condition = standsAs(change.stored);
   const entryItem = change.put
     ? { Put: { ...(db().entities.ticketTerm.put(change.put).params() as Record<string, unknown>), ...condition } }
-    : { Delete: { TableName, Key, ...condition } };
+    : { Delete: { ...itemTarget(db().entities.ticketTerm.get({ orgId, boardId, term, ticketId }).params()), ...condition } };
   const deltas = new Map<string, number>();
   if (change.remove) deltas.set(change.remove, -1);
   if (change.add) deltas.set(change.add, (deltas.get(change.add) ?? 0) + 1);
@@ -160,7 +158,7 @@ export function countUpdate(
   deltas: [string, number][],
 ): { TableName: string; Key: Record<string, unknown>; UpdateExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, unknown> } {
   const identity = { ...identityOf(db().entities.ticketTermCount), orgId: key.orgId, boardId: key.boardId, term: key.term };
-  const { TableName, Key } = db().entities.ticketTermCount.get({ orgId: key.orgId, boardId: key.boardId, term: key.term }).params() as { TableName: string; Key: Record<string, unknown> };
+  const { TableName, Key } = itemTarget(db().entities.ticketTermCount.get({ orgId: key.orgId, boardId: key.boardId, term: key.term }).params());
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const sets = Object.entries(identity).map(([name, value], index) => {
@@ -177,7 +175,7 @@ export function countUpdate(
 }
 
 /** Count items a search reads for one prefix before it leaves the total to its entries (a prefix most of the vocabulary begins). */
-export const MAX_COUNTED_TERMS = 200;
+const MAX_COUNTED_TERMS = 200;
 
 /**
  * How many of one board's tickets a prefix matches, by status and archived flag, from the count
@@ -203,4 +201,3 @@ export async function prefixCounts(orgId: string, boardId: string, prefix: strin
   }
   return byStatus;
 }
-

@@ -185,23 +185,26 @@ async function countedSearchPage(ctx: DomainContext, filters: TicketFilters & { 
     return { status, parts, shown: parts.reduce((sum, part) => sum + part.matched, 0) };
   });
   const { total, spans } = pageSpans(columns, filters);
-  const reads = spans.flatMap(({ column, skip, take }) =>
-    column.parts.map((part) => {
+  // Each board's part of each column the page reaches: its first `count` matches, about count ÷ share tickets read.
+  const plans = spans.map(({ column, skip, take }) => ({
+    skip,
+    take,
+    reads: column.parts.map((part) => {
       const count = Math.min(skip + take, part.matched);
       const share = part.listed > 0 ? Math.min(1, part.matched / part.listed) : 1;
-      return { column, part, count, share, cost: count / share };
+      return { status: column.status, boardId: part.board.boardId, count, share };
+    }),
+  }));
+  // The columns serve the page when their tickets cost less than the matches' entries would (an entry is a few dozen bytes, a ticket about a kilobyte).
+  const cost = plans.flatMap((plan) => plan.reads).reduce((sum, read) => sum + read.count / read.share, 0);
+  if (cost > MAX_COLUMN_SCAN || cost * TICKET_TO_ENTRY_BYTES > total) return undefined;
+  const parts = await Promise.all(
+    plans.map(async ({ skip, take, reads }) => {
+      const read = await Promise.all(reads.map((part) => readMatchingColumn(orgId, part.boardId, part.status, includeArchived, part.count, part.share, (ticket) => matchesSearch(ticket, search))));
+      return sortTickets(read.flat(), config).slice(skip, skip + take);
     }),
   );
-  // The columns serve the page when their tickets cost less than the matches' entries would (an entry is a few dozen bytes, a ticket about a kilobyte).
-  const cost = reads.reduce((sum, read) => sum + read.cost, 0);
-  if (cost > MAX_COLUMN_SCAN || cost * TICKET_TO_ENTRY_BYTES > total) return undefined;
-  const read = new Map(
-    await Promise.all(
-      reads.map(async (plan) => [plan, await readMatchingColumn(orgId, plan.part.board.boardId, plan.column.status, includeArchived, plan.count, plan.share, (ticket) => matchesSearch(ticket, search))] as const),
-    ),
-  );
-  const page = spans.flatMap(({ column, skip, take }) => sortTickets(reads.filter((plan) => plan.column === column).flatMap((plan) => read.get(plan) ?? []), config).slice(skip, skip + take));
-  return pageOfTickets(page, total, filters, config, now);
+  return pageOfTickets(parts.flat(), total, filters, config, now);
 }
 
 /** About how many times an entry's bytes a ticket's are (the columns read tickets, the other path entries). */
