@@ -124,15 +124,16 @@ const SIZING: Record<FunctionDefinition['kind'], { memorySize: number; timeout: 
 /**
  * One bundling configuration for every function: the AWS SDK is bundled (not taken from the
  * runtime) so the deployed code runs exactly the versions that were tested, as minified ESM.
- * Source maps carry mappings only, not the sources: stack traces still name file and line, and
- * the map Node parses at cold start (`--enable-source-maps`) is less than half the size.
+ * Source maps carry mappings only, not the sources, and are not read at cold start (no
+ * `--enable-source-maps`): a logged error's stack is mapped when it is logged, reading the map on
+ * the first error a container logs (lib/core/stack-map.ts).
  */
 export const BUNDLING: BundlingOptions = {
   minify: true,
   sourceMap: true,
   sourcesContent: false,
   format: OutputFormat.ESM,
-  target: 'node22',
+  target: 'node24',
   externalModules: [],
   mainFields: ['module', 'main'],
   // Some dependencies are CommonJS and call `require`, which ESM output lacks.
@@ -178,7 +179,6 @@ export class WorkManagementStack extends Stack {
         // rest; reading it per cold start from Secrets Manager would add latency and a
         // dependency for no gain in this threat model. Rotating it needs a redeploy.)
         JWT_SECRET: jwtSecret.secretValue.unsafeUnwrap(),
-        NODE_OPTIONS: '--enable-source-maps',
         // Logs and metrics name the function by its route-table name (a metric dimension).
         FUNCTION_GROUP: group.name,
         METRICS_NAMESPACE: props.metricsNamespace ?? METRICS_NAMESPACE,
@@ -447,7 +447,7 @@ function createFunction(
     // Pin the lock file and project root so synthesis does not depend on the working directory.
     projectRoot: repoRoot,
     depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
-    runtime: lambda.Runtime.NODEJS_22_X,
+    runtime: lambda.Runtime.NODEJS_24_X,
     architecture: lambda.Architecture.ARM_64,
     ...SIZING[group.kind],
     bundling: bundlingOf(group),
@@ -583,8 +583,8 @@ function isPlatform(group: FunctionDefinition): boolean {
  */
 function acknowledgeFindings(stack: Stack): void {
   const acknowledge = (id: string, reason: string) => Validations.of(stack).acknowledge({ id, reason });
-  acknowledge('AwsSolutions::AwsSolutions-L1', 'The runtime is decided: nodejs22.x, the version the code is built and tested for (docs/decisions.md); moving to a newer one is a deliberate upgrade.');
-  acknowledge('Serverless::Serverless-LambdaLatestVersion', 'As AwsSolutions-L1: nodejs22.x is the decided runtime.');
+  acknowledge('AwsSolutions::AwsSolutions-L1', 'The runtime is decided: nodejs24.x, the version the code is built and tested for (docs/operations.md); moving to a newer one is a deliberate upgrade.');
+  acknowledge('Serverless::Serverless-LambdaLatestVersion', 'As AwsSolutions-L1: nodejs24.x is the decided runtime.');
   acknowledge('Serverless::Serverless-LambdaTracing', 'X-Ray tracing costs per trace and is off by default; context `tracing=true` turns it on for every function (docs/operations.md).');
   acknowledge(
     'Serverless::Serverless-LambdaDLQ',

@@ -3,16 +3,10 @@ import { authenticated, type Routes } from '../http/routes.js';
 import { idParam, pageQuery } from '../http/validation.js';
 import { withTicketRefs } from '../http/ticket-refs.js';
 import { createComment, deleteComment, getComment, listComments, updateComment } from './comments.js';
-import { commentResult } from './shapes.js';
+import { commentContent as content, commentResult } from './shapes.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 const commentParams = ticketParams.extend({ commentId: idParam });
-
-/** Stored as written (no trimming: leading indentation may matter), but never blank (spec §8: 10,000 chars). */
-const content = z
-  .string()
-  .max(10_000, 'At most 10,000 characters')
-  .refine((value) => value.trim().length > 0, 'Must not be empty');
 
 /** Routes of the `comments` group (spec §4.8); the ticket may be named by its display id. */
 export const commentsRoutes: Routes = withTicketRefs({

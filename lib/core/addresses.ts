@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { hasControlCharacters } from './text.js';
 
 /**
  * Where a webhook may be delivered: only to public addresses (the SSRF guard). The table
@@ -52,13 +53,15 @@ function blockList(): BlockList {
   return blocked;
 }
 
-/** The IPv4 address an IPv6 address carries (IPv4-mapped, NAT64 64:ff9b::/96, 6to4 2002::/16), if any. */
+/** The IPv4 address an IPv6 address carries (IPv4-mapped, IPv4-translated, IPv4-compatible, NAT64 64:ff9b::/96, 6to4 2002::/16), if any. */
 export function embeddedIpv4(address: string): string | undefined {
   const groups = expandIpv6(address);
   if (!groups) return undefined;
   const v4 = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
   const zeros = (from: number, to: number) => groups.slice(from, to).every((group) => group === 0);
   if (zeros(0, 5) && groups[5] === 0xffff) return v4(groups[6]!, groups[7]!); // ::ffff:a.b.c.d
+  if (zeros(0, 4) && groups[4] === 0xffff && groups[5] === 0) return v4(groups[6]!, groups[7]!); // ::ffff:0:a.b.c.d (IPv4-translated, RFC 2765)
+  if (zeros(0, 6)) return v4(groups[6]!, groups[7]!); // ::a.b.c.d (IPv4-compatible, deprecated by RFC 4291 §2.5.5.1; :: and ::1 fall in 0.0.0.0/8)
   if (groups[0] === 0x64 && groups[1] === 0xff9b && zeros(2, 6)) return v4(groups[6]!, groups[7]!); // 64:ff9b::a.b.c.d
   if (groups[0] === 0x2002) return v4(groups[1]!, groups[2]!); // 2002:AABB:CCDD::
   return undefined;
@@ -91,6 +94,29 @@ function expandIpv6(address: string): number[] | undefined {
   return all.map((group) => parseInt(group, 16));
 }
 
+/** `scheme://` and a non-empty authority, as written: `https:///x`, `https:/x` and `https:x` name no host. */
+const WITH_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/[^/\\?#]/i;
+
+/**
+ * A URL the service will call, read as its host: the URL, and its host name in lower case
+ * without IPv6 brackets and without a trailing dot (`localhost.` is `localhost`); or why it has
+ * none. WHATWG URL parsing reads `https:x` and `https:///x` as host `x`, so the raw text must
+ * itself carry `//` and an authority.
+ */
+export function outboundTarget(raw: string): { url: URL; host: string } | string {
+  if (hasControlCharacters(raw)) return 'Must not contain control characters';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'Must be an absolute URL';
+  }
+  if (!WITH_AUTHORITY.test(raw.trim())) return 'Must be an absolute URL with a host (scheme://host/…)';
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
+  if (!host) return 'Must be an absolute URL with a host (scheme://host/…)';
+  return { url, host };
+}
+
 /** What the refusal of a loopback URL says: the local runtime's setting that admits one. */
 const LOOPBACK_SETTING = 'a local development server admits http://127.0.0.1:<port> and http://localhost:<port> when started with WEBHOOK_ALLOW_LOOPBACK=true';
 
@@ -105,13 +131,9 @@ export interface UrlRules {
  * judged again at delivery, on the address actually connected to).
  */
 export function webhookUrlRefusal(raw: string, rules: UrlRules = {}): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return 'Must be an absolute URL';
-  }
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const target = outboundTarget(raw);
+  if (typeof target === 'string') return target;
+  const { url, host } = target;
   const loopbackHost = host === 'localhost' || host === '127.0.0.1';
   if (rules.allowLoopback && loopbackHost && (url.protocol === 'http:' || url.protocol === 'https:')) return undefined;
   if (host === 'localhost') return `Must not point to this machine (${LOOPBACK_SETTING})`;

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress } from
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
-import { isPublicAddress, webhookUrlRefusal, type UrlRules } from './addresses.js';
+import { isPublicAddress, outboundTarget, webhookUrlRefusal, type UrlRules } from './addresses.js';
 
 /**
  * The one way the service calls out to an address a user gave it (webhook receivers, OAuth
@@ -52,19 +52,18 @@ export function outboundRequest(url: string, options: OutboundRequest): Promise<
   const failure = (error: string) => finish({ statusCode: 0, headers: {}, error });
 
   return new Promise((resolve) => {
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      resolve(failure('invalid URL'));
+    const parsed = outboundTarget(url);
+    if (typeof parsed === 'string') {
+      resolve(failure('invalid URL (no host)'));
       return;
     }
+    const { url: target, host } = parsed;
     const secure = target.protocol === 'https:';
     if (!secure && !(options.allowLoopback && target.protocol === 'http:')) {
       resolve(failure('not an https:// URL'));
       return;
     }
-    const host = target.hostname.replace(/^\[|\]$/g, '');
+
     if (isIP(host) && !permitted(host)) {
       resolve(failure(new RefusedAddress(host).message));
       return;
@@ -152,7 +151,7 @@ const REGISTRATION_LOOKUP_MS = 3000;
 export async function deliverableUrlRefusal(raw: string, rules: UrlRules = {}): Promise<string | undefined> {
   const shape = webhookUrlRefusal(raw, rules);
   if (shape) return shape;
-  const host = new URL(raw).hostname.replace(/^\[|\]$/g, '');
+  const { host } = outboundTarget(raw) as { host: string };
   if (isIP(host)) return undefined;
   let timer: NodeJS.Timeout | undefined;
   const addresses = await Promise.race([

@@ -1,4 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
+import { mappedStack } from './stack-map.js';
 
 /*
  * Logs and metrics: one JSON log line per request, event batch, delivery attempt and sweep,
@@ -53,9 +54,12 @@ export const log = {
     if (readable()) console.warn(textLine(`WARN ${message}`, fields));
     else logger.warn(message, fields);
   },
-  /** The error's stack (or its text) is logged: errors are built by our code and the SDKs, never from a secret. */
+  /**
+   * The error's stack (or its text) is logged: errors are built by our code and the SDKs, never
+   * from a secret. A deployed bundle's frames are mapped to their sources here (lib/core/stack-map.ts).
+   */
   error(message: string, fields: LogFields, error?: unknown): void {
-    const detail = error instanceof Error ? error.stack ?? error.message : error === undefined ? undefined : String(error);
+    const detail = error instanceof Error ? (error.stack ? mappedStack(error.stack) : error.message) : error === undefined ? undefined : String(error);
     if (readable()) console.error(textLine(`ERROR ${message}`, { ...fields, error: detail }));
     else logger.error(message, { ...fields, ...(detail ? { error: detail } : {}) });
   },

@@ -10,14 +10,27 @@ const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBF
  */
 export const isWellFormedText = (text: string): boolean => !UNPAIRED_SURROGATE.test(text);
 
-/** The paths (`a.b.0`) of every string, and every object key, in `value` that is not well-formed. */
-export function malformedTextPaths(value: unknown, path: string[] = []): string[] {
-  if (typeof value === 'string') return isWellFormedText(value) ? [] : [path.join('.')];
-  if (Array.isArray(value)) return value.flatMap((item, index) => malformedTextPaths(item, [...path, String(index)]));
-  if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([key, item]) => (isWellFormedText(key) ? malformedTextPaths(item, [...path, key]) : [[...path, key].join('.')]));
+/**
+ * The paths (`a.b.0`) of every string, and every object key, in `value` that is not
+ * well-formed. Walked with a stack of its own, not by recursion, so no nesting overflows it.
+ */
+export function malformedTextPaths(value: unknown): string[] {
+  const found: string[] = [];
+  const pending: Array<[unknown, string[]]> = [[value, []]];
+  while (pending.length > 0) {
+    const [item, path] = pending.pop()!;
+    if (typeof item === 'string') {
+      if (!isWellFormedText(item)) found.push(path.join('.'));
+    } else if (Array.isArray(item)) {
+      item.forEach((entry, index) => pending.push([entry, [...path, String(index)]]));
+    } else if (item && typeof item === 'object') {
+      for (const [key, entry] of Object.entries(item)) {
+        if (isWellFormedText(key)) pending.push([entry, [...path, key]]);
+        else found.push([...path, key].join('.'));
+      }
+    }
   }
-  return [];
+  return found.reverse();
 }
 
 /** 400 VALIDATION_ERROR naming every field whose text holds an unpaired surrogate. */
@@ -25,6 +38,12 @@ export function refuseMalformedText(value: unknown, root: string): void {
   const paths = malformedTextPaths(value);
   if (paths.length > 0) throw validationError(paths.map((path) => ({ path: path || root, message: 'Contains an unpaired UTF-16 surrogate (not valid Unicode text)' })));
 }
+
+/** C0 controls, DEL and C1 controls: never part of a URL as written (RFC 3986 §2; WHATWG URL strips or encodes them). */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Whether a text holds a control character (NUL, BEL, tab, newline, DEL, C1…). */
+export const hasControlCharacters = (text: string): boolean => CONTROL.test(text);
 
 /** `4000` → `4,000`: digits grouped by hand, since Intl (toLocaleString) costs a cold start several milliseconds when first used at import. */
 export const groupDigits = (value: number): string => String(value).replace(/\B(?=(\d{3})+$)/g, ',');

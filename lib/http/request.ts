@@ -76,7 +76,40 @@ export function cookiesOf(event: APIGatewayProxyEventV2): Record<string, string>
   return cookies;
 }
 
+/** How deep a JSON body may nest its arrays and objects: deeper bodies are refused before they are parsed or walked. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether the JSON text nests arrays and objects deeper than `max`, read in one pass over the
+ * text (brackets outside strings), without parsing it and without recursion: a body of thousands
+ * of `[` must not reach code that walks the parsed value recursively.
+ */
+export function jsonNestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c) i++; // a backslash escapes the next character
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) {
+      if (++depth > max) return true;
+    } else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** 400 VALIDATION_ERROR for a body nested deeper than MAX_JSON_DEPTH. */
+export function nestingTooDeep(): AppError {
+  return new AppError(400, 'VALIDATION_ERROR', `Request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`, {
+    issues: [{ path: 'body', message: `Nested deeper than ${MAX_JSON_DEPTH} levels` }],
+    maxDepth: MAX_JSON_DEPTH,
+  });
+}
+
 function parseJson(text: string): unknown {
+  if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) throw nestingTooDeep();
   try {
     return JSON.parse(text);
   } catch {

@@ -17,7 +17,7 @@ import { idempotencyKeyOf, runIdempotently } from '../db/idempotency.js';
 import { collectRateLimits, countInWindow, rateLimitHeaders, rateWindow, type RateLimitState } from '../db/rate-limit.js';
 import { config } from '../core/config.js';
 import { scopesOf, type RawBody, type RequestInfo, type Routes } from './routes.js';
-import { authenticateRequest, enforceOAuthScopes, enforceTokenRestrictions, requirePlatformOperator } from './access.js';
+import { authenticateRequest, bearerOf, enforceOAuthScopes, enforceTokenRestrictions, requirePlatformOperator } from './access.js';
 import { claimFenceOf, cookiesOf, lowerCaseHeaders, parseBody, requestBodyText } from './request.js';
 
 /** Largest accepted request body unless a route says otherwise (a wiki page's routes admit more). */
@@ -239,11 +239,21 @@ function noteCaller(trace: RequestTrace, caller: DomainContext): void {
  */
 async function countCredentialCall(headers: Record<string, string | undefined>, clock: Clock): Promise<void> {
   const limit = config().credentialRateLimit;
-  const authorization = headers.authorization;
-  if (!limit || !authorization) return;
+  if (!limit || !headers.authorization) return;
+  // Keyed by the credential as authentication reads it (scheme in any case, any spacing), never the header as sent:
+  // `bearer x`, `BEARER  x` and `Bearer\tx` are one credential and share one window.
+  const credential = sha256Hex(bearerOrRaw(headers));
   const now = clock.now();
-  const credential = sha256Hex(authorization);
   await countInWindow(rateWindow('credential', `credential#${credential}`, limit, 60, now), now, `At most ${limit} requests a minute with one credential; retry later`);
+}
+
+/** The bearer value authentication would read; a header it would refuse is keyed as sent (it fails authentication anyway). */
+function bearerOrRaw(headers: Record<string, string | undefined>): string {
+  try {
+    return bearerOf(headers);
+  } catch {
+    return `raw ${headers.authorization}`;
+  }
 }
 
 function logRequest(event: APIGatewayProxyEventV2, status: number, trace: RequestTrace, ms: number): void {

@@ -1,7 +1,9 @@
 import * as z from 'zod';
 import { validationError, type ValidationIssue } from '../core/errors.js';
-import { isCalendarDay } from '../core/clock.js';
 import { refuseMalformedText } from '../core/text.js';
+import { requiredText, idParam } from '../core/fields.js';
+
+export { calendarDate, idParam, optionalText, requiredText, storedUrl, webLink } from '../core/fields.js';
 
 /**
  * Parses with zod; failures become 400 VALIDATION_ERROR naming each field. A string with an
@@ -39,9 +41,6 @@ export function pageQuery(defaultLimit: number, maxLimit: number) {
 
 export const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Must be a hex color like #RRGGBB');
 
-/** Trimmed, non-empty string of at most `max` characters. */
-export const requiredText = (max: number) => z.string().trim().min(1, 'Must not be empty').max(max, `At most ${max} characters`);
-
 /** An e-mail address, trimmed and lower-cased, at most 254 characters. */
 export const emailAddress = z
   .string()
@@ -57,22 +56,6 @@ export const commaSeparated = z
   .max(4000)
   .meta({ description: 'Comma-separated list' })
   .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean));
-
-export const optionalText = (max: number) => z.string().max(max, `At most ${max} characters`);
-
-/** A date (YYYY-MM-DD), or an ISO 8601 date-time, which counts as its UTC day. */
-export const calendarDate = z
-  .string()
-  .max(40)
-  .transform((value, ctx) => {
-    if (isCalendarDay(value)) return value;
-    if (/^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value))) return new Date(value).toISOString().slice(0, 10);
-    ctx.addIssue({ code: 'custom', message: 'Must be an ISO 8601 date (YYYY-MM-DD)' });
-    return z.NEVER;
-  })
-  .meta({ override: { type: 'string', format: 'date', description: 'ISO 8601 date (YYYY-MM-DD); a date-time counts as its UTC day' } });
-
-export const idParam = z.string().min(1).max(64);
 
 /** Restriction fields shared by personal and agent tokens (spec §4.14, §5.3). */
 export const tokenRestrictionsBody = z.strictObject({

@@ -34,7 +34,7 @@ interface JsonRpcMessage {
 
 /** What a request body says of the client: its name, and whether it is a 2025 `initialize`. */
 export function clientOfMessage(body: unknown): { name?: string; initialize: boolean } {
-  const message = (Array.isArray(body) ? body[0] : body) as JsonRpcMessage | undefined;
+  const message = body as JsonRpcMessage | undefined;
   if (!message || typeof message !== 'object') return { initialize: false };
   const initialize = message.method === 'initialize';
   const name = initialize ? message.params?.clientInfo?.name : message.params?._meta?.[CLIENT_INFO_KEY]?.name;

@@ -3,6 +3,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { forbidden } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import { authenticated, originOf, type RawBody, type RequestInfo, type Routes } from '../http/routes.js';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../http/request.js';
 import { buildMcpServer } from './server.js';
 import { clientNameOfSession, clientOfMessage, legacySessionId } from './client-name.js';
 
@@ -28,6 +29,11 @@ const jsonRpcMessage = z
   })
   .meta({ id: 'JsonRpcMessage', description: 'A JSON-RPC 2.0 response: exactly one of `result` and `error`' });
 
+/** A transport-level refusal as the MCP transport answers one: a JSON-RPC error with a null id. */
+function jsonRpcRefusal(statusCode: number, code: number, message: string): RawBody {
+  return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }) };
+}
+
 /** The caller's context, with the MCP client's name as the credential's label (what claims show). */
 function withClientName(ctx: DomainContext, name: string | undefined): DomainContext {
   if (!name) return ctx;
@@ -43,12 +49,16 @@ async function serveMcp(ctx: DomainContext, request: RequestInfo): Promise<RawBo
   const origin = originOf(request);
   // DNS-rebinding protection: a browser page of another origin may not drive this endpoint.
   if (request.headers.origin !== undefined && request.headers.origin !== origin) throw forbidden('Origin not allowed', 'FORBIDDEN');
+  // Nesting is bounded before anything parses or walks the message (the SDK's schemas recurse).
+  if (jsonNestsDeeperThan(request.bodyText, MAX_JSON_DEPTH)) return jsonRpcRefusal(400, -32600, `The message nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
   let body: unknown;
   try {
     body = request.bodyText ? JSON.parse(request.bodyText) : undefined;
   } catch {
     body = undefined; // the SDK answers the parse error in JSON-RPC
   }
+  // The protocol revisions served here have no JSON-RPC batches: one message, one counted request.
+  if (Array.isArray(body)) return jsonRpcRefusal(400, -32600, 'JSON-RPC batches are not supported: send one message per request');
   const client = clientOfMessage(body);
   const clientName = client.name ?? clientNameOfSession(request.headers['mcp-session-id']);
   const callerCtx = withClientName(ctx, clientName);

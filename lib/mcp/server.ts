@@ -66,7 +66,7 @@ function withoutDialect(schema: z.ZodObject): z.ZodObject {
   const standard = schema['~standard'];
   const strip = (json: Record<string, unknown>) => {
     const { $schema: _dialect, ...rest } = json;
-    return rest;
+    return compactSchema(rest) as Record<string, unknown>;
   };
   const jsonSchema = {
     input: (options: JsonSchemaOptions) => strip(standard.jsonSchema!.input(options)),
@@ -75,12 +75,28 @@ function withoutDialect(schema: z.ZodObject): z.ZodObject {
   return { '~standard': { ...standard, jsonSchema } } as unknown as z.ZodObject;
 }
 
+/**
+ * What a model needs of a schema and no more: a date's or timestamp's `format` says what its
+ * 300-character `pattern` spells out, and `override` is the REST reference's own rendering hint
+ * (lib/core/fields.ts). Both are dropped from the listing; zod still validates with the pattern.
+ */
+function compactSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compactSchema);
+  if (!node || typeof node !== 'object') return node;
+  const { override: _hint, ...rest } = node as Record<string, unknown>;
+  if (rest.format === 'date' || rest.format === 'date-time') delete rest.pattern;
+  for (const [key, value] of Object.entries(rest)) rest[key] = compactSchema(value);
+  return rest;
+}
+
 /** A tool's input schema as listed, built once per tool (the server is built per request). */
 const inputSchemas = new WeakMap<ToolDefinition, z.ZodObject>();
 function inputSchemaOf(tool: ToolDefinition): z.ZodObject {
   let schema = inputSchemas.get(tool);
   if (!schema) {
-    schema = withoutDialect(tool.readOnly || tool.idempotent ? tool.input : tool.input.extend({ idempotencyKey }));
+    // Strict: an argument the tool does not declare is refused, naming it, never dropped in silence.
+    const declared = tool.readOnly || tool.idempotent ? tool.input : tool.input.extend({ idempotencyKey });
+    schema = withoutDialect(z.strictObject(declared.shape));
     inputSchemas.set(tool, schema);
   }
   return schema;

@@ -3,17 +3,22 @@ import { type AppError, invalidField } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import { listBoards } from '../boards/index.js';
 import { listStatuses } from '../statuses/index.js';
-import { listIssues, createBoardTicket, getTicket, patchTicket, changeTicketStatus, REPORT_OUTCOMES, reportRun, claimTicket, claimNext, heartbeatClaim, releaseClaim, locateTicket, HANDOFF_LIMITS, type Ticket } from '../tickets/index.js';
+import {
+  listIssues, createBoardTicket, getTicket, patchTicket, changeTicketStatus, REPORT_OUTCOMES, reportRun, claimTicket, claimNext, heartbeatClaim, releaseClaim, locateTicket,
+  handoffFields, heartbeatNote, leaseSeconds as leaseLength, statusChangeReason, ticketDescription, ticketSearch, ticketTimestamp, ticketTitle, type Ticket,
+} from '../tickets/index.js';
 import { PRIORITIES } from '../db/entities/index.js';
-import { createComment, listComments } from '../comments/index.js';
-import { createEntry } from '../time/index.js';
-import { isCalendarDay } from '../core/clock.js';
+import { commentContent, createComment, listComments } from '../comments/index.js';
+import { createEntry, entryDescription, entryDurationMinutes } from '../time/index.js';
+import { calendarDate, idParam, requiredText, webLink } from '../core/fields.js';
 import { groupDigits } from '../core/text.js';
 import { getPage, searchSpace, searchWiki } from '../wiki/index.js';
 
 /**
  * The MCP tools: each a thin adapter over the domain functions the REST routes call, never a
- * second implementation. Names, order and descriptions are stable (clients cache them); input
+ * second implementation. Every field a REST route also takes is read with the REST route's own
+ * schema (the domains export them), so limits, defaults and clamping are the same on both; an
+ * argument a tool does not declare is refused (lib/mcp/server.ts lists the schemas strict). Names, order and descriptions are stable (clients cache them); input
  * schemas are flat objects; results are compact and never exceed MAX_RESULT_CHARACTERS.
  */
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
@@ -129,8 +134,8 @@ const compactClaim = (outcome: Awaited<ReturnType<typeof claimTicket>>): z.infer
   handoff: outcome.handoff ? handoffText(outcome.handoff) : null,
 });
 
-const leaseSeconds = z.number().int().min(60).max(14_400).optional().describe('Default 1800');
-const ids = z.array(z.string().max(100)).max(100).optional();
+const leaseSeconds = leaseLength.optional();
+const ids = z.array(idParam).max(100, 'At most 100').optional();
 
 const filterInput = {
   boardId: z.string().max(100).optional().describe('Only this board'),
@@ -209,7 +214,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     readOnly: true,
     destructive: false,
     idempotent: true,
-    input: z.object({ query: z.string().min(1).max(200), ...filterInput }),
+    input: z.object({ query: ticketSearch, ...filterInput }),
     output: z.object({ tickets: z.array(compactTicket), ...pageOutput }),
     run: (ctx, input) => listTickets(ctx, input),
   }),
@@ -273,12 +278,12 @@ export const TOOLS: readonly ToolDefinition[] = [
     destructive: false,
     idempotent: false,
     input: z.object({
-      boardId: z.string().max(100),
-      title: z.string().min(1).max(500),
-      description: z.string().max(50_000).optional(),
+      boardId: idParam,
+      title: ticketTitle,
+      description: ticketDescription.optional(),
       priority: z.enum(PRIORITIES).optional(),
-      assigneeId: z.string().max(100).optional(),
-      statusId: z.string().max(100).optional(),
+      assigneeId: idParam.optional(),
+      statusId: idParam.optional(),
     }),
     output: compactTicket,
     run: async (ctx, { boardId, ...fields }) => compact(await createBoardTicket(ctx, boardId, fields)),
@@ -292,11 +297,11 @@ export const TOOLS: readonly ToolDefinition[] = [
     idempotent: true,
     input: z.object({
       ...ticketRef,
-      title: z.string().min(1).max(500).optional(),
-      description: z.string().max(50_000).optional(),
+      title: ticketTitle.optional(),
+      description: ticketDescription.optional(),
       priority: z.enum(PRIORITIES).optional(),
-      assigneeId: z.string().max(100).nullable().optional(),
-      dueDate: z.string().max(40).nullable().optional().describe('ISO 8601, or null'),
+      assigneeId: idParam.nullable().optional(),
+      dueDate: ticketTimestamp.nullable().optional().describe('ISO 8601, or null'),
       claimCount,
     }),
     output: compactTicket,
@@ -312,7 +317,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     readOnly: false,
     destructive: false,
     idempotent: true,
-    input: z.object({ ...ticketRef, statusId: z.string().max(100), reason: z.string().max(500).optional(), claimCount }),
+    input: z.object({ ...ticketRef, statusId: idParam, reason: statusChangeReason.optional(), claimCount }),
     output: compactTicket,
     run: async (ctx, input) => {
       const { boardId, ticketId } = await locate(ctx, input);
@@ -363,7 +368,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     readOnly: false,
     destructive: false,
     idempotent: true,
-    input: z.object({ ...ticketRef, extendSeconds: z.number().int().min(60).max(14_400).optional(), note: z.string().max(HANDOFF_LIMITS.note).optional(), claimCount }),
+    input: z.object({ ...ticketRef, extendSeconds: leaseLength.optional(), note: heartbeatNote.optional(), claimCount }),
     output: z.object({ claimExpiresAt: z.string(), claimCount: z.number() }),
     run: async (ctx, input) => {
       const { boardId, ticketId } = await locate(ctx, input);
@@ -383,11 +388,11 @@ export const TOOLS: readonly ToolDefinition[] = [
     idempotent: false,
     input: z.object({
       ...ticketRef,
-      reason: z.string().max(500).optional(),
-      summary: z.string().min(1).max(HANDOFF_LIMITS.summary).optional(),
-      nextSteps: z.string().max(HANDOFF_LIMITS.nextSteps).optional(),
-      branch: z.string().max(HANDOFF_LIMITS.branch).optional(),
-      links: z.array(z.url({ protocol: /^https?$/ }).max(2_000)).max(HANDOFF_LIMITS.links).optional(),
+      reason: statusChangeReason.optional(),
+      summary: handoffFields.summary.optional(),
+      nextSteps: handoffFields.nextSteps.optional(),
+      branch: handoffFields.branch.optional(),
+      links: handoffFields.links.optional(),
       claimCount,
     }),
     output: z.object({ released: z.boolean() }),
@@ -409,7 +414,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       ...ticketRef,
       outcome: z.enum(REPORT_OUTCOMES),
       summary: z.string().min(1).max(2_000),
-      prUrl: z.string().url().max(2_000).optional(),
+      prUrl: webLink(2_000).optional(),
       branch: z.string().max(255).optional(),
       setStatus: z.boolean().optional(),
       releaseClaim: z.boolean().optional(),
@@ -470,7 +475,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     readOnly: false,
     destructive: false,
     idempotent: false,
-    input: z.object({ ...ticketRef, content: z.string().min(1).max(50_000), claimCount }),
+    input: z.object({ ...ticketRef, content: commentContent, claimCount }),
     output: z.object({ id: z.string(), createdAt: z.string() }),
     run: async (ctx, input) => {
       const { boardId, ticketId } = await locate(ctx, input);
@@ -487,9 +492,9 @@ export const TOOLS: readonly ToolDefinition[] = [
     idempotent: false,
     input: z.object({
       ...ticketRef,
-      durationMinutes: z.number().int().min(1).max(1440),
-      description: z.string().max(500).optional(),
-      date: z.string().refine(isCalendarDay, 'YYYY-MM-DD').optional().describe('YYYY-MM-DD, default today (UTC)'),
+      durationMinutes: entryDurationMinutes,
+      description: entryDescription.optional(),
+      date: calendarDate.optional().describe('YYYY-MM-DD, default today (UTC)'),
       claimCount,
     }),
     output: z.object({ id: z.string(), state: z.string(), durationMinutes: z.number(), date: z.string() }),
@@ -508,7 +513,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     readOnly: true,
     destructive: false,
     idempotent: true,
-    input: z.object({ query: z.string().min(1).max(200), spaceId: z.string().max(100).optional(), page, limit }),
+    input: z.object({ query: requiredText(200), spaceId: idParam.optional(), page, limit }),
     output: z.object({ hits: z.array(z.object({ spaceId: z.string(), pageId: z.string(), title: z.string(), snippet: z.string() })), ...pageOutput }),
     run: async (ctx, input) => {
       const paging = { page: input.page, limit: input.limit };

@@ -3,6 +3,7 @@ import { AppError, notFound } from '../core/errors.js';
 import { config } from '../core/config.js';
 import { authenticated, EDGE_THROTTLES, open, originOf, type RawBody, type RequestInfo, type Routes } from '../http/routes.js';
 import { organizationSlugOf, subdomainSlugOf } from '../http/organization-slug.js';
+import { storedUrl } from '../http/validation.js';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { authenticate, login } from '../identity/index.js';
@@ -174,9 +175,9 @@ export const oauthRoutes: Routes = {
     errors: { 400: ['invalid_redirect_uri', 'invalid_client_metadata'], 401: ['UNAUTHENTICATED'], 403: ['FORBIDDEN'], 404: ['NOT_FOUND'], 429: ['rate_limited'] },
     body: z.object({
       client_name: z.string().trim().min(1).max(200),
-      redirect_uris: z.array(z.string().max(2000)).min(1).max(20),
-      client_uri: z.string().max(2000).optional(),
-      logo_uri: z.string().max(2000).optional(),
+      redirect_uris: z.array(storedUrl(2000)).min(1).max(20),
+      client_uri: storedUrl(2000).optional(),
+      logo_uri: storedUrl(2000).optional(),
       token_endpoint_auth_method: z.string().max(100).optional(),
       grant_types: z.array(z.string().max(100)).max(10).optional(),
       response_types: z.array(z.string().max(100)).max(10).optional(),
@@ -281,15 +282,16 @@ export const oauthRoutes: Routes = {
   'POST /api/v1/oauth/revoke': open({
     edgeThrottle: EDGE_THROTTLES.oauth,
     summary: 'Revoke a token (RFC 7009)',
-    description: 'Form-encoded or JSON `token` (and optionally `client_id`). A refresh token revokes its whole grant; an access token itself. Always 200, whatever the token.',
+    description:
+      'Form-encoded or JSON `token`, with the client authenticated as at the token endpoint (RFC 7009 §2.1): `client_id`, and `client_secret` for a registered (confidential) client; a missing or failed client authentication is 401 `invalid_client`. A refresh token revokes its whole grant; an access token itself; only tokens issued to that client. Otherwise always 200, whatever the token.',
     bodyFormat: 'form',
     errorFormat: 'oauth',
     result: z.strictObject({}).meta({ id: 'OAuthRevocation', description: 'Empty: the token is revoked now, or was not valid' }),
-    errors: { 404: ['NOT_FOUND'], 429: ['rate_limited'] },
+    errors: { 401: ['invalid_client'], 404: ['NOT_FOUND'], 429: ['rate_limited'] },
     body: z.object({ token: z.string().min(1).max(4000), token_type_hint: optionalText(100), client_id: optionalText(2000), client_secret: optionalText(200) }),
     handler: async (ctx, { body, request }) => {
       const site = await namedSite(request, 'revoke', ctx);
-      await revokeToken(body.token, body.client_id, site.slug, ctx.clock.now());
+      await revokeToken({ token: body.token, clientId: body.client_id, clientSecret: body.client_secret }, site.slug, ctx.clock.now());
       return {};
     },
   }),

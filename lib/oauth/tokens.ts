@@ -421,19 +421,26 @@ export async function revokeGrant(grantId: string, now: Date): Promise<void> {
 }
 
 /**
- * RFC 7009 revocation: a refresh token (or code) revokes its grant, an access token its own
- * record. Unknown tokens, tokens of another client than the one named, and tokens of another
- * organization than the one whose endpoint was reached, are ignored: the answer is always 200.
+ * RFC 7009 revocation. The client authenticates first (§2.1): a confidential client with its
+ * secret, a public client by its `client_id`; a request naming no client, or a client that fails
+ * authentication, is refused (401 invalid_client). Then a refresh token (or code) revokes its
+ * grant, an access token its own record, and only when it was issued to that client at this
+ * organization: unknown tokens, another client's and another organization's are ignored (200).
+ * One read: the token's record, the organization and the client, together.
  */
-export async function revokeToken(token: string, clientId: string | undefined, slug: string, now: Date): Promise<void> {
+export async function revokeToken(input: { token: string; clientId: string | undefined; clientSecret: string | undefined }, slug: string, now: Date): Promise<void> {
+  const { token, clientId } = input;
+  if (!clientId) throw oauthError('invalid_client', 'Client authentication failed: send client_id (and client_secret for a confidential client)');
   const entities = db().entities;
   const spendable = token.startsWith(REFRESH_PREFIX) || token.startsWith('wmc_');
-  const [stored, organization] = (await batchGetMixed([
+  const [stored, organization, clientItem] = (await batchGetMixed([
     spendable ? { entity: entities.oauthToken, key: { lookupKey: sha256Hex(token) } } : { entity: entities.credential, key: { lookupKey: sha256Hex(token) } },
     { entity: entities.organizationSlug, key: { slug } },
-  ])) as [OAuthTokenItem | CredentialItem | undefined, OrganizationSlugItem | undefined];
+    { entity: entities.oauthClient, key: { clientId } },
+  ])) as [OAuthTokenItem | CredentialItem | undefined, OrganizationSlugItem | undefined, OAuthClientItem | undefined];
   const orgId = organizationOf(organization);
-  if (!stored || stored.orgId !== orgId || (clientId && stored.clientId !== clientId)) return;
+  await requestingClient(clientId, orgId, input.clientSecret, clientItem, now);
+  if (!stored || stored.orgId !== orgId || stored.clientId !== clientId) return;
   if (spendable) await revokeGrant((stored as OAuthTokenItem).grantId, now);
   else if ((stored as CredentialItem).kind === 'OAUTH') await entities.credential.delete({ lookupKey: stored.lookupKey }).go({ response: 'none' });
 }

@@ -70,6 +70,8 @@ export async function updateGroup(ctx: DomainContext, groupId: string, input: { 
   const group = await loadGroup(ctx, groupId);
   if (group.systemKey === 'ADMINISTRATORS' && input.permissions) throw forbidden('The Administrators group always holds every permission');
   const permissions = input.permissions ? checkPermissions(input.permissions) : group.permissions;
+  // A system group's name is what every member reads to know who holds what: only an ADMIN renames one.
+  if (group.isSystem && input.name !== undefined && input.name !== group.name) requireAdmin(ctx, 'rename a system group');
   if (input.permissions) {
     // System groups (Members, Agents, Customers) are every new user's defaults: only an ADMIN reshapes them.
     if (group.isSystem) requireAdmin(ctx, "change a system group's permissions");

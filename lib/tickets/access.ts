@@ -64,6 +64,9 @@ export async function loadTickets(ctx: DomainContext, ticketIds: string[]): Prom
  * Of these tickets, those on a board the caller may see: `known` is a board already seen (no
  * read for its tickets), the other boards are read in one BatchGetItem (none when all are on it).
  */
+/** Whether the caller sees every board of its organization: an administrator whose token names no boards. */
+export const seesEveryBoard = (ctx: DomainContext): boolean => ctx.actor.isAdmin && ctx.actor.credential.allowedBoardIds.length === 0;
+
 export async function onVisibleBoards(ctx: DomainContext, known: BoardItem, tickets: TicketItem[]): Promise<TicketItem[]> {
   const otherBoardIds = [...new Set(tickets.map((ticket) => ticket.boardId).filter((id) => id !== known.boardId))];
   const otherBoards = (await batchGetMixed(

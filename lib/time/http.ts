@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/routes.js';
-import { calendarDate, idParam, optionalText, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
+import { calendarDate, idParam, optionalText, pageQuery, queryBoolean, requiredText, storedUrl } from '../http/validation.js';
 import { withTicketRefs } from '../http/ticket-refs.js';
 import { TIME_ENTRY_STATES } from '../db/entities/index.js';
 import { createBookingItem, deleteBookingItem, listBookingItems, updateBookingItem } from './booking-items.js';
@@ -11,17 +11,12 @@ import { listTimers, startTimer, stopAllTimers, stopTimer } from './timers.js';
 import {
   bookingItemResult, budgetSummaryResult, recentResult, savedSyncEndpointResult, stopAllResult, summaryResult, syncEndpointResult,
   timeEntryResult, timerResult, todayResult,
+  entryDescription, entryDurationMinutes,
 } from './shapes.js';
 
-/** One entry is one day's work: 1 to 1,440 whole minutes. */
-const durationMinutes = z
-  .number()
-  .int('Must be a whole number of minutes')
-  .min(1, 'At least 1 minute')
-  .max(1440, 'At most 1,440 minutes (one day)');
-
 const entryDate = calendarDate;
-const description = optionalText(500);
+const description = entryDescription;
+const durationMinutes = entryDurationMinutes;
 const target = {
   ticketId: idParam.optional().meta({ description: 'The ticket (id or display id); exactly one of ticketId and bookingItemId' }),
   bookingItemId: idParam.optional(),
@@ -243,7 +238,7 @@ export const timeRoutes: Routes = withTicketRefs({
       'Approved entries are pushed to this HTTPS URL as signed JSON POSTs, exactly like webhook deliveries (same headers, signatures and retries). A new endpoint returns its `secret` once; `rotateSecret` issues a new one.',
     result: savedSyncEndpointResult,
     errors: TIME,
-    body: z.strictObject({ url: z.string().max(2000), rotateSecret: z.boolean().optional() }),
+    body: z.strictObject({ url: storedUrl(2000), rotateSecret: z.boolean().optional() }),
     handler: (ctx, { body }) => putSyncEndpoint(ctx, body),
   }),
   'DELETE /api/v1/time-tracking/sync-endpoint': authenticated({

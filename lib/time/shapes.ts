@@ -2,6 +2,16 @@ import * as z from 'zod';
 import { anId, timestamp } from '../core/shapes.js';
 import { SYNC_STATUSES, TIME_ENTRY_SOURCES, TIME_ENTRY_STATES } from '../db/entities/index.js';
 
+/** One entry is one day's work: 1 to 1,440 whole minutes (REST and the MCP tool alike). */
+export const entryDurationMinutes = z
+  .number()
+  .int('Must be a whole number of minutes')
+  .min(1, 'At least 1 minute')
+  .max(1440, 'At most 1,440 minutes (one day)');
+
+/** What an entry's time was spent on. */
+export const entryDescription = z.string().max(500, 'At most 500 characters');
+
 const day = z.iso.date().meta({ description: 'A calendar day, YYYY-MM-DD' });
 
 const ticketRef = z

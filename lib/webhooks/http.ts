@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { authenticated, type Routes } from '../http/routes.js';
-import { idParam, requiredText } from '../http/validation.js';
+import { idParam, requiredText, storedUrl } from '../http/validation.js';
 import { EVENT_CATALOGUE, EVENT_TYPES } from './events.js';
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, updateEndpoint } from './endpoints.js';
 import { listDeliveries, MAX_DELIVERIES_PAGE, pingEndpoint, redeliver } from './deliveries.js';
@@ -8,7 +8,7 @@ import { createdEndpointResult, deliveryResult, endpointResult } from './shapes.
 
 const endpointParams = z.object({ endpointId: idParam });
 const deliveryParams = z.object({ endpointId: idParam, deliveryId: idParam });
-const url = z.string().max(2000, 'At most 2,000 characters').meta({ description: 'HTTPS URL of a public address' });
+const url = storedUrl(2000).meta({ description: 'HTTPS URL of a public address' });
 const events = z.array(z.enum(EVENT_TYPES)).min(1, 'At least one event').max(EVENT_TYPES.length);
 const PLAN = { 403: ['PLAN_FEATURE_REQUIRED'] } as const;
 

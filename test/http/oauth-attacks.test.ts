@@ -209,11 +209,45 @@ describe("one organization's codes, refresh tokens and grants at another's endpo
   it("ignores a revocation of another organization's tokens sent to this organization's endpoint", async () => {
     const grant = await grantOf();
     for (const value of [grant.refreshToken, grant.accessToken]) {
-      const response = await fetch(`${originOf(other)}/api/v1/oauth/revoke`, { method: 'POST', body: new URLSearchParams({ token: value, client_id: grant.clientId }) });
+      const response = await fetch(`${originOf(other)}/api/v1/oauth/revoke`, { method: 'POST', body: new URLSearchParams({ token: value, client_id: grant.clientId, client_secret: grant.clientSecret }) });
       expect(response.status).toBe(200);
     }
     expect((await asUser(grant.accessToken)).status).toBe(200);
     expect((await refreshWith(grant)).status).toBe(200);
+  });
+});
+
+describe('revocation authenticates the client (RFC 7009 §2.1)', () => {
+  const revoke = (params: Record<string, string>) => fetch(`${originOf(org)}/api/v1/oauth/revoke`, { method: 'POST', body: new URLSearchParams(params) });
+
+  it("refuses to revoke a confidential client's refresh token without its secret, with a wrong one, or with no client named, and the grant lives on", async () => {
+    const grant = await grantOf();
+    const attempts: Record<string, string>[] = [
+      { token: grant.refreshToken, client_id: grant.clientId },
+      { token: grant.refreshToken, client_id: grant.clientId, client_secret: 'not-the-secret' },
+      { token: grant.refreshToken },
+      { token: grant.accessToken },
+    ];
+    for (const params of attempts) {
+      const response = await revoke(params);
+      expect(response.status).toBe(401);
+      expect(((await response.json()) as { error: string }).error).toBe('invalid_client');
+    }
+    expect((await asUser(grant.accessToken)).status).toBe(200);
+    expect((await refreshWith(grant)).status).toBe(200);
+  });
+
+  it("refuses to let one client revoke another client's tokens (200, nothing revoked)", async () => {
+    const [grant, stranger] = [await grantOf(), await grantOf()];
+    for (const value of [grant.refreshToken, grant.accessToken]) {
+      const response = await revoke({ token: value, client_id: stranger.clientId, client_secret: stranger.clientSecret });
+      expect(response.status).toBe(200);
+    }
+    expect((await asUser(grant.accessToken)).status).toBe(200);
+    expect((await refreshWith(grant)).status).toBe(200);
+    const own = await revoke({ token: grant.refreshToken, client_id: grant.clientId, client_secret: grant.clientSecret });
+    expect(own.status).toBe(200);
+    expect((await refreshWith(grant)).body.error).toBe('invalid_grant');
   });
 });
 
@@ -321,7 +355,7 @@ describe('access tokens', () => {
   it('a revoked token is refused at once, and revocation answers 200 whatever the token', async () => {
     const grant = await grantOf();
     for (const value of [grant.accessToken, 'not-a-token', grant.accessToken]) {
-      const response = await fetch(`${originOf(org)}/api/v1/oauth/revoke`, { method: 'POST', body: new URLSearchParams({ token: value }) });
+      const response = await fetch(`${originOf(org)}/api/v1/oauth/revoke`, { method: 'POST', body: new URLSearchParams({ token: value, client_id: grant.clientId, client_secret: grant.clientSecret }) });
       expect(response.status).toBe(200);
     }
     expect((await asUser(grant.accessToken)).status).toBe(401);

@@ -66,8 +66,23 @@ describe('the per-credential limit', () => {
     expect(parse(other.headers.get('ratelimit')).r).toBe(LIMIT - 1);
   });
 
+  it('refuses a fresh window to the same token sent as bearer, BEARER, with two spaces or a tab: one credential, one window', async () => {
+    await freshWindow();
+    const { token } = await createToken(org, org.adminToken, { name: 'spelled' });
+    const spellings = [`Bearer ${token}`, `bearer ${token}`, `BEARER ${token}`, `Bearer  ${token}`, `Bearer\t${token}`];
+    for (const authorization of spellings) {
+      expect((await api('GET', '/api/v1/boards', { org: org.slug, headers: { authorization } })).status).toBe(200);
+    }
+    for (const authorization of spellings) {
+      const refused = await api('GET', '/api/v1/boards', { org: org.slug, headers: { authorization } });
+      expect(refused.status).toBe(429);
+    }
+  });
+
   it('gives the headers of the per-address limit on a successful OAuth call too', async () => {
-    const revoked = await api('POST', '/api/v1/oauth/revoke', { org: org.slug, body: { token: 'not-a-token' }, headers: { 'x-forwarded-for': '198.51.100.77' } });
+    const registered = await api('POST', '/api/v1/oauth/register', { org: org.slug, body: { client_name: 'Public', redirect_uris: ['http://127.0.0.1/cb'] }, headers: { 'x-forwarded-for': '198.51.100.78' } });
+    expect(registered.status).toBe(201);
+    const revoked = await api('POST', '/api/v1/oauth/revoke', { org: org.slug, body: { token: 'not-a-token', client_id: registered.body.client_id }, headers: { 'x-forwarded-for': '198.51.100.77' } });
     expect(revoked.status).toBe(200);
     expect(revoked.headers.get('ratelimit-policy')).toBe('"oauth-revoke";q=60;w=60');
     expect(revoked.headers.get('ratelimit')).toMatch(/^"oauth-revoke";r=\d+;t=\d+$/);

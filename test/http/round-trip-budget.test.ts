@@ -594,12 +594,12 @@ function ticketProbes(): Record<string, Probe> {
         });
       },
     },
-    // The caller's window; the token's record; the grant's revocation.
+    // The caller's window; the token's record with its client; the grant's revocation.
     'POST /api/v1/oauth/revoke': {
       budget: 3,
       run: async (org) => {
         const grant = await createGrant(org, inject('baseUrl'));
-        return api('POST', '/api/v1/oauth/revoke', { headers: { host: oauthHost(org), 'x-forwarded-for': freshIp() }, body: { token: grant.refreshToken } });
+        return api('POST', '/api/v1/oauth/revoke', { headers: { host: oauthHost(org), 'x-forwarded-for': freshIp() }, body: { token: grant.refreshToken, client_id: grant.clientId, client_secret: grant.clientSecret } });
       },
     },
     // Authentication; the boards of the organization (tools/call boards_list; tools/list reads nothing).

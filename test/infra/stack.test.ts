@@ -44,7 +44,7 @@ function routesOf(stack: WorkManagementStack, parent: Template, group: HttpGroup
 /** The service's own functions (CDK may add helper functions with another runtime). */
 function serviceFunctions(template: Template): Record<string, Resource> {
   return template.findResources('AWS::Lambda::Function', {
-    Properties: { Runtime: 'nodejs22.x', Architectures: ['arm64'] },
+    Properties: { Runtime: 'nodejs24.x', Architectures: ['arm64'] },
   }) as Record<string, Resource>;
 }
 
@@ -139,9 +139,10 @@ describe('WorkManagementStack with a custom domain', () => {
       expect(fn.Properties.Environment.Variables).toMatchObject({
         TABLE_NAME: { Ref: expect.any(String) },
         BASE_DOMAIN: 'api.example.com',
-        NODE_OPTIONS: '--enable-source-maps',
         SIGNUP_ENABLED: 'true',
       });
+      // No source-map processing at cold start: a logged error's stack is mapped when it is logged (lib/core/stack-map.ts).
+      expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
       // A dynamic reference resolved by CloudFormation, never the secret itself.
       expect(JSON.stringify(fn.Properties.Environment.Variables.JWT_SECRET)).toContain('{{resolve:secretsmanager:');
     }

@@ -4,7 +4,7 @@ import type { BoardItem, DependencyItem, TicketItem } from '../../db/entities/in
 import { LostRace, retryLostRaces } from '../../db/races.js';
 import { guarded, type TransactionEntities } from '../../db/transact.js';
 import { requirePermission } from '../../organizations/index.js';
-import { liveTicketOf, loadTicketOnBoard, onVisibleBoards } from '../access.js';
+import { liveTicketOf, loadTicketOnBoard, onVisibleBoards, seesEveryBoard } from '../access.js';
 import { loadOrgConfig, type OrgConfig } from '../config.js';
 import { baseTicketData } from '../events.js';
 import { saveTicket } from '../write.js';
@@ -156,11 +156,16 @@ export async function addDependency(ctx: DomainContext, boardId: string, ticketI
 export async function removeDependency(ctx: DomainContext, boardId: string, ticketId: string, blockerId: string): Promise<void> {
   requirePermission(ctx, 'tickets:edit');
   await retryLostRaces(async () => {
-    const { ticket } = await loadTicketOnBoard(ctx, boardId, ticketId);
+    const { board, ticket } = await loadTicketOnBoard(ctx, boardId, ticketId);
     const items = await dependencyItemsOf(ticket.ticketId, 'blockedBy');
     if (!items.some((item) => item.otherId === blockerId)) throw notFound('Dependency');
     const remaining = items.map((item) => item.otherId).filter((id) => id !== blockerId);
-    const open = openCount(await ticketsById(ctx.org.orgId, remaining), remaining);
+    // A dependency whose blocker stands on a board the caller cannot see is not there for it (404, as listing and adding say).
+    const everyBoard = seesEveryBoard(ctx);
+    const blockers = await ticketsById(ctx.org.orgId, everyBoard ? remaining : [...remaining, blockerId]);
+    const blocker = blockers.get(blockerId);
+    if (!everyBoard && blocker && (await onVisibleBoards(ctx, board, [blocker])).length === 0) throw notFound('Dependency');
+    const open = openCount(blockers, remaining);
     const [own, mirror] = mirrorOf(ticket.ticketId, blockerId);
     const unblocked = unblockedBy(ticket, open, blockerId);
     await saveTicket(ctx, {

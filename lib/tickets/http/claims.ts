@@ -3,38 +3,12 @@ import { authenticated, type Routes } from '../../http/routes.js';
 import { idParam } from '../../http/validation.js';
 import { claimTicket, heartbeatClaim, releaseClaim } from '../claims/claims.js';
 import { claimNext } from '../claims/next.js';
-import { HANDOFF_LIMITS, listHandoffs } from '../claims/handoffs.js';
-import { reason } from './schemas.js';
+import { listHandoffs } from '../claims/handoffs.js';
+import { handoffBody, heartbeatNote, leaseSeconds as seconds, reason } from './schemas.js';
 import { claimOutcomeResult, claimResult, handoffResult } from '../shapes.js';
 import { PRIORITIES } from '../../db/entities/index.js';
-import { groupDigits } from '../../core/text.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
-/** Lease lengths are clamped by the domain (spec §4.2), so any finite number is accepted here. */
-/** A lease length: clamped to 60–14,400 seconds (out-of-range values are not refused). */
-const seconds = z.number().finite().meta({ description: 'Seconds; clamped to 60–14,400', default: 1800 });
-
-const text = (max: number) => z.string().max(max, `At most ${groupDigits(max)} characters`);
-
-/** A link a handoff carries: an http(s) URL. */
-const link = text(2000).refine((value) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}, 'An http or https URL');
-
-/** What a holder leaves for the next one when it releases its claim. */
-const handoffBody = z
-  .strictObject({
-    summary: text(HANDOFF_LIMITS.summary).min(1, 'Required').meta({ description: 'What was done and where it stands' }),
-    nextSteps: text(HANDOFF_LIMITS.nextSteps).optional(),
-    branch: text(HANDOFF_LIMITS.branch).optional(),
-    links: z.array(link).max(HANDOFF_LIMITS.links, `At most ${HANDOFF_LIMITS.links} links`).optional(),
-  })
-  .meta({ description: 'Where the next holder starts: listed by GET …/handoffs and carried by the next claim' });
-
 const ids = z.array(idParam).max(100, 'At most 100');
 
 /** Claim routes of the `tickets` group (spec §4.2), claim-next and handoffs (beyond the spec). */
@@ -93,7 +67,7 @@ export const claimsRoutes: Routes = {
     params: ticketParams,
     body: z.strictObject({
       extendSeconds: seconds.optional(),
-      note: text(HANDOFF_LIMITS.note).optional().meta({ description: 'The lease\'s latest progress note; handed on if the lease lapses' }),
+      note: heartbeatNote.optional(),
     }),
     handler: (ctx, { params, body }) => heartbeatClaim(ctx, params.boardId, params.ticketId, body),
   }),

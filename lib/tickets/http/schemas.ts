@@ -2,14 +2,9 @@ import * as z from 'zod';
 import { IMPACT_LEVELS, PRIORITIES, RESOLUTION_TYPES } from '../../db/entities/index.js';
 import { idParam, pageQuery, queryBoolean, commaSeparated } from '../../http/validation.js';
 
-/** ISO 8601 timestamp or date (`YYYY-MM-DD`), stored as a UTC timestamp with milliseconds. */
-export const timestamp = z
-  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'Must be an ISO 8601 date or timestamp' })
-  .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00.000Z` : value).toISOString());
+import { description, reason, ticketSearch, timestamp, title } from '../inputs.js';
 
-export const title = z.string().trim().min(1, 'Must not be empty').max(200, 'At most 200 characters');
-export const description = z.string().max(50_000, 'At most 50,000 characters');
-export const reason = z.string().max(500, 'At most 500 characters');
+export { description, handoffBody, heartbeatNote, leaseSeconds, reason, ticketSearch, timestamp, title } from '../inputs.js';
 
 /**
  * Labels per ticket. Each label is a facet entry (lists/facets.ts) and a new one a reference
@@ -63,7 +58,7 @@ export const listFilterQuery = {
   needsReassignment: queryBoolean.optional(),
   typeId: commaSeparated.optional(),
   labelId: commaSeparated.optional(),
-  search: z.string().max(200).optional(),
+  search: ticketSearch.optional(),
   includePlanning: queryBoolean.optional(),
   includeArchived: queryBoolean.optional(),
   overdue: queryBoolean.optional(),
