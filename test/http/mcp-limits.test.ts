@@ -85,7 +85,9 @@ function limitsOf(schema: any, at = ''): Record<string, unknown> {
   const dated = node.format === 'date' || node.format === 'date-time';
   for (const keyword of LIMIT_KEYWORDS) if (node[keyword] !== undefined && !(dated && keyword === 'pattern')) found[`${at}${keyword}`] = node[keyword];
   const branches = [...(node.anyOf ?? []), ...(node.oneOf ?? [])].filter((branch: any) => resolve(branch)?.type !== 'null');
-  branches.forEach((branch: any, index: number) => Object.assign(found, limitsOf(branch, branches.length > 1 ? `${at}${index}.` : at)));
+  branches.forEach((branch: any, index: number) => {
+    Object.assign(found, limitsOf(branch, branches.length > 1 ? `${at}${index}.` : at));
+  });
   if (node.items) Object.assign(found, limitsOf(node.items, `${at}items.`));
   return found;
 }
