@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // The AWS SDK warns once per process that its 2027 releases need Node 22; the test run starts
-// many processes (workers, npm start, the example), so the notice would repeat. Lambda runs 22.
+// many processes (workers, npm start, the example), so the notice would repeat (CI and Lambda run 24).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 /**
