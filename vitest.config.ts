@@ -17,7 +17,7 @@ const ALONE = ['test/integration/fleet.test.ts'];
  * started again) start first, so the other worker runs the short files meanwhile; left to the
  * default order (by file size, on a fresh clone) they started last and ran on alone.
  */
-const LONG = ['test/integration/background-deletion.test.ts', 'test/integration/crash-recovery.test.ts'];
+const LONG = ['test/integration/background-deletion.test.ts', 'test/integration/crash-recovery.test.ts', 'test/integration/idempotency-crash.test.ts'];
 
 class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -6,7 +6,7 @@ import { sha256Hex } from '../core/ids.js';
 import { seal, unseal } from '../core/sealed.js';
 import { log } from '../core/telemetry.js';
 import { db } from './service.js';
-import { isConditionFailure } from './transact.js';
+import { guarded, isConditionFailure, markingWork, type CreatedRef, type WorkMark } from './transact.js';
 
 /**
  * Idempotency keys (the IETF `Idempotency-Key` header draft; MCP's `idempotencyKey`): the first
@@ -17,14 +17,21 @@ import { isConditionFailure } from './transact.js';
  *   - the same key with another request (once the first has answered) → 422 IDEMPOTENCY_KEY_REUSED;
  *   - a first request that fails (an error, or an answer `keep` refuses) keeps nothing: the key is
  *     free again, and a retry runs anew (a refused request changed nothing);
- *   - a first request that died (its function timed out) frees its key after IN_PROGRESS_MS.
+ *   - a first request that died before its work committed (its function timed out, the runtime
+ *     was killed) frees its key after the reservation (IN_PROGRESS_MS);
+ *   - a first request that died after its work committed, before its answer was kept, never frees
+ *     its key: the work's transaction marked the record COMMITTED (lib/db/transact.ts,
+ *     `markingWork`), and the same key is answered 409 IDEMPOTENCY_KEY_COMMITTED naming what the
+ *     work created, never run again. A transaction is marked only while the request holds its key,
+ *     so a request whose reservation lapsed and was taken over commits nothing.
  *
- * Cost: one conditional Put before the work and one Update after it; a replay is the Put that
- * fails and one consistent Get. Nothing at all without a key.
+ * Cost: one conditional Put before the work, one more item in each transaction of the work, and
+ * one Update after it; a replay is the Put that fails and one consistent Get. Nothing at all
+ * without a key.
  */
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
-/** Longer than any function may run (10 s for HTTP). */
-const IN_PROGRESS_MS = 30_000;
+/** Longer than any function may run (10 s for HTTP); IDEMPOTENCY_RESERVATION_SECONDS sets another (tests of a crash). */
+const inProgressMs = () => (Number(process.env.IDEMPOTENCY_RESERVATION_SECONDS) || 30) * 1000;
 /** A sealed answer above this is not kept (an item holds at most 400 KB); its key is freed instead. */
 const MAX_SEALED_CHARS = 350_000;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -42,6 +49,13 @@ export interface IdempotentCall {
 
 export const idempotencyKeyReused = () =>
   new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used with a different request; use a new key for a new request');
+export const idempotencyKeyCommitted = (created: CreatedRef[]) =>
+  new AppError(
+    409,
+    'IDEMPOTENCY_KEY_COMMITTED',
+    'The first request with this idempotency key took effect, but the service stopped before it answered, so there is no answer to give again; read what it created (details.created) instead of repeating it',
+    { created },
+  );
 export const idempotencyKeyInUse = () =>
   new AppError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key is still running; retry after it has answered', undefined, { 'Retry-After': '1' });
 
@@ -62,7 +76,7 @@ export async function runIdempotently<T>(call: IdempotentCall, run: () => Promis
         payloadHash,
         status: 'IN_PROGRESS',
         requestId: call.requestId,
-        inProgressUntil: now.getTime() + IN_PROGRESS_MS,
+        inProgressUntil: now.getTime() + inProgressMs(),
         createdAt: now.toISOString(),
         ttl: nowSeconds + IDEMPOTENCY_WINDOW_SECONDS,
       })
@@ -71,13 +85,30 @@ export async function runIdempotently<T>(call: IdempotentCall, run: () => Promis
       .go({ response: 'none' });
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    return { answer: await replay<T>(key, payloadHash), replayed: true };
+    return { answer: await replay<T>(key, payloadHash, now), replayed: true };
   }
 
-  const release = () => records.delete(key).where((attr, op) => op.eq(attr.requestId, call.requestId)).go({ response: 'none' }).catch(() => undefined);
+  let committed = false;
+  // Only a request whose work committed nothing frees its key: once it committed, the key stays spent.
+  const release = async () => {
+    if (committed) return;
+    await records.delete(key).where((attr, op) => op.eq(attr.requestId, call.requestId)).go({ response: 'none' }).catch(() => undefined);
+  };
+  const mark: WorkMark = {
+    item: (e, created) => {
+      const update = e.idempotencyRecord.patch(key).set({ status: 'COMMITTED' });
+      return guarded(
+        (created.length ? update.add({ created: created.map((ref) => `${ref.type}:${ref.id}`) }) : update).where((attr, op) => op.eq(attr.requestId, call.requestId)).commit(),
+        idempotencyKeyInUse,
+      );
+    },
+    committed: () => {
+      committed = true;
+    },
+  };
   let answer: T;
   try {
-    answer = await run();
+    answer = await markingWork(mark, run);
   } catch (error) {
     await release();
     throw error;
@@ -95,6 +126,7 @@ export async function runIdempotently<T>(call: IdempotentCall, run: () => Promis
   await records
     .patch(key)
     .set({ status: 'COMPLETED', answer: sealed })
+    .remove(['created'])
     .where((attr, op) => op.eq(attr.requestId, call.requestId))
     .go({ response: 'none' })
     .catch((error: unknown) => {
@@ -104,11 +136,16 @@ export async function runIdempotently<T>(call: IdempotentCall, run: () => Promis
   return { answer, replayed: false };
 }
 
-async function replay<T>(key: { orgId: string; actorId: string; keyHash: string }, payloadHash: string): Promise<T> {
+async function replay<T>(key: { orgId: string; actorId: string; keyHash: string }, payloadHash: string, now: Date): Promise<T> {
   const record = (await db().entities.idempotencyRecord.get(key).go({ consistent: true })).data;
   // Gone between the two calls (the first request failed and freed it): the client may simply retry.
-  if (record?.status !== 'COMPLETED' || !record.answer) throw idempotencyKeyInUse();
-  if (record.payloadHash !== payloadHash) throw idempotencyKeyReused();
+  if (!record) throw idempotencyKeyInUse();
+  if (record.status !== 'IN_PROGRESS' && record.payloadHash !== payloadHash) throw idempotencyKeyReused();
+  if (record.status === 'COMMITTED' && record.inProgressUntil < now.getTime()) {
+    // Its work took effect and the request died before answering: name what it made, never run it again.
+    throw idempotencyKeyCommitted((record.created ?? []).map((ref) => ({ type: ref.slice(0, ref.indexOf(':')), id: ref.slice(ref.indexOf(':') + 1) })));
+  }
+  if (record.status !== 'COMPLETED' || !record.answer) throw idempotencyKeyInUse();
   try {
     return JSON.parse(inflateRawSync(Buffer.from(unseal(record.answer, answerSealingKey()), 'base64')).toString('utf8')) as T;
   } catch {

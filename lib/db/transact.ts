@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Service } from 'electrodb';
@@ -72,12 +73,20 @@ export class TransactionTooLargeError extends Error {
  */
 export async function transact(build: (entities: TransactionEntities) => TransactionItem[]): Promise<void> {
   const budget = raceBudget();
+  const mark = workMarks.getStore();
   for (let attempt = 1; ; attempt += 1) {
-    const entries = build(db().entities as unknown as TransactionEntities);
-    if (entries.length > MAX_TRANSACTION_ITEMS) throw new TransactionTooLargeError(entries.length);
-    if (entries.length === 0) return;
+    const built = build(db().entities as unknown as TransactionEntities);
+    if (built.length > MAX_TRANSACTION_ITEMS) throw new TransactionTooLargeError(built.length);
+    if (built.length === 0) return;
+    // The work of a keyed request commits with the mark that it was done (see `markingWork`), when there is room for it.
+    const marked = mark !== undefined && built.length < MAX_TRANSACTION_ITEMS;
+    const created = marked ? createdBy(built) : [];
+    const entries = marked ? [...built, mark.item(db().entities as unknown as TransactionEntities, created)] : built;
     const reasons = await transactWrite(entries.map((entry) => (entry instanceof Guarded ? entry.item : entry)));
-    if (!reasons) return;
+    if (!reasons) {
+      if (marked) mark.committed();
+      return;
+    }
     const failed = entries[reasons.findIndex((reason) => reason.code === 'ConditionalCheckFailed')];
     if (failed) throw failed instanceof Guarded ? failed.failure() : conflict('The resource changed concurrently; retry');
     const onlyConflicts = reasons.every((reason) => reason.code === 'None' || reason.code === 'TransactionConflict');
@@ -86,6 +95,46 @@ export async function transact(build: (entities: TransactionEntities) => Transac
       reasons: reasons.map((reason) => reason.code).filter((code) => code !== 'None'),
     });
   }
+}
+
+/**
+ * The mark a keyed request's work carries (lib/db/idempotency.ts): an item added to every
+ * transaction the request commits, which records on the idempotency record that the work took
+ * effect, on condition that the request still holds its key. So the work and the record of it
+ * commit together or not at all: a request that dies after its work committed leaves a record
+ * that says so, and a request whose reservation another took over commits nothing.
+ */
+export interface WorkMark {
+  /** The mark's item, given what the transaction creates. */
+  item: (entities: TransactionEntities, created: CreatedRef[]) => Guarded;
+  /** Called after each marked transaction committed. */
+  committed: () => void;
+}
+
+/** An item a transaction created: its entity, and its id (`ticketId` of a ticket). */
+export interface CreatedRef {
+  type: string;
+  id: string;
+}
+
+const workMarks = new AsyncLocalStorage<WorkMark>();
+
+/** Runs `work` with every transaction it commits carrying `mark`. */
+export const markingWork = <T>(mark: WorkMark, work: () => Promise<T>): Promise<T> => workMarks.run(mark, work);
+
+/** The items a transaction puts, named by entity and id (an attribute `<entity>Id`). */
+function createdBy(entries: TransactionItem[]): CreatedRef[] {
+  const created: CreatedRef[] = [];
+  for (const entry of entries) {
+    const item = entry instanceof Guarded ? entry.item : entry;
+    if (!('Put' in item)) continue;
+    const attributes = (item.Put as { Item?: Record<string, unknown> }).Item ?? {};
+    const type = attributes.__edb_e__;
+    const id = typeof type === 'string' ? attributes[`${type}Id`] : undefined;
+    // The event outbox is bookkeeping, not something the caller made.
+    if (typeof type === 'string' && typeof id === 'string' && type !== 'event') created.push({ type, id });
+  }
+  return created;
 }
 
 /** Sends one TransactWriteItems; a cancelled transaction answers its per-item reasons, a committed one nothing. */

@@ -91,7 +91,7 @@ function operation(routeKey: string, route: Route, tag: string, method: string, 
   if (route.auth === 'credential' && method === 'POST') {
     headers['idempotency-key'] = z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH).optional().meta({
       description:
-        'Makes a retry safe: the first successful answer is kept for 24 hours and given again, with `Idempotent-Replayed: true`, to the same key sent with the same request (method, path and body), without doing the work twice. The same key with another request: 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running: 409 `IDEMPOTENCY_KEY_IN_USE`. Keys belong to your organization and actor. An error answer is not kept.',
+        'Makes a retry safe: the first successful answer is kept for 24 hours and given again, with `Idempotent-Replayed: true`, to the same key sent with the same request (method, path and body), without doing the work twice. The same key with another request: 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running: 409 `IDEMPOTENCY_KEY_IN_USE`; when the first took effect but the service stopped before it answered (a crash), 409 `IDEMPOTENCY_KEY_COMMITTED` with `details.created` naming what it made (`[{type, id}]`): the work commits together with the record that it was done, so no crash makes a keyed request run twice. Keys belong to your organization and actor. An error answer is not kept.',
     });
   }
   if (Object.keys(headers).length) requestParams.header = z.object(headers);

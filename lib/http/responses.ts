@@ -91,7 +91,7 @@ export function errorResponses(routeKey: string, route: Route): Map<number, Set<
     if (method === 'DELETE') add(403, 'PAT_DENY_DELETE');
     // Every POST with a credential takes an Idempotency-Key (lib/db/idempotency.ts).
     if (method === 'POST') {
-      add(409, 'IDEMPOTENCY_KEY_IN_USE');
+      add(409, 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_COMMITTED');
       add(422, 'IDEMPOTENCY_KEY_REUSED');
     }
     if (route.fence) add(409, 'CLAIM_SUPERSEDED', 'CLAIM_NOT_HELD');

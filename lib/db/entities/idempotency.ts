@@ -15,7 +15,10 @@ export const IdempotencyRecord = (config?: EntityConfiguration) =>
     keyHash: { type: 'string', required: true },
     /** SHA-256 (hex) of what the key was sent with (method, path and body; or the tool and its arguments). */
     payloadHash: { type: 'string', required: true },
-    status: { type: ['IN_PROGRESS', 'COMPLETED'] as const, required: true },
+    /** IN_PROGRESS while the first request runs; COMMITTED once its work took effect; COMPLETED once its answer is kept. */
+    status: { type: ['IN_PROGRESS', 'COMMITTED', 'COMPLETED'] as const, required: true },
+    /** What the work's transactions created, as `entity:id` (`ticket:tkt_…`): named to a repeat when the answer was lost. */
+    created: { type: 'set', items: 'string' },
     /** The request that holds the key while it runs. */
     requestId: { type: 'string', required: true },
     /** Epoch milliseconds after which a request still IN_PROGRESS is taken to have died: its key is free again. */
