@@ -127,7 +127,8 @@ function createdBy(entries: TransactionItem[]): CreatedRef[] {
   const created: CreatedRef[] = [];
   for (const entry of entries) {
     const item = entry instanceof Guarded ? entry.item : entry;
-    if (!('Put' in item)) continue;
+    // A create (a Put on condition that the item is new), not a replacement of an existing item.
+    if (!('Put' in item) || !String(item.Put.ConditionExpression ?? '').includes('attribute_not_exists')) continue;
     const attributes = (item.Put as { Item?: Record<string, unknown> }).Item ?? {};
     const type = attributes.__edb_e__;
     const id = typeof type === 'string' ? attributes[`${type}Id`] : undefined;

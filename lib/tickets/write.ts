@@ -9,7 +9,11 @@ import { ticketEventsFor } from './events.js';
 import { closingDelta } from '../activity/index.js';
 import { claimEndReason, endedClaimEffects, withoutClaim, fenceRefusal } from './claims/lease.js';
 import { releaseMembership } from './release-membership.js';
-import { readinessEventFor } from './dependencies/readiness.js';
+import { readinessChangeOf, readinessEventFor, type ReadinessChange } from './dependencies/readiness.js';
+import { dependencyItemsOf } from './dependencies/edges.js';
+import { recountBlockers, recountSubtickets } from './dependencies/recount.js';
+import { systemContext } from './system-context.js';
+import { log } from '../core/telemetry.js';
 import { facetCountItems, facetItems } from './lists/facets.js';
 import { changesSearchEntries, searchIndexJobFor, searchPendingItems } from './search/pending.js';
 
@@ -197,13 +201,13 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     details: entry.details ?? {},
     createdAt: now,
   }));
-  const readiness = readinessEventFor(write.before, after);
+  const readiness = readinessChangeOf(write.before, after);
   const searchJob = searchIndexJobFor(write.before, after);
   const events = [
     ...(write.derivedEvents === false ? [] : ticketEventsFor(ctx, write.before, after)),
     ...(write.events ?? []),
     ...(ended?.events ?? []),
-    ...(readiness ? [readiness] : []),
+    ...(readiness ? [readinessEventFor(readiness)] : []),
     ...(searchJob ? [searchJob] : []),
   ].map((event) => newEventRecord(after.orgId, ctx.clock, event));
   const stale = write.onStale ?? (() => new LostRace('The ticket changed concurrently; retry'));
@@ -230,7 +234,36 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     ...(write.leavesDeletedMilestone ? [] : milestoneProgress(e, write.before, after)),
     ...releaseMembership(e, write.before, after, now),
   ]);
+  if (readiness) await settleReadiness(ctx, readiness);
   return after;
+}
+
+/** Dependents a write recounts itself before it answers; a ticket with more leaves them to the events function alone. */
+export const SETTLED_DEPENDENTS = 25;
+
+/**
+ * Read-your-writes readiness: a write that finishes, reopens or deletes a ticket recounts the
+ * open blockers of the tickets that depend on it (up to SETTLED_DEPENDENTS; one Query finds
+ * them) and, for a subticket, its parent's open subtickets before it answers, each recount a
+ * ticket write of its own (none when the count is already right). So
+ * the very next request of anyone (claim-next, the ready list, `isReady`, `openBlockerCount`)
+ * sees them ready or blocked. The READINESS_EVENT written with the change stays the backstop:
+ * the events function recounts again from what is stored (a recount that finds the count right
+ * writes nothing), for a ticket with more dependents than that, and after a crash between the
+ * write and its recounts. A recount that fails here is left to it, never failing the write.
+ */
+async function settleReadiness(ctx: DomainContext, change: ReadinessChange): Promise<void> {
+  const system = systemContext(ctx.clock, { orgId: ctx.org.orgId });
+  try {
+    const dependentIds = change.dependents ? (await dependencyItemsOf(change.ticketId, 'blocks')).map((item) => item.otherId) : [];
+    await Promise.all([
+      ...(dependentIds.length <= SETTLED_DEPENDENTS ? dependentIds : []).map((id) => recountBlockers(system, saveTicket, id, change.ticketId)),
+      // A subticket attached, detached or deleted has its parent written in its own transaction (structure/subtickets.ts).
+      ...(change.dependents && change.sameParent && !change.deleted ? change.parentIds : []).map((id) => recountSubtickets(system, saveTicket, id)),
+    ]);
+  } catch (error) {
+    log.warn('readiness recount left to the events function', { ticketId: change.ticketId, orgId: ctx.org.orgId, error: error instanceof Error ? error.message : String(error) });
+  }
 }
 
 function derivedTimeline(before: TicketItem | undefined, after: TicketItem, reason: string | undefined): TimelineInput[] {

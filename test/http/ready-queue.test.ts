@@ -295,3 +295,45 @@ describe('the fence on comments and time entries (REST)', () => {
     expect((await s.org.call('GET', `${path}/time-entries`)).body.total).toBe(1);
   });
 });
+
+describe('readiness is read-your-writes', () => {
+  it('refuses to count a finished blocker: its dependent is ready for the very next request, and blocked again the moment the blocker reopens', async () => {
+    const board = (await createBoard(s.org, { name: 'Read your writes', prefix: 'RYW' })).id;
+    const blocker = await createTicket(board, { title: 'Blocker' });
+    const dependent = await createTicket(board, { title: 'Dependent' });
+    expect((await s.org.call('PUT', `${ticketPath(board, dependent.id)}/dependencies/${blocker.id}`)).status).toBe(200);
+    const agent = await createAgent(s.org, { agent: { name: 'Next request' }, boardIds: [board] });
+    const dependentNow = async () => (await s.org.call('GET', ticketPath(board, dependent.id))).body.data;
+
+    expect((await s.org.call('PATCH', `${ticketPath(board, blocker.id)}/status`, { body: { statusId: s.statuses.DONE.id } })).status).toBe(200);
+    const unblocked = await dependentNow();
+    expect(unblocked.openBlockerCount).toBe(0);
+    expect(unblocked.isReady).toBe(true);
+    const blockerInfo = (await s.org.call('GET', `${ticketPath(board, dependent.id)}/blocker`)).body.data;
+    expect(blockerInfo.blockingTickets).toEqual([]);
+    expect(blockerInfo.isBlocked).toBe(false);
+    expect((await readyIds()).ids).toContain(dependent.id);
+
+    // Reopened: blocked again before the write answers; claim-next passes it over.
+    expect((await s.org.call('PATCH', `${ticketPath(board, blocker.id)}/status`, { body: { statusId: s.statuses.IN_PROGRESS.id } })).status).toBe(200);
+    const blocked = await dependentNow();
+    expect(blocked.openBlockerCount).toBe(1);
+    expect(blocked.isReady).toBe(false);
+    expect((await readyIds()).ids).not.toContain(dependent.id);
+    const next = await agent.call('POST', '/api/v1/claims/next', { boardIds: [board] });
+    expect(next.status).toBe(201);
+    expect(next.body.ticket.id).toBe(blocker.id);
+    expect((await agent.call('POST', '/api/v1/claims/next', { boardIds: [board] })).status).toBe(204);
+  });
+
+  it('refuses to keep a deleted blocker counted: its dependent is ready at once', async () => {
+    const board = (await createBoard(s.org, { name: 'Deleted blocker', prefix: 'RYD' })).id;
+    const blocker = await createTicket(board, { title: 'Going away' });
+    const dependent = await createTicket(board, { title: 'Left waiting' });
+    expect((await s.org.call('PUT', `${ticketPath(board, dependent.id)}/dependencies/${blocker.id}`)).status).toBe(200);
+    expect((await s.org.call('DELETE', ticketPath(board, blocker.id))).status).toBe(204);
+    const after = (await s.org.call('GET', ticketPath(board, dependent.id))).body.data;
+    expect(after.openBlockerCount).toBe(0);
+    expect(after.isReady).toBe(true);
+  });
+});

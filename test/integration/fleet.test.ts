@@ -247,6 +247,29 @@ describe('a fleet of 16 agents on one backlog of 320 tickets', () => {
   }, 260_000);
 });
 
+describe('a single agent working a chain alone', () => {
+  it('refuses to stop early: finishing a ticket and asking claim-next at once gets the ticket it unblocked, link after link of a 4-link chain', async () => {
+    const board = (await createBoard(s.org, { name: 'Chain alone', prefix: 'CHN' })).id;
+    const chain: string[] = [];
+    for (let link = 0; link < 4; link += 1) {
+      const created = await s.org.call('POST', `/api/v1/boards/${board}/tickets`, { body: { title: `Link ${link}`, statusId: s.statuses.IN_PROGRESS.id } });
+      expect(created.status).toBe(201);
+      if (link > 0) expect((await s.org.call('PUT', `/api/v1/boards/${board}/tickets/${created.body.id}/dependencies/${chain[link - 1]}`)).status).toBe(200);
+      chain.push(created.body.id);
+    }
+    const agent = await createAgent(s.org, { agent: { name: 'Chain worker' }, boardIds: [board] });
+    for (const [link, ticketId] of chain.entries()) {
+      // No pause anywhere: the claim follows the previous link's finish at once.
+      const claimed = await agent.call('POST', '/api/v1/claims/next', { boardIds: [board] });
+      expect(claimed.status, `link ${link}: ${JSON.stringify(claimed.body)}`).toBe(201);
+      expect(claimed.body.ticket.id).toBe(ticketId);
+      const finished = await fetchWith(agent, 'PATCH', `/api/v1/boards/${board}/tickets/${ticketId}/status`, { statusId: s.statuses.DONE.id }, { 'x-claim-count': String(claimed.body.claim.claimCount) });
+      expect(finished.status, JSON.stringify(finished.body)).toBe(200);
+    }
+    expect((await agent.call('POST', '/api/v1/claims/next', { boardIds: [board] })).status).toBe(204);
+  }, 60_000);
+});
+
 /** A call with extra headers (the fence). */
 async function fetchWith(agent: TestAgent, method: string, path: string, body: unknown, headers: Record<string, string>): Promise<ApiResponse> {
   const { api } = await import('../support/api.js');

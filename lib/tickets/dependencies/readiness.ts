@@ -33,16 +33,27 @@ export const isOpenTicket = (ticket: TicketItem | undefined): boolean => !!ticke
  */
 export const READINESS_EVENT = 'tickets.readiness';
 
-export function readinessEventFor(before: TicketItem | undefined, after: TicketItem): EventInput | undefined {
+/** What a ticket write changes of other tickets' readiness: its dependents' (it opened or closed), its parents'. */
+export interface ReadinessChange {
+  ticketId: string;
+  parentIds: string[];
+  deleted: boolean;
+  /** It entered or left FINAL, or was deleted while open: its dependents' open blockers change. */
+  dependents: boolean;
+  /** Its parent is the same before and after (a subticket that opened or closed, not one attached or detached, whose parent the write itself updates). */
+  sameParent: boolean;
+}
+
+export function readinessChangeOf(before: TicketItem | undefined, after: TicketItem): ReadinessChange | undefined {
   const parentIds = [...new Set([before?.parentTicketId, after.parentTicketId].filter((id): id is string => !!id))];
   const opennessChanged = before !== undefined && isOpenTicket(before) !== isOpenTicket(after);
   const parentChanged = (before?.parentTicketId ?? null) !== (after.parentTicketId ?? null);
   if (!opennessChanged && !parentChanged) return undefined;
-  return {
-    type: READINESS_EVENT,
-    // Its own outbox partition, apart from the ticket's webhook events.
-    subjectId: `readiness:${after.ticketId}`,
-    data: { ticketId: after.ticketId, parentIds, deleted: after.isDeleted === true, dependents: opennessChanged },
-  };
+  return { ticketId: after.ticketId, parentIds, deleted: after.isDeleted === true, dependents: opennessChanged, sameParent: !parentChanged };
+}
+
+export function readinessEventFor(change: ReadinessChange): EventInput {
+  // Its own outbox partition, apart from the ticket's webhook events.
+  return { type: READINESS_EVENT, subjectId: `readiness:${change.ticketId}`, data: { ...change } };
 }
 

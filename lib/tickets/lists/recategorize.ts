@@ -7,7 +7,7 @@ import { log } from '../../core/telemetry.js';
 import { STATUS_CATEGORIES, type StatusItem, type TicketItem } from '../../db/entities/index.js';
 import { continueJob, eventPuts, newEventRecord, type DispatchedEvent } from '../../events/index.js';
 import type { Recategorizing } from '../../statuses/index.js';
-import { readinessEventFor } from '../dependencies/readiness.js';
+import { readinessChangeOf, readinessEventFor } from '../dependencies/readiness.js';
 import { systemContext } from '../system-context.js';
 import { nextBoardOf } from '../../boards/index.js';
 import { milestoneProgress, replaceTicketItems, saveTicket } from '../write.js';
@@ -112,11 +112,11 @@ async function moveTicket(ctx: DomainContext, ticket: TicketItem, status: Status
     } else {
       // The whole item again: the entity derives its index keys from the new category.
       const after: TicketItem = { ...current, statusCategory: to, version: current.version + 1 };
-      const readiness = readinessEventFor(current, after);
+      const readiness = readinessChangeOf(current, after);
       await transact((e) => [
         ...replaceTicketItems(e, current, after, () => new LostRace('The ticket changed concurrently; retry')),
         ...milestoneProgress(e, current, after),
-        ...(readiness ? eventPuts(e, [newEventRecord(current.orgId, ctx.clock, readiness)]) : []),
+        ...(readiness ? eventPuts(e, [newEventRecord(current.orgId, ctx.clock, readinessEventFor(readiness))]) : []),
         stillThisJob(e),
       ]);
     }
