@@ -254,8 +254,8 @@ describe('a single agent working a chain alone', () => {
     for (let link = 0; link < 4; link += 1) {
       const created = await s.org.call('POST', `/api/v1/boards/${board}/tickets`, { body: { title: `Link ${link}`, statusId: s.statuses.IN_PROGRESS.id } });
       expect(created.status).toBe(201);
-      if (link > 0) expect((await s.org.call('PUT', `/api/v1/boards/${board}/tickets/${created.body.id}/dependencies/${chain[link - 1]}`)).status).toBe(200);
-      chain.push(created.body.id);
+      if (link > 0) expect((await s.org.call('PUT', `/api/v1/boards/${board}/tickets/${created.body.data.id}/dependencies/${chain[link - 1]}`)).status).toBe(200);
+      chain.push(created.body.data.id);
     }
     const agent = await createAgent(s.org, { agent: { name: 'Chain worker' }, boardIds: [board] });
     for (const [link, ticketId] of chain.entries()) {
