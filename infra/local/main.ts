@@ -3,8 +3,11 @@ import { startLocalRuntime } from './runtime.js';
 /** `npm start`: the whole service on this machine, on its embedded defaults. */
 async function main(): Promise<void> {
   const env = process.env;
+  // Trying one MCP client after another registers each: locally 100 an hour per address (deployed: 5).
+  env.OAUTH_REGISTRATIONS_PER_HOUR ??= '100';
   const runtime = await startLocalRuntime({
     port: Number(env.PORT ?? 3000),
+    host: env.HOST || undefined,
     baseDomain: env.BASE_DOMAIN,
     platformAdminToken: env.PLATFORM_ADMIN_TOKEN || undefined,
     dataDir: env.DATA_DIR || undefined,
@@ -20,7 +23,12 @@ Work-management service is running.
   API reference:           ${base}/docs   (OpenAPI document: ${base}/api/v1/openapi.json)
   Health:                  ${base}/healthz
   Platform operator token: ${runtime.platformAdminToken}
-                           (export PLATFORM_TOKEN=${runtime.platformAdminToken})
+  Listening on:            ${runtime.host}:${runtime.port}${runtime.host === '127.0.0.1' ? ' (this machine only; HOST=0.0.0.0 for every interface)' : ''}
+
+In the shell where you paste the README's blocks, first:
+
+  export PORT=${runtime.port} PLATFORM_TOKEN=${runtime.platformAdminToken}
+
   DynamoDB Local:          ${runtime.dynamoEndpoint}${env.DATA_DIR ? ` (data in ${env.DATA_DIR})` : ' (in memory)'}
   Local SQS:               ${runtime.sqsEndpoint}
 

@@ -18,6 +18,8 @@ const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
 export interface LocalRuntimeOptions {
   port?: number;
+  /** The interface the API listens on: 127.0.0.1 (this machine only) unless told otherwise (`HOST`). */
+  host?: string;
   baseDomain?: string;
   platformAdminToken?: string;
   dataDir?: string;
@@ -49,6 +51,7 @@ export interface LocalRuntimeOptions {
 export interface LocalRuntime {
   baseUrl: string;
   port: number;
+  host: string;
   platformAdminToken: string;
   dynamoEndpoint: string;
   sqsEndpoint: string;
@@ -161,7 +164,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     stoppers.push(async () => clearInterval(timer));
 
     const server = createApiGateway(routes, { trustForwardedFor: options.trustForwardedFor });
-    const port = await listen(server, options.port ?? 3000);
+    const host = options.host ?? '127.0.0.1';
+    const port = await listen(server, options.port ?? 3000, host);
     stoppers.push(
       () =>
         new Promise<void>((done) => {
@@ -173,6 +177,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     return {
       baseUrl: `http://localhost:${port}`,
       port,
+      host,
       platformAdminToken,
       dynamoEndpoint,
       sqsEndpoint,
@@ -214,10 +219,10 @@ export async function loadHttpRoutes(): Promise<{ routeKey: string; handler: Htt
   return routes;
 }
 
-function listen(server: Server, port: number): Promise<number> {
+function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolvePort, reject) => {
     server.once('error', reject);
-    server.listen(port, () => {
+    server.listen(port, host, () => {
       const address = server.address();
       resolvePort(typeof address === 'object' && address ? address.port : port);
     });

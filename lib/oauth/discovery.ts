@@ -80,7 +80,9 @@ export function protectedResourceMetadata(site: OAuthSite): ProtectedResourceMet
   return {
     resource: resourceOf(origin),
     authorization_servers: [origin],
-    scopes_supported: [...OAUTH_SCOPES],
+    // What a client should ask for: MCP clients ask for every scope listed here (MCP authorization,
+    // scope selection), and `admin` is granted only to a client that names it (the server metadata lists it).
+    scopes_supported: OAUTH_SCOPES.filter((scope) => scope !== 'admin'),
     bearer_methods_supported: ['header'],
     resource_name: 'Work-management MCP server and API',
     resource_documentation: `${origin}/docs`,

@@ -1,7 +1,8 @@
 import { countInWindow, rateWindow, type RateWindowRef } from '../db/rate-limit.js';
 
 /**
- * Per-IP limits of the OAuth endpoints under /api/v1/oauth (spec §8: registration 5 per hour;
+ * Per-IP limits of the OAuth endpoints under /api/v1/oauth (registration 5 per hour, or
+ * OAUTH_REGISTRATIONS_PER_HOUR: `npm start` sets 100, for trying one client after another;
  * the others are ours, documented in the README). The discovery documents and the key set are
  * public, cacheable documents that cost one read or none, and are not counted. Each answers 429 with `Retry-After`, `RateLimit-Policy` and
  * `RateLimit`. Windows are keyed by the source address alone, one partition per address.
@@ -20,7 +21,8 @@ export const OAUTH_RATE_LIMITS = {
 export type OAuthEndpoint = keyof typeof OAUTH_RATE_LIMITS;
 
 export function oauthRateWindow(endpoint: OAuthEndpoint, sourceIp: string, now: Date): RateWindowRef {
-  const { limit, windowSeconds } = OAUTH_RATE_LIMITS[endpoint];
+  const { windowSeconds } = OAUTH_RATE_LIMITS[endpoint];
+  const limit = endpoint === 'register' ? Number(process.env.OAUTH_REGISTRATIONS_PER_HOUR) || OAUTH_RATE_LIMITS.register.limit : OAUTH_RATE_LIMITS[endpoint].limit;
   return rateWindow('ip', `oauth-${endpoint}#${sourceIp}`, limit, windowSeconds, now);
 }
 

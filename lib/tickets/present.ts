@@ -23,6 +23,7 @@ export function presentLease(ticket: TicketItem): Claim {
     claimExpiresAt: ticket.claimExpiresAt!,
     claimHeartbeatAt: ticket.claimHeartbeatAt ?? null,
     claimCount: ticket.claimCount ?? 0,
+    client: ticket.claimClient ?? null,
   };
 }
 

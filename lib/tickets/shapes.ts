@@ -10,6 +10,10 @@ export const claimResult = z
     claimExpiresAt: timestamp.meta({ description: 'The lease ends here unless renewed by a heartbeat' }),
     claimHeartbeatAt: timestamp.nullable(),
     claimCount: z.number().int().min(0).meta({ description: 'How many times the ticket has been claimed' }),
+    client: z
+      .string()
+      .nullable()
+      .meta({ description: "The client that took the lease: the MCP client's name (its handshake), or the token's clientLabel over REST; display metadata, never a permission. `claimedBy.name` is the holder's own name." }),
   })
   .meta({ id: 'Claim' });
 

@@ -1,4 +1,5 @@
 import type { DomainContext } from '../db/context.js';
+import { invalidField } from '../core/errors.js';
 import { LostRace, retryLostRaces } from '../db/races.js';
 import { requirePermission } from '../organizations/index.js';
 import { loadTicketWithConfig } from './access.js';
@@ -30,6 +31,8 @@ export interface PatchTicketInput extends TicketFieldChanges {
 export async function patchTicket(ctx: DomainContext, boardId: string, ticketId: string, input: PatchTicketInput) {
   requirePermission(ctx, 'tickets:edit');
   const { statusChangeReason, ...changes } = input;
+  // The reason is stored with a status change; alone it would be stored nowhere.
+  if (statusChangeReason !== undefined && changes.statusId === undefined) throw invalidField('statusChangeReason', 'Goes with a status change: send statusId with it');
   // A concurrent write to the same ticket is no conflict: read again and apply the change again.
   return retryLostRaces(async () => {
     const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);

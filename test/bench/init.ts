@@ -17,12 +17,20 @@ import { fileURLToPath } from 'node:url';
 import { App, type CfnResource } from 'aws-cdk-lib';
 import { build } from 'esbuild';
 import { BUNDLING, WorkManagementStack } from '../../infra/stack.js';
+import { functionGroups } from '../../infra/route-table.js';
 
 const ROUNDS = Number(process.env.BENCH_INIT_ROUNDS ?? 21);
-/** The decided goals: every function at most 1.5× the floor, the `mcp` function (the MCP SDK) at most 1.6×. */
+/**
+ * The decided goals, against the floor loaded without source-map processing, each function as
+ * deployed (its own NODE_OPTIONS: none since stacks are mapped when logged, lib/core/stack-map.ts):
+ * every HTTP function at most 1.35×, the `mcp` function (the MCP SDK) at most 1.6×, the
+ * background functions (stream, queue, schedule) at most 1.1×.
+ */
 const GOALS: Record<string, number> = { mcp: 1.6 };
-const GOAL = 1.5;
-const goalOf = (name: string): number => GOALS[name] ?? GOAL;
+const HTTP_GOAL = 1.35;
+const BACKGROUND_GOAL = 1.1;
+const kinds = new Map(functionGroups.map((group) => [group.name, group.kind]));
+const goalOf = (name: string): number => GOALS[name] ?? (kinds.get(name) === 'http' ? HTTP_GOAL : BACKGROUND_GOAL);
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 interface Bundle {
@@ -102,12 +110,11 @@ async function main(): Promise<void> {
   try {
     console.log('Synthesizing the stack (bundles every function)…');
     const functions = synthesizeBundles(outdir);
-    const nodeOptions = [...new Set(functions.map((bundle) => bundle.nodeOptions))];
-    if (nodeOptions.length !== 1) throw new Error(`Functions differ in NODE_OPTIONS: ${nodeOptions.join(' | ')}`);
-    const floor = await benchBundle(outdir, 'floor', 'floor (ElectroDB + DocumentClient)', nodeOptions[0]!);
+    // The floor and the references load without source-map processing; each function as deployed.
+    const floor = await benchBundle(outdir, 'floor', 'floor (ElectroDB + DocumentClient)', '');
     const references = [
-      await benchBundle(outdir, 'floor-zod', 'reference: floor + zod', nodeOptions[0]!),
-      await benchBundle(outdir, 'http-core', 'reference: HTTP core, no routes', nodeOptions[0]!),
+      await benchBundle(outdir, 'floor-zod', 'reference: floor + zod', ''),
+      await benchBundle(outdir, 'http-core', 'reference: HTTP core, no routes', ''),
     ];
     const bundles = [floor, ...references, ...functions];
     for (const bundle of bundles) importOnce(bundle); // warm the file cache
@@ -126,18 +133,19 @@ async function main(): Promise<void> {
         bundle.cpuRatios.push(cpu / floorCpu);
       }
     }
-    console.log(`\nModule init of each bundle: ${ROUNDS} rounds of cold imports (a fresh process each, NODE_OPTIONS=${floor.nodeOptions || '(none)'}), Node ${process.version}`);
+    const deployedOptions = [...new Set(functions.map((bundle) => bundle.nodeOptions || '(none)'))].join(', ');
+    console.log(`\nModule init of each bundle: ${ROUNDS} rounds of cold imports (a fresh process each; the floor without NODE_OPTIONS, the functions as deployed: NODE_OPTIONS ${deployedOptions}), Node ${process.version}`);
     console.log('"× floor" is the median over rounds of the bundle\'s time divided by the floor\'s time in the same round; CPU time counts all the process\'s threads.\n');
-    console.log('| function | bundle KiB | init ms (median) | × floor | CPU ms (median) | × floor (CPU) |');
-    console.log('|---|---|---|---|---|---|');
+    console.log('| function | bundle KiB | init ms (median) | × floor | CPU ms (median) | × floor (CPU) | goal |');
+    console.log('|---|---|---|---|---|---|---|');
     const over: string[] = [];
     for (const bundle of bundles) {
       const ratio = median(bundle.ratios);
       const cpuRatio = median(bundle.cpuRatios);
       if (!bundle.reference && (ratio > goalOf(bundle.name) || cpuRatio > goalOf(bundle.name))) over.push(`${bundle.name} ${ratio.toFixed(2)} / ${cpuRatio.toFixed(2)} (goal ${goalOf(bundle.name)})`);
-      console.log(`| ${bundle.name} | ${(bundle.bytes / 1024).toFixed(0)} | ${median(bundle.samples).toFixed(1)} | ${ratio.toFixed(2)} | ${median(bundle.cpuSamples).toFixed(1)} | ${cpuRatio.toFixed(2)} |`);
+      console.log(`| ${bundle.name} | ${(bundle.bytes / 1024).toFixed(0)} | ${median(bundle.samples).toFixed(1)} | ${ratio.toFixed(2)} | ${median(bundle.cpuSamples).toFixed(1)} | ${cpuRatio.toFixed(2)} | ${bundle.reference ? '' : `≤ ${goalOf(bundle.name)}`} |`);
     }
-    console.log(`\nGoals: ≤ ${GOAL}× the floor for every function, ≤ ${GOALS.mcp}× for mcp (wall and CPU).`);
+    console.log(`\nGoals: ≤ ${HTTP_GOAL}× the floor for every HTTP function, ≤ ${GOALS.mcp}× for mcp, ≤ ${BACKGROUND_GOAL}× for the stream, queue and schedule functions (wall and CPU).`);
     console.log(over.length ? `Over the goal (wall / CPU): ${over.join('; ')}` : 'Every function meets its goal.');
   } finally {
     rmSync(outdir, { recursive: true, force: true });

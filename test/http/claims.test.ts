@@ -93,11 +93,14 @@ describe('claiming a ticket', () => {
     expect(response.body).toMatchObject({ assigned: false, ticket: { assigneeId: member.id } });
   });
 
-  it('names the claim after the token clientLabel', async () => {
+  it("refuses to name the holder after its client: claimedBy.name is the holder's, the token's clientLabel is the claim's client", async () => {
     const ticket = await createTicket(s.org, s.boardId);
     const { token } = await createToken(s.org, s.org.adminToken, { clientLabel: 'Claude Code' });
     const response = await api('POST', claimPath(s, ticket.id), { token, org: s.org.slug, body: {} });
-    expect(response.body.claim.claimedBy.name).toBe('Claude Code');
+    expect(response.body.claim.claimedBy.name).toBe('Ada Admin');
+    expect(response.body.claim.client).toBe('Claude Code');
+    const read = await s.org.call('GET', `/api/v1/boards/${s.boardId}/tickets/${ticket.id}`);
+    expect(read.body.data.claim).toMatchObject({ claimedBy: { name: 'Ada Admin' }, client: 'Claude Code' });
   });
 
   it('refuses a ticket someone else holds with 409 TICKET_ALREADY_CLAIMED naming the holder and expiry', async () => {

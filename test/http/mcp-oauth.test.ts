@@ -64,7 +64,7 @@ describe('an MCP 1.x client that signs in with OAuth', () => {
     expect((await mcp.listTools()).tools.map((tool) => tool.name)).toContain('tickets_report');
     const ticket = await createTicket(setup.org, setup.boardId, { title: 'Via OAuth', statusId: setup.statuses.IN_PROGRESS.id });
     const claimed = await mcp.callTool({ name: 'tickets_claim', arguments: { displayId: ticket.displayId } });
-    expect(claimed.structuredContent).toMatchObject({ claimedBy: 'Desk Assistant' });
+    expect(claimed.structuredContent).toMatchObject({ claimedBy: 'Ada Admin', client: 'Desk Assistant' });
     const claimCount = (claimed.structuredContent as { claimCount: number }).claimCount;
     expect((await mcp.callTool({ name: 'tickets_heartbeat', arguments: { displayId: ticket.displayId, claimCount } })).isError).toBeFalsy();
     const report = await mcp.callTool({ name: 'tickets_report', arguments: { displayId: ticket.displayId, claimCount, outcome: 'done', summary: 'Done through MCP', setStatus: true, releaseClaim: true } });

@@ -58,9 +58,10 @@ describe('the MCP endpoint', () => {
     expect(tools.tools.map((tool) => tool.name)).toContain('tickets_claim');
     const result = await client.callTool({ name: 'tickets_claim', arguments: { displayId: ticket.displayId } });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ ticketId: ticket.id, claimedBy: 'Modern Agent' });
+    expect(result.structuredContent).toMatchObject({ ticketId: ticket.id, claimedBy: 'Test agent', client: 'Modern Agent' });
     const rest = await api('GET', `/api/v1/boards/${setup.boardId}/tickets/${ticket.id}`, { token: setup.org.adminToken, org: setup.org.slug });
-    expect(rest.body.data.claim.claimedBy.name).toBe('Modern Agent');
+    expect(rest.body.data.claim.claimedBy.name).toBe('Test agent');
+    expect(rest.body.data.claim.client).toBe('Modern Agent');
     await client.close();
   });
 
@@ -72,7 +73,7 @@ describe('the MCP endpoint', () => {
     expect(tools.tools.length).toBeGreaterThan(5);
     const result = await client.callTool({ name: 'tickets_claim', arguments: { ticketId: ticket.id } });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ claimedBy: 'Legacy Agent' });
+    expect(result.structuredContent).toMatchObject({ claimedBy: 'Test agent', client: 'Legacy Agent' });
     const heartbeat = await client.callTool({ name: 'tickets_heartbeat', arguments: { ticketId: ticket.id } });
     expect(heartbeat.isError).toBeFalsy();
     await client.close();

@@ -50,7 +50,8 @@ describe('OAuth discovery', () => {
       expect(response.body).toEqual({
         resource: `${origin}/api/v1/mcp`,
         authorization_servers: [origin],
-        scopes_supported: ['read', 'write', 'admin'],
+        // Clients ask for what the resource lists; `admin` only when named (the server metadata lists it).
+        scopes_supported: ['read', 'write'],
         bearer_methods_supported: ['header'],
         resource_name: 'Work-management MCP server and API',
         resource_documentation: `${origin}/docs`,

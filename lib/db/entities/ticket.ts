@@ -161,6 +161,8 @@ export const Ticket = (config?: EntityConfiguration) =>
     /** The claim (lease, spec §2.12): absent when free; live iff claimExpiresAt > now (read time). */
     claimedById: { type: 'string' },
     claimedByName: { type: 'string' },
+    /** The client that took the lease (MCP client name, or the token's clientLabel): display metadata. */
+    claimClient: { type: 'string' },
     claimedByIsAgent: { type: 'boolean' },
     claimAgentOwnerId: { type: 'string' },
     claimedAt: { type: 'string' },

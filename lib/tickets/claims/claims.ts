@@ -115,6 +115,15 @@ export async function withClaimSlot<T>(ctx: DomainContext, limit: number | null,
   } catch (error) {
     if (!isClaimLimit(error)) throw error;
   }
+  // Fewer live claims than the maximum: one the counter held was released meanwhile, freeing its slot. Once more,
+  // so a refusal never names fewer held tickets than the limit it cites (an agent must have something to release).
+  if ((await liveClaimsOf(ctx.org.orgId, ctx.actor.userId, ctx.clock.now())).length < limit) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isClaimLimit(error)) throw error;
+    }
+  }
   throw await claimLimitReached(ctx, limit);
 }
 
@@ -153,14 +162,18 @@ export async function claimOnce(ctx: DomainContext, boardId: string, ticketId: s
   const claimCount = (ticket.claimCount ?? 0) + (alreadyHeld ? 0 : 1);
   const claim: Partial<TicketItem> = {
     claimedById: me,
-    claimedByName: ctx.actor.credential.clientLabel || ctx.actor.name,
+    // The holder is named as itself (the agent's or person's name); the client beside it (display metadata).
+    claimedByName: ctx.actor.name,
     claimedByIsAgent: ctx.actor.isAgent,
     claimedAt: alreadyHeld ? ticket.claimedAt ?? now : now,
     claimExpiresAt: addSeconds(nowDate, leaseSeconds).toISOString(),
     claimCount,
   };
   if (ctx.actor.agent?.ownerId) claim.claimAgentOwnerId = ctx.actor.agent.ownerId;
+  const client = ctx.actor.credential.clientLabel;
+  if (client) claim.claimClient = client;
   const remove: (keyof TicketItem)[] = [];
+  if (!client) remove.push('claimClient');
   if (!ctx.actor.agent?.ownerId) remove.push('claimAgentOwnerId');
   if (!alreadyHeld) remove.push('claimHeartbeatAt');
   else if (ticket.claimHeartbeatAt) claim.claimHeartbeatAt = ticket.claimHeartbeatAt;
@@ -192,7 +205,7 @@ export async function claimOnce(ctx: DomainContext, boardId: string, ticketId: s
     ? []
     : [
         ...(lapsed?.timeline ?? []),
-        { kind: 'CLAIMED' as const, details: { claimedById: me, claimedByName: claim.claimedByName, claimExpiresAt: claim.claimExpiresAt, claimCount } },
+        { kind: 'CLAIMED' as const, details: { claimedById: me, claimedByName: claim.claimedByName, client: claim.claimClient ?? null, claimExpiresAt: claim.claimExpiresAt, claimCount } },
       ];
   const assigned = assign && !ticket.assigneeId;
   let saved: TicketItem;
