@@ -1,6 +1,6 @@
 import { randomSecret } from '../core/ids.js';
 import type { Clock } from '../core/clock.js';
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentDb } from '../db/client.js';
 import { isConditionFailure } from '../db/transact.js';
 
@@ -91,6 +91,19 @@ export async function indexSubject<Entry, Stored extends SearchRecord>(subject: 
     // (its own job may have found the lease held): index again.
     if (indexed === undefined || (await clearMarker(subject.marker, indexed))) return;
   }
+}
+
+/**
+ * A job's run (the events function): indexes the subject only while its pending marker stands.
+ * No marker means a run already indexed every write (a later write's job, run first, took this
+ * one's too; or the job is replayed after a restart): nothing to do, and nothing written, so
+ * replayed and duplicate jobs cost one read, never a lease taken and given back (two writes of the
+ * record each, which would feed the stream the consumer reads).
+ */
+export async function indexPendingSubject<Entry, Stored extends SearchRecord>(subject: IndexSubject<Entry, Stored>, clock: Clock): Promise<void> {
+  const { Item } = await documentDb().send(new GetCommand({ ...subject.marker, ConsistentRead: true, ProjectionExpression: '#version', ExpressionAttributeNames: { '#version': 'version' } }));
+  if (!Item) return;
+  await indexSubject(subject, clock);
 }
 
 /** Deletes the pending marker unless a write after `version` is pending; false when one is. */

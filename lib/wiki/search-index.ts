@@ -4,7 +4,7 @@ import type { TransactionEntities, TransactionItem } from '../db/transact.js';
 import { mapLimited } from '../core/concurrency.js';
 import { DELETED_PAGE_VERSION, SEARCH_PENDING_SHARDS, type WikiPageItem, type WikiSearchDocItem, type WikiTermItem } from '../db/entities/index.js';
 import { eventPuts, newEventRecord, type DispatchedEvent } from '../events/index.js';
-import { identityOf, indexSubject, itemTarget, sweepStaleMarkers, type IndexSubject } from '../search/index.js';
+import { identityOf, indexPendingSubject, indexSubject, itemTarget, sweepStaleMarkers, type IndexSubject } from '../search/index.js';
 import { readContent } from './content.js';
 import { pageTermsOf } from './search-rule.js';
 
@@ -73,7 +73,8 @@ export async function forgetPages(orgId: string, spaceId: string, pageIds: strin
 
 /** The events function's handler of WIKI_SEARCH_INDEX_JOB. */
 export async function runWikiSearchIndexJob(event: DispatchedEvent, clock: Clock): Promise<number> {
-  await indexWikiPage(event.orgId, String(event.data.spaceId), String(event.data.pageId), clock);
+  // Only while its marker stands (a replayed or already-covered job writes nothing).
+  await indexPendingSubject(pageSubject(event.orgId, String(event.data.spaceId), String(event.data.pageId)), clock);
   return 0;
 }
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { db } from '../../db/service.js';
-import { identityOf, indexSubject, itemTarget, sweepStaleMarkers, type IndexSubject } from '../../search/index.js';
+import { identityOf, indexPendingSubject, indexSubject, itemTarget, sweepStaleMarkers, type IndexSubject } from '../../search/index.js';
 import { positionKeyOf, SEARCH_PENDING_SHARDS, type TicketItem, type TicketSearchDocItem, type TicketTermItem } from '../../db/entities/index.js';
 import type { DispatchedEvent } from '../../events/index.js';
 import { searchTermsOf } from './text.js';
@@ -110,7 +110,8 @@ async function writeEntries(puts: TicketTermItem[], deletes: EntryKey[]): Promis
 
 /** The events function's handler of SEARCH_INDEX_JOB. */
 export async function runSearchIndexJob(event: DispatchedEvent, clock: Clock): Promise<number> {
-  await indexTicketSearch(event.orgId, String(event.data.ticketId), clock);
+  // Only while its marker stands: a job replayed after a restart, or covered by a later write's run, writes nothing.
+  await indexPendingSubject(ticketSubject(event.orgId, String(event.data.ticketId)), clock);
   return 0;
 }
 
