@@ -89,6 +89,26 @@ describe('the README walkthrough', () => {
   }, 180_000);
 });
 
+describe('a walkthrough block that meets a refusal', () => {
+  it('refuses to go on with an empty value: pasting block 1 twice stops at the refused sign-up and shows the API error', async () => {
+    const [first] = walkthroughBlocks();
+    const dir = mkdtempSync(path.join(tmpdir(), 'walkthrough-twice-'));
+    try {
+      // Pasted as a person pastes: no errexit, so only the block's own chaining stops it.
+      const { stderr } = await runBlocks([first!, 'set +e', first!], { baseUrl: inject('baseUrl'), platformAdminToken: inject('platformAdminToken') }, dir);
+      const statuses = readFileSync(path.join(dir, 'statuses'), 'utf8').trim().split('\n');
+      const last = statuses.at(-1)!;
+      // The second paste's sign-up is refused (the slug is taken), and nothing is sent after it.
+      expect(Number(last.split(' ')[0])).toBeGreaterThanOrEqual(400);
+      expect(last).toContain('/api/v1/auth/signup');
+      expect(stderr).toContain('refused: {"error":');
+      expect(statuses.join('\n')).not.toContain('undefined');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 /** A port nothing listens on now. */
 async function freePort(): Promise<number> {
   const server = createServer();
