@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { App, type CfnResource } from 'aws-cdk-lib';
-import { build } from 'esbuild';
-import { BUNDLING, WorkManagementStack } from '../../infra/stack.js';
+import { WorkManagementStack } from '../../infra/stack.js';
+import { bundleAsDeployed } from '../support/bundle.js';
 import { functionGroups } from '../../infra/route-table.js';
 
 const ROUNDS = Number(process.env.BENCH_INIT_ROUNDS ?? 21);
@@ -72,20 +72,7 @@ interface FunctionResource {
 /** A bench bundle (test/bench/init/<entry>.ts), built with the functions' esbuild settings and run with their NODE_OPTIONS. */
 async function benchBundle(outdir: string, entry: string, name: string, nodeOptions: string): Promise<Bundle> {
   const file = path.join(outdir, entry, 'index.mjs');
-  await build({
-    entryPoints: [path.join(here, 'init', `${entry}.ts`)],
-    outfile: file,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: BUNDLING.target,
-    minify: BUNDLING.minify,
-    mainFields: BUNDLING.mainFields,
-    banner: { js: BUNDLING.banner ?? '' },
-    sourcemap: BUNDLING.sourceMap,
-    sourcesContent: BUNDLING.sourcesContent,
-    logLevel: 'error',
-  });
+  await bundleAsDeployed(path.join(here, 'init', `${entry}.ts`), file);
   return { name, file, bytes: statSync(file).size, nodeOptions, samples: [], ratios: [], cpuSamples: [], cpuRatios: [], reference: true };
 }
 

@@ -2,9 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BUNDLING } from '../../infra/stack.js';
+import { bundleAsDeployed } from '../support/bundle.js';
 
 /**
  * A deployed function runs without `--enable-source-maps` (no map is read at cold start), yet
@@ -17,20 +16,7 @@ describe('stack traces of a deployed bundle', () => {
 
   it('refuses to log minified positions: the logged stack names the source file and line, with no source-map flag', async () => {
     const outfile = path.join(outdir, 'index.mjs');
-    await build({
-      entryPoints: [path.resolve('test/infra/fixtures/logs-an-error.ts')],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: BUNDLING.target,
-      minify: BUNDLING.minify,
-      mainFields: BUNDLING.mainFields,
-      banner: { js: BUNDLING.banner ?? '' },
-      sourcemap: BUNDLING.sourceMap,
-      sourcesContent: BUNDLING.sourcesContent,
-      logLevel: 'error',
-    });
+    await bundleAsDeployed(path.resolve('test/infra/fixtures/logs-an-error.ts'), outfile);
     // Lambda's Node, as deployed: no NODE_OPTIONS. The Logger writes an error's line to standard error.
     const result = spawnSync(process.execPath, [outfile], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', LOG_FORMAT: 'json' } });
     expect(result.status).toBe(0);
