@@ -1,9 +1,10 @@
 /**
  * `npm run bench:api-search`: search on a board written through the API, as an outside client
  * writes one. 3,000 tickets are created with `POST …/tickets` by 8 writers (30 of them carry a
- * rare word), then, once the events function has indexed them (the board quiet for 30 s at most),
- * page 1 and the searches are timed: a word in 30 titles, a display id, and `/issues` with the
- * word; then again while one person edits the board (two title edits a second). Prints p50 and
+ * rare word); page 1 and the searches are timed 30 s after the last create (as an outside
+ * client measured, whatever the events function has indexed by then), once it has indexed
+ * everything, and while one person edits the board (two title edits a second): a word in 30
+ * titles, a word in every title, a display id, and `/issues` with the rare word. Prints p50 and
  * the ratio to the unfiltered page 1 of the same moment. Asserts nothing.
  */
 import { startLocalRuntime } from '../../infra/local/runtime.js';
@@ -41,9 +42,6 @@ async function main(): Promise<void> {
     );
     console.log(`Created ${TICKETS} tickets through POST …/tickets with ${WRITERS} writers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const quietFrom = Date.now();
-    await runtime.drainStream();
-    console.log(`Stream drained ${((Date.now() - quietFrom) / 1000).toFixed(1)} s after the last create`);
-    await new Promise((done) => setTimeout(done, Math.max(0, 30_000 - (Date.now() - quietFrom))));
 
     const page = () => send(base, 'GET', `/api/v1/boards/${board.id}/tickets?limit=20`, headers);
     const cases: [string, () => Promise<Sample>][] = [
@@ -66,6 +64,11 @@ async function main(): Promise<void> {
         console.log(`| ${name} | ${p50(samples).toFixed(1)} | ${(p50(samples) / against).toFixed(1)}× | ${[...new Set(samples.map((sample) => sample.roundTrips))].join('/')} | ${samples[0]!.body?.total ?? ''} |`);
       }
     };
+    // As the outside measure: 30 s after the last create, whatever the events function has indexed by then.
+    await new Promise((done) => setTimeout(done, 30_000));
+    await measure(`30 s after the last create (the index may still be catching up)`);
+    await runtime.drainStream();
+    console.log(`\nStream drained ${((Date.now() - quietFrom) / 1000).toFixed(1)} s after the last create`);
     await measure(`Quiet: ${TICKETS} tickets written through the API, indexed`);
 
     // One person editing the board: two title edits a second, for as long as the cases run.

@@ -80,7 +80,8 @@ export async function listBySearch(ctx: DomainContext, boardIds: string[], filte
   const search = filters.search!;
   const query = parseSearch(search);
   // The pending markers first: a ticket indexed after this read was written before it, so its entries are read after they were written.
-  const pending = (await db().entities.searchPending.query.byOrganization({ orgId }).go({ pages: 'all', consistent: true, attributes: ['ticketId'] })).data;
+  // At most one more than MAX_PENDING: past it the answer is the same however many are pending (a backlog of thousands is not read).
+  const pending = (await db().entities.searchPending.query.byOrganization({ orgId }).go({ count: MAX_PENDING + 1, consistent: true, attributes: ['ticketId'] })).data;
   if (pending.length > MAX_PENDING) return undefined;
   const lookForId = query.displayIdTerm.includes('-');
   const pendingIds = new Set(pending.map(({ ticketId }) => ticketId));
