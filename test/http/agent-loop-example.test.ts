@@ -53,7 +53,8 @@ describe('the example agent loop', () => {
     expect(after.status.id).toBe(s.statuses.IN_REVIEW.id);
     expect(after.claim).toBeNull();
     const timeline = (await s.org.call('GET', `/api/v1/boards/${s.boardId}/tickets/${ticket.id}/timeline?limit=100`)).body.data as { kind: string; details: any }[];
-    expect(timeline.find((entry) => entry.kind === 'CLAIMED')!.details.claimedByName).toBe('example loop');
+    // The holder is named as itself; the token's client label is the claim's client.
+    expect(timeline.find((entry) => entry.kind === 'CLAIMED')!.details).toMatchObject({ claimedByName: 'Looper', client: 'example loop' });
     expect(timeline.find((entry) => entry.kind === 'STATUS_CHANGED' && entry.details.toStatusId === s.statuses.IN_REVIEW.id)!.details.reason).toBe('Done: Write the docs');
     expect(timeline.find((entry) => entry.kind === 'CLAIM_RELEASED')!.details).toMatchObject({ releasedById: agent.id, reason: 'moved to review' });
     // The next holder starts from the handoff and the heartbeat's note.
