@@ -228,7 +228,8 @@ describe('a one-word search most of a large board matches', () => {
     await waitUntil(pendingOfBig, (left) => left.length === 0, 60_000);
     await expectCountsToMatchEntries(big.orgId, board.id);
     expect(await counted()).toEqual(pending);
-  }, 180_000);
+    // 75–111 s in clean-clone runs on a busy 2-core machine: twice the slowest.
+  }, 240_000);
 });
 
 describe('the indexer', () => {
