@@ -24,13 +24,12 @@ Work-management service is running.
   Health:                  ${base}/healthz
   Platform operator token: ${runtime.platformAdminToken}
   Listening on:            ${runtime.host}:${runtime.port}${runtime.host === '127.0.0.1' ? ' (this machine only; HOST=0.0.0.0 for every interface)' : ''}
+  DynamoDB Local:          ${runtime.dynamoEndpoint}${env.DATA_DIR ? ` (data in ${env.DATA_DIR})` : ' (in memory)'}
+  Local SQS:               ${runtime.sqsEndpoint}
 
 In the shell where you paste the README's blocks, first:
 
   export PORT=${runtime.port} PLATFORM_TOKEN=${runtime.platformAdminToken}
-
-  DynamoDB Local:          ${runtime.dynamoEndpoint}${env.DATA_DIR ? ` (data in ${env.DATA_DIR})` : ' (in memory)'}
-  Local SQS:               ${runtime.sqsEndpoint}
 
 Sign up:
   curl -s -X POST ${base}/api/v1/auth/signup -H 'content-type: application/json' \\
