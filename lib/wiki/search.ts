@@ -75,9 +75,13 @@ async function readTerm(orgId: string, spaceId: string, prefix: string): Promise
   return (await queryProjected<Entry>(params, ENTRY_FIELDS)).items;
 }
 
-/** The organization's pending pages (read before any entry: a page indexed after this read was written before it). */
+/**
+ * The organization's pending pages (read before any entry: a page indexed after this read was
+ * written before it), at most one more than MAX_PENDING: past it the search reads the pages
+ * themselves however many are pending, so a backlog of thousands is not read.
+ */
 async function pendingPages(orgId: string) {
-  return (await db().entities.wikiSearchPending.query.byOrganization({ orgId }).go({ pages: 'all', consistent: true, attributes: ['spaceId', 'pageId'] })).data;
+  return (await db().entities.wikiSearchPending.query.byOrganization({ orgId }).go({ count: MAX_PENDING + 1, consistent: true, attributes: ['spaceId', 'pageId'] })).data;
 }
 
 /** From the index: the matching pages, or undefined when too many pages are pending. */
