@@ -103,6 +103,11 @@ describe('npm start', () => {
       runNpmStart({}, (call) => signUp(call, `chatty-${Date.now().toString(36)}`).then(() => undefined)),
     ]);
     expect(silent).toContain('Work-management service is running.');
+    // This machine only unless HOST says otherwise, and one line to paste that sets the port and the operator token.
+    const port = /Base URL:\s+http:\/\/localhost:(\d+)/.exec(silent)![1];
+    expect(silent).toMatch(new RegExp(`Listening on:\\s+127\\.0\\.0\\.1:${port} \\(this machine only`));
+    expect(silent).toMatch(new RegExp(`\\n  export PORT=${port} PLATFORM_TOKEN=wmo_\\S+\\n`));
+    expect(silent).not.toContain('(export ');
     expect(textRequestLines(silent)).toEqual([]);
     const [line] = textRequestLines(chatty);
     expect(line).toMatch(/ request requestId=\S+ route="POST \/api\/v1\/auth\/signup" status=201 ms=\d+ dbRoundTrips=\d+ dbReadUnits=[\d.]+ dbWriteUnits=[\d.]+ coldStart=true$/);
