@@ -15,7 +15,7 @@ import { db } from '../../lib/db/service.js';
 import { transact } from '../../lib/db/transact.js';
 import { LostRace } from '../../lib/db/races.js';
 import type { TicketItem } from '../../lib/db/entities/index.js';
-import { openSubticketsOf } from '../../lib/tickets/dependencies/propagate.js';
+import { openSubticketsOf } from '../../lib/tickets/dependencies/edges.js';
 import { replaceTicketItems } from '../../lib/tickets/write.js';
 import { ticketsOf } from './scan.js';
 

@@ -54,7 +54,7 @@ export function outboundRequest(url: string, options: OutboundRequest): Promise<
   return new Promise((resolve) => {
     const parsed = outboundTarget(url);
     if (typeof parsed === 'string') {
-      resolve(failure('invalid URL (no host)'));
+      resolve(failure(`invalid URL: ${parsed}`));
       return;
     }
     const { url: target, host } = parsed;
@@ -63,7 +63,6 @@ export function outboundRequest(url: string, options: OutboundRequest): Promise<
       resolve(failure('not an https:// URL'));
       return;
     }
-
     if (isIP(host) && !permitted(host)) {
       resolve(failure(new RefusedAddress(host).message));
       return;

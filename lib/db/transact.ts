@@ -122,6 +122,9 @@ const workMarks = new AsyncLocalStorage<WorkMark>();
 /** Runs `work` with every transaction it commits carrying `mark`. */
 export const markingWork = <T>(mark: WorkMark, work: () => Promise<T>): Promise<T> => workMarks.run(mark, work);
 
+/** Runs `work` with no mark: the service's own follow-up (a readiness recount) is not the keyed request's work. */
+export const unmarkedWork = <T>(work: () => Promise<T>): Promise<T> => workMarks.exit(work);
+
 /** The items a transaction puts, named by entity and id (an attribute `<entity>Id`). */
 function createdBy(entries: TransactionItem[]): CreatedRef[] {
   const created: CreatedRef[] = [];

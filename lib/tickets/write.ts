@@ -1,6 +1,6 @@
 import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
-import { guarded, transact, type TransactionEntities, type TransactionItem } from '../db/transact.js';
+import { guarded, transact, unmarkedWork, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import { LostRace } from '../db/races.js';
 import { invalidField } from '../core/errors.js';
 import { COLUMN_COUNT_SHARDS, isQueued, type TicketItem, type TimelineEntryItem } from '../db/entities/index.js';
@@ -234,7 +234,8 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     ...(write.leavesDeletedMilestone ? [] : milestoneProgress(e, write.before, after)),
     ...releaseMembership(e, write.before, after, now),
   ]);
-  if (readiness) await settleReadiness(ctx, readiness);
+  // Not part of a keyed request's work: its recounts carry no idempotency mark (they would all contend for the one record).
+  if (readiness) await unmarkedWork(() => settleReadiness(ctx, readiness));
   return after;
 }
 

@@ -8,7 +8,7 @@ import { liveTicketOf, loadTicketOnBoard, onVisibleBoards, seesEveryBoard } from
 import { loadOrgConfig, type OrgConfig } from '../config.js';
 import { baseTicketData } from '../events.js';
 import { saveTicket } from '../write.js';
-import { dependencyItemsOf, openCount, ticketsById, unblockedBy } from './propagate.js';
+import { dependencyItemsOf, openCount, ticketsById, unblockedBy } from './edges.js';
 import { isOpenTicket } from './readiness.js';
 
 /** Tickets one ticket may depend on. */

@@ -7,8 +7,6 @@ import { systemContext } from '../system-context.js';
 import { dependencyItemsOf } from './edges.js';
 import { recountBlockers, recountSubtickets } from './recount.js';
 
-export { dependencyItemsOf, openCount, openSubticketsOf, ticketsById, unblockedBy } from './edges.js';
-
 /**
  * The events function's handler of READINESS_EVENT, the backstop of the recount the write itself
  * made before answering (lib/tickets/write.ts, `settleReadiness`): a deleted ticket's

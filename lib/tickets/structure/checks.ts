@@ -4,7 +4,7 @@ import type { BoardItem, TicketItem } from '../../db/entities/index.js';
 import { loadTicketOnBoard, loadTicketWithConfig, loadTickets, onVisibleBoards } from '../access.js';
 import type { OrgConfig } from '../config.js';
 import { loadSubtickets } from './subtickets.js';
-import { dependencyItemsOf } from '../dependencies/propagate.js';
+import { dependencyItemsOf } from '../dependencies/edges.js';
 import { isOpenTicket } from '../dependencies/readiness.js';
 
 /** What the workflow stores on a blocked ticket (POST .../transition to BLOCKED). */
