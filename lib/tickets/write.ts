@@ -1,6 +1,6 @@
 import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
-import { guarded, transact, unmarkedWork, type TransactionEntities, type TransactionItem } from '../db/transact.js';
+import { guarded, MAX_TRANSACTION_ITEMS, transact, unmarkedWork, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import { LostRace } from '../db/races.js';
 import { invalidField } from '../core/errors.js';
 import { COLUMN_COUNT_SHARDS, isQueued, type TicketItem, type TimelineEntryItem } from '../db/entities/index.js';
@@ -15,7 +15,7 @@ import { recountBlockers, recountSubtickets } from './dependencies/recount.js';
 import { systemContext } from './system-context.js';
 import { log } from '../core/telemetry.js';
 import { facetCountItems, facetItems } from './lists/facets.js';
-import { changesSearchEntries, searchIndexJobFor, searchPendingItems } from './search/pending.js';
+import { changesSearchEntries, searchIndexJobFor, searchItems } from './search/pending.js';
 
 /** Builds the extra items of a ticket transaction (each guarded item names its own failure). */
 export type TransactionItemsBuilder = (e: TransactionEntities) => TransactionItem[];
@@ -170,7 +170,8 @@ export interface TicketWrite {
  * The one way a ticket is written: the ticket (created, or replaced guarded by its version),
  * its timeline entries and its events, any related items, the ColumnCount deltas of its
  * (board, status) columns, its facet entries (lists/facets.ts) and, when its search entries
- * change, their pending marker and indexing job (search/pending.ts), in ONE transaction. Either all of it happens or none of it does.
+ * change, a new ticket's entries themselves when they fit, else their pending marker and
+ * indexing job (`searchItems`, search/pending.ts), in ONE transaction. Either all of it happens or none of it does.
  * `version` and `updatedAt` are set here; index keys are derived by the entity.
  */
 export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promise<TicketItem> {
@@ -202,38 +203,40 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     createdAt: now,
   }));
   const readiness = readinessChangeOf(write.before, after);
-  const searchJob = searchIndexJobFor(write.before, after);
+  const searchJobInput = searchIndexJobFor(write.before, after);
+  const searchJob = searchJobInput && newEventRecord(after.orgId, ctx.clock, searchJobInput);
   const events = [
     ...(write.derivedEvents === false ? [] : ticketEventsFor(ctx, write.before, after)),
     ...(write.events ?? []),
     ...(ended?.events ?? []),
     ...(readiness ? [readinessEventFor(readiness)] : []),
-    ...(searchJob ? [searchJob] : []),
   ].map((event) => newEventRecord(after.orgId, ctx.clock, event));
   const stale = write.onStale ?? (() => new LostRace('The ticket changed concurrently; retry'));
-  await transact((e) => [
-    guarded(
-      write.before
-        ? e.ticket
-            .put(after)
-            .where((attr, op) => op.eq(attr.version, write.before!.version))
-            .commit()
-        : e.ticket.create(after).commit(),
-      stale,
-    ),
-    ...(write.related?.(e) ?? []),
-    ...(ended?.related(e) ?? []),
-    ...timeline.map((entry) => e.timelineEntry.create(entry).commit()),
-    ...eventPuts(e, events),
-    ...columnCountItems(e, write.before, after),
-    ...facetItems(e, write.before, after),
-    ...facetCountItems(e, write.before, after),
-    ...searchPendingItems(e, write.before, after, now),
-    // The agents overview's closing counters (a ticket entering a FINAL status).
-    ...[closingDelta(e, write.before, after, ctx.actor.agent != null, ctx.clock.now())].filter((item) => item !== undefined),
-    ...(write.leavesDeletedMilestone ? [] : milestoneProgress(e, write.before, after)),
-    ...releaseMembership(e, write.before, after, now),
-  ]);
+  await transact((e) => {
+    const items = [
+      guarded(
+        write.before
+          ? e.ticket
+              .put(after)
+              .where((attr, op) => op.eq(attr.version, write.before!.version))
+              .commit()
+          : e.ticket.create(after).commit(),
+        stale,
+      ),
+      ...(write.related?.(e) ?? []),
+      ...(ended?.related(e) ?? []),
+      ...timeline.map((entry) => e.timelineEntry.create(entry).commit()),
+      ...eventPuts(e, events),
+      ...columnCountItems(e, write.before, after),
+      ...facetItems(e, write.before, after),
+      ...facetCountItems(e, write.before, after),
+      // The agents overview's closing counters (a ticket entering a FINAL status).
+      ...[closingDelta(e, write.before, after, ctx.actor.agent != null, ctx.clock.now())].filter((item) => item !== undefined),
+      ...(write.leavesDeletedMilestone ? [] : milestoneProgress(e, write.before, after)),
+      ...releaseMembership(e, write.before, after, now),
+    ];
+    return [...items, ...searchItems(e, write.before, after, now, searchJob, MAX_TRANSACTION_ITEMS - items.length)];
+  });
   // Not part of a keyed request's work: its recounts carry no idempotency mark (they would all contend for the one record).
   if (readiness) await unmarkedWork(() => settleReadiness(ctx, readiness));
   return after;

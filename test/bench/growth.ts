@@ -1,7 +1,8 @@
 /**
  * `npm run bench:growth`: how every ticket list, filter and search grows with the organization.
- * One organization of 20 boards is grown to 5,000, 25,000 and 50,000 tickets (batch-written,
- * as `npm run bench` seeds its boards), and at each size every case is timed over real HTTP
+ * One organization of 20 boards is grown to 5,000, 25,000 and 50,000 tickets, each created with
+ * `POST …/tickets` (in process, through the API's route table and write path: ./api-seed.ts),
+ * the events function draining what they leave, and at each size every case is timed over real HTTP
  * against the local runtime, with its DynamoDB round trips. Board cases use the first board
  * (250, 1,250, 2,500 tickets); `/issues` cases cover all 20. Prints one table for
  * docs/performance.md; asserts nothing.
@@ -9,7 +10,7 @@
 import { growthCell, ok, send, timeCase, type Sample } from './http.js';
 import { startLocalRuntime } from '../../infra/local/runtime.js';
 import { loadOrgConfig } from '../../lib/tickets/config.js';
-import { seedBoard, type SeedBoard, type SeedVocabulary } from './seed.js';
+import { seedBoardThroughApi, type ApiSeedVocabulary } from './api-seed.js';
 
 const RUNS = Number(process.env.BENCH_GROWTH_RUNS ?? 7);
 const WARMUP = 2;
@@ -28,19 +29,18 @@ async function main(): Promise<void> {
     const config = await loadOrgConfig(orgId);
     const label = await ok(send(base, 'POST', '/api/v1/labels', session, { name: 'Growth', color: '#336699' }), 'label');
     const customer = await ok(send(base, 'POST', '/api/v1/customers', session, { name: 'Growth customer' }), 'customer');
-    const vocabulary: SeedVocabulary = {
+    const vocabulary: ApiSeedVocabulary = {
       activeStatusIds: config.statuses.filter((status) => status.category === 'ACTIVE').map((status) => status.statusId),
       typeId: config.defaultType()!.typeId,
-      assignee: { id: signup.user.id, name: 'Bench Admin' },
-      createdById: signup.user.id,
+      assigneeId: signup.user.id,
       labelId: (label.data ?? label).id,
       customerId: (customer.data ?? customer).id,
     };
-    const boards: SeedBoard[] = [];
+    const boards: { boardId: string }[] = [];
     for (let index = 0; index < BOARDS; index += 1) {
       const prefix = `G${String.fromCharCode(65 + index)}`;
       const created = await ok(send(base, 'POST', '/api/v1/boards', session, { name: `Growth ${index}`, prefix }), 'board');
-      boards.push({ orgId, boardId: created.id, prefix });
+      boards.push({ boardId: created.id });
     }
     const first = boards[0]!;
     const list = (query: string) => () => send(base, 'GET', `/api/v1/boards/${first.boardId}/tickets?${query}`, session);
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
       ['board: page 1', list(page)],
       ['board: search (every ticket matches)', list(`search=flow&${page}`)],
       ['board: search (1 in 5 match)', list(`search=billing&${page}`)],
-      ['board: assigneeId (1 in 5)', list(`assigneeId=${vocabulary.assignee.id}&${page}`)],
+      ['board: assigneeId (1 in 5)', list(`assigneeId=${vocabulary.assigneeId}&${page}`)],
       ['board: labelId (1 in 7)', list(`labelId=${vocabulary.labelId}&${page}`)],
       ['board: customerId (1 in 11)', list(`customerId=${vocabulary.customerId}&${page}`)],
       ['board: typeId', list(`typeId=${vocabulary.typeId}&${page}`)],
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     for (const size of SIZES) {
       const started = Date.now();
       const perBoard = (size - seeded) / BOARDS;
-      for (const board of boards) await seedBoard(board, vocabulary, perBoard, seeded / BOARDS + 1);
+      for (const board of boards) await seedBoardThroughApi(session, board.boardId, vocabulary, perBoard, seeded / BOARDS + 1);
       seeded = size;
       await runtime.drainStream();
       console.error(`grown to ${size} tickets in ${((Date.now() - started) / 1000).toFixed(1)} s`);

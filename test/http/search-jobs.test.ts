@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../lib/core/clock.js';
 import { db } from '../../lib/db/service.js';
-import { runSearchIndexJob } from '../../lib/tickets/search/index.js';
+import { indexTicketSearch, runSearchIndexJob } from '../../lib/tickets/search/index.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { createTicket } from '../support/factories.js';
 import { waitUntil } from '../support/wait.js';
@@ -40,5 +40,38 @@ describe('search-index jobs', () => {
     const found = await setup.org.call('GET', `/api/v1/boards/${setup.boardId}/tickets?search=quokka&includePlanning=true`);
     expect(found.body.data.map((item: { id: string }) => item.id)).toEqual([ticket.id]);
     expect((await recordOf(ticket.id))!.version).toBeGreaterThan(indexed!.version!);
+  });
+
+  it('refuses to leave a new ticket to the events function when its entries fit its create: found by its entries at once, counted, no marker', async () => {
+    const termsOf = async () =>
+      (await db().entities.ticketTerm.query.byTerm({ orgId: setup.org.orgId, boardId: setup.boardId }).go({ pages: 'all', consistent: true })).data.map(({ term, ticketId, statusId, shared, counted }) => ({ term, ticketId, statusId, shared, counted }));
+    const countsOf = async () => (await db().entities.ticketTermCount.query.byTerm({ orgId: setup.org.orgId, boardId: setup.boardId }).go({ pages: 'all', consistent: true })).data;
+    const created = await setup.org.call('POST', `/api/v1/boards/${setup.boardId}/tickets`, { body: { title: 'Inline wombat indexing', description: 'Searchable before any job runs.' } });
+    expect(created.status).toBe(201);
+    const ticketId = created.body.data.id as string;
+    // No marker and no job: the create wrote the record, entries and counts itself.
+    expect((await markerOf(ticketId)).data).toBeNull();
+    expect(await recordOf(ticketId)).toMatchObject({ version: created.body.data.version ?? 1, dirty: false, extra: [], sharedKept: true, countKept: true });
+    const jobs = (await db().entities.event.query.bySubject({ orgId: setup.org.orgId, subjectId: `search:${ticketId}` }).go({ consistent: true })).data;
+    expect(jobs).toEqual([]);
+    const found = await setup.org.call('GET', `/api/v1/boards/${setup.boardId}/tickets?search=wombat&includePlanning=true`);
+    expect(found.body.data.map((item: { id: string }) => item.id)).toEqual([ticketId]);
+    const mine = (await termsOf()).filter((entry) => entry.ticketId === ticketId);
+    expect(mine.map((entry) => entry.term).sort()).toEqual(['before', 'indexing', 'inline', 'job', 'runs', 'searchable', 'wombat', `#${created.body.data.displayId.toLowerCase()}`, 'any'].sort());
+    expect(mine.every((entry) => entry.counted === true)).toBe(true);
+    // A run of the indexer over it finds nothing to change: the entries and counts are as a run leaves them.
+    const [entriesBefore, countsBefore] = [await termsOf(), await countsOf()];
+    await indexTicketSearch(setup.org.orgId, ticketId, systemClock);
+    expect(await termsOf()).toEqual(entriesBefore);
+    expect(await countsOf()).toEqual(countsBefore);
+
+    // A ticket whose entries do not fit beside its create is left to the events function (a marker, then its job).
+    const long = Array.from({ length: 120 }, (_, index) => `word${index}`).join(' ');
+    const big = await setup.org.call('POST', `/api/v1/boards/${setup.boardId}/tickets`, { body: { title: 'Long numbat description', description: long } });
+    expect(big.status).toBe(201);
+    expect((await markerOf(big.body.data.id)).data).not.toBeNull();
+    await waitUntil(() => markerOf(big.body.data.id), (marker) => marker.data === null, 30_000);
+    const numbat = await setup.org.call('GET', `/api/v1/boards/${setup.boardId}/tickets?search=word119&includePlanning=true`);
+    expect(numbat.body.data.map((item: { id: string }) => item.id)).toEqual([big.body.data.id]);
   });
 });

@@ -1,9 +1,10 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 /**
- * The ticket search index (lib/tickets/search). Kept by the events function from the ticket
- * writes (a ticket's words can be thousands, more than a transaction holds), with a pending
- * marker written in the ticket's own transaction, so a search is exact at once.
+ * The ticket search index (lib/tickets/search). A new ticket whose entries fit is indexed in its
+ * create's own transaction; every other write that changes the entries leaves a pending marker in
+ * its transaction and the events function indexes it (a ticket's words can be thousands, more
+ * than a transaction holds), so a search is exact at once.
  */
 
 /**

@@ -1,6 +1,8 @@
-import { positionKeyOf, type TicketItem } from '../../db/entities/index.js';
+import { positionKeyOf, termCountName, type TicketItem } from '../../db/entities/index.js';
 import type { TransactionEntities, TransactionItem } from '../../db/transact.js';
-import type { EventInput } from '../../events/index.js';
+import { eventPuts, type EventInput, type EventRecord } from '../../events/index.js';
+import { termEntriesOf } from './indexer.js';
+import { countUpdate } from './counts.js';
 
 /** The internal outbox record (a job, never a webhook event) that indexes one ticket's search entries. */
 export const SEARCH_INDEX_JOB = 'tickets.search-index';
@@ -20,14 +22,41 @@ export function changesSearchEntries(before: TicketItem | undefined, after: Tick
   );
 }
 
-/** The pending marker of a ticket write that changes its search entries (in the write's transaction, at `at`). */
-export function searchPendingItems(e: TransactionEntities, before: TicketItem | undefined, after: TicketItem, at: string): TransactionItem[] {
-  if (!changesSearchEntries(before, after)) return [];
-  return [e.searchPending.put({ orgId: after.orgId, ticketId: after.ticketId, version: after.version, at }).commit()];
-}
-
 /** The job that brings the ticket's entries up to date (its own outbox partition, apart from the ticket's webhook events). */
 export function searchIndexJobFor(before: TicketItem | undefined, after: TicketItem): EventInput | undefined {
   if (!changesSearchEntries(before, after)) return undefined;
   return { type: SEARCH_INDEX_JOB, subjectId: `search:${after.ticketId}`, data: { ticketId: after.ticketId } };
+}
+
+/**
+ * The search items of a ticket write, in the write's own transaction, beside `others` items:
+ * - a new ticket whose entries fit beside them (`room` items left, one kept for an idempotency
+ *   mark) is indexed right there: its search record (settled, at the ticket's version, as a run
+ *   of the indexer leaves it), each entry (counted) and each term count's move. A board written
+ *   through the API is then searchable from its entries at once, with no backlog for the events
+ *   function to work through and no pending marker sending searches to the board itself;
+ * - any other write that changes what the entries hold: the pending marker (at `at`) and the
+ *   indexing job `job` (from `searchIndexJobFor`), which the events function runs.
+ */
+export function searchItems(e: TransactionEntities, before: TicketItem | undefined, after: TicketItem, at: string, job: EventRecord | undefined, room: number): TransactionItem[] {
+  if (!job) return [];
+  const indexed = before ? undefined : indexedAtCreate(e, after, room - 1);
+  return indexed ?? [e.searchPending.put({ orgId: after.orgId, ticketId: after.ticketId, version: after.version, at }).commit(), ...eventPuts(e, [job])];
+}
+
+/** A new ticket's record, entries and count moves, when they fit in `room` items; undefined when not. */
+function indexedAtCreate(e: TransactionEntities, ticket: TicketItem, room: number): TransactionItem[] | undefined {
+  const entries = termEntriesOf(ticket);
+  if (1 + 2 * entries.length > room) return undefined;
+  const { orgId, ticketId, boardId, statusId, version } = ticket;
+  const record = e.ticketSearchDoc
+    .create({ ticketId, orgId, version, boardId, statusId, positionKey: positionKeyOf(ticket.position), isArchived: ticket.isArchived === true, terms: entries.map((entry) => entry.term), extra: [], sharedKept: true, countKept: true, dirty: false })
+    .commit();
+  return [
+    record,
+    ...entries.flatMap((entry) => [
+      e.ticketTerm.create({ ...entry, counted: true }).commit(),
+      { Update: countUpdate(entry, [[termCountName(entry.shared ?? 0, entry.statusId, entry.isArchived === true), 1]]) },
+    ]),
+  ];
 }
