@@ -13,6 +13,8 @@ async function main(): Promise<void> {
     dataDir: env.DATA_DIR || undefined,
     dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     sqsEndpoint: env.SQS_ENDPOINT || undefined,
+    // http://localhost:PORT/api/v1/mcp (and sign-in, OAuth) reach this organization with no header: the walkthrough's.
+    defaultOrganization: env.DEFAULT_ORGANIZATION ?? 'acme',
     sweeperIntervalSeconds: env.SWEEPER_INTERVAL_SECONDS ? Number(env.SWEEPER_INTERVAL_SECONDS) : undefined,
   });
   const base = runtime.baseUrl;
@@ -20,6 +22,7 @@ async function main(): Promise<void> {
 Work-management service is running.
 
   Base URL:                ${base}   (organizations: <slug>.${env.BASE_DOMAIN ?? 'localhost'} or header X-Organization: <slug>)
+  MCP server:              ${base}/api/v1/mcp${runtime.defaultOrganization ? `   (organization '${runtime.defaultOrganization}' with no header: DEFAULT_ORGANIZATION)` : ''}
   API reference:           ${base}/docs   (OpenAPI document: ${base}/api/v1/openapi.json)
   Health:                  ${base}/healthz
   Platform operator token: ${runtime.platformAdminToken}

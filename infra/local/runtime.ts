@@ -39,6 +39,8 @@ export interface LocalRuntimeOptions {
   webhookAllowLoopback?: boolean;
   /** The webhook retry schedule (seconds); unset follows `WEBHOOK_RETRY_DELAYS_SECONDS`. */
   webhookRetryDelaysSeconds?: number[];
+  /** The organization a request that names none reaches (`DEFAULT_ORGANIZATION`; `npm start`: `acme`); unset: none. */
+  defaultOrganization?: string;
   /** Requests a minute per credential (0: no limit); unset follows `CREDENTIAL_RATE_LIMIT`, else the deployed default. */
   credentialRateLimit?: number;
   /**
@@ -53,6 +55,8 @@ export interface LocalRuntime {
   port: number;
   host: string;
   platformAdminToken: string;
+  /** The organization requests naming none reach (DEFAULT_ORGANIZATION), if any. */
+  defaultOrganization: string | undefined;
   dynamoEndpoint: string;
   sqsEndpoint: string;
   tableName: string;
@@ -113,6 +117,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       EXPOSE_ROUND_TRIPS: options.exposeRoundTrips ? 'true' : 'false',
       VALIDATE_RESPONSES: options.validateResponses ? 'true' : 'false',
       LOG_REQUESTS: String(options.logRequests ?? process.env.LOG_REQUESTS !== 'false'),
+      ...(options.defaultOrganization ? { DEFAULT_ORGANIZATION: options.defaultOrganization } : {}),
       CREDENTIAL_RATE_LIMIT: String(options.credentialRateLimit ?? (process.env.CREDENTIAL_RATE_LIMIT || DEFAULT_CREDENTIAL_RATE_LIMIT)),
       // One readable line per request, batch, attempt and sweep; `json` prints what Lambda prints (metrics too).
       LOG_FORMAT: process.env.LOG_FORMAT === 'json' ? 'json' : 'text',
@@ -179,6 +184,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       port,
       host,
       platformAdminToken,
+      defaultOrganization: options.defaultOrganization || undefined,
       dynamoEndpoint,
       sqsEndpoint,
       tableName,
@@ -202,6 +208,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
 /** Gives this process the functions' environment: the variables, and what the stack embeds in their bundles. */
 export function applyFunctionEnvironment(env: Record<string, string>): void {
+  // A runtime without a default organization has none, whatever an earlier one in this process had.
+  if (!('DEFAULT_ORGANIZATION' in env)) delete process.env.DEFAULT_ORGANIZATION;
   Object.assign(process.env, env);
   resetConfig();
   // What the stack inlines into the bundles of the functions that embed them (route keys, the OpenAPI document).

@@ -23,6 +23,13 @@ export interface Config {
   webhookAllowLoopback: boolean;
   /** Requests one credential may make per minute (CREDENTIAL_RATE_LIMIT); 0 turns the limit off. */
   credentialRateLimit: number;
+  /**
+   * The organization a request on a host without a subdomain reaches when it names none
+   * (DEFAULT_ORGANIZATION): `npm start` sets it, so that `http://localhost:PORT/api/v1/mcp` reaches
+   * one organization with no header (Node does not resolve `<slug>.localhost`). Never set when
+   * deployed: there every organization has its subdomain.
+   */
+  defaultOrganization: string | undefined;
 }
 
 /** Requests per minute per credential unless CREDENTIAL_RATE_LIMIT says otherwise (the stack's `credentialRateLimit`). */
@@ -47,6 +54,7 @@ export function config(): Config {
     sqsEndpoint: env.SQS_ENDPOINT || undefined,
     webhookRetryDelaysSeconds: retryDelays(env.WEBHOOK_RETRY_DELAYS_SECONDS),
     webhookAllowLoopback: env.WEBHOOK_ALLOW_LOOPBACK === 'true',
+    defaultOrganization: env.DEFAULT_ORGANIZATION?.trim().toLowerCase() || undefined,
     credentialRateLimit: env.CREDENTIAL_RATE_LIMIT === undefined || env.CREDENTIAL_RATE_LIMIT === '' ? DEFAULT_CREDENTIAL_RATE_LIMIT : Math.max(0, Math.floor(Number(env.CREDENTIAL_RATE_LIMIT) || 0)),
   };
   return cached;

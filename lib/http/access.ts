@@ -6,6 +6,7 @@ import type { DomainContext } from '../db/context.js';
 import { authenticate } from '../identity/index.js';
 import { type OAuthScope, resourceMetadataUrl } from '../oauth/index.js';
 import { originOf, type RequestInfo, type Route } from './routes.js';
+import { addressedSlugOf } from './organization-slug.js';
 
 /*
  * Who may call a route: the bearer credential authenticated (with the RFC 6750 / RFC 9728
@@ -32,7 +33,7 @@ export async function authenticateRequest(request: RequestInfo, clock: Clock): P
   } catch (error) {
     if (!(error instanceof AppError) || error.status !== 401) throw error;
     const challenge = [
-      ...(request.orgSlug ? [`resource_metadata="${resourceMetadataUrl(originOf(request))}"`] : []),
+      ...(addressedSlugOf(request.headers) ? [`resource_metadata="${resourceMetadataUrl(originOf(request))}"`] : []),
       ...(sent ? ['error="invalid_token"'] : []),
     ];
     throw new AppError(401, error.code, error.message, error.details, { ...error.headers, 'WWW-Authenticate': challenge.length ? `Bearer ${challenge.join(', ')}` : 'Bearer' });

@@ -50,7 +50,7 @@ export function openApiDocument(groups: readonly RouteGroup[], info: DocumentInf
             type: 'http',
             scheme: 'bearer',
             description:
-              'A session token (from sign-up or login), a personal access token (`wmp_…`), an agent token (`wma_…`) or an OAuth access token (a JWT from `/api/v1/oauth/token`, accepted on the organization’s own origin within its scopes). The organization is the subdomain (`<slug>.<base domain>`), or the `X-Organization` header on a host without one (e.g. localhost).',
+              'A session token (from sign-up or login), a personal access token (`wmp_…`), an agent token (`wma_…`) or an OAuth access token (a JWT from `/api/v1/oauth/token`, accepted on the organization’s own origin within its scopes). The organization is the subdomain (`<slug>.<base domain>`), or the `X-Organization` header on a host without one (e.g. localhost; there, a request naming none reaches the local runtime’s `DEFAULT_ORGANIZATION`, if set).',
           },
           platformOperator: { type: 'http', scheme: 'bearer', description: "The platform operator's token (deployment setting), for `/api/v1/platform/…` only" },
         },

@@ -21,3 +21,13 @@ export function subdomainSlugOf(headers: Record<string, string | undefined>): st
   }
   return null;
 }
+
+/**
+ * The organization a request addresses, or, when it names none, the local runtime's default
+ * organization (DEFAULT_ORGANIZATION, lib/core/config.ts): for what needs an organization and has
+ * no credential to take it from (sign-in, OAuth discovery and endpoints, the 401 that points to the
+ * resource metadata). A credential is still read for the organization it belongs to.
+ */
+export function addressedSlugOf(headers: Record<string, string | undefined>): string | null {
+  return organizationSlugOf(headers) ?? config().defaultOrganization ?? null;
+}

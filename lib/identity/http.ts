@@ -1,3 +1,4 @@
+import { addressedSlugOf } from '../http/organization-slug.js';
 import * as z from 'zod';
 import { authenticated, EDGE_THROTTLES, open, type Routes } from '../http/routes.js';
 import { requiredText, emailAddress } from '../http/validation.js';
@@ -37,7 +38,7 @@ export const authRoutes: Routes = {
     result: z.strictObject({ ...session, user: userResult }).meta({ id: 'Session' }),
     errors: { 401: ['INVALID_CREDENTIALS'], 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
     body: z.strictObject({ email, password: z.string().min(1).max(256) }),
-    handler: (ctx, { body, request }) => login(ctx, request.orgSlug, body, request.sourceIp),
+    handler: (ctx, { body, request }) => login(ctx, addressedSlugOf(request.headers), body, request.sourceIp),
   }),
   'POST /api/v1/auth/logout': authenticated({
     scope: 'write',

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { AppError, notFound } from '../core/errors.js';
 import { config } from '../core/config.js';
 import { authenticated, EDGE_THROTTLES, open, originOf, type RawBody, type RequestInfo, type Routes } from '../http/routes.js';
-import { organizationSlugOf, subdomainSlugOf } from '../http/organization-slug.js';
+import { addressedSlugOf, organizationSlugOf, subdomainSlugOf } from '../http/organization-slug.js';
 import { storedUrl } from '../http/validation.js';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
@@ -42,15 +42,15 @@ async function oauthSite(request: RequestInfo, endpoint: OAuthEndpoint, ctx: Ano
  */
 async function namedSite(request: RequestInfo, endpoint: OAuthEndpoint, ctx: AnonymousContext): Promise<{ slug: string; origin: string; sharedOrigin: boolean }> {
   const subdomain = subdomainSlugOf(request.headers);
-  const slug = subdomain ?? organizationSlugOf(request.headers);
+  const slug = subdomain ?? addressedSlugOf(request.headers);
   if (!slug) throw notFound('Organization');
   await limitOAuthCalls(endpoint, request.sourceIp, ctx.clock.now());
   return { slug, origin: originOf(request), sharedOrigin: !subdomain };
 }
 
-/** The organization an OAuth endpoint serves: the subdomain's, else the one `X-Organization` (or the authorization endpoint's `org`) names. */
+/** The organization an OAuth endpoint serves: the subdomain's, else the one `X-Organization` (or the authorization endpoint's `org`) names, else the local runtime's default. */
 const siteOf = (request: RequestInfo, querySlug?: string): Promise<OAuthSite> =>
-  oauthSiteOf({ subdomain: subdomainSlugOf(request.headers), named: organizationSlugOf(request.headers) ?? querySlug ?? null }, originOf(request));
+  oauthSiteOf({ subdomain: subdomainSlugOf(request.headers), named: organizationSlugOf(request.headers) ?? querySlug ?? addressedSlugOf(request.headers) }, originOf(request));
 
 /**
  * The organization of an authorization page's form: the one the request names, else (a

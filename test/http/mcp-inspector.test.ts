@@ -22,13 +22,13 @@ beforeAll(async () => {
 }, 60_000);
 
 /**
- * One Inspector CLI call over streamable HTTP, the organization named by X-Organization as on
- * `npm start`: what it printed (it exits 1 after printing an error result).
+ * One Inspector CLI call over streamable HTTP as the README gives it: the shared origin, the token
+ * alone (it names its organization; no X-Organization): what it printed (it exits 1 after printing an error result).
  */
 async function inspector(token: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
   return run(
     process.execPath,
-    ['node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js', '--cli', `${baseUrl()}/api/v1/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${token}`, '--header', `X-Organization: ${setup.org.slug}`, ...args],
+    ['node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js', '--cli', `${baseUrl()}/api/v1/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${token}`, ...args],
     { timeout: 20_000, env: { ...process.env, NO_COLOR: '1' } },
   ).catch((error: { stdout?: string; stderr?: string; code?: unknown }) => {
     if (typeof error.stdout !== 'string' || typeof error.code !== 'number') throw error;

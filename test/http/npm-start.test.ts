@@ -14,7 +14,7 @@ type Call = (method: string, path: string, options?: { token?: string; body?: un
 async function runNpmStart(env: Record<string, string | undefined>, scenario: (call: Call, output: () => string) => Promise<void>): Promise<string> {
   const childEnv: Record<string, string | undefined> = { ...process.env, PORT: '0', SWEEPER_INTERVAL_SECONDS: '3600', ...env };
   // The test workers point at the shared runtime; `npm start` must start its own.
-  for (const name of ['DYNAMODB_ENDPOINT', 'SQS_ENDPOINT', 'TABLE_NAME', 'LOG_REQUESTS', 'LOG_FORMAT']) if (!(name in env)) delete childEnv[name];
+  for (const name of ['DYNAMODB_ENDPOINT', 'SQS_ENDPOINT', 'TABLE_NAME', 'LOG_REQUESTS', 'LOG_FORMAT', 'DEFAULT_ORGANIZATION']) if (!(name in env)) delete childEnv[name];
   // Its own process group: whatever it started (DynamoDB Local's JVM) can be stopped with it.
   const child = spawn(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'infra/local/main.ts'], { env: childEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
@@ -108,6 +108,8 @@ describe('npm start', () => {
     expect(silent).toMatch(new RegExp(`Listening on:\\s+127\\.0\\.0\\.1:${port} \\(this machine only`));
     expect(silent).toMatch(new RegExp(`\\n  export PORT=${port} PLATFORM_TOKEN=wmo_\\S+\\n`));
     expect(silent).not.toContain('(export ');
+    // The MCP URL a Node client reaches with no header: the walkthrough's organization by default.
+    expect(silent).toMatch(new RegExp(`MCP server:\\s+http://localhost:${port}/api/v1/mcp\\s+\\(organization 'acme' with no header`));
     expect(textRequestLines(silent)).toEqual([]);
     const [line] = textRequestLines(chatty);
     expect(line).toMatch(/ request requestId=\S+ route="POST \/api\/v1\/auth\/signup" status=201 ms=\d+ dbRoundTrips=\d+ dbReadUnits=[\d.]+ dbWriteUnits=[\d.]+ coldStart=true$/);

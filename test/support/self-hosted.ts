@@ -41,7 +41,7 @@ export function fixedKeys() {
 export async function startSelfHosted(dataDir: string, keys: ReturnType<typeof fixedKeys>, extra: Record<string, string> = {}): Promise<SelfHosted> {
   const env: Record<string, string | undefined> = { ...process.env, ...keys, PORT: '0', DATA_DIR: dataDir, SWEEPER_INTERVAL_SECONDS: '3600', LOG_REQUESTS: 'false', ...extra };
   // The test workers point at the shared runtime; this server starts its own.
-  for (const name of ['DYNAMODB_ENDPOINT', 'SQS_ENDPOINT', 'TABLE_NAME', 'LOG_FORMAT']) delete env[name];
+  for (const name of ['DYNAMODB_ENDPOINT', 'SQS_ENDPOINT', 'TABLE_NAME', 'LOG_FORMAT', 'DEFAULT_ORGANIZATION']) delete env[name];
   // Its own process group: a kill takes DynamoDB Local's JVM with it, as a power cut would.
   const child = spawn(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), 'infra/local/main.ts'], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
