@@ -2,6 +2,7 @@ import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
 import { guarded, MAX_TRANSACTION_ITEMS, transact, unmarkedWork, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import { LostRace } from '../db/races.js';
+import { db } from '../db/service.js';
 import { invalidField } from '../core/errors.js';
 import { COLUMN_COUNT_SHARDS, isQueued, type TicketItem, type TimelineEntryItem } from '../db/entities/index.js';
 import { eventPuts, newEventRecord, type EventInput } from '../events/index.js';
@@ -151,6 +152,15 @@ export interface TicketWrite {
   related?: TransactionItemsBuilder;
   /** The error when the ticket itself changed since it was read (default: LostRace). */
   onStale?: () => Error;
+  /**
+   * A dependency change that leaves the ticket's readiness as it was (it had an open blocker and
+   * keeps one, or the blocker added or removed is closed): the open-blocker count moves by this
+   * much in an atomic update of the ticket (`blockerCountUpdate`) instead of the whole item
+   * replaced under the version it was read at, so dependency changes of one ticket commit side by
+   * side. The version still moves: a concurrent replacement finds the ticket changed. `after`
+   * differs from `before` in that count alone.
+   */
+  blockerCountMove?: number;
   /** Explainable Status: the reason stored with a status change. */
   statusReason?: string;
   /**
@@ -215,12 +225,14 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
   await transact((e) => {
     const items = [
       guarded(
-        write.before
-          ? e.ticket
-              .put(after)
-              .where((attr, op) => op.eq(attr.version, write.before!.version))
-              .commit()
-          : e.ticket.create(after).commit(),
+        write.before && write.blockerCountMove !== undefined
+          ? { Update: blockerCountUpdate(write.before, write.blockerCountMove, now) }
+          : write.before
+            ? e.ticket
+                .put(after)
+                .where((attr, op) => op.eq(attr.version, write.before!.version))
+                .commit()
+            : e.ticket.create(after).commit(),
         stale,
       ),
       ...(write.related?.(e) ?? []),
@@ -240,6 +252,26 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
   // Not part of a keyed request's work: its recounts carry no idempotency mark (they would all contend for the one record).
   if (readiness) await unmarkedWork(() => settleReadiness(ctx, readiness));
   return after;
+}
+
+/**
+ * The ticket's open-blocker count moved by `move`, its version by 1 and `updatedAt` set, on
+ * condition that it is live and stays blocked when the count moves (at least 1 before an
+ * increase, at least 2 before a decrease): nothing derived from readiness (the ready queue's keys,
+ * the queued column counts) changes, so no other attribute is written. A move of 0 (a closed
+ * blocker) changes nothing of readiness either.
+ */
+function blockerCountUpdate(ticket: TicketItem, move: number, now: string): Record<string, unknown> {
+  const { TableName, Key } = db().entities.ticket.get({ ticketId: ticket.ticketId }).params() as { TableName: string; Key: Record<string, unknown> };
+  const floor = move < 0 ? 1 - move : 1;
+  return {
+    TableName,
+    Key,
+    UpdateExpression: 'SET #count = if_not_exists(#count, :zero) + :move, #version = #version + :one, #updatedAt = :now',
+    ConditionExpression: `attribute_exists(#pk) AND (attribute_not_exists(#deleted) OR #deleted = :false)${move === 0 ? '' : ' AND #count >= :floor'}`,
+    ExpressionAttributeNames: { '#count': 'openBlockerCount', '#version': 'version', '#updatedAt': 'updatedAt', '#pk': 'pk', '#deleted': 'isDeleted' },
+    ExpressionAttributeValues: { ':zero': 0, ':move': move, ':one': 1, ':now': now, ':false': false, ...(move === 0 ? {} : { ':floor': floor }) },
+  };
 }
 
 /** Dependents a write recounts itself before it answers; a ticket with more leaves them to the events function alone. */

@@ -133,6 +133,43 @@ describe('adding, listing and removing dependencies', () => {
     }
   });
 
+  it('refuses none of six concurrent additions of different blockers to one ticket: no contention on its version, every one counted', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const ticket = await createTicket(org, board.id, { title: `Waits on six, round ${round}` });
+      const blockers = await Promise.all(Array.from({ length: 6 }, (_, index) => createTicket(org, board.id, { title: `Blocker ${index}` })));
+      const answers = await Promise.all(blockers.map((blocker) => depend(ticket, blocker.id)));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      const shown = await full(ticket);
+      expect(shown.openBlockerCount).toBe(6);
+      // Once it is blocked, an addition is one read-decide-write with no retry: six more at once
+      // each take the round trips one alone takes (a lost race would read and write again).
+      const more = await Promise.all(Array.from({ length: 7 }, (_, index) => createTicket(org, board.id, { title: `Later blocker ${index}` })));
+      const alone = await depend(ticket, more[0]!.id);
+      const together = await Promise.all(more.slice(1).map((blocker) => depend(ticket, blocker.id)));
+      expect(together.map((answer) => [answer.status, answer.roundTrips])).toEqual(together.map(() => [200, alone.roundTrips]));
+      expect((await full(ticket)).openBlockerCount).toBe(13);
+      blockers.push(...more);
+      expect(shown.isReady).toBe(false);
+      // Removed at once too: each counted off, the last one unblocks it.
+      const removed = await Promise.all(blockers.map((blocker) => org.call('DELETE', `${ticketPath(ticket)}/dependencies/${blocker.id}`)));
+      expect(removed.map((answer) => answer.status)).toEqual(blockers.map(() => 204));
+      const after = await full(ticket);
+      expect([after.openBlockerCount, after.isReady]).toEqual([0, true]);
+    }
+  });
+
+  it('lets exactly one of two concurrent opposite dependencies through between tickets already blocked (their counts move in place)', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const [a, b, c] = [await createTicket(org, board.id), await createTicket(org, board.id), await createTicket(org, board.id)];
+      expect([(await depend(a, c.id)).status, (await depend(b, c.id)).status]).toEqual([200, 200]);
+      const answers = await Promise.all([depend(a, b.id), depend(b, a.id)]);
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+      const [fromA, fromB] = await Promise.all([org.call('GET', `${ticketPath(a)}/dependencies`), org.call('GET', `${ticketPath(b)}/dependencies`)]);
+      expect(fromA.body.data.blockedBy.length + fromB.body.data.blockedBy.length).toBe(3);
+      expect([(await full(a)).openBlockerCount + (await full(b)).openBlockerCount]).toEqual([3]);
+    }
+  });
+
   it('needs tickets:edit, and answers 404 for a blocker on a board the caller cannot see', async () => {
     const ticket = await createTicket(org, board.id);
     const hidden = await createTicket(org, otherBoard.id);

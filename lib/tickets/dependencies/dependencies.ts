@@ -115,8 +115,12 @@ const mirrorOf = (ticketId: string, blockerId: string) => [
  * PUT …/dependencies/{blockerId}: the ticket is blocked by the blocker (any live ticket of the
  * organization the caller can see). Idempotent. One transaction writes both sides of the
  * dependency and the ticket (its open-blocker count, a DEPENDENCY_ADDED timeline entry and
- * `ticket.dependency_added`), guarded by the versions of the ticket and of every ticket the
- * cycle check walked, so concurrent additions can never close a cycle between them.
+ * `ticket.dependency_added`), guarded by the versions of every ticket the cycle check walked,
+ * and every write of the ticket moves its version, so concurrent additions can never close a
+ * cycle between them. The ticket itself is replaced under the version it was read at only when
+ * its readiness changes (its first open blocker); a ticket already blocked, or a closed blocker,
+ * moves the count in place (`blockerCountMove`), so additions of different blockers to one
+ * ticket do not contend.
  */
 export async function addDependency(ctx: DomainContext, boardId: string, ticketId: string, blockerId: string) {
   requirePermission(ctx, 'tickets:edit');
@@ -130,12 +134,17 @@ export async function addDependency(ctx: DomainContext, boardId: string, ticketI
     const { visited, path } = await findCycle(ctx, ticket, blocker);
     if (path) throw new AppError(409, 'DEPENDENCY_CYCLE', `${blocker.displayId} already depends on ${ticket.displayId}, directly or through other tickets`, { path });
     const now = ctx.clock.now().toISOString();
-    const open = openCount(await ticketsById(ctx.org.orgId, blockerIds), blockerIds) + (isOpenTicket(blocker) ? 1 : 0);
+    const move = isOpenTicket(blocker) ? 1 : 0;
+    // A ticket already blocked (or a closed blocker) keeps its readiness: its count moves in place,
+    // and concurrent additions of other blockers do not contend for its version.
+    const inPlace = ctx.claimFence === undefined && (move === 0 || (ticket.openBlockerCount ?? 0) >= 1);
+    const open = inPlace ? (ticket.openBlockerCount ?? 0) + move : openCount(await ticketsById(ctx.org.orgId, blockerIds), blockerIds) + move;
     const [own, mirror] = mirrorOf(ticket.ticketId, blocker.ticketId);
     const edge = { orgId: ctx.org.orgId, createdById: ctx.actor.userId, createdAt: now };
     await saveTicket(ctx, {
       before: ticket,
       after: { ...ticket, openBlockerCount: open },
+      ...(inPlace ? { blockerCountMove: move } : {}),
       derivedEvents: false,
       events: [{ type: 'ticket.dependency_added', data: { ...baseTicketData(ticket), blockerId: blocker.ticketId } }],
       timeline: [{ kind: 'DEPENDENCY_ADDED', details: { blockerId: blocker.ticketId, blockerDisplayId: blocker.displayId } }],
@@ -162,15 +171,21 @@ export async function removeDependency(ctx: DomainContext, boardId: string, tick
     const remaining = items.map((item) => item.otherId).filter((id) => id !== blockerId);
     // A dependency whose blocker stands on a board the caller cannot see is not there for it (404, as listing and adding say).
     const everyBoard = seesEveryBoard(ctx);
-    const blockers = await ticketsById(ctx.org.orgId, everyBoard ? remaining : [...remaining, blockerId]);
+    // A ticket that loses an open blocker and keeps another keeps its readiness: its count moves in
+    // place. Losing a closed blocker recounts (that blocker's own recount, if still to come, no longer finds this ticket).
+    const mayMoveInPlace = ctx.claimFence === undefined && (ticket.openBlockerCount ?? 0) >= 2;
+    const blockers = await ticketsById(ctx.org.orgId, everyBoard && !mayMoveInPlace ? remaining : [...remaining, blockerId]);
     const blocker = blockers.get(blockerId);
     if (!everyBoard && blocker && (await onVisibleBoards(ctx, board, [blocker])).length === 0) throw notFound('Dependency');
-    const open = openCount(blockers, remaining);
+    const move = isOpenTicket(blocker) ? -1 : 0;
+    const inPlace = mayMoveInPlace && move === -1;
+    const open = inPlace ? (ticket.openBlockerCount ?? 0) + move : openCount(blockers, remaining);
     const [own, mirror] = mirrorOf(ticket.ticketId, blockerId);
     const unblocked = unblockedBy(ticket, open, blockerId);
     await saveTicket(ctx, {
       before: ticket,
       after: { ...ticket, openBlockerCount: open },
+      ...(inPlace ? { blockerCountMove: move } : {}),
       derivedEvents: false,
       events: [{ type: 'ticket.dependency_removed', data: { ...baseTicketData(ticket), blockerId } }, ...unblocked.events],
       timeline: [{ kind: 'DEPENDENCY_REMOVED', details: { blockerId } }, ...unblocked.timeline],
