@@ -8,14 +8,16 @@ export const commentContent = z
   .refine((value) => value.trim().length > 0, 'Must not be empty');
 
 /** A comment on a ticket; a reply names its `parentId`. */
-export const commentResult = z
-  .strictObject({
-    id: anId,
-    content: z.string(),
-    isSecret: z.boolean().meta({ description: 'Visible to the organization only, never to customer users' }),
-    author: z.strictObject({ id: anId, name: z.string() }),
-    parentId: anId.nullable(),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .meta({ id: 'Comment' });
+export const commentResult = z.lazy(() =>
+  z
+    .strictObject({
+      id: anId,
+      content: z.string(),
+      isSecret: z.boolean().meta({ description: 'Visible to the organization only, never to customer users' }),
+      author: z.strictObject({ id: anId, name: z.string() }),
+      parentId: anId.nullable(),
+      createdAt: timestamp,
+      updatedAt: timestamp,
+    })
+    .meta({ id: 'Comment' }),
+);

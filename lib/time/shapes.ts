@@ -24,46 +24,50 @@ const bookingItemRef = z
   .nullable()
   .meta({ description: 'The booking item booked on (null for a ticket, or once the item is deleted)' });
 
-export const timeEntryResult = z
-  .strictObject({
-    id: anId,
-    userId: anId,
-    user: z.strictObject({ id: anId, name: z.string(), isAgent: z.boolean() }),
-    ticketId: anId.nullable(),
-    boardId: anId.nullable().meta({ description: 'The board the ticket was on when the time was booked' }),
-    ticket: ticketRef,
-    bookingItemId: anId.nullable(),
-    bookingItem: bookingItemRef,
-    durationMinutes: z.number().int().min(1).meta({ description: 'Minutes booked (for an agent: as reported × timeFactor, rounded)' }),
-    rawDurationMinutes: z.number().int().min(1).meta({ description: 'Minutes as reported' }),
-    timeFactor: z.number().nullable().meta({ description: "The agent's time factor applied; null for a person's entry" }),
-    description: z.string(),
-    date: day,
-    state: z.enum(TIME_ENTRY_STATES).meta({ description: "A person's entries are APPROVED at once; an agent's start PENDING" }),
-    source: z.enum(TIME_ENTRY_SOURCES),
-    decidedBy: z.strictObject({ id: anId, name: z.string() }).nullable(),
-    decidedAt: timestamp.nullable(),
-    rejectionReason: z.string().nullable(),
-    syncStatus: z.enum(SYNC_STATUSES).nullable().meta({ description: 'External time-booking sync: null when never pushed' }),
-    syncedAt: timestamp.nullable(),
-    syncError: z.string().nullable().meta({ description: 'Why the newest push failed' }),
-    externalId: z.string().nullable().meta({ description: "The time-booking system's id for the entry, from its answer" }),
-    billed: z.boolean().meta({ description: 'Billed by the time-booking system: the entry is locked' }),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .meta({ id: 'TimeEntry' });
+export const timeEntryResult = z.lazy(() =>
+  z
+    .strictObject({
+      id: anId,
+      userId: anId,
+      user: z.strictObject({ id: anId, name: z.string(), isAgent: z.boolean() }),
+      ticketId: anId.nullable(),
+      boardId: anId.nullable().meta({ description: 'The board the ticket was on when the time was booked' }),
+      ticket: ticketRef,
+      bookingItemId: anId.nullable(),
+      bookingItem: bookingItemRef,
+      durationMinutes: z.number().int().min(1).meta({ description: 'Minutes booked (for an agent: as reported × timeFactor, rounded)' }),
+      rawDurationMinutes: z.number().int().min(1).meta({ description: 'Minutes as reported' }),
+      timeFactor: z.number().nullable().meta({ description: "The agent's time factor applied; null for a person's entry" }),
+      description: z.string(),
+      date: day,
+      state: z.enum(TIME_ENTRY_STATES).meta({ description: "A person's entries are APPROVED at once; an agent's start PENDING" }),
+      source: z.enum(TIME_ENTRY_SOURCES),
+      decidedBy: z.strictObject({ id: anId, name: z.string() }).nullable(),
+      decidedAt: timestamp.nullable(),
+      rejectionReason: z.string().nullable(),
+      syncStatus: z.enum(SYNC_STATUSES).nullable().meta({ description: 'External time-booking sync: null when never pushed' }),
+      syncedAt: timestamp.nullable(),
+      syncError: z.string().nullable().meta({ description: 'Why the newest push failed' }),
+      externalId: z.string().nullable().meta({ description: "The time-booking system's id for the entry, from its answer" }),
+      billed: z.boolean().meta({ description: 'Billed by the time-booking system: the entry is locked' }),
+      createdAt: timestamp,
+      updatedAt: timestamp,
+    })
+    .meta({ id: 'TimeEntry' }),
+);
 
-export const timerResult = z
-  .strictObject({
-    id: anId,
-    ticketId: anId.nullable(),
-    ticket: ticketRef,
-    bookingItemId: anId.nullable(),
-    bookingItem: bookingItemRef,
-    startedAt: timestamp,
-  })
-  .meta({ id: 'Timer' });
+export const timerResult = z.lazy(() =>
+  z
+    .strictObject({
+      id: anId,
+      ticketId: anId.nullable(),
+      ticket: ticketRef,
+      bookingItemId: anId.nullable(),
+      bookingItem: bookingItemRef,
+      startedAt: timestamp,
+    })
+    .meta({ id: 'Timer' }),
+);
 
 export const stopAllResult = z.strictObject({
   stopped: z.array(timeEntryResult).meta({ description: 'The entries the stopped timers became' }),
@@ -111,35 +115,43 @@ const summaryShape = {
   byState: z.strictObject({ PENDING: stateFigure, APPROVED: stateFigure, REJECTED: stateFigure }),
 };
 
-export const summaryResult = z.strictObject(summaryShape).meta({ id: 'TimeSummary' });
+export const summaryResult = z.lazy(() =>
+  z.strictObject(summaryShape).meta({ id: 'TimeSummary' }),
+);
 
-export const budgetSummaryResult = z
-  .strictObject({
-    ...summaryShape,
-    estimatedHours: z.number().nullable(),
-    estimatedMinutes: z.number().int().nullable(),
-    trackedMinutes: z.number().int(),
-    remainingMinutes: z.number().int().nullable().meta({ description: 'Estimate minus tracked, never below 0; null without an estimate' }),
-    percentage: z.number().nullable().meta({ description: 'Tracked as a percentage of the estimate (one decimal); null without an estimate' }),
-    isOverBudget: z.boolean(),
-  })
-  .meta({ id: 'TimeBudgetSummary' });
+export const budgetSummaryResult = z.lazy(() =>
+  z
+    .strictObject({
+      ...summaryShape,
+      estimatedHours: z.number().nullable(),
+      estimatedMinutes: z.number().int().nullable(),
+      trackedMinutes: z.number().int(),
+      remainingMinutes: z.number().int().nullable().meta({ description: 'Estimate minus tracked, never below 0; null without an estimate' }),
+      percentage: z.number().nullable().meta({ description: 'Tracked as a percentage of the estimate (one decimal); null without an estimate' }),
+      isOverBudget: z.boolean(),
+    })
+    .meta({ id: 'TimeBudgetSummary' }),
+);
 
-export const bookingItemResult = z
-  .strictObject({
-    id: anId,
-    name: z.string(),
-    externalId: z.string().nullable(),
-    boardIds: z.array(anId).meta({ description: 'Boards it is offered on; empty: every board' }),
-    isActive: z.boolean(),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .meta({ id: 'BookingItem' });
+export const bookingItemResult = z.lazy(() =>
+  z
+    .strictObject({
+      id: anId,
+      name: z.string(),
+      externalId: z.string().nullable(),
+      boardIds: z.array(anId).meta({ description: 'Boards it is offered on; empty: every board' }),
+      isActive: z.boolean(),
+      createdAt: timestamp,
+      updatedAt: timestamp,
+    })
+    .meta({ id: 'BookingItem' }),
+);
 
-export const syncEndpointResult = z
-  .strictObject({ id: anId, url: z.string(), createdAt: timestamp, updatedAt: timestamp })
-  .meta({ id: 'TimeSyncEndpoint' });
+export const syncEndpointResult = z.lazy(() =>
+  z
+    .strictObject({ id: anId, url: z.string(), createdAt: timestamp, updatedAt: timestamp })
+    .meta({ id: 'TimeSyncEndpoint' }),
+);
 
 export const savedSyncEndpointResult = z.strictObject({
   id: anId,

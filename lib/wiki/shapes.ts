@@ -7,41 +7,51 @@ const role = z.enum(WIKI_ROLES);
 const source = z.enum(WIKI_ACCESS_SOURCES).meta({ description: 'Where the role comes from: ADMIN, SPACE_MEMBER (the space\'s own list), BOARD_MEMBER (the linked board), ORGANIZATION (no board linked), CUSTOMER' });
 const person = z.strictObject({ id: anId, name: z.string() });
 
-export const spaceResult = z
-  .strictObject({
-    id: anId,
-    name: z.string(),
-    slug: z.string(),
-    description: z.string().nullable(),
-    icon: z.string().nullable(),
-    boardId: anId.nullable(),
-    memberMode: z.enum(WIKI_MEMBER_MODES),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .meta({ id: 'WikiSpace' });
+export const spaceResult = z.lazy(() =>
+  z
+    .strictObject({
+      id: anId,
+      name: z.string(),
+      slug: z.string(),
+      description: z.string().nullable(),
+      icon: z.string().nullable(),
+      boardId: anId.nullable(),
+      memberMode: z.enum(WIKI_MEMBER_MODES),
+      createdAt: timestamp,
+      updatedAt: timestamp,
+    })
+    .meta({ id: 'WikiSpace' }),
+);
 
-export const permissionResult = z
-  .strictObject({
-    spaceId: anId,
-    role,
-    canView: z.boolean(),
-    canEdit: z.boolean(),
-    canManage: z.boolean(),
-    publishedOnly: z.boolean().meta({ description: 'Customer users see published pages only' }),
-    source,
-  })
-  .meta({ id: 'WikiPermission' });
+export const permissionResult = z.lazy(() =>
+  z
+    .strictObject({
+      spaceId: anId,
+      role,
+      canView: z.boolean(),
+      canEdit: z.boolean(),
+      canManage: z.boolean(),
+      publishedOnly: z.boolean().meta({ description: 'Customer users see published pages only' }),
+      source,
+    })
+    .meta({ id: 'WikiPermission' }),
+);
 
-export const effectiveMemberResult = z
-  .strictObject({ userId: anId, name: z.string(), isAgent: z.boolean(), role, source, publishedOnly: z.boolean() })
-  .meta({ id: 'WikiEffectiveMember' });
+export const effectiveMemberResult = z.lazy(() =>
+  z
+    .strictObject({ userId: anId, name: z.string(), isAgent: z.boolean(), role, source, publishedOnly: z.boolean() })
+    .meta({ id: 'WikiEffectiveMember' }),
+);
 
-export const memberResult = z.strictObject({ userId: anId, name: z.string().nullable(), role }).meta({ id: 'WikiSpaceMember' });
+export const memberResult = z.lazy(() =>
+  z.strictObject({ userId: anId, name: z.string().nullable(), role }).meta({ id: 'WikiSpaceMember' }),
+);
 
-export const folderResult = z
-  .strictObject({ id: anId, spaceId: anId, name: z.string(), parentId: anId.nullable(), order: z.number(), createdAt: timestamp, updatedAt: timestamp })
-  .meta({ id: 'WikiFolder' });
+export const folderResult = z.lazy(() =>
+  z
+    .strictObject({ id: anId, spaceId: anId, name: z.string(), parentId: anId.nullable(), order: z.number(), createdAt: timestamp, updatedAt: timestamp })
+    .meta({ id: 'WikiFolder' }),
+);
 
 const pageFields = {
   id: anId,
@@ -58,26 +68,34 @@ const pageFields = {
   updatedAt: timestamp,
 };
 
-export const pageResult = z.strictObject({ ...pageFields, content: z.string() }).meta({ id: 'WikiPage' });
+export const pageResult = z.lazy(() =>
+  z.strictObject({ ...pageFields, content: z.string() }).meta({ id: 'WikiPage' }),
+);
 
-export const pageSummaryResult = z
-  .strictObject({ ...pageFields, snippet: z.string().nullable().meta({ description: 'With `search`: the text around the first match' }) })
-  .meta({ id: 'WikiPageSummary' });
+export const pageSummaryResult = z.lazy(() =>
+  z
+    .strictObject({ ...pageFields, snippet: z.string().nullable().meta({ description: 'With `search`: the text around the first match' }) })
+    .meta({ id: 'WikiPageSummary' }),
+);
 
-export const versionResult = z
-  .strictObject({
-    id: anId,
-    pageId: anId,
-    number: z.number().int().min(1),
-    title: z.string(),
-    contentLength: z.number().int().min(0),
-    author: person,
-    restoredFrom: z.number().int().nullable().meta({ description: 'The version this one restored' }),
-    createdAt: timestamp,
-  })
-  .meta({ id: 'WikiVersion' });
+export const versionResult = z.lazy(() =>
+  z
+    .strictObject({
+      id: anId,
+      pageId: anId,
+      number: z.number().int().min(1),
+      title: z.string(),
+      contentLength: z.number().int().min(0),
+      author: person,
+      restoredFrom: z.number().int().nullable().meta({ description: 'The version this one restored' }),
+      createdAt: timestamp,
+    })
+    .meta({ id: 'WikiVersion' }),
+);
 
-export const versionWithContentResult = z.strictObject({ ...versionResult.shape, content: z.string() }).meta({ id: 'WikiVersionWithContent' });
+export const versionWithContentResult = z.lazy(() =>
+  z.strictObject({ ...versionResult.unwrap().shape, content: z.string() }).meta({ id: 'WikiVersionWithContent' }),
+);
 
 const treePage = z.strictObject({ id: anId, title: z.string(), order: z.number(), isPublished: z.boolean() });
 const treeFolder = z
@@ -92,15 +110,19 @@ const treeFolder = z
   })
   .meta({ id: 'WikiTreeFolder' });
 
-export const treeResult = z.strictObject({ spaceId: anId, folders: z.array(treeFolder), pages: z.array(treePage) }).meta({ id: 'WikiTree' });
+export const treeResult = z.lazy(() =>
+  z.strictObject({ spaceId: anId, folders: z.array(treeFolder), pages: z.array(treePage) }).meta({ id: 'WikiTree' }),
+);
 
-export const searchHitResult = z
-  .strictObject({
-    space: z.strictObject({ id: anId, name: z.string(), slug: z.string() }),
-    pageId: anId,
-    title: z.string(),
-    folderId: anId.nullable(),
-    snippet: z.string(),
-    updatedAt: timestamp,
-  })
-  .meta({ id: 'WikiSearchHit' });
+export const searchHitResult = z.lazy(() =>
+  z
+    .strictObject({
+      space: z.strictObject({ id: anId, name: z.string(), slug: z.string() }),
+      pageId: anId,
+      title: z.string(),
+      folderId: anId.nullable(),
+      snippet: z.string(),
+      updatedAt: timestamp,
+    })
+    .meta({ id: 'WikiSearchHit' }),
+);
