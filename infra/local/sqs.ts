@@ -7,13 +7,18 @@ export interface LocalSqs {
   stop(): Promise<void>;
 }
 
-/** Starts fauxqs, a local SQS emulator, in this process. */
+/**
+ * Starts fauxqs, a local SQS emulator, in this process, listening on loopback only: its own
+ * `startFauxqs` listens on every interface, so its app is built and started here instead.
+ */
 export async function startLocalSqs(): Promise<LocalSqs> {
-  const { startFauxqs } = (await import('fauxqs')) as unknown as {
-    startFauxqs(options: { port: number; logger: boolean }): Promise<{ port: number; stop(): Promise<void> }>;
+  const { buildApp } = (await import('fauxqs')) as unknown as {
+    buildApp(options: { logger: boolean }): { listen(options: { port: number; host: string }): Promise<string>; close(): Promise<void> };
   };
-  const server = await startFauxqs({ port: await freePort(), logger: false });
-  return { endpoint: `http://127.0.0.1:${server.port}`, stop: () => server.stop() };
+  const app = buildApp({ logger: false });
+  const port = await freePort();
+  await app.listen({ port, host: '127.0.0.1' });
+  return { endpoint: `http://127.0.0.1:${port}`, stop: () => app.close() };
 }
 
 export function localSqsClient(endpoint: string): SQSClient {

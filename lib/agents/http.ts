@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/routes.js';
+import { authenticated, type Routes, onFirstUse } from '../http/routes.js';
 import { idParam, optionalText, requiredText, tokenRestrictionsBody } from '../http/validation.js';
 import { createAgent, deleteAgent, getAgent, listAgents, updateAgent } from './agents.js';
 import { listAgentTokens, mintAgentToken, revokeAgentToken } from './tokens.js';
@@ -13,106 +13,128 @@ const agentParams = z.object({ orgId: idParam, agentId: idParam });
 
 /** Routes of the `agents` group (spec §4.14). `{orgId}` is checked by the router (the caller's organization, else 404). */
 export const agentRoutes: Routes = {
-  'GET /api/v1/organizations/{orgId}/agents': authenticated({
-    scope: 'admin',
-    summary: 'List agents',
-    result: z.array(agentResult),
-    params: orgParams,
-    handler: (ctx) => listAgents(ctx),
-  }),
-  'POST /api/v1/organizations/{orgId}/agents': authenticated({
-    scope: 'admin',
-    summary: 'Create an agent',
-    result: agentResult,
-    errors: { 403: ['PLAN_FEATURE_REQUIRED', 'AGENT_LIMIT_REACHED'] },
-    status: 201,
-    params: orgParams,
-    body: z.strictObject({
-      name: requiredText(100),
-      description: optionalText(2000).nullable().optional(),
-      ownerId: idParam.optional(),
-      permissionGroupId: idParam.optional(),
+  'GET /api/v1/organizations/{orgId}/agents': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'List agents',
+      result: z.array(agentResult),
+      params: orgParams,
+      handler: (ctx) => listAgents(ctx),
     }),
-    handler: (ctx, { body }) => createAgent(ctx, body),
-  }),
-  'GET /api/v1/organizations/{orgId}/agents/policies': authenticated({
-    scope: 'admin',
-    summary: 'Get the agent policies',
-    result: agentPoliciesResult,
-    params: orgParams,
-    handler: (ctx) => getAgentPolicies(ctx),
-  }),
-  'PATCH /api/v1/organizations/{orgId}/agents/policies': authenticated({
-    scope: 'admin',
-    summary: 'Update the agent policies',
-    result: agentPoliciesResult,
-    params: orgParams,
-    body: z.strictObject({
-      statusTransitionsRequireApproval: z.array(z.string().min(1).max(100)).max(100).optional(),
-      prsRequireHumanReview: z.boolean().optional(),
+  ),
+  'POST /api/v1/organizations/{orgId}/agents': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'Create an agent',
+      result: agentResult,
+      errors: { 403: ['PLAN_FEATURE_REQUIRED', 'AGENT_LIMIT_REACHED'] },
+      status: 201,
+      params: orgParams,
+      body: z.strictObject({
+        name: requiredText(100),
+        description: optionalText(2000).nullable().optional(),
+        ownerId: idParam.optional(),
+        permissionGroupId: idParam.optional(),
+      }),
+      handler: (ctx, { body }) => createAgent(ctx, body),
     }),
-    handler: (ctx, { body }) => updateAgentPolicies(ctx, body),
-  }),
-  'GET /api/v1/organizations/{orgId}/agents/overview': authenticated({
-    scope: 'admin',
-    summary: 'What the agents did: claims, reports, closures',
-    result: agentsOverviewResult,
-    params: orgParams,
-    handler: (ctx) => getAgentsOverview(ctx),
-  }),
-  'GET /api/v1/organizations/{orgId}/agents/{agentId}': authenticated({
-    scope: 'admin',
-    summary: 'Get an agent',
-    result: agentResult,
-    params: agentParams,
-    handler: (ctx, { params }) => getAgent(ctx, params.agentId),
-  }),
-  'PATCH /api/v1/organizations/{orgId}/agents/{agentId}': authenticated({
-    scope: 'admin',
-    summary: 'Update an agent',
-    result: agentResult,
-    params: agentParams,
-    body: z.strictObject({
-      name: requiredText(100).optional(),
-      description: optionalText(2000).nullable().optional(),
-      ownerId: idParam.optional(),
-      timeFactor: z.number().min(1).max(10).nullable().optional(),
-      weeklyHoursCap: z.number().min(1).max(168).nullable().optional(),
-      maxConcurrentClaims: z.number().int().min(1).max(50).nullable().optional(),
-      gitIdentity: z.string().trim().max(254).nullable().optional(),
-      isActive: z.boolean().optional(),
+  ),
+  'GET /api/v1/organizations/{orgId}/agents/policies': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'Get the agent policies',
+      result: agentPoliciesResult,
+      params: orgParams,
+      handler: (ctx) => getAgentPolicies(ctx),
     }),
-    handler: (ctx, { params, body }) => updateAgent(ctx, params.agentId, body),
-  }),
-  'DELETE /api/v1/organizations/{orgId}/agents/{agentId}': authenticated({
-    scope: 'admin',
-    summary: 'Delete an agent',
-    status: 204,
-    params: agentParams,
-    handler: (ctx, { params }) => deleteAgent(ctx, params.agentId),
-  }),
-  'GET /api/v1/organizations/{orgId}/agents/{agentId}/tokens': authenticated({
-    scope: 'admin',
-    summary: 'List an agent\'s tokens',
-    result: z.strictObject({ tokens: z.array(tokenResult) }),
-    params: agentParams,
-    handler: (ctx, { params }) => listAgentTokens(ctx, params.agentId),
-  }),
-  'POST /api/v1/organizations/{orgId}/agents/{agentId}/tokens': authenticated({
-    scope: 'admin',
-    summary: 'Mint a token for an agent',
-    result: createdTokenResult,
-    errors: { 403: ['PLAN_FEATURE_REQUIRED'], 429: ['RATE_LIMITED'] },
-    status: 201,
-    params: agentParams,
-    body: tokenRestrictionsBody,
-    handler: (ctx, { params, body }) => mintAgentToken(ctx, params.agentId, body),
-  }),
-  'DELETE /api/v1/organizations/{orgId}/agents/{agentId}/tokens/{tokenId}': authenticated({
-    scope: 'admin',
-    summary: 'Revoke an agent\'s token',
-    status: 204,
-    params: z.object({ orgId: idParam, agentId: idParam, tokenId: idParam }),
-    handler: (ctx, { params }) => revokeAgentToken(ctx, params.agentId, params.tokenId),
-  }),
+  ),
+  'PATCH /api/v1/organizations/{orgId}/agents/policies': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'Update the agent policies',
+      result: agentPoliciesResult,
+      params: orgParams,
+      body: z.strictObject({
+        statusTransitionsRequireApproval: z.array(z.string().min(1).max(100)).max(100).optional(),
+        prsRequireHumanReview: z.boolean().optional(),
+      }),
+      handler: (ctx, { body }) => updateAgentPolicies(ctx, body),
+    }),
+  ),
+  'GET /api/v1/organizations/{orgId}/agents/overview': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'What the agents did: claims, reports, closures',
+      result: agentsOverviewResult,
+      params: orgParams,
+      handler: (ctx) => getAgentsOverview(ctx),
+    }),
+  ),
+  'GET /api/v1/organizations/{orgId}/agents/{agentId}': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'Get an agent',
+      result: agentResult,
+      params: agentParams,
+      handler: (ctx, { params }) => getAgent(ctx, params.agentId),
+    }),
+  ),
+  'PATCH /api/v1/organizations/{orgId}/agents/{agentId}': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'Update an agent',
+      result: agentResult,
+      params: agentParams,
+      body: z.strictObject({
+        name: requiredText(100).optional(),
+        description: optionalText(2000).nullable().optional(),
+        ownerId: idParam.optional(),
+        timeFactor: z.number().min(1).max(10).nullable().optional(),
+        weeklyHoursCap: z.number().min(1).max(168).nullable().optional(),
+        maxConcurrentClaims: z.number().int().min(1).max(50).nullable().optional(),
+        gitIdentity: z.string().trim().max(254).nullable().optional(),
+        isActive: z.boolean().optional(),
+      }),
+      handler: (ctx, { params, body }) => updateAgent(ctx, params.agentId, body),
+    }),
+  ),
+  'DELETE /api/v1/organizations/{orgId}/agents/{agentId}': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'Delete an agent',
+      status: 204,
+      params: agentParams,
+      handler: (ctx, { params }) => deleteAgent(ctx, params.agentId),
+    }),
+  ),
+  'GET /api/v1/organizations/{orgId}/agents/{agentId}/tokens': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'List an agent\'s tokens',
+      result: z.strictObject({ tokens: z.array(tokenResult) }),
+      params: agentParams,
+      handler: (ctx, { params }) => listAgentTokens(ctx, params.agentId),
+    }),
+  ),
+  'POST /api/v1/organizations/{orgId}/agents/{agentId}/tokens': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'Mint a token for an agent',
+      result: createdTokenResult,
+      errors: { 403: ['PLAN_FEATURE_REQUIRED'], 429: ['RATE_LIMITED'] },
+      status: 201,
+      params: agentParams,
+      body: tokenRestrictionsBody,
+      handler: (ctx, { params, body }) => mintAgentToken(ctx, params.agentId, body),
+    }),
+  ),
+  'DELETE /api/v1/organizations/{orgId}/agents/{agentId}/tokens/{tokenId}': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'Revoke an agent\'s token',
+      status: 204,
+      params: z.object({ orgId: idParam, agentId: idParam, tokenId: idParam }),
+      handler: (ctx, { params }) => revokeAgentToken(ctx, params.agentId, params.tokenId),
+    }),
+  ),
 };

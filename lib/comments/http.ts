@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/routes.js';
+import { authenticated, type Routes, onFirstUse } from '../http/routes.js';
 import { idParam, pageQuery } from '../http/validation.js';
 import { withTicketRefs } from '../http/ticket-refs.js';
 import { createComment, deleteComment, getComment, listComments, updateComment } from './comments.js';
@@ -10,57 +10,67 @@ const commentParams = ticketParams.extend({ commentId: idParam });
 
 /** Routes of the `comments` group (spec §4.8); the ticket may be named by its display id. */
 export const commentsRoutes: Routes = withTicketRefs({
-  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments': authenticated({
-    scope: 'read',
-    fence: false,
-    ticketRefs: ['ticketId'],
-    summary: 'List a ticket\'s comments',
-    result: commentResult,
-    envelope: 'page',
-    params: ticketParams,
-    query: z.strictObject(pageQuery(20, 100)),
-    handler: (ctx, { params, query }) => listComments(ctx, params.boardId, params.ticketId, query),
-  }),
-  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments': authenticated({
-    scope: 'write',
-    fence: true,
-    ticketRefs: ['ticketId'],
-    summary: 'Comment on a ticket',
-    result: commentResult,
-    envelope: 'data',
-    status: 201,
-    params: ticketParams,
-    body: z.strictObject({ content, isSecret: z.boolean().optional(), parentId: idParam.optional() }),
-    handler: (ctx, { params, body }) => createComment(ctx, params.boardId, params.ticketId, body),
-  }),
-  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': authenticated({
-    scope: 'read',
-    fence: false,
-    ticketRefs: ['ticketId'],
-    summary: 'Get a comment',
-    result: commentResult,
-    envelope: 'data',
-    params: commentParams,
-    handler: (ctx, { params }) => getComment(ctx, params.boardId, params.ticketId, params.commentId),
-  }),
-  'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': authenticated({
-    scope: 'write',
-    fence: false,
-    ticketRefs: ['ticketId'],
-    summary: 'Edit a comment',
-    result: commentResult,
-    envelope: 'data',
-    params: commentParams,
-    body: z.strictObject({ content }),
-    handler: (ctx, { params, body }) => updateComment(ctx, params.boardId, params.ticketId, params.commentId, body),
-  }),
-  'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': authenticated({
-    scope: 'write',
-    fence: false,
-    ticketRefs: ['ticketId'],
-    summary: 'Delete a comment',
-    status: 204,
-    params: commentParams,
-    handler: (ctx, { params }) => deleteComment(ctx, params.boardId, params.ticketId, params.commentId),
-  }),
+  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments': onFirstUse(() =>
+    authenticated({
+      scope: 'read',
+      fence: false,
+      ticketRefs: ['ticketId'],
+      summary: 'List a ticket\'s comments',
+      result: commentResult,
+      envelope: 'page',
+      params: ticketParams,
+      query: z.strictObject(pageQuery(20, 100)),
+      handler: (ctx, { params, query }) => listComments(ctx, params.boardId, params.ticketId, query),
+    }),
+  ),
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      fence: true,
+      ticketRefs: ['ticketId'],
+      summary: 'Comment on a ticket',
+      result: commentResult,
+      envelope: 'data',
+      status: 201,
+      params: ticketParams,
+      body: z.strictObject({ content, isSecret: z.boolean().optional(), parentId: idParam.optional() }),
+      handler: (ctx, { params, body }) => createComment(ctx, params.boardId, params.ticketId, body),
+    }),
+  ),
+  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': onFirstUse(() =>
+    authenticated({
+      scope: 'read',
+      fence: false,
+      ticketRefs: ['ticketId'],
+      summary: 'Get a comment',
+      result: commentResult,
+      envelope: 'data',
+      params: commentParams,
+      handler: (ctx, { params }) => getComment(ctx, params.boardId, params.ticketId, params.commentId),
+    }),
+  ),
+  'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      fence: false,
+      ticketRefs: ['ticketId'],
+      summary: 'Edit a comment',
+      result: commentResult,
+      envelope: 'data',
+      params: commentParams,
+      body: z.strictObject({ content }),
+      handler: (ctx, { params, body }) => updateComment(ctx, params.boardId, params.ticketId, params.commentId, body),
+    }),
+  ),
+  'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      fence: false,
+      ticketRefs: ['ticketId'],
+      summary: 'Delete a comment',
+      status: 204,
+      params: commentParams,
+      handler: (ctx, { params }) => deleteComment(ctx, params.boardId, params.ticketId, params.commentId),
+    }),
+  ),
 });

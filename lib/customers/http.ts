@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../http/routes.js';
+import { authenticated, type Routes, onFirstUse } from '../http/routes.js';
 import { idParam, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
 import { archiveCustomer, createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from './customers.js';
 import { customerResult } from './shapes.js';
@@ -11,53 +11,65 @@ const phone = z.string().trim().min(1, 'Must not be empty').max(50, 'At most 50 
 
 /** Routes of the `customers` group (spec §4.9). */
 export const customersRoutes: Routes = {
-  'GET /api/v1/customers': authenticated({
-    scope: 'read',
-    summary: 'List customers',
-    result: customerResult,
-    envelope: 'page',
-    query: z.strictObject({
-      ...pageQuery(20, 100),
-      search: z.string().max(200, 'At most 200 characters').optional(),
-      includeArchived: queryBoolean.optional(),
+  'GET /api/v1/customers': onFirstUse(() =>
+    authenticated({
+      scope: 'read',
+      summary: 'List customers',
+      result: customerResult,
+      envelope: 'page',
+      query: z.strictObject({
+        ...pageQuery(20, 100),
+        search: z.string().max(200, 'At most 200 characters').optional(),
+        includeArchived: queryBoolean.optional(),
+      }),
+      handler: (ctx, { query }) => listCustomers(ctx, query),
     }),
-    handler: (ctx, { query }) => listCustomers(ctx, query),
-  }),
-  'POST /api/v1/customers': authenticated({
-    scope: 'write',
-    summary: 'Create a customer',
-    result: customerResult,
-    status: 201,
-    body: z.strictObject({ name: requiredText(200), email: email.nullable().optional(), phone: phone.nullable().optional() }),
-    handler: (ctx, { body }) => createCustomer(ctx, body),
-  }),
-  'GET /api/v1/customers/{customerId}': authenticated({
-    scope: 'read',
-    summary: 'Get a customer',
-    result: customerResult,
-    params: customerPath,
-    handler: (ctx, { params }) => getCustomer(ctx, params.customerId),
-  }),
-  'PATCH /api/v1/customers/{customerId}': authenticated({
-    scope: 'write',
-    summary: 'Update a customer',
-    result: customerResult,
-    params: customerPath,
-    body: z.strictObject({ name: requiredText(200).optional(), email: email.nullable().optional(), phone: phone.nullable().optional() }),
-    handler: (ctx, { params, body }) => updateCustomer(ctx, params.customerId, body),
-  }),
-  'POST /api/v1/customers/{customerId}/archive': authenticated({
-    scope: 'write',
-    summary: 'Archive a customer',
-    result: customerResult,
-    params: customerPath,
-    handler: (ctx, { params }) => archiveCustomer(ctx, params.customerId),
-  }),
-  'DELETE /api/v1/customers/{customerId}': authenticated({
-    scope: 'write',
-    summary: 'Delete a customer',
-    status: 204,
-    params: customerPath,
-    handler: (ctx, { params }) => deleteCustomer(ctx, params.customerId),
-  }),
+  ),
+  'POST /api/v1/customers': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      summary: 'Create a customer',
+      result: customerResult,
+      status: 201,
+      body: z.strictObject({ name: requiredText(200), email: email.nullable().optional(), phone: phone.nullable().optional() }),
+      handler: (ctx, { body }) => createCustomer(ctx, body),
+    }),
+  ),
+  'GET /api/v1/customers/{customerId}': onFirstUse(() =>
+    authenticated({
+      scope: 'read',
+      summary: 'Get a customer',
+      result: customerResult,
+      params: customerPath,
+      handler: (ctx, { params }) => getCustomer(ctx, params.customerId),
+    }),
+  ),
+  'PATCH /api/v1/customers/{customerId}': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      summary: 'Update a customer',
+      result: customerResult,
+      params: customerPath,
+      body: z.strictObject({ name: requiredText(200).optional(), email: email.nullable().optional(), phone: phone.nullable().optional() }),
+      handler: (ctx, { params, body }) => updateCustomer(ctx, params.customerId, body),
+    }),
+  ),
+  'POST /api/v1/customers/{customerId}/archive': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      summary: 'Archive a customer',
+      result: customerResult,
+      params: customerPath,
+      handler: (ctx, { params }) => archiveCustomer(ctx, params.customerId),
+    }),
+  ),
+  'DELETE /api/v1/customers/{customerId}': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      summary: 'Delete a customer',
+      status: 204,
+      params: customerPath,
+      handler: (ctx, { params }) => deleteCustomer(ctx, params.customerId),
+    }),
+  ),
 };

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as z from 'zod';
 import { embedded } from '../core/embedded.js';
-import { open, originOf, type RawBody, type Routes } from '../http/routes.js';
+import { open, originOf, type RawBody, type Routes, onFirstUse } from '../http/routes.js';
 
 /** The docs page's renderer (Redoc's standalone build), served by this service: no CDN. */
 export const REFERENCE_RENDERER = 'redoc/bundles/redoc.standalone.js';
@@ -17,26 +17,32 @@ const RENDERER_FILE = path.basename(REFERENCE_RENDERER);
  * bundles no domain code.
  */
 export const docsRoutes: Routes = {
-  'GET /': open({
-    summary: 'Index: where the reference, the OpenAPI document and the health check are',
-    result: z
-      .strictObject({ name: z.string(), version: z.string(), docs: z.string(), openapi: z.string(), health: z.string() })
-      .meta({ id: 'Index' }),
-    handler: async (_ctx, { request }) => {
-      const origin = originOf(request);
-      return { name: 'Work-management API', version: openApi().info.version, docs: `${origin}/docs`, openapi: `${origin}/api/v1/openapi.json`, health: `${origin}/healthz` };
-    },
-  }),
-  'GET /api/v1/openapi.json': open({
-    summary: 'This document (OpenAPI 3.1), with the server this request reached',
-    result: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) }),
-    handler: async (_ctx, { request }) => ({ ...openApi(), servers: [{ url: originOf(request), description: 'The organization this request reached' }] }),
-  }),
-  'GET /docs': open({
-    summary: 'The API reference as a web page',
-    raw: { contentType: 'text/html; charset=utf-8' },
-    handler: async (): Promise<RawBody> => ({ body: DOCS_PAGE, headers: { 'cache-control': 'no-cache', 'content-security-policy': DOCS_PAGE_POLICY } }),
-  }),
+  'GET /': onFirstUse(() =>
+    open({
+      summary: 'Index: where the reference, the OpenAPI document and the health check are',
+      result: z
+        .strictObject({ name: z.string(), version: z.string(), docs: z.string(), openapi: z.string(), health: z.string() })
+        .meta({ id: 'Index' }),
+      handler: async (_ctx, { request }) => {
+        const origin = originOf(request);
+        return { name: 'Work-management API', version: openApi().info.version, docs: `${origin}/docs`, openapi: `${origin}/api/v1/openapi.json`, health: `${origin}/healthz` };
+      },
+    }),
+  ),
+  'GET /api/v1/openapi.json': onFirstUse(() =>
+    open({
+      summary: 'This document (OpenAPI 3.1), with the server this request reached',
+      result: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) }),
+      handler: async (_ctx, { request }) => ({ ...openApi(), servers: [{ url: originOf(request), description: 'The organization this request reached' }] }),
+    }),
+  ),
+  'GET /docs': onFirstUse(() =>
+    open({
+      summary: 'The API reference as a web page',
+      raw: { contentType: 'text/html; charset=utf-8' },
+      handler: async (): Promise<RawBody> => ({ body: DOCS_PAGE, headers: { 'cache-control': 'no-cache', 'content-security-policy': DOCS_PAGE_POLICY } }),
+    }),
+  ),
   [`GET /docs/${RENDERER_FILE}`]: open({
     summary: "The docs page's renderer script",
     raw: { contentType: 'application/javascript; charset=utf-8' },

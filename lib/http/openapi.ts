@@ -82,8 +82,8 @@ function operation(routeKey: string, route: Route, tag: string, method: string, 
     };
   }
   const requestParams: NonNullable<ZodOpenApiOperationObject['requestParams']> = {};
-  if (route.params) requestParams.path = route.params as z.ZodObject;
-  if (route.query) requestParams.query = route.query as z.ZodObject;
+  if (route.params) requestParams.path = objectOf(route.params);
+  if (route.query) requestParams.query = objectOf(route.query);
   const headers: Record<string, z.ZodType> = {};
   if (route.auth === 'credential' && route.fence) {
     headers['x-claim-count'] = z.string().regex(/^\d+$/).optional().meta({ description: 'Fencing: the claimCount of your claim. The write is refused with 409 CLAIM_SUPERSEDED unless that is still your live claim of the ticket.' });
@@ -137,3 +137,8 @@ export function operationIdOf(method: string, path: string): string {
 }
 
 const capitalize = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** A route's path or query schema as the object it is (one built on first use, `z.lazy`, unwrapped): each field is a parameter. */
+function objectOf(schema: z.ZodType): z.ZodObject {
+  return (schema instanceof z.ZodLazy ? schema.unwrap() : schema) as z.ZodObject;
+}

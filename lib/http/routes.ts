@@ -203,6 +203,29 @@ export interface OpenRoute<P = unknown, Q = unknown, B = unknown, R = unknown, E
 export type Route = AuthenticatedRoute<any, any, any, any, any> | OpenRoute<any, any, any, any, any>;
 export type Routes = Record<string, Route>;
 
+/**
+ * A route declared on first use: `build` runs (once) when the route is first read (by the router
+ * for a request it matches, by the reference, by the stack), so a function builds the schemas of
+ * the routes it serves, not those of every route of its group, at cold start
+ * (docs/performance.md, "Cold start"). The route reads the same as if declared outright.
+ */
+export function onFirstUse<R extends Route>(build: () => R): R {
+  let built: R | undefined;
+  const route = (): R => {
+    built ??= build();
+    return built;
+  };
+  return new Proxy({} as R, {
+    get: (_target, key) => Reflect.get(route(), key),
+    has: (_target, key) => Reflect.has(route(), key),
+    ownKeys: () => Reflect.ownKeys(route()),
+    getOwnPropertyDescriptor: (_target, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(route(), key);
+      return descriptor && { ...descriptor, configurable: true };
+    },
+  });
+}
+
 /** A route reached with any credential of the organization (session, personal, agent token). */
 export const authenticated = <P = undefined, Q = undefined, B = undefined, R = unknown, E extends Envelope = undefined>(
   route: Omit<AuthenticatedRoute<P, Q, B, R, E>, 'auth'>,

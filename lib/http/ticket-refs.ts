@@ -1,5 +1,5 @@
 import type { DomainContext } from '../db/context.js';
-import type { AuthenticatedRoute, Route, Routes, TicketRefField } from './routes.js';
+import { onFirstUse, type AuthenticatedRoute, type Route, type Routes, type TicketRefField } from './routes.js';
 import { resolveTicketRef } from '../tickets/index.js';
 
 async function resolveFields<T>(ctx: DomainContext, values: T, fields: readonly TicketRefField[]): Promise<T> {
@@ -20,18 +20,19 @@ async function resolveFields<T>(ctx: DomainContext, values: T, fields: readonly 
  * so domain functions only ever see ticket ids. Nothing is inferred from route keys.
  */
 export function withTicketRefs(routes: Routes): Routes {
-  return Object.fromEntries(
-    Object.entries(routes).map(([key, route]): [string, Route] => {
-      if (route.auth !== 'credential' || !route.ticketRefs?.length) return [key, route];
-      // biome-ignore lint/suspicious/noExplicitAny: wraps a route whatever its parameter types
-      const original = route as AuthenticatedRoute<any, any, any>;
-      const fields = route.ticketRefs;
-      // biome-ignore lint/suspicious/noExplicitAny: wraps a route whatever its parameter types
-      const resolving: AuthenticatedRoute<any, any, any> = {
-        ...original,
-        handler: async (ctx, input) => original.handler(ctx, { ...input, params: await resolveFields(ctx, input.params, fields), body: await resolveFields(ctx, input.body, fields) }),
-      };
-      return [key, resolving];
-    }),
-  );
+  // Each route wrapped on its first use, as it is declared (`onFirstUse`): wrapping reads the declaration.
+  return Object.fromEntries(Object.entries(routes).map(([key, route]): [string, Route] => [key, onFirstUse(() => resolvingRefs(route))]));
+}
+
+function resolvingRefs(route: Route): Route {
+  if (route.auth !== 'credential' || !route.ticketRefs?.length) return route;
+  // biome-ignore lint/suspicious/noExplicitAny: wraps a route whatever its parameter types
+  const original = route as AuthenticatedRoute<any, any, any>;
+  const fields = route.ticketRefs;
+  // biome-ignore lint/suspicious/noExplicitAny: wraps a route whatever its parameter types
+  const resolving: AuthenticatedRoute<any, any, any> = {
+    ...original,
+    handler: async (ctx, input) => original.handler(ctx, { ...input, params: await resolveFields(ctx, input.params, fields), body: await resolveFields(ctx, input.body, fields) }),
+  };
+  return resolving;
 }

@@ -1,6 +1,6 @@
 import { addressedSlugOf } from '../http/organization-slug.js';
 import * as z from 'zod';
-import { authenticated, EDGE_THROTTLES, open, type Routes } from '../http/routes.js';
+import { authenticated, EDGE_THROTTLES, open, type Routes, onFirstUse } from '../http/routes.js';
 import { requiredText, emailAddress } from '../http/validation.js';
 import { isPlatformOperator } from '../http/access.js';
 import { signup } from './signup.js';
@@ -21,37 +21,45 @@ const slug = z
 
 /** Routes of the `auth` group (DESIGN.md §4, "Bootstrap and users"). */
 export const authRoutes: Routes = {
-  'POST /api/v1/auth/signup': open({
-    edgeThrottle: EDGE_THROTTLES.signUp,
-    summary: 'Sign up: create an organization and its administrator',
-    description:
-      'Open to anyone unless the installation turns sign-up off (`SIGNUP_ENABLED=false`, context `signupEnabled=false`); then only the platform operator may create organizations, by sending its token as `Authorization: Bearer <token>` (403 `FORBIDDEN` for everyone else). The new administrator is signed in either way.',
-    status: 201,
-    result: z.strictObject({ organization: organizationBrief, user: userResult, ...session }).meta({ id: 'SignupResult' }),
-    errors: { 409: ['CONFLICT'], 403: ['FORBIDDEN'] },
-    body: z.strictObject({ organizationName: requiredText(100), slug, name: requiredText(100), email, password }),
-    handler: (ctx, { body, request }) => signup(ctx, body, { byPlatformOperator: isPlatformOperator(request.headers) }),
-  }),
-  'POST /api/v1/auth/login': open({
-    edgeThrottle: EDGE_THROTTLES.signIn,
-    summary: 'Sign in with e-mail and password',
-    result: z.strictObject({ ...session, user: userResult }).meta({ id: 'Session' }),
-    errors: { 401: ['INVALID_CREDENTIALS'], 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
-    body: z.strictObject({ email, password: z.string().min(1).max(256) }),
-    handler: (ctx, { body, request }) => login(ctx, addressedSlugOf(request.headers), body, request.sourceIp),
-  }),
-  'POST /api/v1/auth/logout': authenticated({
-    scope: 'write',
-    summary: 'Sign out (ends this session)',
-    status: 204,
-    handler: (ctx) => logout(ctx),
-  }),
-  'POST /api/v1/auth/password': authenticated({
-    scope: 'write',
-    summary: 'Change your password (ends your other sessions)',
-    result: z.strictObject(session),
-    errors: { 409: ['CONFLICT'] },
-    body: z.strictObject({ currentPassword: z.string().min(1).max(256), newPassword: password }),
-    handler: (ctx, { body }) => changePassword(ctx, body),
-  }),
+  'POST /api/v1/auth/signup': onFirstUse(() =>
+    open({
+      edgeThrottle: EDGE_THROTTLES.signUp,
+      summary: 'Sign up: create an organization and its administrator',
+      description:
+        'Open to anyone unless the installation turns sign-up off (`SIGNUP_ENABLED=false`, context `signupEnabled=false`); then only the platform operator may create organizations, by sending its token as `Authorization: Bearer <token>` (403 `FORBIDDEN` for everyone else). The new administrator is signed in either way.',
+      status: 201,
+      result: z.strictObject({ organization: organizationBrief, user: userResult, ...session }).meta({ id: 'SignupResult' }),
+      errors: { 409: ['CONFLICT'], 403: ['FORBIDDEN'] },
+      body: z.strictObject({ organizationName: requiredText(100), slug, name: requiredText(100), email, password }),
+      handler: (ctx, { body, request }) => signup(ctx, body, { byPlatformOperator: isPlatformOperator(request.headers) }),
+    }),
+  ),
+  'POST /api/v1/auth/login': onFirstUse(() =>
+    open({
+      edgeThrottle: EDGE_THROTTLES.signIn,
+      summary: 'Sign in with e-mail and password',
+      result: z.strictObject({ ...session, user: userResult }).meta({ id: 'Session' }),
+      errors: { 401: ['INVALID_CREDENTIALS'], 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+      body: z.strictObject({ email, password: z.string().min(1).max(256) }),
+      handler: (ctx, { body, request }) => login(ctx, addressedSlugOf(request.headers), body, request.sourceIp),
+    }),
+  ),
+  'POST /api/v1/auth/logout': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      summary: 'Sign out (ends this session)',
+      status: 204,
+      handler: (ctx) => logout(ctx),
+    }),
+  ),
+  'POST /api/v1/auth/password': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      summary: 'Change your password (ends your other sessions)',
+      result: z.strictObject(session),
+      errors: { 409: ['CONFLICT'] },
+      body: z.strictObject({ currentPassword: z.string().min(1).max(256), newPassword: password }),
+      handler: (ctx, { body }) => changePassword(ctx, body),
+    }),
+  ),
 };

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { forbidden } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
-import { authenticated, originOf, type RawBody, type RequestInfo, type Routes } from '../http/routes.js';
+import { authenticated, originOf, type RawBody, type RequestInfo, type Routes, onFirstUse } from '../http/routes.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../http/request.js';
 import { buildMcpServer } from './server.js';
 import { clientNameOfSession, clientOfMessage, legacySessionId } from './client-name.js';
@@ -83,15 +83,17 @@ async function serveMcp(ctx: DomainContext, request: RequestInfo): Promise<RawBo
  * route table's fallback answers them 405 with `Allow: POST`, as the transport specifies.
  */
 export const mcpRoutes: Routes = {
-  'POST /api/v1/mcp': authenticated({
-    scope: 'read',
-    summary: 'MCP endpoint (Model Context Protocol, streamable HTTP)',
-    description:
-      'The remote MCP server: protocol revisions 2026-07-28 and 2025-11-25 (stateless). Any credential as `Authorization: Bearer`; OAuth access tokens need this origin as audience. Tools are offered by what the token allows: read-only tokens and `read` scope see read tools only.',
-    raw: { contentType: 'application/json', statuses: MCP_STATUSES, schema: jsonRpcMessage },
-    restrictionsCheckedByOperation: true,
-    errors: { 403: ['FORBIDDEN'] },
-    handler: (ctx, { request }) => serveMcp(ctx, request),
-  }),
+  'POST /api/v1/mcp': onFirstUse(() =>
+    authenticated({
+      scope: 'read',
+      summary: 'MCP endpoint (Model Context Protocol, streamable HTTP)',
+      description:
+        'The remote MCP server: protocol revisions 2026-07-28 and 2025-11-25 (stateless). Any credential as `Authorization: Bearer`; OAuth access tokens need this origin as audience. Tools are offered by what the token allows: read-only tokens and `read` scope see read tools only.',
+      raw: { contentType: 'application/json', statuses: MCP_STATUSES, schema: jsonRpcMessage },
+      restrictionsCheckedByOperation: true,
+      errors: { 403: ['FORBIDDEN'] },
+      handler: (ctx, { request }) => serveMcp(ctx, request),
+    }),
+  ),
 };
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, platform, type Routes } from '../http/routes.js';
+import { authenticated, platform, type Routes, onFirstUse } from '../http/routes.js';
 import { hexColor, idParam, requiredText } from '../http/validation.js';
 import { GROUP_TYPES, PLANS } from '../db/entities/index.js';
 import { getOrganization, setPlan, updateOrganization } from './organization.js';
@@ -11,74 +11,88 @@ const groupParams = z.object({ groupId: idParam });
 /** Routes of the `organization` group: settings, permission groups and the platform operator's plan endpoint. */
 export const organizationRoutes: Routes = {
   'GET /api/v1/organization': authenticated({ scope: 'read', summary: 'Get the organization', result: organizationResult, handler: async (ctx) => getOrganization(ctx) }),
-  'PATCH /api/v1/organization': authenticated({
-    scope: 'admin',
-    summary: 'Update the organization\'s name and settings',
-    result: organizationResult,
-    body: z.strictObject({
-      name: requiredText(100).optional(),
-      settings: z
-        .strictObject({
-          timeTrackingEnabled: z.boolean().optional(),
-          defaultTimeFactor: z.number().min(1).max(10).optional(),
-          defaultMaxConcurrentClaims: z.number().int().min(1).max(50).optional(),
-        })
-        .optional(),
+  'PATCH /api/v1/organization': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'Update the organization\'s name and settings',
+      result: organizationResult,
+      body: z.strictObject({
+        name: requiredText(100).optional(),
+        settings: z
+          .strictObject({
+            timeTrackingEnabled: z.boolean().optional(),
+            defaultTimeFactor: z.number().min(1).max(10).optional(),
+            defaultMaxConcurrentClaims: z.number().int().min(1).max(50).optional(),
+          })
+          .optional(),
+      }),
+      handler: (ctx, { body }) => updateOrganization(ctx, body),
     }),
-    handler: (ctx, { body }) => updateOrganization(ctx, body),
-  }),
-  'GET /api/v1/permission-groups': authenticated({
-    scope: 'admin',
-    summary: 'List permission groups',
-    envelope: 'data',
-    result: z.array(permissionGroupResult), handler: (ctx) => listGroups(ctx) }),
-  'POST /api/v1/permission-groups': authenticated({
-    scope: 'admin',
-    summary: 'Create a permission group',
-    status: 201,
-    result: permissionGroupResult,
-    errors: { 409: ['CONFLICT'] },
-    body: z.strictObject({
-      name: requiredText(100),
-      color: hexColor,
-      type: z.enum(GROUP_TYPES).default('INTERNAL'),
-      permissions: z.array(z.string().max(100)).max(100),
+  ),
+  'GET /api/v1/permission-groups': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'List permission groups',
+      envelope: 'data',
+      result: z.array(permissionGroupResult), handler: (ctx) => listGroups(ctx) }),
+  ),
+  'POST /api/v1/permission-groups': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'Create a permission group',
+      status: 201,
+      result: permissionGroupResult,
+      errors: { 409: ['CONFLICT'] },
+      body: z.strictObject({
+        name: requiredText(100),
+        color: hexColor,
+        type: z.enum(GROUP_TYPES).default('INTERNAL'),
+        permissions: z.array(z.string().max(100)).max(100),
+      }),
+      handler: (ctx, { body }) => createGroup(ctx, body),
     }),
-    handler: (ctx, { body }) => createGroup(ctx, body),
-  }),
-  'GET /api/v1/permission-groups/{groupId}': authenticated({
-    scope: 'admin',
-    summary: 'Get a permission group',
-    result: permissionGroupResult,
-    params: groupParams,
-    handler: (ctx, { params }) => getGroup(ctx, params.groupId),
-  }),
-  'PATCH /api/v1/permission-groups/{groupId}': authenticated({
-    scope: 'admin',
-    summary: 'Update a permission group',
-    result: permissionGroupResult,
-    errors: { 409: ['CONFLICT'] },
-    params: groupParams,
-    body: z.strictObject({
-      name: requiredText(100).optional(),
-      color: hexColor.optional(),
-      permissions: z.array(z.string().max(100)).max(100).optional(),
+  ),
+  'GET /api/v1/permission-groups/{groupId}': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'Get a permission group',
+      result: permissionGroupResult,
+      params: groupParams,
+      handler: (ctx, { params }) => getGroup(ctx, params.groupId),
     }),
-    handler: (ctx, { params, body }) => updateGroup(ctx, params.groupId, body),
-  }),
-  'DELETE /api/v1/permission-groups/{groupId}': authenticated({
-    scope: 'admin',
-    summary: 'Delete a permission group',
-    errors: { 409: ['CONFLICT'] },
-    status: 204,
-    params: groupParams,
-    handler: (ctx, { params }) => deleteGroup(ctx, params.groupId),
-  }),
-  'PATCH /api/v1/platform/organizations/{slug}': platform({
-    summary: 'Set an organization\'s plan (platform operator)',
-    result: organizationResult,
-    params: z.object({ slug: z.string().min(1).max(40) }),
-    body: z.strictObject({ plan: z.enum(PLANS) }),
-    handler: (ctx, { params, body }) => setPlan(ctx, params.slug, body.plan),
-  }),
+  ),
+  'PATCH /api/v1/permission-groups/{groupId}': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'Update a permission group',
+      result: permissionGroupResult,
+      errors: { 409: ['CONFLICT'] },
+      params: groupParams,
+      body: z.strictObject({
+        name: requiredText(100).optional(),
+        color: hexColor.optional(),
+        permissions: z.array(z.string().max(100)).max(100).optional(),
+      }),
+      handler: (ctx, { params, body }) => updateGroup(ctx, params.groupId, body),
+    }),
+  ),
+  'DELETE /api/v1/permission-groups/{groupId}': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'Delete a permission group',
+      errors: { 409: ['CONFLICT'] },
+      status: 204,
+      params: groupParams,
+      handler: (ctx, { params }) => deleteGroup(ctx, params.groupId),
+    }),
+  ),
+  'PATCH /api/v1/platform/organizations/{slug}': onFirstUse(() =>
+    platform({
+      summary: 'Set an organization\'s plan (platform operator)',
+      result: organizationResult,
+      params: z.object({ slug: z.string().min(1).max(40) }),
+      body: z.strictObject({ plan: z.enum(PLANS) }),
+      handler: (ctx, { params, body }) => setPlan(ctx, params.slug, body.plan),
+    }),
+  ),
 };

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../../http/routes.js';
+import { authenticated, type Routes, onFirstUse } from '../../http/routes.js';
 import { commaSeparated, idParam, queryBoolean } from '../../http/validation.js';
 import { listIssues } from '../lists/list.js';
 import { listFilterQuery, toFilters } from './schemas.js';
@@ -8,32 +8,37 @@ import { ticketResult } from '../shapes.js';
 const boardIdList = commaSeparated.pipe(z.array(idParam).min(1, 'At least one board id').max(100, 'At most 100 boards'));
 
 /** GET /api/v1/issues (spec §4.3): the board list's filters plus the cross-board ones. */
-const issuesQuery = z.strictObject({
-  ...listFilterQuery,
-  boardId: boardIdList.optional(),
-  claimable: queryBoolean.optional(),
-  assignedToMe: queryBoolean.optional(),
-  /** Only ready work (live, ACTIVE and not BLOCKED, unclaimed, every dependency FINAL, no open subticket), in queue order. */
-  ready: queryBoolean.optional(),
-  /** A user id, or `me` for the caller. */
-  claimedBy: idParam.optional(),
-});
+// Built on first use (lib/core/shapes.ts says why).
+const issuesQuery = z.lazy(() =>
+  z.strictObject({
+    ...listFilterQuery(),
+    boardId: boardIdList.optional(),
+    claimable: queryBoolean.optional(),
+    assignedToMe: queryBoolean.optional(),
+    /** Only ready work (live, ACTIVE and not BLOCKED, unclaimed, every dependency FINAL, no open subticket), in queue order. */
+    ready: queryBoolean.optional(),
+    /** A user id, or `me` for the caller. */
+    claimedBy: idParam.optional(),
+  }),
+);
 
 export const issuesRoutes: Routes = {
-  'GET /api/v1/issues': authenticated({
-    scope: 'read',
-    summary: 'List tickets across boards (claimable work, your claims …)',
-    result: ticketResult,
-    envelope: 'page',
-    query: issuesQuery,
-    handler: (ctx, { query }) =>
-      listIssues(ctx, {
-        ...toFilters(query),
-        boardIds: query.boardId,
-        claimable: query.claimable,
-        assignedToMe: query.assignedToMe,
-        ready: query.ready,
-        claimedBy: query.claimedBy === undefined ? undefined : query.claimedBy === 'me' ? ctx.actor.userId : query.claimedBy,
-      }),
-  }),
+  'GET /api/v1/issues': onFirstUse(() =>
+    authenticated({
+      scope: 'read',
+      summary: 'List tickets across boards (claimable work, your claims …)',
+      result: ticketResult,
+      envelope: 'page',
+      query: issuesQuery,
+      handler: (ctx, { query }) =>
+        listIssues(ctx, {
+          ...toFilters(query),
+          boardIds: query.boardId,
+          claimable: query.claimable,
+          assignedToMe: query.assignedToMe,
+          ready: query.ready,
+          claimedBy: query.claimedBy === undefined ? undefined : query.claimedBy === 'me' ? ctx.actor.userId : query.claimedBy,
+        }),
+    }),
+  ),
 };

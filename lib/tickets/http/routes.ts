@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../../http/routes.js';
+import { authenticated, type Routes, onFirstUse } from '../../http/routes.js';
 import { idParam } from '../../http/validation.js';
 import { listBoardTickets } from '../lists/list.js';
 import { createTicketBody, listFilterQuery, patchTicketBody, toFilters } from './schemas.js';
@@ -24,55 +24,65 @@ export const ticketsRoutes: Routes = withTicketRefs({
   ...structureRoutes,
   ...timelineRoutes,
   ...suggestionsRoutes,
-  'GET /api/v1/boards/{boardId}/tickets': authenticated({
-    scope: 'read',
-    summary: 'List a board\'s tickets',
-    result: ticketResult,
-    envelope: 'page',
-    params: boardParams,
-    query: z.strictObject(listFilterQuery),
-    handler: (ctx, { params, query }) => listBoardTickets(ctx, params.boardId, toFilters(query)),
-  }),
-  'POST /api/v1/boards/{boardId}/tickets': authenticated({
-    scope: 'write',
-    summary: 'Create a ticket',
-    result: fullTicketResult,
-    errors: { 403: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED'] },
-    envelope: 'data',
-    status: 201,
-    params: boardParams,
-    body: createTicketBody,
-    handler: (ctx, { params, body }) => createBoardTicket(ctx, params.boardId, body),
-  }),
-  'GET /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
-    scope: 'read',
-    fence: false,
-    ticketRefs: ['ticketId'],
-    summary: 'Get a ticket',
-    result: fullTicketResult,
-    envelope: 'data',
-    params: ticketParams,
-    handler: (ctx, { params }) => getTicket(ctx, params.boardId, params.ticketId),
-  }),
-  'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
-    scope: 'write',
-    fence: true,
-    ticketRefs: ['ticketId'],
-    summary: 'Update a ticket',
-    result: fullTicketResult,
-    errors: { 403: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED'] },
-    envelope: 'data',
-    params: ticketParams,
-    body: patchTicketBody,
-    handler: (ctx, { params, body }) => patchTicket(ctx, params.boardId, params.ticketId, body),
-  }),
-  'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}': authenticated({
-    scope: 'write',
-    fence: true,
-    ticketRefs: ['ticketId'],
-    summary: 'Delete a ticket',
-    status: 204,
-    params: ticketParams,
-    handler: (ctx, { params }) => deleteTicket(ctx, params.boardId, params.ticketId),
-  }),
+  'GET /api/v1/boards/{boardId}/tickets': onFirstUse(() =>
+    authenticated({
+      scope: 'read',
+      summary: 'List a board\'s tickets',
+      result: ticketResult,
+      envelope: 'page',
+      params: boardParams,
+      query: z.lazy(() => z.strictObject(listFilterQuery())),
+      handler: (ctx, { params, query }) => listBoardTickets(ctx, params.boardId, toFilters(query)),
+    }),
+  ),
+  'POST /api/v1/boards/{boardId}/tickets': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      summary: 'Create a ticket',
+      result: fullTicketResult,
+      errors: { 403: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED'] },
+      envelope: 'data',
+      status: 201,
+      params: boardParams,
+      body: createTicketBody,
+      handler: (ctx, { params, body }) => createBoardTicket(ctx, params.boardId, body),
+    }),
+  ),
+  'GET /api/v1/boards/{boardId}/tickets/{ticketId}': onFirstUse(() =>
+    authenticated({
+      scope: 'read',
+      fence: false,
+      ticketRefs: ['ticketId'],
+      summary: 'Get a ticket',
+      result: fullTicketResult,
+      envelope: 'data',
+      params: ticketParams,
+      handler: (ctx, { params }) => getTicket(ctx, params.boardId, params.ticketId),
+    }),
+  ),
+  'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      fence: true,
+      ticketRefs: ['ticketId'],
+      summary: 'Update a ticket',
+      result: fullTicketResult,
+      errors: { 403: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED'] },
+      envelope: 'data',
+      params: ticketParams,
+      body: patchTicketBody,
+      handler: (ctx, { params, body }) => patchTicket(ctx, params.boardId, params.ticketId, body),
+    }),
+  ),
+  'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      fence: true,
+      ticketRefs: ['ticketId'],
+      summary: 'Delete a ticket',
+      status: 204,
+      params: ticketParams,
+      handler: (ctx, { params }) => deleteTicket(ctx, params.boardId, params.ticketId),
+    }),
+  ),
 });

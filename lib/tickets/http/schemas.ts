@@ -13,8 +13,8 @@ export { description, handoffBody, heartbeatNote, leaseSeconds, reason, ticketSe
  */
 export const MAX_TICKET_LABELS = 25;
 
-/** The settable fields shared by create and update (spec §2.2). */
-export const ticketFields = {
+/** The settable fields shared by create and update (spec §2.2), built with the bodies on first use. */
+const ticketFields = () => ({
   description,
   statusId: idParam,
   priority: z.enum(PRIORITIES),
@@ -31,25 +31,29 @@ export const ticketFields = {
   resolution: z.string().max(2000, 'At most 2,000 characters').nullable(),
   resolutionType: z.enum(RESOLUTION_TYPES).nullable(),
   isArchived: z.boolean(),
-};
-
-const settable = z.strictObject(ticketFields).partial();
-
-export const createTicketBody = settable.extend({
-  title,
-  estimatedHours: z.number().min(0.1, 'At least 0.1').max(100_000).nullable().optional(),
 });
 
-export const patchTicketBody = settable.extend({
-  title: title.optional(),
-  estimatedHours: z.number().min(0).max(100_000).nullable().optional(),
-  timeSpent: z.number().min(0).max(100_000).nullable().optional(),
-  statusChangeReason: reason.optional(),
-});
+// The bodies are built on first use (lib/core/shapes.ts says why).
+const settable = () => z.strictObject(ticketFields()).partial();
 
+export const createTicketBody = z.lazy(() =>
+  settable().extend({
+    title,
+    estimatedHours: z.number().min(0.1, 'At least 0.1').max(100_000).nullable().optional(),
+  }),
+);
 
-/** Query parameters of the ticket lists (spec §4.1 GET and §4.3). */
-export const listFilterQuery = {
+export const patchTicketBody = z.lazy(() =>
+  settable().extend({
+    title: title.optional(),
+    estimatedHours: z.number().min(0).max(100_000).nullable().optional(),
+    timeSpent: z.number().min(0).max(100_000).nullable().optional(),
+    statusChangeReason: reason.optional(),
+  }),
+);
+
+/** Query parameters of the ticket lists (spec §4.1 GET and §4.3), built with the list queries on first use. */
+export const listFilterQuery = () => ({
   ...pageQuery(20, 100),
   statusId: commaSeparated.optional(),
   assigneeId: idParam.optional(),
@@ -68,10 +72,10 @@ export const listFilterQuery = {
   impactLevel: commaSeparated.pipe(z.array(z.enum(IMPACT_LEVELS))).optional(),
   priority: commaSeparated.pipe(z.array(z.enum(PRIORITIES))).optional(),
   externalReference: z.string().max(200).optional(),
-};
+});
 
 /** Maps the query parameters onto the shared filter object. */
-export function toFilters(query: z.infer<z.ZodObject<typeof listFilterQuery>>) {
+export function toFilters(query: z.infer<z.ZodObject<ReturnType<typeof listFilterQuery>>>) {
   return {
     page: query.page,
     limit: query.limit,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../../http/routes.js';
+import { authenticated, type Routes, onFirstUse } from '../../http/routes.js';
 import { idParam, pageQuery } from '../../http/validation.js';
 import { SUGGESTION_STATES } from '../../db/entities/index.js';
 import { reason } from './schemas.js';
@@ -12,37 +12,43 @@ const decisionBody = z.strictObject({ reason: reason.optional() });
 
 /** Suggestion routes of the `tickets` group (DESIGN.md §4 "Workflow": agent moves awaiting approval). */
 export const suggestionsRoutes: Routes = {
-  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions': authenticated({
-    scope: 'read',
-    fence: false,
-    ticketRefs: ['ticketId'],
-    summary: 'List an agent\'s suggested moves of a ticket',
-    result: suggestionResult,
-    envelope: 'page',
-    params: ticketParams,
-    query: z.strictObject({ ...pageQuery(50, 100), state: z.enum(SUGGESTION_STATES).optional() }),
-    handler: (ctx, { params, query }) => listSuggestions(ctx, params.boardId, params.ticketId, query),
-  }),
-  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/accept': authenticated({
-    scope: 'write',
-    fence: true,
-    ticketRefs: ['ticketId'],
-    summary: 'Accept a suggested move',
-    result: suggestionResult,
-    envelope: 'data',
-    params: suggestionParams,
-    body: decisionBody,
-    handler: (ctx, { params, body }) => acceptSuggestion(ctx, params.boardId, params.ticketId, params.suggestionId, body),
-  }),
-  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/reject': authenticated({
-    scope: 'write',
-    fence: true,
-    ticketRefs: ['ticketId'],
-    summary: 'Reject a suggested move',
-    result: suggestionResult,
-    envelope: 'data',
-    params: suggestionParams,
-    body: decisionBody,
-    handler: (ctx, { params, body }) => rejectSuggestion(ctx, params.boardId, params.ticketId, params.suggestionId, body),
-  }),
+  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions': onFirstUse(() =>
+    authenticated({
+      scope: 'read',
+      fence: false,
+      ticketRefs: ['ticketId'],
+      summary: 'List an agent\'s suggested moves of a ticket',
+      result: suggestionResult,
+      envelope: 'page',
+      params: ticketParams,
+      query: z.strictObject({ ...pageQuery(50, 100), state: z.enum(SUGGESTION_STATES).optional() }),
+      handler: (ctx, { params, query }) => listSuggestions(ctx, params.boardId, params.ticketId, query),
+    }),
+  ),
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/accept': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      fence: true,
+      ticketRefs: ['ticketId'],
+      summary: 'Accept a suggested move',
+      result: suggestionResult,
+      envelope: 'data',
+      params: suggestionParams,
+      body: decisionBody,
+      handler: (ctx, { params, body }) => acceptSuggestion(ctx, params.boardId, params.ticketId, params.suggestionId, body),
+    }),
+  ),
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/reject': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      fence: true,
+      ticketRefs: ['ticketId'],
+      summary: 'Reject a suggested move',
+      result: suggestionResult,
+      envelope: 'data',
+      params: suggestionParams,
+      body: decisionBody,
+      handler: (ctx, { params, body }) => rejectSuggestion(ctx, params.boardId, params.ticketId, params.suggestionId, body),
+    }),
+  ),
 };

@@ -1,20 +1,22 @@
 import * as z from 'zod';
-import { authenticated, type Routes } from '../../http/routes.js';
+import { authenticated, type Routes, onFirstUse } from '../../http/routes.js';
 import { idParam, pageQuery } from '../../http/validation.js';
 import { listTimeline } from '../timeline.js';
 import { timelineEntryResult } from '../shapes.js';
 
 /** The ticket timeline (Explainable Status, spec §4.1). */
 export const timelineRoutes: Routes = {
-  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/timeline': authenticated({
-    scope: 'read',
-    fence: false,
-    ticketRefs: ['ticketId'],
-    summary: 'List a ticket\'s timeline',
-    result: timelineEntryResult,
-    envelope: 'page',
-    params: z.object({ boardId: idParam, ticketId: idParam }),
-    query: z.strictObject(pageQuery(50, 200)),
-    handler: (ctx, { params, query }) => listTimeline(ctx, params.boardId, params.ticketId, query),
-  }),
+  'GET /api/v1/boards/{boardId}/tickets/{ticketId}/timeline': onFirstUse(() =>
+    authenticated({
+      scope: 'read',
+      fence: false,
+      ticketRefs: ['ticketId'],
+      summary: 'List a ticket\'s timeline',
+      result: timelineEntryResult,
+      envelope: 'page',
+      params: z.object({ boardId: idParam, ticketId: idParam }),
+      query: z.strictObject(pageQuery(50, 200)),
+      handler: (ctx, { params, query }) => listTimeline(ctx, params.boardId, params.ticketId, query),
+    }),
+  ),
 };
