@@ -12,17 +12,20 @@ export const entryDurationMinutes = z
 /** What an entry's time was spent on. */
 export const entryDescription = z.string().max(500, 'At most 500 characters');
 
-const day = z.iso.date().meta({ description: 'A calendar day, YYYY-MM-DD' });
+// The pieces below are built with the shapes that use them, on first use (lib/core/shapes.ts says why).
+const day = () => z.iso.date().meta({ description: 'A calendar day, YYYY-MM-DD' });
 
-const ticketRef = z
-  .strictObject({ id: anId, displayId: z.string(), title: z.string(), boardId: anId })
-  .nullable()
-  .meta({ description: 'The ticket booked on (null for a booking item, or once the ticket is deleted)' });
+const ticketRef = () =>
+  z
+    .strictObject({ id: anId, displayId: z.string(), title: z.string(), boardId: anId })
+    .nullable()
+    .meta({ description: 'The ticket booked on (null for a booking item, or once the ticket is deleted)' });
 
-const bookingItemRef = z
-  .strictObject({ id: anId, name: z.string(), externalId: z.string().nullable() })
-  .nullable()
-  .meta({ description: 'The booking item booked on (null for a ticket, or once the item is deleted)' });
+const bookingItemRef = () =>
+  z
+    .strictObject({ id: anId, name: z.string(), externalId: z.string().nullable() })
+    .nullable()
+    .meta({ description: 'The booking item booked on (null for a ticket, or once the item is deleted)' });
 
 export const timeEntryResult = z.lazy(() =>
   z
@@ -32,14 +35,14 @@ export const timeEntryResult = z.lazy(() =>
       user: z.strictObject({ id: anId, name: z.string(), isAgent: z.boolean() }),
       ticketId: anId.nullable(),
       boardId: anId.nullable().meta({ description: 'The board the ticket was on when the time was booked' }),
-      ticket: ticketRef,
+      ticket: ticketRef(),
       bookingItemId: anId.nullable(),
-      bookingItem: bookingItemRef,
+      bookingItem: bookingItemRef(),
       durationMinutes: z.number().int().min(1).meta({ description: 'Minutes booked (for an agent: as reported × timeFactor, rounded)' }),
       rawDurationMinutes: z.number().int().min(1).meta({ description: 'Minutes as reported' }),
       timeFactor: z.number().nullable().meta({ description: "The agent's time factor applied; null for a person's entry" }),
       description: z.string(),
-      date: day,
+      date: day(),
       state: z.enum(TIME_ENTRY_STATES).meta({ description: "A person's entries are APPROVED at once; an agent's start PENDING" }),
       source: z.enum(TIME_ENTRY_SOURCES),
       decidedBy: z.strictObject({ id: anId, name: z.string() }).nullable(),
@@ -61,68 +64,74 @@ export const timerResult = z.lazy(() =>
     .strictObject({
       id: anId,
       ticketId: anId.nullable(),
-      ticket: ticketRef,
+      ticket: ticketRef(),
       bookingItemId: anId.nullable(),
-      bookingItem: bookingItemRef,
+      bookingItem: bookingItemRef(),
       startedAt: timestamp,
     })
     .meta({ id: 'Timer' }),
 );
 
-export const stopAllResult = z.strictObject({
-  stopped: z.array(timeEntryResult).meta({ description: 'The entries the stopped timers became' }),
-  notStopped: z
-    .array(z.strictObject({ timerId: anId, error: z.strictObject({ code: z.string(), message: z.string() }) }))
-    .meta({ description: 'Timers that keep running (or were discarded), with the error each met' }),
-});
-
-export const recentResult = z.array(
+export const stopAllResult = z.lazy(() =>
   z.strictObject({
-    ticketId: anId.nullable(),
-    ticket: ticketRef,
-    bookingItemId: anId.nullable(),
-    bookingItem: bookingItemRef,
-    lastDate: day,
-    lastEntry: timeEntryResult,
-    entryCount: z.number().int(),
-    totalMinutes: z.number().int(),
+    stopped: z.array(timeEntryResult).meta({ description: 'The entries the stopped timers became' }),
+    notStopped: z
+      .array(z.strictObject({ timerId: anId, error: z.strictObject({ code: z.string(), message: z.string() }) }))
+      .meta({ description: 'Timers that keep running (or were discarded), with the error each met' }),
   }),
 );
 
-export const todayResult = z.strictObject({
-  date: day.meta({ description: "The caller's today at tzOffset" }),
-  tzOffset: z.number().int(),
-  totalMinutes: z.number().int(),
-  tickets: z.array(
+export const recentResult = z.lazy(() =>
+  z.array(
     z.strictObject({
       ticketId: anId.nullable(),
-      ticket: ticketRef,
+      ticket: ticketRef(),
       bookingItemId: anId.nullable(),
-      bookingItem: bookingItemRef,
+      bookingItem: bookingItemRef(),
+      lastDate: day(),
+      lastEntry: timeEntryResult,
+      entryCount: z.number().int(),
       totalMinutes: z.number().int(),
-      entries: z.array(timeEntryResult),
     }),
   ),
-});
+);
 
-const stateFigure = z.strictObject({ count: z.number().int(), minutes: z.number().int() });
+export const todayResult = z.lazy(() =>
+  z.strictObject({
+    date: day().meta({ description: "The caller's today at tzOffset" }),
+    tzOffset: z.number().int(),
+    totalMinutes: z.number().int(),
+    tickets: z.array(
+      z.strictObject({
+        ticketId: anId.nullable(),
+        ticket: ticketRef(),
+        bookingItemId: anId.nullable(),
+        bookingItem: bookingItemRef(),
+        totalMinutes: z.number().int(),
+        entries: z.array(timeEntryResult),
+      }),
+    ),
+  }),
+);
 
-const summaryShape = {
+const stateFigure = () => z.strictObject({ count: z.number().int(), minutes: z.number().int() });
+
+const summaryShape = () => ({
   ticketId: anId,
   totalMinutes: z.number().int().meta({ description: 'PENDING plus APPROVED minutes' }),
   entryCount: z.number().int().meta({ description: 'PENDING plus APPROVED entries' }),
   byUser: z.array(z.strictObject({ userId: anId, name: z.string(), isAgent: z.boolean(), minutes: z.number().int() })),
-  byState: z.strictObject({ PENDING: stateFigure, APPROVED: stateFigure, REJECTED: stateFigure }),
-};
+  byState: z.strictObject({ PENDING: stateFigure(), APPROVED: stateFigure(), REJECTED: stateFigure() }),
+});
 
 export const summaryResult = z.lazy(() =>
-  z.strictObject(summaryShape).meta({ id: 'TimeSummary' }),
+  z.strictObject(summaryShape()).meta({ id: 'TimeSummary' }),
 );
 
 export const budgetSummaryResult = z.lazy(() =>
   z
     .strictObject({
-      ...summaryShape,
+      ...summaryShape(),
       estimatedHours: z.number().nullable(),
       estimatedMinutes: z.number().int().nullable(),
       trackedMinutes: z.number().int(),
@@ -153,10 +162,12 @@ export const syncEndpointResult = z.lazy(() =>
     .meta({ id: 'TimeSyncEndpoint' }),
 );
 
-export const savedSyncEndpointResult = z.strictObject({
-  id: anId,
-  url: z.string(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-  secret: z.string().optional().meta({ description: 'The signing secret, only when one was issued (a new endpoint, or rotateSecret)' }),
-});
+export const savedSyncEndpointResult = z.lazy(() =>
+  z.strictObject({
+    id: anId,
+    url: z.string(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    secret: z.string().optional().meta({ description: 'The signing secret, only when one was issued (a new endpoint, or rotateSecret)' }),
+  }),
+);

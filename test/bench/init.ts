@@ -5,9 +5,9 @@
  * each bundle's module init: a fresh Node process per sample importing the bundle, the bundles
  * interleaved round by round so machine load affects all alike. Prints bundle size, median init
  * and the ratio to the floor's median, by wall time and by CPU time (the steadier of the two on a
- * shared machine). Two reference rows show where a function's cost lies: the floor plus zod, and
- * the HTTP core every HTTP function loads before its routes. Asserts nothing; the figures go in the
- * README.
+ * shared machine). Three reference rows show where a function's cost lies: the floor plus zod,
+ * the HTTP core every HTTP function loads before its routes, and that core plus the MCP SDK.
+ * Asserts nothing; the figures go in docs/performance.md.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -102,6 +102,7 @@ async function main(): Promise<void> {
     const references = [
       await benchBundle(outdir, 'floor-zod', 'reference: floor + zod', ''),
       await benchBundle(outdir, 'http-core', 'reference: HTTP core, no routes', ''),
+      await benchBundle(outdir, 'http-core-mcp-sdk', 'reference: HTTP core + MCP SDK, no tools', ''),
     ];
     const bundles = [floor, ...references, ...functions];
     for (const bundle of bundles) importOnce(bundle); // warm the file cache
