@@ -70,9 +70,12 @@ interface FunctionResource {
 }
 
 /** A bench bundle (test/bench/init/<entry>.ts), built with the functions' esbuild settings and run with their NODE_OPTIONS. */
-async function benchBundle(outdir: string, entry: string, name: string, nodeOptions: string): Promise<Bundle> {
+async function benchBundle(outdir: string, entry: string, name: string, nodeOptions: string, aliasesOf?: string): Promise<Bundle> {
   const file = path.join(outdir, entry, 'index.mjs');
-  await bundleAsDeployed(path.join(here, 'init', `${entry}.ts`), file);
+  // A reference of a group's code takes that group's aliases (the `mcp` function's SDK shim).
+  const group = functionGroups.find((candidate) => candidate.name === aliasesOf);
+  const aliases: [string, string][] = group && 'aliases' in group ? Object.entries(group.aliases ?? {}) : [];
+  await bundleAsDeployed(path.join(here, 'init', `${entry}.ts`), file, Object.fromEntries(aliases.map(([specifier, file]) => [specifier, path.resolve(here, '../..', file)])));
   return { name, file, bytes: statSync(file).size, nodeOptions, samples: [], ratios: [], cpuSamples: [], cpuRatios: [], reference: true };
 }
 
@@ -102,7 +105,7 @@ async function main(): Promise<void> {
     const references = [
       await benchBundle(outdir, 'floor-zod', 'reference: floor + zod', ''),
       await benchBundle(outdir, 'http-core', 'reference: HTTP core, no routes', ''),
-      await benchBundle(outdir, 'http-core-mcp-sdk', 'reference: HTTP core + MCP SDK, no tools', ''),
+      await benchBundle(outdir, 'http-core-mcp-sdk', 'reference: HTTP core + MCP SDK, no tools', '', 'mcp'),
     ];
     const bundles = [floor, ...references, ...functions];
     for (const bundle of bundles) importOnce(bundle); // warm the file cache

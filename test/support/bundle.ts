@@ -1,8 +1,8 @@
 import { build } from 'esbuild';
 import { BUNDLING } from '../../infra/stack.js';
 
-/** Bundles `entry` into `outfile` the way the stack bundles a function (its esbuild settings: minified ESM, source map without sources). */
-export async function bundleAsDeployed(entry: string, outfile: string): Promise<void> {
+/** Bundles `entry` into `outfile` the way the stack bundles a function (its esbuild settings: minified ESM, source map without sources; `alias` as a group's `aliases`, resolved). */
+export async function bundleAsDeployed(entry: string, outfile: string, alias: Record<string, string> = {}): Promise<void> {
   await build({
     entryPoints: [entry],
     outfile,
@@ -16,5 +16,6 @@ export async function bundleAsDeployed(entry: string, outfile: string): Promise<
     sourcemap: BUNDLING.sourceMap,
     sourcesContent: BUNDLING.sourcesContent,
     logLevel: 'error',
+    alias,
   });
 }
