@@ -14,6 +14,10 @@ const TICKETS = Number(process.env.BENCH_TICKETS ?? 3000);
 const WRITERS = 8;
 const RARE_EVERY = Math.floor(TICKETS / 30);
 const RUNS = 30;
+/** BENCH_DESCRIPTION_WORDS=60: descriptions of that many distinct words, too many for a ticket's create to index it (it is left to the events function). */
+const DESCRIPTION_WORDS = Number(process.env.BENCH_DESCRIPTION_WORDS ?? 0);
+const descriptionOf = (index: number) =>
+  DESCRIPTION_WORDS > 0 ? Array.from({ length: DESCRIPTION_WORDS }, (_, word) => `w${word}x${index % 97}`).join(' ') : `Written by writer for ticket ${index}.`;
 
 async function main(): Promise<void> {
   const runtime = await startLocalRuntime({ port: 0, exposeRoundTrips: true, logRequests: false, credentialRateLimit: 0, sweeperIntervalSeconds: 3600 });
@@ -35,7 +39,7 @@ async function main(): Promise<void> {
       Array.from({ length: WRITERS }, async () => {
         while (next < TICKETS) {
           const index = next++;
-          const created = await ok(send(base, 'POST', `/api/v1/boards/${board.id}/tickets`, headers, { title: titleOf(index), statusId: inProgress, description: `Written by writer for ticket ${index}.` }), 'create');
+          const created = await ok(send(base, 'POST', `/api/v1/boards/${board.id}/tickets`, headers, { title: titleOf(index), statusId: inProgress, description: descriptionOf(index) }), 'create');
           ids[index] = created.data.id;
         }
       }),

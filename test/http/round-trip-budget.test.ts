@@ -1625,6 +1625,18 @@ describe('round-trip budget of every endpoint', () => {
     expect(units(full)).toBeGreaterThanOrEqual(units(empty) + 4.5);
   });
 
+  it('adds six blockers at once to a blocked ticket, each in the round trips of one alone: no retry, no contention on its version', async () => {
+    const board = await createBoard(org);
+    const [ticket, ...blockers] = await Promise.all(Array.from({ length: 8 }, (_, index) => createTicket(org, board.id, { title: `Dependency race ${index}` })));
+    const depend = (blockerId: string) => org.call('PUT', `/api/v1/boards/${board.id}/tickets/${ticket!.id}/dependencies/${blockerId}`);
+    expect((await depend(blockers[0]!.id)).status).toBe(200);
+    // Blocked now: an addition moves the count in place (one read-decide-write); a lost race would read and write again.
+    const alone = await depend(blockers[1]!.id);
+    const together = await Promise.all(blockers.slice(2).map((blocker) => depend(blocker.id)));
+    expect(together.map((answer) => [answer.status, answer.roundTrips])).toEqual(together.map(() => [200, alone.roundTrips]));
+    expect((await org.call('GET', `/api/v1/boards/${board.id}/tickets/${ticket!.id}`)).body.data.openBlockerCount).toBe(7);
+  });
+
   it('authenticates an OAuth access token in one round trip (its record, user, organization and grant in one batch)', async () => {
     const grant = await createGrant(org, inject('baseUrl'));
     const response = await api('GET', '/api/v1/organization', { token: grant.accessToken, headers: { host: oauthHost(org) } });
