@@ -17,6 +17,7 @@ import { systemContext } from './system-context.js';
 import { log } from '../core/telemetry.js';
 import { facetCountItems, facetItems } from './lists/facets.js';
 import { changesSearchEntries, searchIndexJobFor, searchItems } from './search/pending.js';
+import { indexTicketSearch } from './search/indexer.js';
 
 /** Builds the extra items of a ticket transaction (each guarded item names its own failure). */
 export type TransactionItemsBuilder = (e: TransactionEntities) => TransactionItem[];
@@ -222,6 +223,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     ...(readiness ? [readinessEventFor(readiness)] : []),
   ].map((event) => newEventRecord(after.orgId, ctx.clock, event));
   const stale = write.onStale ?? (() => new LostRace('The ticket changed concurrently; retry'));
+  let searchPending = false;
   await transact((e) => {
     const items = [
       guarded(
@@ -247,11 +249,29 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
       ...(write.leavesDeletedMilestone ? [] : milestoneProgress(e, write.before, after)),
       ...releaseMembership(e, write.before, after, now),
     ];
-    return [...items, ...searchItems(e, write.before, after, now, searchJob, MAX_TRANSACTION_ITEMS - items.length)];
+    const search = searchItems(e, write.before, after, now, searchJob, MAX_TRANSACTION_ITEMS - items.length);
+    searchPending = search.pending;
+    return [...items, ...search.items];
   });
   // Not part of a keyed request's work: its recounts carry no idempotency mark (they would all contend for the one record).
   if (readiness) await unmarkedWork(() => settleReadiness(ctx, readiness));
+  if (!write.before && searchPending) await unmarkedWork(() => indexCreated(ctx, after));
   return after;
+}
+
+/**
+ * A new ticket too large to be indexed in its create's transaction (its words do not fit) is
+ * indexed by the same request right after the create commits, before it answers: so a bulk
+ * import of long tickets leaves no backlog that would send searches to the boards themselves. Its
+ * pending marker and job, written with the create, stay the backstop: the job finds the marker
+ * cleared and writes nothing; after a failure or a crash here, it indexes the ticket itself.
+ */
+async function indexCreated(ctx: DomainContext, ticket: TicketItem): Promise<void> {
+  try {
+    await indexTicketSearch(ticket.orgId, ticket.ticketId, ctx.clock);
+  } catch (error) {
+    log.warn('search indexing left to the events function', { ticketId: ticket.ticketId, orgId: ticket.orgId, error: error instanceof Error ? error.message : String(error) });
+  }
 }
 
 /**

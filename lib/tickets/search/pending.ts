@@ -36,12 +36,14 @@ export function searchIndexJobFor(before: TicketItem | undefined, after: TicketI
  *   through the API is then searchable from its entries at once, with no backlog for the events
  *   function to work through and no pending marker sending searches to the board itself;
  * - any other write that changes what the entries hold: the pending marker (at `at`) and the
- *   indexing job `job` (from `searchIndexJobFor`), which the events function runs.
+ *   indexing job `job` (from `searchIndexJobFor`), which the events function runs (`pending`:
+ *   a create left so is indexed by its own request right after it commits, `saveTicket`).
  */
-export function searchItems(e: TransactionEntities, before: TicketItem | undefined, after: TicketItem, at: string, job: EventRecord | undefined, room: number): TransactionItem[] {
-  if (!job) return [];
+export function searchItems(e: TransactionEntities, before: TicketItem | undefined, after: TicketItem, at: string, job: EventRecord | undefined, room: number): { items: TransactionItem[]; pending: boolean } {
+  if (!job) return { items: [], pending: false };
   const indexed = before ? undefined : indexedAtCreate(e, after, room - 1);
-  return indexed ?? [e.searchPending.put({ orgId: after.orgId, ticketId: after.ticketId, version: after.version, at }).commit(), ...eventPuts(e, [job])];
+  if (indexed) return { items: indexed, pending: false };
+  return { items: [e.searchPending.put({ orgId: after.orgId, ticketId: after.ticketId, version: after.version, at }).commit(), ...eventPuts(e, [job])], pending: true };
 }
 
 /** A new ticket's record, entries and count moves, when they fit in `room` items; undefined when not. */
