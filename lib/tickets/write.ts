@@ -17,7 +17,10 @@ import { systemContext } from './system-context.js';
 import { log } from '../core/telemetry.js';
 import { facetCountItems, facetItems } from './lists/facets.js';
 import { changesSearchEntries, searchIndexJobFor, searchItems } from './search/pending.js';
-import { indexTicketSearch } from './search/indexer.js';
+import { indexTicketSearch, searchBacklogOver } from './search/indexer.js';
+
+/** Tickets pending in an organization's search index past which a create indexes itself (`indexCreated`). */
+const SEARCH_BACKLOG = 50;
 
 /** Builds the extra items of a ticket transaction (each guarded item names its own failure). */
 export type TransactionItemsBuilder = (e: TransactionEntities) => TransactionItem[];
@@ -261,14 +264,17 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
 
 /**
  * A new ticket too large to be indexed in its create's transaction (its words do not fit) is
- * indexed by the same request right after the create commits, before it answers: so a bulk
- * import of long tickets leaves no backlog that would send searches to the boards themselves. Its
- * pending marker and job, written with the create, stay the backstop: the job finds the marker
- * cleared and writes nothing; after a failure or a crash here, it indexes the ticket itself.
+ * left to the events function, unless the organization's index is behind (a bulk import: more
+ * than SEARCH_BACKLOG tickets pending, one Query of at most one more marker than that, after the
+ * create commits): then the request indexes it itself before it answers. So an import of long
+ * tickets is slowed to the pace the index keeps, and never leaves a backlog that sends searches
+ * to the boards themselves (past 200 pending, lib/tickets/search/list.ts); an interactive create
+ * pays one Query. The marker and job written with the create stay the backstop: the job finds the
+ * marker cleared and writes nothing; after a failure or a crash here, it indexes the ticket.
  */
 async function indexCreated(ctx: DomainContext, ticket: TicketItem): Promise<void> {
   try {
-    await indexTicketSearch(ticket.orgId, ticket.ticketId, ctx.clock);
+    if (await searchBacklogOver(ticket.orgId, SEARCH_BACKLOG)) await indexTicketSearch(ticket.orgId, ticket.ticketId, ctx.clock);
   } catch (error) {
     log.warn('search indexing left to the events function', { ticketId: ticket.ticketId, orgId: ticket.orgId, error: error instanceof Error ? error.message : String(error) });
   }

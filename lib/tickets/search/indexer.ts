@@ -108,6 +108,12 @@ async function writeEntries(puts: TicketTermItem[], deletes: EntryKey[]): Promis
   if (put.unprocessed.length + deleted.unprocessed.length > 0) throw new Error('Search entries left unprocessed; the job is retried');
 }
 
+/** Whether more than `limit` of the organization's tickets wait to be indexed (one consistent Query of at most `limit + 1` markers). */
+export async function searchBacklogOver(orgId: string, limit: number): Promise<boolean> {
+  const { data } = await db().entities.searchPending.query.byOrganization({ orgId }).go({ count: limit + 1, consistent: true, attributes: ['ticketId'] });
+  return data.length > limit;
+}
+
 /** The events function's handler of SEARCH_INDEX_JOB. */
 export async function runSearchIndexJob(event: DispatchedEvent, clock: Clock): Promise<number> {
   // Only while its marker stands: a job replayed after a restart, or covered by a later write's run, writes nothing.
