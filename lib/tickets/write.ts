@@ -16,8 +16,9 @@ import { recountBlockers, recountSubtickets } from './dependencies/recount.js';
 import { systemContext } from './system-context.js';
 import { log } from '../core/telemetry.js';
 import { facetCountItems, facetItems } from './lists/facets.js';
-import { changesSearchEntries, searchIndexJobFor, searchItems } from './search/pending.js';
-import { indexTicketSearch, searchBacklogOver } from './search/indexer.js';
+import { changesSearchEntries, pendingTicketIds, searchIndexJobFor, searchItems } from './search/pending.js';
+import { indexTicketSearch } from './search/indexer.js';
+import { itemTarget } from '../search/index.js';
 
 /** Tickets pending in an organization's search index past which a create indexes itself (`indexCreated`). */
 const SEARCH_BACKLOG = 50;
@@ -274,7 +275,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
  */
 async function indexCreated(ctx: DomainContext, ticket: TicketItem): Promise<void> {
   try {
-    if (await searchBacklogOver(ticket.orgId, SEARCH_BACKLOG)) await indexTicketSearch(ticket.orgId, ticket.ticketId, ctx.clock);
+    if ((await pendingTicketIds(ticket.orgId, SEARCH_BACKLOG + 1)).length > SEARCH_BACKLOG) await indexTicketSearch(ticket.orgId, ticket.ticketId, ctx.clock);
   } catch (error) {
     log.warn('search indexing left to the events function', { ticketId: ticket.ticketId, orgId: ticket.orgId, error: error instanceof Error ? error.message : String(error) });
   }
@@ -288,11 +289,9 @@ async function indexCreated(ctx: DomainContext, ticket: TicketItem): Promise<voi
  * blocker) changes nothing of readiness either.
  */
 function blockerCountUpdate(ticket: TicketItem, move: number, now: string): Record<string, unknown> {
-  const { TableName, Key } = db().entities.ticket.get({ ticketId: ticket.ticketId }).params() as { TableName: string; Key: Record<string, unknown> };
   const floor = move < 0 ? 1 - move : 1;
   return {
-    TableName,
-    Key,
+    ...itemTarget(db().entities.ticket.get({ ticketId: ticket.ticketId }).params()),
     UpdateExpression: 'SET #count = if_not_exists(#count, :zero) + :move, #version = #version + :one, #updatedAt = :now',
     ConditionExpression: `attribute_exists(#pk) AND (attribute_not_exists(#deleted) OR #deleted = :false)${move === 0 ? '' : ' AND #count >= :floor'}`,
     ExpressionAttributeNames: { '#count': 'openBlockerCount', '#version': 'version', '#updatedAt': 'updatedAt', '#pk': 'pk', '#deleted': 'isDeleted' },

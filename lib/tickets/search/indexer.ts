@@ -34,12 +34,9 @@ function ticketSubject(orgId: string, ticketId: string): IndexSubject<TicketTerm
     // Entries written before `shared` or the counts existed are rewritten by the next run (the backfill runs one for every ticket).
     laidOut: (record) => (record.sharedKept === true && record.countKept === true) || (record.terms ?? []).length === 0,
     kept: (want) => {
-      const first = [...want.values()][0];
-      if (!first) return { set: { terms: [] }, remove: ['boardId', 'statusId', 'positionKey', 'isArchived'] };
-      return {
-        set: { terms: [...want.values()].map((entry) => entry.term), boardId: first.boardId, statusId: first.statusId, positionKey: first.positionKey, isArchived: first.isArchived, sharedKept: true, countKept: true },
-        remove: [],
-      };
+      const entries = [...want.values()];
+      if (entries.length === 0) return { set: { terms: [] }, remove: ['boardId', 'statusId', 'positionKey', 'isArchived'] };
+      return { set: recordOfEntries(entries), remove: [] };
     },
     // Counted writes (lib/tickets/search/counts.ts): how each entry stands is known from a record
     // whose run finished and whose entries are counted, else read.
@@ -108,10 +105,23 @@ async function writeEntries(puts: TicketTermItem[], deletes: EntryKey[]): Promis
   if (put.unprocessed.length + deleted.unprocessed.length > 0) throw new Error('Search entries left unprocessed; the job is retried');
 }
 
-/** Whether more than `limit` of the organization's tickets wait to be indexed (one consistent Query of at most `limit + 1` markers). */
-export async function searchBacklogOver(orgId: string, limit: number): Promise<boolean> {
-  const { data } = await db().entities.searchPending.query.byOrganization({ orgId }).go({ count: limit + 1, consistent: true, attributes: ['ticketId'] });
-  return data.length > limit;
+/**
+ * What a ticket's search record says of its entries (at least one) once they are written: their
+ * terms and the board, status, position and archived flag they all carry, `shared` and the counts
+ * kept. A run of the indexer leaves it, and so does a create that indexes its ticket itself
+ * (./pending.ts).
+ */
+export function recordOfEntries(entries: readonly TicketTermItem[]) {
+  const [first] = entries as [TicketTermItem, ...TicketTermItem[]];
+  return {
+    terms: entries.map((entry) => entry.term),
+    boardId: first.boardId,
+    statusId: first.statusId,
+    positionKey: first.positionKey,
+    isArchived: first.isArchived,
+    sharedKept: true,
+    countKept: true,
+  };
 }
 
 /** The events function's handler of SEARCH_INDEX_JOB. */

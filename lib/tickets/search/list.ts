@@ -13,6 +13,7 @@ import { entryShown, sortTickets, type TicketFilters } from '../lists/filters.js
 import { pageOfEntries } from '../lists/facets.js';
 import { matchesSearch, parseSearch, type SearchQuery } from './text.js';
 import { prefixCounts } from './counts.js';
+import { pendingTicketIds } from './pending.js';
 
 /** The list fields a search served by the index takes: `search` and those of the column path. */
 const SEARCH_LIST_FIELDS = new Set([...COLUMN_LIST_FIELDS, 'search']);
@@ -81,10 +82,10 @@ export async function listBySearch(ctx: DomainContext, boardIds: string[], filte
   const query = parseSearch(search);
   // The pending markers first: a ticket indexed after this read was written before it, so its entries are read after they were written.
   // At most one more than MAX_PENDING: past it the answer is the same however many are pending (a backlog of thousands is not read).
-  const pending = (await db().entities.searchPending.query.byOrganization({ orgId }).go({ count: MAX_PENDING + 1, consistent: true, attributes: ['ticketId'] })).data;
+  const pending = await pendingTicketIds(orgId, MAX_PENDING + 1);
   if (pending.length > MAX_PENDING) return undefined;
   const lookForId = query.displayIdTerm.includes('-');
-  const pendingIds = new Set(pending.map(({ ticketId }) => ticketId));
+  const pendingIds = new Set(pending);
   const word = query.words.length === 1 && !lookForId ? query.words[0]! : undefined;
   const loadingPending = loadTickets(ctx, [...pendingIds]);
   loadingPending.catch(() => undefined);

@@ -1,7 +1,8 @@
 import { positionKeyOf, termCountName, type TicketItem } from '../../db/entities/index.js';
+import { db } from '../../db/service.js';
 import type { TransactionEntities, TransactionItem } from '../../db/transact.js';
 import { eventPuts, type EventInput, type EventRecord } from '../../events/index.js';
-import { termEntriesOf } from './indexer.js';
+import { recordOfEntries, termEntriesOf } from './indexer.js';
 import { countUpdate } from './counts.js';
 
 /** The internal outbox record (a job, never a webhook event) that indexes one ticket's search entries. */
@@ -29,7 +30,17 @@ export function searchIndexJobFor(before: TicketItem | undefined, after: TicketI
 }
 
 /**
- * The search items of a ticket write, in the write's own transaction, beside `others` items:
+ * The ids of the organization's tickets whose search entries may not reflect them yet (their
+ * pending markers: one consistent Query), at most `atMost`: a caller that only needs to know
+ * whether more than some number are pending reads one more than that, never a backlog of thousands.
+ */
+export async function pendingTicketIds(orgId: string, atMost: number): Promise<string[]> {
+  const { data } = await db().entities.searchPending.query.byOrganization({ orgId }).go({ count: atMost, consistent: true, attributes: ['ticketId'] });
+  return data.map(({ ticketId }) => ticketId);
+}
+
+/**
+ * The search items of a ticket write, in the write's own transaction, beside its other items:
  * - a new ticket whose entries fit beside them (`room` items left, one kept for an idempotency
  *   mark) is indexed right there: its search record (settled, at the ticket's version, as a run
  *   of the indexer leaves it), each entry (counted) and each term count's move. A board written
@@ -50,10 +61,8 @@ export function searchItems(e: TransactionEntities, before: TicketItem | undefin
 function indexedAtCreate(e: TransactionEntities, ticket: TicketItem, room: number): TransactionItem[] | undefined {
   const entries = termEntriesOf(ticket);
   if (1 + 2 * entries.length > room) return undefined;
-  const { orgId, ticketId, boardId, statusId, version } = ticket;
-  const record = e.ticketSearchDoc
-    .create({ ticketId, orgId, version, boardId, statusId, positionKey: positionKeyOf(ticket.position), isArchived: ticket.isArchived === true, terms: entries.map((entry) => entry.term), extra: [], sharedKept: true, countKept: true, dirty: false })
-    .commit();
+  const { orgId, ticketId, version } = ticket;
+  const record = e.ticketSearchDoc.create({ ticketId, orgId, version, ...recordOfEntries(entries), extra: [], dirty: false }).commit();
   return [
     record,
     ...entries.flatMap((entry) => [
