@@ -299,29 +299,31 @@ function blockerCountUpdate(ticket: TicketItem, move: number, now: string): Reco
   };
 }
 
-/** Dependents a write recounts itself before it answers; a ticket with more leaves them to the events function alone. */
+/** Dependents a write recounts at once: a ticket with more has them recounted this many at a time. */
 export const SETTLED_DEPENDENTS = 25;
 
 /**
  * Read-your-writes readiness: a write that finishes, reopens or deletes a ticket recounts the
- * open blockers of the tickets that depend on it (up to SETTLED_DEPENDENTS; one Query finds
- * them) and, for a subticket, its parent's open subtickets before it answers, each recount a
- * ticket write of its own (none when the count is already right). So
- * the very next request of anyone (claim-next, the ready list, `isReady`, `openBlockerCount`)
- * sees them ready or blocked. The READINESS_EVENT written with the change stays the backstop:
- * the events function recounts again from what is stored (a recount that finds the count right
- * writes nothing), for a ticket with more dependents than that, and after a crash between the
- * write and its recounts. A recount that fails here is left to it, never failing the write.
+ * open blockers of every ticket that depends on it (one Query finds them; SETTLED_DEPENDENTS at
+ * a time) and, for a subticket, its parent's open subtickets before it answers, each recount a
+ * ticket write of its own (none when the count is already right). So the very next request of
+ * anyone (claim-next, the ready list, `isReady`, `openBlockerCount`) sees them ready or blocked.
+ * The READINESS_EVENT written with the change stays the backstop: the events function recounts
+ * again from what is stored (a recount that finds the count right writes nothing) after a crash
+ * between the write and its recounts, or a recount that failed here, which never fails the write.
  */
 async function settleReadiness(ctx: DomainContext, change: ReadinessChange): Promise<void> {
   const system = systemContext(ctx.clock, { orgId: ctx.org.orgId });
   try {
     const dependentIds = change.dependents ? (await dependencyItemsOf(change.ticketId, 'blocks')).map((item) => item.otherId) : [];
     await Promise.all([
-      ...(dependentIds.length <= SETTLED_DEPENDENTS ? dependentIds : []).map((id) => recountBlockers(system, saveTicket, id, change.ticketId)),
+      ...dependentIds.slice(0, SETTLED_DEPENDENTS).map((id) => recountBlockers(system, saveTicket, id, change.ticketId)),
       // A subticket attached, detached or deleted has its parent written in its own transaction (structure/subtickets.ts).
       ...(change.dependents && change.sameParent && !change.deleted ? change.parentIds : []).map((id) => recountSubtickets(system, saveTicket, id)),
     ]);
+    for (let start = SETTLED_DEPENDENTS; start < dependentIds.length; start += SETTLED_DEPENDENTS) {
+      await Promise.all(dependentIds.slice(start, start + SETTLED_DEPENDENTS).map((id) => recountBlockers(system, saveTicket, id, change.ticketId)));
+    }
   } catch (error) {
     log.warn('readiness recount left to the events function', { ticketId: change.ticketId, orgId: ctx.org.orgId, error: error instanceof Error ? error.message : String(error) });
   }

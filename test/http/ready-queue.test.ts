@@ -326,6 +326,19 @@ describe('readiness is read-your-writes', () => {
     expect((await agent.call('POST', '/api/v1/claims/next', { boardIds: [board] })).status).toBe(204);
   });
 
+  it('refuses to leave any of 30 dependents waiting: more than a batch of recounts is still settled before the write answers', async () => {
+    const board = (await createBoard(s.org, { name: 'Wide blocker', prefix: 'RYM' })).id;
+    const blocker = await createTicket(board, { title: 'Holds up thirty' });
+    const dependents = await Promise.all(Array.from({ length: 30 }, (_, i) => createTicket(board, { title: `Waiting ${i}` })));
+    for (const dependent of dependents) {
+      expect((await s.org.call('PUT', `${ticketPath(board, dependent.id)}/dependencies/${blocker.id}`)).status).toBe(200);
+    }
+    expect((await readyIds(`&boardId=${board}`)).ids).toEqual([blocker.id]);
+    expect((await s.org.call('PATCH', `${ticketPath(board, blocker.id)}/status`, { body: { statusId: s.statuses.DONE.id } })).status).toBe(200);
+    const ready = new Set((await readyIds(`&boardId=${board}`)).ids);
+    expect(dependents.filter((d) => !ready.has(d.id)).map((d) => d.id)).toEqual([]);
+  });
+
   it('refuses to keep a deleted blocker counted: its dependent is ready at once', async () => {
     const board = (await createBoard(s.org, { name: 'Deleted blocker', prefix: 'RYD' })).id;
     const blocker = await createTicket(board, { title: 'Going away' });
