@@ -8,6 +8,7 @@
  * poller, queue poller and schedule from it. Local and cloud cannot drift.
  */
 import type { Routes } from '../lib/http/routes.js';
+import { ensureConsoleBuilt } from '../web/build.js';
 import { healthRoutes } from '../lib/health/http.js';
 import { authRoutes } from '../lib/identity/http.js';
 import { userRoutes } from '../lib/users/http.js';
@@ -35,6 +36,7 @@ import { releasesRoutes } from '../lib/releases/http.js';
 import { wikiRoutes } from '../lib/wiki/http.js';
 import { fallbackRoutes } from '../lib/http/fallback.js';
 import { docsRoutes, REFERENCE_RENDERER } from '../lib/docs/http.js';
+import { CONSOLE_ASSET_DIR, consoleRoutes } from '../lib/console/http.js';
 
 export type TableAccess = 'none' | 'read' | 'readWrite';
 
@@ -64,6 +66,11 @@ export interface HttpGroup {
   embeds?: readonly EmbeddedValue[];
   /** Files of npm packages copied beside the bundle (`package/path`), read at run time. */
   assets?: readonly string[];
+  /**
+   * A folder built from this repository and copied beside the bundle under `name` (the console's
+   * Vite build: `build` makes it, when its sources changed, and answers where it is).
+   */
+  builtFolder?: { name: string; build: () => string };
   /** Module specifiers the bundle resolves to a file of this repository instead (esbuild `alias`). */
   aliases?: Readonly<Record<string, string>>;
 }
@@ -331,6 +338,15 @@ export const functionGroups: FunctionDefinition[] = [
     routes: docsRoutes,
     embeds: ['OPENAPI_DOCUMENT'],
     assets: [REFERENCE_RENDERER],
+  },
+  {
+    name: 'console',
+    description: 'The console: the web application of the people who answer for the agents (built from web/).',
+    entry: 'functions/console.ts',
+    kind: 'http',
+    table: 'none',
+    routes: consoleRoutes,
+    builtFolder: { name: CONSOLE_ASSET_DIR, build: ensureConsoleBuilt },
   },
   {
     // API Gateway's `$default` route: whatever no other route matches (404, or 405 with Allow).

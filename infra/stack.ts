@@ -408,17 +408,21 @@ function createOAuthKeySeed(scope: Construct): secretsmanager.Secret {
  * (infra/embeds.ts, written at synth) and the package files it serves.
  */
 export function bundlingOf(group: FunctionDefinition): BundlingOptions {
-  if (group.kind !== 'http' || (!group.embeds?.length && !group.assets?.length && !group.aliases)) return BUNDLING;
+  if (group.kind !== 'http' || (!group.embeds?.length && !group.assets?.length && !group.aliases && !group.builtFolder)) return BUNDLING;
   const files = [...writeEmbeddedFiles(group), ...(group.assets ?? []).map((asset) => path.join(repoRoot, 'node_modules', asset))];
+  const folder = group.builtFolder ? { name: group.builtFolder.name, from: group.builtFolder.build() } : undefined;
   const aliases = Object.entries(group.aliases ?? {}).map(([specifier, file]) => [`--alias:${specifier}`, path.join(repoRoot, file)] as const);
-  if (files.length === 0) return { ...BUNDLING, esbuildArgs: Object.fromEntries(aliases) };
+  if (files.length === 0 && !folder) return { ...BUNDLING, esbuildArgs: Object.fromEntries(aliases) };
   return {
     ...BUNDLING,
     ...(aliases.length ? { esbuildArgs: Object.fromEntries(aliases) } : {}),
     commandHooks: {
       beforeBundling: () => [],
       beforeInstall: () => [],
-      afterBundling: (_inputDir: string, outputDir: string) => files.map((file) => `cp "${file}" "${outputDir}/${path.basename(file)}"`),
+      afterBundling: (_inputDir: string, outputDir: string) => [
+        ...files.map((file) => `cp "${file}" "${outputDir}/${path.basename(file)}"`),
+        ...(folder ? [`cp -R "${folder.from}" "${outputDir}/${folder.name}"`] : []),
+      ],
     },
   };
 }

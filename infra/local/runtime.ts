@@ -82,6 +82,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     for (const stop of stoppers.reverse()) await stop().catch((error: unknown) => console.error('shutdown step failed', error));
   };
   try {
+    // The console's assets, built when web/ changed since the last build (web/build.ts).
+    for (const group of functionGroups) if (group.kind === 'http' && group.builtFolder) group.builtFolder.build();
     let dynamo: LocalDynamo | undefined;
     if (!options.dynamoEndpoint) {
       dynamo = await startDynamoDbLocal(options.dataDir);

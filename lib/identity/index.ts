@@ -1,6 +1,6 @@
 /** Public face of identity (sign-in, sessions and tokens) for other domains: they reach it only through this file. */
 export { authenticate } from './authenticate.js';
-export { login } from './login.js';
+export { endSession, login } from './login.js';
 export { ACCESS_TOKEN_TYP, resourceOf } from './oauth-access-tokens.js';
 export { type TokenRestrictionsInput, createAccessToken, createPersonalToken, listAccessTokens, listPersonalTokens, presentToken, revokeAccessToken, revokePersonalToken } from './personal-tokens.js';
-export { requireSession } from './require-session.js';
+export { CONSOLE_CLIENT_ID, requireSession } from './require-session.js';

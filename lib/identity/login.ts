@@ -60,6 +60,12 @@ export async function login(ctx: AnonymousContext, orgSlug: string | null, input
   return { token: session.token, expiresIn: session.expiresIn, user: presentUser(user) };
 }
 
+/** Ends the calling session alone (the authorization pages' sign-in): its record is deleted; OAuth grants stay. */
+export async function endSession(ctx: DomainContext): Promise<void> {
+  if (ctx.actor.credential.kind !== 'SESSION') return;
+  await db().entities.credential.delete({ lookupKey: ctx.actor.credential.lookupKey }).go({ response: 'none' });
+}
+
 /**
  * Ends the session of the calling credential and, per spec §3.2 / §5.4.8, revokes the user's
  * OAuth grants: every grant made before now stops at once (`oauthValidAfter`, which the

@@ -6,7 +6,7 @@ import { newId, randomSecret, safeEqual, sha256Hex } from '../core/ids.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { OAUTH_SCOPES, resourceOf, type OAuthScope } from './discovery.js';
-import { resolveClient, type OAuthClient } from './clients.js';
+import { redirectUrisOf, resolveClient, type OAuthClient } from './clients.js';
 import { redirectUriMatches } from './redirects.js';
 import { isS256Challenge } from './pkce.js';
 
@@ -49,7 +49,7 @@ export async function checkAuthorizationRequest(orgId: string, query: AuthorizeQ
   if ('refused' in client) return { outcome: 'show-error', message: client.refused };
   const redirectUri = query.redirect_uri;
   if (!redirectUri) return { outcome: 'show-error', message: 'The request names no redirect URI (redirect_uri is missing).' };
-  if (!client.redirectUris.some((registered) => redirectUriMatches(registered, redirectUri))) {
+  if (!redirectUrisOf(client, origin).some((registered) => redirectUriMatches(registered, redirectUri))) {
     return { outcome: 'show-error', message: 'The redirect URI is not one this client registered.' };
   }
 

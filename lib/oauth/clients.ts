@@ -8,6 +8,7 @@ import type { OAuthClientItem } from '../db/entities/index.js';
 import { db } from '../db/service.js';
 import { countCall, reportWindows } from '../db/rate-limit.js';
 import { transact, type TransactionEntities } from '../db/transact.js';
+import { CONSOLE_CLIENT_ID } from '../identity/index.js';
 import { requireSession } from '../identity/index.js';
 import { redirectUriRefusal } from './redirects.js';
 import { oauthRateWindow } from './rate-limits.js';
@@ -133,10 +134,10 @@ export function markClientUsed(e: TransactionEntities, client: OAuthClient, now:
   return [e.oauthClient.patch({ clientId: client.clientId }).set({ usedAt: now.toISOString() }).remove(['expiresAt', 'ttl']).commit()];
 }
 
-/** A client the authorization server knows: registered, or described by its metadata document. */
+/** A client the authorization server knows: registered, described by its metadata document, or the console. */
 export interface OAuthClient {
   clientId: string;
-  kind: OAuthClientItem['kind'];
+  kind: OAuthClientItem['kind'] | 'CONSOLE';
   clientName: string;
   redirectUris: string[];
   /** The metadata document's host, shown on the consent page beside the name it claims. */
@@ -156,6 +157,18 @@ const clientOf = (item: OAuthClientItem): OAuthClient => ({
   used: item.usedAt !== undefined,
 });
 
+/**
+ * The console (`CONSOLE_CLIENT_ID`, docs/console.md): a first-party public client built in, not stored.
+ * It proves itself with PKCE like any public client, may redirect only to the console on the
+ * organization's own origin (`consoleRedirectUri`), and is not asked for consent: it is this
+ * service's own page, on the same origin as the sign-in page.
+ */
+export const consoleRedirectUri = (origin: string): string => `${origin}/app`;
+const CONSOLE_CLIENT: OAuthClient = { clientId: CONSOLE_CLIENT_ID, kind: 'CONSOLE', clientName: 'the console', redirectUris: [], host: null, secretSha256: null, used: true };
+
+/** The redirect URIs a client may use at `origin`: the console's is the console on that origin. */
+export const redirectUrisOf = (client: OAuthClient, origin: string): string[] => (client.kind === 'CONSOLE' ? [consoleRedirectUri(origin)] : client.redirectUris);
+
 /** Whether a `client_id` is a Client ID Metadata Document URL (an HTTPS URL with a path). */
 export const isMetadataDocumentClientId = (clientId: string): boolean => clientId.startsWith('https://');
 
@@ -167,6 +180,7 @@ export const isMetadataDocumentClientId = (clientId: string): boolean => clientI
  * again. `cached` is what the caller already read (the token endpoint reads it beside the code).
  */
 export async function resolveClient(clientId: string, orgId: string, now: Date, cached?: OAuthClientItem | null): Promise<OAuthClient | { refused: string }> {
+  if (clientId === CONSOLE_CLIENT_ID) return CONSOLE_CLIENT;
   const item = cached !== undefined ? cached : (await db().entities.oauthClient.get({ clientId }).go()).data;
   if (!isMetadataDocumentClientId(clientId)) {
     if (item?.kind === 'REGISTERED') return clientOf(item);

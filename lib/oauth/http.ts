@@ -6,7 +6,7 @@ import { addressedSlugOf, organizationSlugOf, subdomainSlugOf } from '../http/or
 import { storedUrl } from '../http/validation.js';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
-import { authenticate, login } from '../identity/index.js';
+import { authenticate, endSession, login } from '../identity/index.js';
 import { authorizationServerMetadata, oauthSiteOf, protectedResourceMetadata, slugOfOrganization, type OAuthSite } from './discovery.js';
 import { publishedKeys } from './keys.js';
 import { limitOAuthCalls, type OAuthEndpoint } from './rate-limits.js';
@@ -97,6 +97,11 @@ function sessionCookie(token: string, origin: string): string {
   return `${SESSION_COOKIE}=${token}; Path=/api/v1/oauth; Max-Age=${config().sessionTtlSeconds}; HttpOnly; SameSite=Lax${secure}`;
 }
 
+function clearedSessionCookie(origin: string): string {
+  const secure = origin.startsWith('https://') ? '; Secure' : '';
+  return `${SESSION_COOKIE}=; Path=/api/v1/oauth; Max-Age=0; HttpOnly; SameSite=Lax${secure}`;
+}
+
 async function organizationName(orgId: string): Promise<string> {
   return (await db().entities.organization.get({ orgId }).go()).data?.name ?? 'your organization';
 }
@@ -107,6 +112,8 @@ async function continueAuthorization(ctx: AnonymousContext, request: RequestInfo
   const sealed = await sealAuthorizationRequest(authorization, ctx.clock.now());
   const session = await pageSession(request, ctx, site);
   if (!session) return asRaw(signInPage({ organizationName: await organizationName(authorization.orgId), clientName, sealedRequest: sealed }));
+  // The console is this service's own page on this origin: signed in, the person is not asked again.
+  if (client.kind === 'CONSOLE') return redirect(await issueAuthorizationCode(session, authorization, client, site.origin), 302);
   return asRaw(
     consentPage({
       organizationName: session.org.name,
@@ -235,6 +242,23 @@ export const oauthRoutes: Routes = {
           const page = signInPage({ organizationName: await organizationName(site.orgId), clientName: 'refused' in client ? authorization.clientId : client.clientName, sealedRequest: body.request, email: body.email, error: message });
           return asRaw({ ...page, statusCode: error.status === 429 ? 429 : 200 });
         }
+      },
+    }),
+  ),
+  'POST /api/v1/oauth/authorize/sign-out': onFirstUse(() =>
+    open({
+      edgeThrottle: EDGE_THROTTLES.oauth,
+      summary: 'End the sign-in of the authorization pages',
+      description:
+        "Ends the session the authorization pages' cookie holds (its record is deleted at once) and clears the cookie: the next authorization request asks for the password again. The console signs out with this and by revoking its own refresh token (`POST /api/v1/oauth/revoke`). Without a cookie, or with one that is no longer valid, it only clears the cookie. A cross-site form cannot send the cookie (SameSite=Lax).",
+      raw: { contentType: 'text/plain; charset=utf-8', statuses: [204] },
+      status: 204,
+      errors: ORG_BY_SUBDOMAIN,
+      handler: async (ctx, { request }): Promise<RawBody> => {
+        const site = await oauthSite(request, 'authorize', ctx);
+        const session = await pageSession(request, ctx, site);
+        if (session) await endSession(session);
+        return { body: '', statusCode: 204, headers: { 'cache-control': 'no-store' }, cookies: [clearedSessionCookie(site.origin)] };
       },
     }),
   ),

@@ -99,7 +99,7 @@ export function signInPage(input: SignInPageInput): Page {
 <p class="muted">${escapeHtml(input.clientName)} wants to connect to your account. Sign in to continue.</p>
 ${error}<form method="post" action="/api/v1/oauth/authorize/sign-in">
 <input type="hidden" name="request" value="${escapeHtml(input.sealedRequest)}">
-<label for="email">E-mail</label>
+<label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" required autofocus value="${escapeHtml(input.email ?? '')}"${described}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required${described}>

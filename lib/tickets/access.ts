@@ -60,18 +60,21 @@ export async function loadTickets(ctx: DomainContext, ticketIds: string[]): Prom
   return found.map((ticket) => liveTicketOf(ctx, ticket)).filter((ticket): ticket is TicketItem => ticket !== undefined);
 }
 
+/** Of these tickets, those on a board the caller may see (their boards in one BatchGetItem). */
+export const onBoardsSeen = (ctx: DomainContext, tickets: TicketItem[]): Promise<TicketItem[]> => onVisibleBoards(ctx, undefined, tickets);
+
+/** Whether the caller sees every board of its organization: an administrator whose token names no boards. */
+export const seesEveryBoard = (ctx: DomainContext): boolean => ctx.actor.isAdmin && ctx.actor.credential.allowedBoardIds.length === 0;
+
 /**
  * Of these tickets, those on a board the caller may see: `known` is a board already seen (no
  * read for its tickets), the other boards are read in one BatchGetItem (none when all are on it).
  */
-/** Whether the caller sees every board of its organization: an administrator whose token names no boards. */
-export const seesEveryBoard = (ctx: DomainContext): boolean => ctx.actor.isAdmin && ctx.actor.credential.allowedBoardIds.length === 0;
-
-export async function onVisibleBoards(ctx: DomainContext, known: BoardItem, tickets: TicketItem[]): Promise<TicketItem[]> {
-  const otherBoardIds = [...new Set(tickets.map((ticket) => ticket.boardId).filter((id) => id !== known.boardId))];
+export async function onVisibleBoards(ctx: DomainContext, known: BoardItem | undefined, tickets: TicketItem[]): Promise<TicketItem[]> {
+  const otherBoardIds = [...new Set(tickets.map((ticket) => ticket.boardId).filter((id) => id !== known?.boardId))];
   const otherBoards = (await batchGetMixed(
     otherBoardIds.map((boardId) => ({ entity: db().entities.board, key: { orgId: ctx.org.orgId, boardId } })),
   )) as (BoardItem | undefined)[];
-  const visible = new Set([known.boardId, ...otherBoards.filter((board) => board && canSeeBoard(ctx.actor, board)).map((board) => board!.boardId)]);
+  const visible = new Set([...(known ? [known.boardId] : []), ...otherBoards.filter((board) => board && canSeeBoard(ctx.actor, board)).map((board) => board!.boardId)]);
   return tickets.filter((ticket) => visible.has(ticket.boardId));
 }

@@ -217,6 +217,14 @@ export const suggestionResult = z.lazy(() =>
     .meta({ id: 'Suggestion' }),
 );
 
+/** A suggestion waiting for a person, with the ticket it moves (the console's inbox). */
+export const pendingSuggestionResult = z.lazy(() =>
+  suggestionResult
+    .unwrap()
+    .extend({ ticket: z.strictObject({ id: anId, displayId: z.string(), title: z.string(), boardId: anId }) })
+    .meta({ id: 'PendingSuggestion' }),
+);
+
 /** The shapes' types: presenters are typed against them, so a presenter cannot drift from its shape. */
 export type Claim = z.output<typeof claimResult>;
 export type Ticket = z.output<typeof ticketResult>;

@@ -306,6 +306,41 @@ describe('listing suggestions (GET …/suggestions)', () => {
   });
 });
 
+describe('the organization’s waiting suggestions (GET /api/v1/suggestions)', () => {
+  it('lists only PENDING ones, newest first, with their tickets, on boards the caller sees; refuses customer users', async () => {
+    const s = await setup({ explainable: true, gated: ['IN_REVIEW', 'DONE'] });
+    const first = await createTicket(s.org, s.boardId, { title: 'First', statusId: s.statuses.IN_PROGRESS.id });
+    const second = await createTicket(s.org, s.boardId, { title: 'Second', statusId: s.statuses.IN_PROGRESS.id });
+    const suggest = async (ticketId: string, key: string) => (await asAgent(s, 'PATCH', onTicket(s, ticketId, '/status'), { statusId: s.statuses[key].id })).body.error.details.suggestionId as string;
+    const a = await suggest(first.id, 'IN_REVIEW');
+    const b = await suggest(second.id, 'DONE');
+    const c = await suggest(first.id, 'DONE');
+    expect((await s.org.call('POST', `${suggestionsPath(s, first.id)}/${a}/accept`)).status).toBe(200);
+    expect((await s.org.call('POST', `${suggestionsPath(s, second.id)}/${b}/reject`, { body: { reason: 'Not yet' } })).status).toBe(200);
+    const listed = await s.org.call('GET', '/api/v1/suggestions');
+    expect(listed.status).toBe(200);
+    expect(listed.body).toMatchObject({ total: 1, data: [{ id: c, state: 'PENDING', toStatus: { key: 'DONE' }, suggestedBy: { name: 'Builder Bot' }, ticket: { id: first.id, displayId: first.displayId, title: 'First', boardId: s.boardId } }] });
+
+    // On a board the caller does not see: left out.
+    const hidden = await s.org.call('POST', '/api/v1/boards', { body: { name: 'Private', prefix: 'PRV' } });
+    expect((await s.org.call('PATCH', `/api/v1/boards/${hidden.body.id}`, { body: { features: { explainableStatus: true } } })).status).toBe(200);
+    expect((await s.org.call('POST', `/api/v1/boards/${hidden.body.id}/members`, { body: { userId: s.agent.id } })).status).toBeLessThan(300);
+    const secret = await createTicket(s.org, hidden.body.id, { statusId: s.statuses.IN_PROGRESS.id });
+    expect((await asAgent(s, 'PATCH', `${ticketsOf(hidden.body.id)}/${secret.id}/status`, { statusId: s.statuses.DONE.id })).status).toBe(403);
+    expect((await s.org.call('GET', '/api/v1/suggestions')).body.total).toBe(2);
+    const member = await createMember(s.org, { name: 'Board Member' });
+    expect((await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: member.id } })).status).toBeLessThan(300);
+    const seen = await api('GET', '/api/v1/suggestions', { token: member.token, org: s.org.slug });
+    expect(seen.body.data.map((suggestion: any) => suggestion.id)).toEqual([c]);
+
+    const customer = await s.org.call('POST', '/api/v1/customers', { body: { name: 'Client' } });
+    const customerUser = await createMember(s.org, { role: 'CUSTOMER', customerId: customer.body.id });
+    expect((await api('GET', '/api/v1/suggestions', { token: customerUser.token, org: s.org.slug })).status).toBe(403);
+    // Another organization sees none of them.
+    expect((await (await signupOrg()).call('GET', '/api/v1/suggestions')).body).toMatchObject({ data: [], total: 0 });
+  });
+});
+
 describe('accepting and rejecting suggestions', () => {
   let s: Setup;
   beforeAll(async () => {

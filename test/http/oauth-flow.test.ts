@@ -145,7 +145,7 @@ describe('the OAuth flow with a registered client, completed in Chromium', () =>
       // The e-mail field has focus on arrival (autofocus lands just after load on a busy machine); its label names it.
       await page.waitForFunction("document.activeElement && document.activeElement.id === 'email'", { timeout: 5_000 }).catch(() => undefined);
       expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('email');
-      expect(await page.$eval('label[for=email]', (label) => label.textContent)).toBe('E-mail');
+      expect(await page.$eval('label[for=email]', (label) => label.textContent)).toBe('Email');
       await page.keyboard.type(admin(org.slug).email);
       await page.keyboard.press('Tab');
       expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('password');

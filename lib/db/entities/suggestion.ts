@@ -31,6 +31,17 @@ export const Suggestion = (config?: EntityConfiguration) =>
   },
   indexes: {
     byTicket: { pk: { field: 'pk', composite: ['ticketId'] }, sk: { field: 'sk', composite: ['suggestionId'] } },
+    /**
+     * gsi2: the organization's PENDING suggestions, newest last (the console's inbox). Sparse: a
+     * decision sets `state`, and the keys go (ElectroDB removes an index's keys when its
+     * condition turns false), so the partition holds only what still waits for a person.
+     */
+    byPendingOrg: {
+      index: 'gsi2',
+      condition: (attr) => attr.state === 'PENDING',
+      pk: { field: 'gsi2pk', composite: ['orgId'] },
+      sk: { field: 'gsi2sk', composite: ['state', 'suggestionId'] },
+    },
   },
 }, config);
 export type SuggestionItem = EntityItem<ReturnType<typeof Suggestion>>;

@@ -3,8 +3,8 @@ import { authenticated, type Routes, onFirstUse } from '../../http/routes.js';
 import { idParam, pageQuery } from '../../http/validation.js';
 import { SUGGESTION_STATES } from '../../db/entities/index.js';
 import { reason } from './schemas.js';
-import { acceptSuggestion, listSuggestions, rejectSuggestion } from '../suggestions/suggestions.js';
-import { suggestionResult } from '../shapes.js';
+import { acceptSuggestion, listPendingSuggestions, listSuggestions, rejectSuggestion } from '../suggestions/suggestions.js';
+import { pendingSuggestionResult, suggestionResult } from '../shapes.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 const suggestionParams = z.object({ boardId: idParam, ticketId: idParam, suggestionId: idParam });
@@ -12,6 +12,19 @@ const decisionBody = z.strictObject({ reason: reason.optional() });
 
 /** Suggestion routes of the `tickets` group (DESIGN.md §4 "Workflow": agent moves awaiting approval). */
 export const suggestionsRoutes: Routes = {
+  'GET /api/v1/suggestions': onFirstUse(() =>
+    authenticated({
+      scope: 'read',
+      summary: 'List the suggestions waiting for a person',
+      description:
+        "Agents' suggested moves still `PENDING`, newest first, on the boards the caller sees, each with its ticket's display id and title: what a person accepts or rejects (`POST …/suggestions/{suggestionId}/accept` or `/reject`). Customer users: 403.",
+      result: pendingSuggestionResult,
+      envelope: 'page',
+      errors: { 403: ['FORBIDDEN'] },
+      query: z.strictObject(pageQuery(50, 100)),
+      handler: (ctx, { query }) => listPendingSuggestions(ctx, query),
+    }),
+  ),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions': onFirstUse(() =>
     authenticated({
       scope: 'read',

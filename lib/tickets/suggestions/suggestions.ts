@@ -5,7 +5,7 @@ import { guarded, isConditionFailure } from '../../db/transact.js';
 import type { SuggestionItem, SuggestionState } from '../../db/entities/index.js';
 import { pageOf } from '../../core/pages.js';
 import { requirePermission } from '../../organizations/index.js';
-import { loadTicketOnBoard, loadTicketOnBoardWith } from '../access.js';
+import { loadTicketOnBoard, loadTicketOnBoardWith, loadTickets, onBoardsSeen } from '../access.js';
 import { loadOrgConfig, type OrgConfig } from '../config.js';
 import { updateTicket } from '../update.js';
 import { suggestionsOfTicket } from './record.js';
@@ -61,6 +61,30 @@ export async function listSuggestions(ctx: DomainContext, boardId: string, ticke
   );
 }
 
+/**
+ * GET /api/v1/suggestions: the organization's suggestions still PENDING, newest first, on the
+ * boards the caller sees, each with its ticket (display id and title): what waits for a person
+ * (the console's inbox). One Query of the sparse pending index (it holds only undecided
+ * suggestions, so it grows with what waits, not with the organization), then the tickets and
+ * their boards in one BatchGetItem each. Customer users: 403, as for a ticket's suggestions.
+ */
+export async function listPendingSuggestions(ctx: DomainContext, query: { page: number; limit: number }) {
+  if (ctx.actor.role === 'CUSTOMER') throw forbidden('Customer users cannot read suggestions');
+  const [pending, config] = await Promise.all([
+    db().entities.suggestion.query.byPendingOrg({ orgId: ctx.org.orgId, state: 'PENDING' }).go({ pages: 'all', order: 'desc' }),
+    loadOrgConfig(ctx.org.orgId),
+  ]);
+  const tickets = new Map((await loadTickets(ctx, [...new Set(pending.data.map((s) => s.ticketId))])).map((ticket) => [ticket.ticketId, ticket]));
+  const visible = new Set((await onBoardsSeen(ctx, [...tickets.values()])).map((ticket) => ticket.ticketId));
+  const rows = pending.data
+    .filter((suggestion) => visible.has(suggestion.ticketId))
+    .map((suggestion) => {
+      const ticket = tickets.get(suggestion.ticketId)!;
+      return { ...presentSuggestion(suggestion, config), ticket: { id: ticket.ticketId, displayId: ticket.displayId, title: ticket.title, boardId: ticket.boardId } };
+    });
+  return pageOf(rows, query.page, query.limit);
+}
+
 export interface DecisionInput {
   reason?: string;
 }
@@ -95,7 +119,8 @@ async function explainLostDecision(ticketId: string, suggestionId: string, error
 /** The attributes a decision sets on a suggestion. */
 function decision(ctx: DomainContext, state: SuggestionState, reason: string | undefined) {
   const now = ctx.clock.now().toISOString();
-  return { state, decidedById: ctx.actor.userId, decidedByName: ctx.actor.name, decidedAt: now, updatedAt: now, ...(reason ? { decisionReason: reason } : {}) };
+  // orgId: the pending index's key, which ElectroDB recomputes (and here removes) with `state`.
+  return { state, orgId: ctx.org.orgId, decidedById: ctx.actor.userId, decidedByName: ctx.actor.name, decidedAt: now, updatedAt: now, ...(reason ? { decisionReason: reason } : {}) };
 }
 
 /**

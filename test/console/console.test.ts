@@ -1,0 +1,183 @@
+import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { launchChromium, seriousAxeViolations } from '../support/browser.js';
+import { createAgent, createBoard, createTicket, type TestAgent } from '../support/factories.js';
+
+/*
+ * The console (docs/console.md) as a person uses it, in headless Chromium against the shared
+ * runtime: sign in on the service's own page, approve an agent's move from the inbox, watch the
+ * fleet, every page checked by axe-core, and sign out at the server. Screenshots of each page at
+ * a phone's and a desktop's width go to test-artifacts/console.
+ */
+const PASSWORD = 'correct horse battery';
+const SCREENSHOTS = path.resolve('test-artifacts', 'console');
+
+let browser: Browser;
+let org: TestOrg;
+let boardId: string;
+let statuses: Record<string, { id: string; name: string }>;
+let agent: TestAgent;
+
+const consoleUrl = (page = '') => `${inject('baseUrl')}/app${page}?org=${org.slug}`;
+const button = (name: string) => `::-p-aria([name="${name}"][role="button"])`;
+const link = (name: string) => `::-p-aria([name="${name}"][role="link"])`;
+const textOf = (page: Page): Promise<string> => page.evaluate('document.body.innerText') as Promise<string>;
+async function waitForText(page: Page, text: string, timeout = 15_000): Promise<void> {
+  try {
+    await page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(text)})`, { timeout });
+  } catch (error) {
+    throw new Error(`"${text}" did not appear; the page reads:\n${await textOf(page)}`, { cause: error });
+  }
+}
+
+async function signIn(page: Page, email = `admin@${org.slug}.test`): Promise<void> {
+  await page.waitForSelector('#email');
+  expect(page.url()).toContain('/api/v1/oauth/authorize');
+  expect(await page.$eval('label[for=email]', (label) => label.textContent)).toBe('Email');
+  expect(await page.$eval('label[for=password]', (label) => label.textContent)).toBe('Password');
+  await page.type('#email', email);
+  await page.type('#password', PASSWORD);
+  await Promise.all([page.waitForNavigation(), page.locator(button('Sign in')).click()]);
+}
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  browser = await launchChromium();
+  org = await signupOrg();
+  await setPlan(org.slug, 'PRO');
+  boardId = (await createBoard(org, { name: 'Console board', prefix: 'CON' })).id;
+  expect((await org.call('PATCH', `/api/v1/boards/${boardId}`, { body: { features: { explainableStatus: true } } })).status).toBe(200);
+  statuses = Object.fromEntries((await org.call('GET', '/api/v1/statuses')).body.data.map((status: { key: string }) => [status.key, status]));
+  agent = await createAgent(org, { agent: { name: 'Builder Bot', ownerId: org.adminId }, boardIds: [boardId] });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the console in a browser', () => {
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    context = await browser.createBrowserContext();
+    page = await context.newPage();
+    await page.setViewport({ width: 1440, height: 900 });
+  });
+  afterAll(async () => context?.close());
+
+  it('signs in on the service’s sign-in page, lands on the inbox, and keeps no credential where a script can read it', async () => {
+    await page.goto(consoleUrl(), { waitUntil: 'load' });
+    await signIn(page);
+    await page.waitForSelector('::-p-aria([name="Inbox"][role="heading"])');
+    expect(new URL(page.url()).pathname).toBe('/app');
+    expect(new URL(page.url()).searchParams.get('code')).toBeNull();
+    for (const name of ['Inbox', 'Fleet', 'Boards', 'Agents', 'People']) expect(await page.$(link(name))).not.toBeNull();
+    expect(await page.$(button('Sign out'))).not.toBeNull();
+    expect(await page.evaluate('[localStorage.length, sessionStorage.length, document.cookie]')).toEqual([0, 0, '']);
+  });
+
+  it('approves an agent’s suggested move from the inbox, and the ticket moves', async () => {
+    const ticket = await createTicket(org, boardId, { title: 'Ship the release notes', statusId: statuses.IN_PROGRESS!.id });
+    const refused = await agent.call('PATCH', `/api/v1/boards/${boardId}/tickets/${ticket.id}/status`, { statusId: statuses.DONE!.id, reason: 'Notes are published' });
+    expect(refused.status).toBe(403);
+    await waitForText(page, `${ticket.displayId} Ship the release notes`);
+    expect(await textOf(page)).toContain('Notes are published');
+    await page.locator(`::-p-xpath(//li[contains(., "${ticket.displayId} Ship the release notes")]//button[normalize-space()="Approve"])`).click();
+    await page.waitForFunction(`!document.body.innerText.includes(${JSON.stringify(`${ticket.displayId} Ship the release notes`)})`, { timeout: 15_000 });
+    const moved = await org.call('GET', `/api/v1/boards/${boardId}/tickets/${ticket.id}`);
+    expect(moved.body.data.status.id).toBe(statuses.DONE!.id);
+  });
+
+  it('shows an agent’s claim on the fleet page without a reload, with its liveness in words', async () => {
+    await page.locator(link('Fleet')).click();
+    await page.waitForSelector('::-p-aria([name="Fleet"][role="heading"])');
+    const ticket = await createTicket(org, boardId, { title: 'Index the wiki' });
+    expect((await agent.call('POST', `/api/v1/boards/${boardId}/tickets/${ticket.id}/claim`, {})).status).toBe(201);
+    await waitForText(page, `${ticket.displayId} Index the wiki`);
+    const text = await textOf(page);
+    expect(text).toMatch(/live, seen \d+ s ago/);
+    expect(text).toMatch(/\d+ min \d+ s left/);
+  });
+
+  it('has no serious or critical axe violation on any page, at a phone’s width or a desktop’s', async () => {
+    const found: Record<string, unknown> = {};
+    for (const width of [1440, 390]) {
+      await page.setViewport({ width, height: 900 });
+      for (const name of ['Inbox', 'Fleet', 'Boards', 'Agents', 'People']) {
+        await page.locator(link(name)).click();
+        await page.waitForSelector(`::-p-aria([name="${name}"][role="heading"])`);
+        await page.waitForNetworkIdle({ idleTime: 300, timeout: 10_000 }).catch(() => undefined);
+        const violations = await seriousAxeViolations(page);
+        if (violations.length) found[`${name} at ${width}`] = violations;
+        // Nothing reaches past the window's width (a wide table scrolls inside its own box).
+        const overflowing = await page.evaluate(
+          `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > ${width} + 1 && !e.closest('.table-wrap, .columns')).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))`,
+        );
+        expect({ page: name, width, overflowing }).toEqual({ page: name, width, overflowing: [] });
+        await page.screenshot({ path: path.join(SCREENSHOTS, `${name.toLowerCase()}-${width}.png`) });
+      }
+    }
+    expect(found).toEqual({});
+  });
+
+  it('signs out at the server: the grant is revoked and the next visit asks for the password', async () => {
+    await page.setViewport({ width: 1440, height: 900 });
+    const grantsBefore = (await org.call('GET', '/api/v1/oauth/grants')).body.data.filter((grant: { clientId: string }) => grant.clientId === 'console');
+    expect(grantsBefore.length).toBeGreaterThan(0);
+    await Promise.all([page.waitForNavigation(), page.locator(button('Sign out')).click()]);
+    await page.waitForSelector('#email');
+    const grantsAfter = (await org.call('GET', '/api/v1/oauth/grants')).body.data.filter((grant: { clientId: string }) => grant.clientId === 'console');
+    expect(grantsAfter).toEqual([]);
+    await page.goto(consoleUrl(), { waitUntil: 'load' });
+    await page.waitForSelector('#email');
+    expect(page.url()).toContain('/api/v1/oauth/authorize');
+  });
+});
+
+describe('a person who is not signed in', () => {
+  it('goes to the sign-in page and then back to the page they asked for', async () => {
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(consoleUrl('/fleet'), { waitUntil: 'load' });
+      await signIn(page);
+      await page.waitForSelector('::-p-aria([name="Fleet"][role="heading"])');
+      expect(new URL(page.url()).pathname).toBe('/app/fleet');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('the console’s documents', () => {
+  it('are served with a strict policy: no inline script, no framing, hashed assets cached for a year', async () => {
+    const response = await fetch(consoleUrl());
+    expect(response.status).toBe(200);
+    const policy = response.headers.get('content-security-policy')!;
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).not.toContain('unsafe-inline');
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    const html = await response.text();
+    expect(html).not.toMatch(/<script>(?!<\/script>)/);
+    expect(html).toContain(`<meta name="wm-organization" content="${org.slug}" />`);
+    const script = /src="(\/app\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const asset = await fetch(`${inject('baseUrl')}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const gzipped = Number(asset.headers.get('content-length') ?? (await asset.arrayBuffer()).byteLength);
+    expect(gzipped).toBeLessThan(150 * 1024);
+    expect((await fetch(`${inject('baseUrl')}/app/assets/missing.js`)).status).toBe(404);
+    expect((await fetch(`${inject('baseUrl')}/app/assets/..%2Fpackage.json`)).status).toBe(404);
+  });
+
+  it('escapes the organization it names and refuses a name that is not a slug', async () => {
+    const html = await (await fetch(`${inject('baseUrl')}/app?org=${encodeURIComponent('"><script>alert(1)</script>')}`)).text();
+    expect(html).not.toContain('<script>alert(1)</script>');
+  });
+});

@@ -1,0 +1,27 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, must } from '../api';
+
+export function PeoplePage() {
+  const users = useQuery({ queryKey: ['users'], queryFn: async () => must(await api.GET('/api/v1/users', { params: { query: { limit: 100 } } })) });
+  const people = (users.data?.data ?? []).filter((user) => !user.isAgent);
+  return (
+    <section className="page">
+      <h1>People</h1>
+      {users.error ? <p role="alert">{users.error.message}</p> : null}
+      <ul className="rows">
+        {people.map((user) => (
+          <li key={user.id} className="row">
+            <span className="what">
+              {user.name}
+              <span className="muted">
+                {' '}
+                {user.email} · {user.role.toLowerCase()}
+                {user.isActive ? '' : ' · deactivated'}
+              </span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
