@@ -22,6 +22,7 @@ async function main(): Promise<void> {
 Work-management service is running.
 
   Base URL:                ${base}   (organizations: <slug>.${env.BASE_DOMAIN ?? 'localhost'} or header X-Organization: <slug>)
+  Console:                 ${base}/app${runtime.defaultOrganization ? `   (organization '${runtime.defaultOrganization}'; another: ${base}/app?org=<slug>)` : '?org=<slug>'}
   MCP server:              ${base}/api/v1/mcp${runtime.defaultOrganization ? `   (organization '${runtime.defaultOrganization}' with no header: DEFAULT_ORGANIZATION)` : ''}
   API reference:           ${base}/docs   (OpenAPI document: ${base}/api/v1/openapi.json)
   Health:                  ${base}/healthz

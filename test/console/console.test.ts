@@ -92,6 +92,18 @@ describe('the console in a browser', () => {
     expect(moved.body.data.status.id).toBe(statuses.DONE!.id);
   });
 
+  it('approves an agent’s time from the inbox', async () => {
+    const ticket = await createTicket(org, boardId, { title: 'Write the changelog' });
+    const booked = await agent.call('POST', '/api/v1/time-tracking/entries', { ticketId: ticket.id, durationMinutes: 30, description: 'Drafted it' });
+    expect(booked.status).toBe(201);
+    expect(booked.body.state).toBe('PENDING');
+    await waitForText(page, `${ticket.displayId} Write the changelog`);
+    await page.locator(`::-p-xpath(//li[contains(., "${ticket.displayId} Write the changelog")]//button[normalize-space()="Approve"])`).click();
+    await page.waitForFunction(`!document.body.innerText.includes(${JSON.stringify(`${ticket.displayId} Write the changelog`)})`, { timeout: 15_000 });
+    const entries = await org.call('GET', `/api/v1/boards/${boardId}/tickets/${ticket.id}/time-entries`);
+    expect(entries.body.data.map((entry: { state: string }) => entry.state)).toEqual(['APPROVED']);
+  });
+
   it('shows an agent’s claim on the fleet page without a reload, with its liveness in words', async () => {
     await page.locator(link('Fleet')).click();
     await page.waitForSelector('::-p-aria([name="Fleet"][role="heading"])');

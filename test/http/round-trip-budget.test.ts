@@ -1,4 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { CONSOLE_DIST } from '../../web/build.js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { httpGroups, routeKeysOf } from '../../infra/route-table.js';
 import { api, createMember, createToken, setPlan, signupOrg, uniqueSlug, type ApiResponse, type TestOrg, useInProcess } from '../support/api.js';
@@ -59,6 +62,9 @@ async function pageCall(org: OrgFixture, method: string, path: string, form?: st
   return { status: response.status, body: undefined, text, headers: response.headers, roundTrips: Number(response.headers.get('x-db-round-trips') ?? NaN) };
 }
 
+/** The console's script, by its hashed name in the built page. */
+const consoleScript = (): string => /\/app\/assets\/([^"]+\.js)/.exec(readFileSync(path.join(CONSOLE_DIST, 'index.html'), 'utf8'))![1]!;
+
 /** A route that answers a document rather than JSON, with its status and round trips. */
 async function rawGet(path: string): Promise<ApiResponse> {
   const response = await fetch(new URL(path, inject('baseUrl')));
@@ -77,6 +83,11 @@ const probes: Record<string, Probe> = {
   'GET /api/v1/openapi.json': { budget: 0, run: () => api('GET', '/api/v1/openapi.json') },
   'GET /docs': { budget: 0, run: () => rawGet('/docs') },
   'GET /docs/redoc.standalone.js': { budget: 0, run: () => rawGet('/docs/redoc.standalone.js') },
+  // The console is built files: serving it reads nothing (the organization is the address's).
+  'GET /app': { budget: 0, run: () => rawGet('/app?org=acme') },
+  'GET /app/{page}': { budget: 0, run: () => rawGet('/app/fleet?org=acme') },
+  'GET /app/{page}/{id}': { budget: 0, run: () => rawGet('/app/boards/brd_1?org=acme') },
+  'GET /app/assets/{file}': { budget: 0, run: () => rawGet(`/app/assets/${consoleScript()}`) },
   'POST /api/v1/auth/signup': {
     budget: 1,
     run: () => api('POST', '/api/v1/auth/signup', { body: { organizationName: 'Budget', slug: uniqueSlug('budget'), name: 'B', email: 'b@budget.test', password: 'budget password 1' } }),
@@ -281,6 +292,8 @@ function claimProbes(): Record<string, Probe> {
       run: async (org) => org.call('DELETE', claim(org, (await claimed(org)).id), { body: { reason: 'done' } }),
     },
     'GET /api/v1/notifications': { budget: 2, run: call('GET /api/v1/notifications') },
+    // Authentication; the pending suggestions ∥ the configuration (two pages here); their tickets (an administrator reads no board).
+    'GET /api/v1/suggestions': { budget: 4, run: call('GET /api/v1/suggestions') },
     'POST /api/v1/notifications/{notificationId}/read': {
       budget: 2,
       run: async (org) => {
@@ -582,6 +595,15 @@ function ticketProbes(): Record<string, Probe> {
         const html = await page.text();
         const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)![1]!;
         return pageCall(org, 'POST', '/api/v1/oauth/authorize/consent', new URLSearchParams({ request: field('request'), csrf: field('csrf'), decision: 'allow' }).toString(), signedIn.cookie!);
+      },
+    },
+    // The slug ∥ the window; the session (its record, then its user); its deletion.
+    'POST /api/v1/oauth/authorize/sign-out': {
+      budget: 4,
+      status: 204,
+      run: async (org) => {
+        const signedIn = await codeFor(oauthFetch(), `http://${oauthHost(org)}`, org.oauthClientId, 'http://127.0.0.1/fixture-callback', { email: `admin@${org.slug}.test`, password: 'correct horse battery' });
+        return pageCall(org, 'POST', '/api/v1/oauth/authorize/sign-out', '', signedIn.cookie!);
       },
     },
     // The caller's window; the code beside the client; one transaction (code, grant, refresh token, access token, user check).

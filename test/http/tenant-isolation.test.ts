@@ -18,6 +18,11 @@ const NOT_TENANT_SCOPED = new Set([
   'GET /api/v1/openapi.json',
   'GET /docs',
   'GET /docs/redoc.standalone.js',
+  // The console: built files, the same for every organization, no credential (its data comes from the API).
+  'GET /app',
+  'GET /app/{page}',
+  'GET /app/{page}/{id}',
+  'GET /app/assets/{file}',
   // OAuth discovery: public metadata of the organization the Host names, no credential.
   'GET /.well-known/oauth-authorization-server',
   'GET /.well-known/oauth-protected-resource',
@@ -27,6 +32,7 @@ const NOT_TENANT_SCOPED = new Set([
   // secret, a code or token): test/http/oauth-attacks.test.ts refuses another organization's.
   'GET /api/v1/oauth/authorize',
   'POST /api/v1/oauth/authorize/sign-in',
+  'POST /api/v1/oauth/authorize/sign-out',
   'POST /api/v1/oauth/authorize/consent',
   'POST /api/v1/oauth/token',
   'POST /api/v1/oauth/revoke',

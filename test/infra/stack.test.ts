@@ -380,7 +380,7 @@ describe('operable: alarms, a dashboard, least privilege and headroom', () => {
     const [stageId, stage] = Object.entries(template.findResources('AWS::ApiGatewayV2::Stage'))[0] as [string, Resource & { DependsOn: string[] }];
     const settings = stage.Properties.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
     expect(Object.keys(settings).sort()).toEqual(
-      ['POST /api/v1/auth/login', 'POST /api/v1/auth/signup', 'POST /api/v1/oauth/register', 'GET /api/v1/oauth/authorize', 'POST /api/v1/oauth/authorize/sign-in', 'POST /api/v1/oauth/authorize/consent', 'POST /api/v1/oauth/token', 'POST /api/v1/oauth/revoke'].sort(),
+      ['POST /api/v1/auth/login', 'POST /api/v1/auth/signup', 'POST /api/v1/oauth/register', 'GET /api/v1/oauth/authorize', 'POST /api/v1/oauth/authorize/sign-in', 'POST /api/v1/oauth/authorize/sign-out', 'POST /api/v1/oauth/authorize/consent', 'POST /api/v1/oauth/token', 'POST /api/v1/oauth/revoke'].sort(),
     );
     for (const limit of Object.values(settings)) {
       expect(limit.ThrottlingRateLimit).toBeLessThan(API_THROTTLE.rateLimit);

@@ -20,4 +20,5 @@ export function usePendingTime(enabled: boolean) {
   });
 }
 
-export const can = (permissions: readonly string[] | undefined, permission: string): boolean => !!permissions?.includes(permission);
+/** Whether the person holds a permission (an administrator's list is `['*']`: every one). */
+export const can = (permissions: readonly string[] | undefined, permission: string): boolean => !!permissions && (permissions.includes('*') || permissions.includes(permission));
