@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { api, setPlan, signupOrg, type TestOrg } from '../support/api.js';
 import { launchChromium, seriousAxeViolations } from '../support/browser.js';
 import { createAgent, createBoard, createTicket, type TestAgent } from '../support/factories.js';
 
@@ -102,6 +102,41 @@ describe('the console in a browser', () => {
     await page.waitForFunction(`!document.body.innerText.includes(${JSON.stringify(`${ticket.displayId} Write the changelog`)})`, { timeout: 15_000 });
     const entries = await org.call('GET', `/api/v1/boards/${boardId}/tickets/${ticket.id}/time-entries`);
     expect(entries.body.data.map((entry: { state: string }) => entry.state)).toEqual(['APPROVED']);
+  });
+
+  it('renders hostile titles and descriptions as text: no markup, no handler runs', async () => {
+    const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+    const ticket = await createTicket(org, boardId, { title: `Hostile ${hostile}`, description: `[link](javascript:window.__pwned=3) ${hostile}`, assigneeId: org.adminId });
+    await page.locator(link('Inbox')).click();
+    await waitForText(page, `${ticket.displayId} Hostile <img src=x`);
+    await page.locator(`::-p-xpath(//li[contains(., "${ticket.displayId} Hostile")]//button[contains(., "${ticket.displayId}")])`).click();
+    await waitForText(page, '[link](javascript:');
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    expect(await page.evaluate("document.querySelectorAll('main img, main script, main a[href^=\"javascript:\"]').length")).toBe(0);
+    await page.locator(button('Close')).click();
+  });
+
+  it('creates an agent, mints a token with restrictions (its secret shown once, with Copy) that works, and revokes it', async () => {
+    await page.locator(link('Agents')).click();
+    await page.waitForSelector('::-p-aria([name="Agents"][role="heading"])');
+    await page.locator('::-p-aria([name="Name"][role="textbox"])').fill('Release Bot');
+    await Promise.all([page.waitForFunction("location.pathname.startsWith('/app/agents/agt_') || location.pathname.startsWith('/app/agents/usr_')"), page.locator(button('Create agent')).click()]);
+    await page.waitForSelector('::-p-aria([name="Release Bot"][role="heading"])');
+    const agentId = new URL(page.url()).pathname.split('/').pop()!;
+    await page.locator('::-p-aria([name="Token name"][role="textbox"])').fill('ci');
+    await page.locator('::-p-aria([name="Read only"][role="checkbox"])').click();
+    await page.locator(button('Mint token')).click();
+    const secret = (await (await page.waitForSelector('.secret code'))!.evaluate((code) => code.textContent)) as string;
+    expect(await page.$(button('Copy'))).not.toBeNull();
+    const listed = await org.call('GET', `/api/v1/organizations/${org.orgId}/agents/${agentId}/tokens`);
+    expect(listed.body.tokens).toMatchObject([{ name: 'ci', readOnly: true }]);
+    expect((await api('GET', '/api/v1/boards', { token: secret, org: org.slug })).status).toBe(200);
+    expect((await api('POST', '/api/v1/boards', { token: secret, org: org.slug, body: { name: 'No', prefix: 'NO' } })).status).toBe(403);
+    await page.locator(button('Done')).click();
+    expect(await page.$('.secret')).toBeNull();
+    await page.locator('::-p-aria([name="Revoke ci"][role="button"])').click();
+    await waitForText(page, 'No tokens.');
+    expect((await api('GET', '/api/v1/boards', { token: secret, org: org.slug })).status).toBe(401);
   });
 
   it('shows an agent’s claim on the fleet page without a reload, with its liveness in words', async () => {

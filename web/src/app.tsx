@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { can, useMe, usePendingSuggestions, usePendingTime } from './hooks';
-import { AgentsPage } from './pages/agents';
+import { AgentPage, AgentsPage } from './pages/agents';
 import { BoardPage, BoardsPage } from './pages/boards';
 import { FleetPage } from './pages/fleet';
 import { InboxPage } from './pages/inbox';
@@ -78,7 +78,7 @@ export function App() {
         ) : page === 'boards' ? (
           id ? <BoardPage boardId={id} /> : <BoardsPage />
         ) : page === 'agents' ? (
-          <AgentsPage />
+          id ? <AgentPage agentId={id} /> : <AgentsPage />
         ) : (
           <PeoplePage />
         )}

@@ -191,7 +191,7 @@ function AgentTime() {
 function TicketList({ title, query, empty, onPeek }: { title: string; query: { needsReassignment?: 'true'; assignedToMe?: 'true' }; empty: string; onPeek: (target: PeekTarget) => void }) {
   const tickets = useQuery({
     queryKey: ['issues', query],
-    queryFn: async () => must(await api.GET('/api/v1/issues', { params: { query: { ...query, limit: 50 } } })),
+    queryFn: async () => must(await api.GET('/api/v1/issues', { params: { query: { ...query, includePlanning: 'true', limit: 50 } } })),
   });
   const rows = tickets.data?.data ?? [];
   const headingId = `list-${title.replace(/\W+/g, '-').toLowerCase()}`;
