@@ -139,6 +139,30 @@ describe('the console in a browser', () => {
     expect((await api('GET', '/api/v1/boards', { token: secret, org: org.slug })).status).toBe(401);
   });
 
+  it('moves a card to another column by drag and drop, and with the keyboard alone', async () => {
+    const dragged = await createTicket(org, boardId, { title: 'Drag me', statusId: statuses.TODO!.id });
+    const keyed = await createTicket(org, boardId, { title: 'Key me', statusId: statuses.TODO!.id });
+    await page.locator(link('Boards')).click();
+    await page.locator(link('Console board')).click();
+    const column = (statusId: string) => `section[data-status-id="${statusId}"]`;
+    await page.waitForSelector(`${column(statuses.TODO!.id)} li[data-ticket-id="${dragged.id}"]`);
+    const statusOf = async (ticketId: string) => (await org.call('GET', `/api/v1/boards/${boardId}/tickets/${ticketId}`)).body.data.status.id;
+
+    const card = (await page.$(`li[data-ticket-id="${dragged.id}"]`))!;
+    await (await page.$(column(statuses.IN_PROGRESS!.id)))!.drop(card);
+    await page.waitForSelector(`${column(statuses.IN_PROGRESS!.id)} li[data-ticket-id="${dragged.id}"]`, { timeout: 15_000 });
+    expect(await statusOf(dragged.id)).toBe(statuses.IN_PROGRESS!.id);
+
+    await page.focus(`li[data-ticket-id="${keyed.id}"] button`);
+    await page.keyboard.press('Enter');
+    const [columnSelect, placeSelect] = await page.$$(`li[data-ticket-id="${keyed.id}"] select`);
+    await columnSelect!.select(statuses.IN_PROGRESS!.id);
+    await placeSelect!.select('top');
+    await page.locator(`li[data-ticket-id="${keyed.id}"] ::-p-aria([name="Move here"][role="button"])`).click();
+    await page.waitForSelector(`${column(statuses.IN_PROGRESS!.id)} li:first-child[data-ticket-id="${keyed.id}"]`, { timeout: 15_000 });
+    expect(await statusOf(keyed.id)).toBe(statuses.IN_PROGRESS!.id);
+  });
+
   it('shows an agent’s claim on the fleet page without a reload, with its liveness in words', async () => {
     await page.locator(link('Fleet')).click();
     await page.waitForSelector('::-p-aria([name="Fleet"][role="heading"])');
@@ -166,6 +190,14 @@ describe('the console in a browser', () => {
         );
         expect({ page: name, width, overflowing }).toEqual({ page: name, width, overflowing: [] });
         await page.screenshot({ path: path.join(SCREENSHOTS, `${name.toLowerCase()}-${width}.png`) });
+        if (name === 'Boards') {
+          // A board, with its cards and their Move buttons.
+          await page.locator(link('Console board')).click();
+          await page.waitForSelector('li[data-ticket-id]');
+          const onBoard = await seriousAxeViolations(page);
+          if (onBoard.length) found[`a board at ${width}`] = onBoard;
+          await page.screenshot({ path: path.join(SCREENSHOTS, `board-${width}.png`) });
+        }
       }
     }
     expect(found).toEqual({});
