@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { api, must } from './api';
 import { ago, remaining } from './time';
+import { ErrorAlert } from './alert';
 
 export interface PeekTarget {
   boardId: string;
@@ -41,7 +42,7 @@ export function Peek({ target, onClose }: { target: PeekTarget; onClose: () => v
           Close
         </button>
       </div>
-      {ticket.error ? <p role="alert">{ticket.error.message}</p> : null}
+      <ErrorAlert error={ticket.error} />
       {data ? (
         <dl className="facts">
           <dt>Status</dt>

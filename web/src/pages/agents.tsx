@@ -4,6 +4,7 @@ import { api, must } from '../api';
 import { useMe } from '../hooks';
 import { Link, navigate } from '../router';
 import { ago } from '../time';
+import { ErrorAlert } from '../alert';
 
 /** The agents of the organization, and a form to create one. */
 export function AgentsPage() {
@@ -18,7 +19,7 @@ export function AgentsPage() {
   return (
     <section className="page">
       <h1>Agents</h1>
-      {agents.error ? <p role="alert">{agents.error.message}</p> : null}
+      <ErrorAlert error={agents.error} />
       {orgId ? <NewAgent orgId={orgId} /> : null}
       {agents.isSuccess && rows.length === 0 ? <p className="muted">No agents yet.</p> : null}
       <ul className="rows">
@@ -71,11 +72,7 @@ function NewAgent({ orgId }: { orgId: string }) {
       <button type="submit" className="primary" disabled={create.isPending}>
         Create agent
       </button>
-      {create.error ? (
-        <p role="alert" className="error">
-          {create.error.message}
-        </p>
-      ) : null}
+      <ErrorAlert error={create.error} />
     </form>
   );
 }
@@ -97,7 +94,7 @@ export function AgentPage({ agentId }: { agentId: string }) {
         <Link to="/app/agents">All agents</Link>
       </p>
       <h1>{data?.name ?? 'Agent'}</h1>
-      {agent.error ? <p role="alert">{agent.error.message}</p> : null}
+      <ErrorAlert error={agent.error} />
       {data ? (
         <dl className="facts">
           <dt>State</dt>
@@ -235,11 +232,7 @@ function Tokens({ orgId, agentId }: { orgId: string; agentId: string }) {
         <button type="submit" className="primary" disabled={mint.isPending}>
           Mint token
         </button>
-        {mint.error ? (
-          <p role="alert" className="error">
-            {mint.error.message}
-          </p>
-        ) : null}
+        <ErrorAlert error={mint.error} />
       </form>
       {tokens.isSuccess && rows.length === 0 ? <p className="muted">No tokens.</p> : null}
       <ul className="rows">
@@ -262,11 +255,7 @@ function Tokens({ orgId, agentId }: { orgId: string; agentId: string }) {
           </li>
         ))}
       </ul>
-      {revoke.error ? (
-        <p role="alert" className="error">
-          {revoke.error.message}
-        </p>
-      ) : null}
+      <ErrorAlert error={revoke.error} />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { type DragEvent, type FormEvent, useState } from 'react';
 import { api, must } from '../api';
 import { Link } from '../router';
 import { remaining } from '../time';
+import { ErrorAlert } from '../alert';
 
 export function BoardsPage() {
   const boards = useQuery({ queryKey: ['boards'], queryFn: async () => must(await api.GET('/api/v1/boards', { params: { query: { limit: 100 } } })) });
@@ -10,7 +11,7 @@ export function BoardsPage() {
   return (
     <section className="page">
       <h1>Boards</h1>
-      {boards.error ? <p role="alert">{boards.error.message}</p> : null}
+      <ErrorAlert error={boards.error} />
       {boards.isSuccess && rows.length === 0 ? <p className="muted">No boards yet.</p> : null}
       <ul className="rows">
         {rows.map((board) => (
@@ -86,7 +87,7 @@ export function BoardPage({ boardId }: { boardId: string }) {
         <Link to="/app/boards">All boards</Link>
       </p>
       <h1>{board.data?.name ?? 'Board'}</h1>
-      {board.error ? <p role="alert">{board.error.message}</p> : null}
+      <ErrorAlert error={board.error} />
       <p role="alert" className="error">
         {refusal ?? ''}
       </p>

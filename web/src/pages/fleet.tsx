@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, must } from '../api';
 import { useMe } from '../hooks';
 import { ago, minutesText, remaining } from '../time';
+import { ErrorAlert } from '../alert';
 
 const loadOverview = async (orgId: string) => must(await api.GET('/api/v1/organizations/{orgId}/agents/overview', { params: { path: { orgId } } }));
 type FleetAgent = Awaited<ReturnType<typeof loadOverview>>['agents'][number];
@@ -30,7 +31,7 @@ export function FleetPage() {
   return (
     <section className="page">
       <h1>Fleet</h1>
-      {overview.error ? <p role="alert">{overview.error.message}</p> : null}
+      <ErrorAlert error={overview.error} />
       {overview.isSuccess && agents.length === 0 ? <p className="muted">No agents yet. Create one on the Agents page.</p> : null}
       {agents.length > 0 ? (
         <div className="table-wrap">

@@ -4,6 +4,7 @@ import { api, must, type Schemas } from '../api';
 import { can, useMe, usePendingSuggestions, usePendingTime } from '../hooks';
 import { Peek, type PeekTarget } from '../peek';
 import { ago, minutesText } from '../time';
+import { ErrorAlert } from '../alert';
 
 /**
  * The inbox: what needs the person, most pressing first: agents' suggested moves, agent time to
@@ -42,7 +43,7 @@ function Suggestions({ onPeek }: { onPeek: (target: PeekTarget) => void }) {
   return (
     <section aria-labelledby="suggestions-title">
       <h2 id="suggestions-title">Suggested moves ({pending.data?.total ?? 0})</h2>
-      {pending.error ? <p role="alert">{pending.error.message}</p> : null}
+      <ErrorAlert error={pending.error} />
       {rows.length === 0 && pending.isSuccess ? <p className="muted">No agent is waiting for a decision.</p> : null}
       <ul className="rows">
         {rows.map((suggestion) => (
@@ -109,11 +110,7 @@ function SuggestionRow({ suggestion, onPeek }: { suggestion: Schemas['PendingSug
           </>
         )}
       </span>
-      {decide.error ? (
-        <p role="alert" className="error">
-          {decide.error.message}
-        </p>
-      ) : null}
+      <ErrorAlert error={decide.error} />
     </li>
   );
 }
@@ -179,11 +176,7 @@ function AgentTime() {
           );
         })}
       </ul>
-      {decide.error ? (
-        <p role="alert" className="error">
-          {decide.error.message}
-        </p>
-      ) : null}
+      <ErrorAlert error={decide.error} />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, must } from '../api';
+import { ErrorAlert } from '../alert';
 
 export function PeoplePage() {
   const users = useQuery({ queryKey: ['users'], queryFn: async () => must(await api.GET('/api/v1/users', { params: { query: { limit: 100 } } })) });
@@ -7,7 +8,7 @@ export function PeoplePage() {
   return (
     <section className="page">
       <h1>People</h1>
-      {users.error ? <p role="alert">{users.error.message}</p> : null}
+      <ErrorAlert error={users.error} />
       <ul className="rows">
         {people.map((user) => (
           <li key={user.id} className="row">
