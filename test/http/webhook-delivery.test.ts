@@ -300,7 +300,7 @@ describe('event payloads', () => {
     expect(new Set(requests.map((request) => JSON.parse(request.body).event))).toEqual(new Set(expected));
     const comment = requests.map((request) => JSON.parse(request.body)).find((body) => body.event === 'comment.created');
     expect(comment.data).toMatchObject({ authorId: setup.org.adminId, isSecret: false, commentId: expect.stringMatching(/^cmt_/) });
-  });
+  }, 120_000);
 });
 
 describe('endpoint health', () => {
