@@ -35,7 +35,7 @@ export function FleetPage() {
       {overview.isSuccess && agents.length === 0 ? <p className="muted">No agents yet. Create one on the Agents page.</p> : null}
       {agents.length > 0 ? (
         <div className="table-wrap">
-          <table>
+          <table className="fleet">
             <caption className="visually-hidden">Agents, what each is working on, and how recently each was seen</caption>
             <thead>
               <tr>
@@ -78,13 +78,13 @@ function FleetRow({ agent }: { agent: FleetAgent }) {
   return (
     <tr>
       <th scope="row">{agent.name}</th>
-      <td>
+      <td data-label="Liveness">
         <span className={`dot ${state.tone}`} aria-hidden="true" /> {state.text}
       </td>
-      <td>{!agent.isActive ? 'deactivated' : claim ? `${claim.displayId} ${claim.title}` : hiddenClaim ? 'a ticket on a board you cannot see' : 'idle'}</td>
-      <td>{first ? remaining(first.claimExpiresAt) : '—'}</td>
-      <td>{agent.claimsExpiredLast7Days}</td>
-      <td>{agent.pendingTime.count > 0 ? `${minutesText(agent.pendingTime.minutes)} (${agent.pendingTime.count})` : '—'}</td>
+      <td data-label="Working on">{!agent.isActive ? 'deactivated' : claim ? `${claim.displayId} ${claim.title}` : hiddenClaim ? 'a ticket on a board you cannot see' : 'idle'}</td>
+      <td data-label="Lease">{first ? remaining(first.claimExpiresAt) : '—'}</td>
+      <td data-label="Claims lapsed, 7 days">{agent.claimsExpiredLast7Days}</td>
+      <td data-label="Time to approve">{agent.pendingTime.count > 0 ? `${minutesText(agent.pendingTime.minutes)} (${agent.pendingTime.count})` : '—'}</td>
       <td>
         {claim ? (
           <button type="button" className="secondary" disabled={release.isPending} onClick={() => release.mutate()} aria-label={`Release ${claim.displayId} from ${agent.name}`}>
