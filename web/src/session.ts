@@ -39,6 +39,8 @@ interface Tokens {
   refreshToken: string;
 }
 let tokens: Tokens | undefined;
+/** Set once signing out begins: from then on nothing renews, so no new grant outlives the sign-out. */
+let signingOut = false;
 
 const base64url = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 const randomText = (): string => base64url(crypto.getRandomValues(new Uint8Array(32)));
@@ -86,8 +88,23 @@ async function authorize(): Promise<boolean> {
   const landed = new URL(response.url);
   const code = landed.pathname === '/app' ? landed.searchParams.get('code') : null;
   if (!code) return false;
-  tokens = await tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: redirectUri(), code_verifier: verifier });
+  const granted = await tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: redirectUri(), code_verifier: verifier });
+  // A renewal that was already under way when signing out began: its grant is revoked too.
+  if (granted && signingOut) {
+    await revoke(granted);
+    return false;
+  }
+  tokens = granted;
   return tokens !== undefined;
+}
+
+function revoke(held: Tokens): Promise<Response> {
+  return fetch('/api/v1/oauth/revoke', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...organizationHeaders() },
+    body: new URLSearchParams({ token: held.refreshToken, client_id: CLIENT_ID }),
+    credentials: 'omit',
+  });
 }
 
 /** Sends the person to the sign-in page, to come back to `returnTo`. */
@@ -118,6 +135,7 @@ export async function startSession(): Promise<void> {
 }
 
 async function refresh(): Promise<boolean> {
+  if (signingOut) return false;
   if (tokens) tokens = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refreshToken });
   return tokens !== undefined || (await authorize());
 }
@@ -138,15 +156,20 @@ export async function apiFetch(request: Request): Promise<Response> {
   const response = await send(request);
   if (response.status !== 401) return response;
   if (await refresh()) return send(retry);
+  // Signing out sends the person to the sign-in page itself.
+  if (signingOut) return response;
   return goToSignIn();
 }
 
-/** Signs out at the server: the console's grant is revoked and the sign-in cookie's session ended. */
+/**
+ * Signs out at the server: the sign-in cookie's session is ended first, so no renewal can start a
+ * new grant, then the console's grant is revoked.
+ */
 export async function signOut(): Promise<void> {
+  signingOut = true;
   const held = tokens;
-  tokens = undefined;
-  const form = { 'content-type': 'application/x-www-form-urlencoded', ...organizationHeaders() };
-  if (held) await fetch('/api/v1/oauth/revoke', { method: 'POST', headers: form, body: new URLSearchParams({ token: held.refreshToken, client_id: CLIENT_ID }), credentials: 'omit' });
   await fetch('/api/v1/oauth/authorize/sign-out', { method: 'POST', headers: organizationHeaders(), credentials: 'same-origin' });
+  tokens = undefined;
+  if (held) await revoke(held);
   await goToSignIn('/app');
 }
