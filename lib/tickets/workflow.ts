@@ -11,6 +11,7 @@ import { loadOrgConfig, type OrgConfig } from './config.js';
 import { takeTicketNumber } from './create.js';
 import { listBoardTickets } from './lists/list.js';
 import { presentFullTicket } from './present.js';
+import { updateUnlessChanged } from './tickets.js';
 import { BLOCKED_KEY, updateTicket, type UpdateOptions } from './update.js';
 import { enforceApprovalGate } from './suggestions/approval-gate.js';
 
@@ -143,30 +144,19 @@ export interface InlineUpdateInput {
   expectedUpdatedAt?: string;
 }
 
-const staleUpdate = (currentUpdatedAt: string | undefined): AppError =>
-  new AppError(409, 'STALE_UPDATE', 'The ticket was changed since it was read; reload it and retry', { currentUpdatedAt: currentUpdatedAt ?? null });
-
 /**
- * PATCH .../inline (board inline edit): optimistic locking on `expectedUpdatedAt`. A
- * mismatch, or losing the version guard to a concurrent write, is 409 STALE_UPDATE with the
- * ticket's current updatedAt; nothing is written.
+ * PATCH .../inline (board inline edit): optimistic locking on `expectedUpdatedAt`
+ * (`updateUnlessChanged`).
  */
 export async function inlineUpdateTicket(ctx: DomainContext, boardId: string, ticketId: string, input: InlineUpdateInput) {
   requirePermission(ctx, 'tickets:edit');
-  const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
   const { expectedUpdatedAt, ...changes } = input;
-  if (expectedUpdatedAt !== undefined && Date.parse(expectedUpdatedAt) !== Date.parse(loaded.ticket.updatedAt)) {
-    throw staleUpdate(loaded.ticket.updatedAt);
-  }
-  try {
-    const ticket = await updateTicket(ctx, loaded, changes);
-    return respond(ctx, ticket, loaded.config);
-  } catch (error) {
-    // Lost the version guard to a concurrent write: reported with the current updatedAt, not retried.
-    if (!(error instanceof LostRace)) throw error;
-    const current = (await db().entities.ticket.get({ ticketId }).go({ consistent: true })).data;
-    throw staleUpdate(current?.updatedAt);
-  }
+  if (expectedUpdatedAt !== undefined) return updateUnlessChanged(ctx, boardId, ticketId, expectedUpdatedAt, changes);
+  // Unguarded, a concurrent write is no conflict: read again and apply the change again.
+  return retryLostRaces(async () => {
+    const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
+    return respond(ctx, await updateTicket(ctx, loaded, changes), loaded.config);
+  });
 }
 
 /** Whether a stored user (the assignee) may see the board, token restrictions aside. */

@@ -398,21 +398,44 @@ describe('inline editing with optimistic locking (PATCH …/inline)', () => {
     expect(await eventTypes(s.org, ticket.id, 2)).toEqual(['ticket.created', 'ticket.updated']);
   });
 
-  it('lets concurrent inline edits lose only with 409 STALE_UPDATE, never overwriting each other', async () => {
+  it('lets only one of concurrent edits from the same read win: the others get 409 STALE_UPDATE and overwrite nothing', async () => {
     const ticket = await createTicket(s.org, s.boardId);
 
-    const responses = await Promise.all(Array.from({ length: 6 }, (_, index) => inline(ticket.id, { title: `Edit ${index}` })));
+    const responses = await Promise.all(Array.from({ length: 6 }, (_, index) => inline(ticket.id, { title: `Edit ${index}`, expectedUpdatedAt: ticket.updatedAt })));
 
     const won = responses.filter((response) => response.status === 200);
     const lost = responses.filter((response) => response.status !== 200);
-    expect(won.length).toBeGreaterThan(0);
+    expect(won).toHaveLength(1);
     for (const response of lost) {
       expect(response.status).toBe(409);
       expect(response.body.error).toMatchObject({ code: 'STALE_UPDATE', details: { currentUpdatedAt: expect.any(String) } });
     }
-    const events = await dispatchedEventsOf(s.org.orgId, ticket.id, 1 + won.length);
-    expect(events.filter((event) => event.type === 'ticket.updated')).toHaveLength(won.length);
-    expect(won.map((response) => response.body.data.title)).toContain((await getTicket(s.org, s.boardId, ticket.id)).title);
+    const events = await dispatchedEventsOf(s.org.orgId, ticket.id, 2);
+    expect(events.filter((event) => event.type === 'ticket.updated')).toHaveLength(1);
+    expect((await getTicket(s.org, s.boardId, ticket.id)).title).toBe(won[0]!.body.data.title);
+  });
+
+  it('applies every one of concurrent edits sent without expectedUpdatedAt (no optimistic lock asked for, no conflict)', async () => {
+    const ticket = await createTicket(s.org, s.boardId);
+    const responses = await Promise.all(Array.from({ length: 4 }, (_, index) => inline(ticket.id, { title: `Unguarded ${index}` })));
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200]);
+    const events = await dispatchedEventsOf(s.org.orgId, ticket.id, 5);
+    expect(events.filter((event) => event.type === 'ticket.updated')).toHaveLength(4);
+  });
+
+  it('guards a full PATCH with expectedUpdatedAt too: a stale one is 409 STALE_UPDATE and writes nothing, a current one applies', async () => {
+    const ticket = await createTicket(s.org, s.boardId);
+    const edited = (await inline(ticket.id, { title: 'First' })).body.data;
+    const path = `${ticketsOf(s.boardId)}/${ticket.id}`;
+
+    const stale = await s.org.call('PATCH', path, { body: { priority: 'high', expectedUpdatedAt: ticket.updatedAt } });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toMatchObject({ code: 'STALE_UPDATE', details: { currentUpdatedAt: edited.updatedAt } });
+    expect(await getTicket(s.org, s.boardId, ticket.id)).toMatchObject({ priority: ticket.priority, updatedAt: edited.updatedAt });
+
+    const current = await s.org.call('PATCH', path, { body: { priority: 'high', expectedUpdatedAt: edited.updatedAt } });
+    expect(current.status).toBe(200);
+    expect(current.body.data).toMatchObject({ priority: 'high', title: 'First' });
   });
 
   it.each([

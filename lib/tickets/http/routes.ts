@@ -67,7 +67,7 @@ export const ticketsRoutes: Routes = withTicketRefs({
       ticketRefs: ['ticketId'],
       summary: 'Update a ticket',
       result: fullTicketResult,
-      errors: { 403: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED'] },
+      errors: { 403: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED'], 409: ['STALE_UPDATE'] },
       envelope: 'data',
       params: ticketParams,
       body: patchTicketBody,

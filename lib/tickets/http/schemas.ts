@@ -49,6 +49,10 @@ export const patchTicketBody = z.lazy(() =>
     estimatedHours: z.number().min(0).max(100_000).nullable().optional(),
     timeSpent: z.number().min(0).max(100_000).nullable().optional(),
     statusChangeReason: reason.optional(),
+    expectedUpdatedAt: z.iso
+      .datetime({ offset: true, error: 'Must be an ISO 8601 timestamp' })
+      .optional()
+      .meta({ description: 'The updatedAt the editor read: when the ticket changed since, 409 STALE_UPDATE and nothing is written' }),
   }),
 );
 

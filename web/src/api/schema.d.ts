@@ -13230,6 +13230,11 @@ export interface operations {
                     estimatedHours?: number | null;
                     timeSpent?: number | null;
                     statusChangeReason?: string;
+                    /**
+                     * Format: date-time
+                     * @description The updatedAt the editor read: when the ticket changed since, 409 STALE_UPDATE and nothing is written
+                     */
+                    expectedUpdatedAt?: string;
                 };
             };
         };
@@ -13281,7 +13286,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the current state; nothing was changed. Codes: `CONFLICT`, `CLAIM_SUPERSEDED`, `CLAIM_NOT_HELD` */
+            /** @description Conflicts with the current state; nothing was changed. Codes: `CONFLICT`, `CLAIM_SUPERSEDED`, `CLAIM_NOT_HELD`, `STALE_UPDATE` */
             409: {
                 headers: {
                     [name: string]: unknown;
