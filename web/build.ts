@@ -43,7 +43,12 @@ export function ensureConsoleBuilt(): string {
   const out = path.join(WEB, `.dist-${process.pid}-${Date.now()}`);
   const vite = path.join(path.dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
   try {
-    execFileSync(process.execPath, [vite, 'build', '--config', path.join(WEB, 'vite.config.ts'), '--outDir', out], { cwd: WEB, stdio: ['ignore', 'ignore', 'inherit'] });
+    // Always the production build: a caller's NODE_ENV (vitest sets `test`) would otherwise give React's development build.
+    execFileSync(process.execPath, [vite, 'build', '--config', path.join(WEB, 'vite.config.ts'), '--outDir', out], {
+      cwd: WEB,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     writeFileSync(path.join(out, STAMP), hash);
     // Another process may have put the same build in place meanwhile: then this one is dropped.
     if (stampOf(CONSOLE_DIST) !== hash) {

@@ -115,6 +115,7 @@ export const consoleRoutes: Routes = {
   'GET /app': pageRoute('The console'),
   'GET /app/{page}': pageRoute('A page of the console', z.object({ page: z.enum(CONSOLE_PAGES) })),
   'GET /app/{page}/{id}': pageRoute('One item on a page of the console (a board, an agent)', z.object({ page: z.enum(CONSOLE_PAGES), id: z.string().max(100) })),
+  'GET /app/boards/{boardId}/tickets/{ticketId}': pageRoute('A ticket in the console', z.object({ boardId: z.string().max(100), ticketId: z.string().max(100) })),
   'GET /app/assets/{file}': onFirstUse(() =>
     open({
       summary: "The console's scripts and styles (hashed names, cached for a year)",

@@ -155,6 +155,8 @@ export async function issueAuthorizationCode(ctx: DomainContext, request: Author
       clientId: client.clientId,
       clientName: client.clientName,
       personKey: sha256Hex(ctx.actor.email.toLowerCase()),
+      // The console's grant ends with the sign-in that made it (`revokeConsoleGrantsOfSession`).
+      ...(client.kind === 'CONSOLE' && ctx.actor.credential.kind === 'SESSION' ? { sessionKey: ctx.actor.credential.lookupKey } : {}),
       scope: request.scopes.join(' '),
       resource: request.resource,
       redirectUri: request.redirectUri,

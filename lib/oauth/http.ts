@@ -16,7 +16,7 @@ import {
   sealAuthorizationRequest, authorizationResponse, type AuthorizationRequest,
 } from './authorize.js';
 import { consentPage, errorPage, signInPage, type Page } from './pages.js';
-import { exchangeToken, revokeToken } from './tokens.js';
+import { exchangeToken, revokeConsoleGrantsOfSession, revokeToken } from './tokens.js';
 import { deleteGrant, listGrants, organizationsOfClient } from './grants.js';
 import {
   authorizationServerResult, authorizedOrganizationResult, grantResult, jwksResult, protectedResourceResult, registeredClientResult, tokenResult,
@@ -250,14 +250,14 @@ export const oauthRoutes: Routes = {
       edgeThrottle: EDGE_THROTTLES.oauth,
       summary: 'End the sign-in of the authorization pages',
       description:
-        "Ends the session the authorization pages' cookie holds (its record is deleted at once) and clears the cookie: the next authorization request asks for the password again. The console signs out with this and by revoking its own refresh token (`POST /api/v1/oauth/revoke`). Without a cookie, or with one that is no longer valid, it only clears the cookie. A cross-site form cannot send the cookie (SameSite=Lax).",
+        "Ends the session the authorization pages' cookie holds (its record is deleted at once) and clears the cookie: the next authorization request asks for the password again. The console's grants made under that sign-in are revoked with it (every load of the console gets its own); the grants of other clients, and the console in other browsers, stay. Without a cookie, or with one that is no longer valid, it only clears the cookie. A cross-site form cannot send the cookie (SameSite=Lax).",
       raw: { contentType: 'text/plain; charset=utf-8', statuses: [204] },
       status: 204,
       errors: ORG_BY_SUBDOMAIN,
       handler: async (ctx, { request }): Promise<RawBody> => {
         const site = await oauthSite(request, 'authorize', ctx);
         const session = await pageSession(request, ctx, site);
-        if (session) await endSession(session);
+        if (session) await Promise.all([endSession(session), revokeConsoleGrantsOfSession(session)]);
         return { body: '', statusCode: 204, headers: { 'cache-control': 'no-store' }, cookies: [clearedSessionCookie(site.origin)] };
       },
     }),

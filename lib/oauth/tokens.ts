@@ -7,7 +7,8 @@ import { batchGetMixed } from '../db/batch.js';
 import type { OAuthClientItem, OAuthGrantItem, OAuthTokenItem, OrganizationItem, OrganizationSlugItem, UserItem, CredentialItem } from '../db/entities/index.js';
 import { db } from '../db/service.js';
 import { guarded, transact, type TransactionEntities } from '../db/transact.js';
-import { ACCESS_TOKEN_TYP } from '../identity/index.js';
+import { ACCESS_TOKEN_TYP, CONSOLE_CLIENT_ID } from '../identity/index.js';
+import type { DomainContext } from '../db/context.js';
 import { authenticateClient, markClientUsed, resolveClient, type OAuthClient } from './clients.js';
 import { openRotatedPair, rotationRequestDigest, sealRotatedPair, type RotatedPair } from './rotation.js';
 import { resourceOf } from './discovery.js';
@@ -148,6 +149,7 @@ async function redeemCode(clock: Clock, input: TokenRequest, site: TokenEndpoint
         scope: stored.scope,
         resource: stored.resource,
         personKey: stored.personKey ?? '',
+        ...(stored.sessionKey ? { sessionKey: stored.sessionKey } : {}),
         createdAt: stored.createdAt,
         lastUsedAt: at,
         expiresAt: refreshExpires.toISOString(),
@@ -411,6 +413,26 @@ async function mintAccessToken(claims: AccessTokenClaims, now: Date) {
 }
 
 /** Revokes a grant: its refresh tokens stop working and its access tokens are refused at once (the authenticator reads the grant). */
+/**
+ * Signing out of the console (docs/console.md, "Signing in"): every console grant the ending
+ * sign-in session made is revoked, the one in the tab that signs out and those of earlier loads
+ * of the page in the same browser (each load gets its own grant, and its refresh token dies with
+ * the page's memory). The person's console sessions in other browsers, and the grants of other
+ * clients, stay. One Query of the person's console grants in this organization.
+ */
+export async function revokeConsoleGrantsOfSession(ctx: DomainContext): Promise<void> {
+  if (ctx.actor.credential.kind !== 'SESSION') return;
+  const sessionKey = ctx.actor.credential.lookupKey;
+  const now = ctx.clock.now();
+  const grants = (
+    await db()
+      .entities.oauthGrant.query.byPersonClient({ personKey: sha256Hex(ctx.actor.email.toLowerCase()), clientId: CONSOLE_CLIENT_ID })
+      .begins({ orgId: ctx.org.orgId })
+      .go({ pages: 'all' })
+  ).data;
+  await Promise.all(grants.filter((grant) => grant.sessionKey === sessionKey && !grant.revokedAt).map((grant) => revokeGrant(grant.grantId, now)));
+}
+
 export async function revokeGrant(grantId: string, now: Date): Promise<void> {
   await db()
     .entities.oauthGrant.patch({ grantId })

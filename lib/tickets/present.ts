@@ -68,6 +68,8 @@ export function presentTicket(ticket: TicketItem, config: OrgConfig, now: Date):
     claim: presentClaim(ticket, now),
     createdAt: ticket.createdAt,
     updatedAt: ticket.updatedAt,
+    openBlockerCount: ticket.openBlockerCount ?? 0,
+    isReady: isReady(ticket, config, now),
   };
 }
 
@@ -88,8 +90,6 @@ export function presentFullTicket(ticket: TicketItem, config: OrgConfig, ctx: Pi
     customFieldValues: Object.entries(values)
       .map(([customFieldId, value]) => ({ customFieldId, name: config.customField(customFieldId)?.name ?? '', value }))
       .filter((entry) => config.customField(entry.customFieldId) !== undefined),
-    openBlockerCount: ticket.openBlockerCount ?? 0,
-    isReady: isReady(ticket, config, ctx.clock.now()),
   };
 }
 

@@ -54,6 +54,8 @@ export const ticketResult = z.lazy(() =>
       claim: claimResult.nullable(),
       createdAt: timestamp,
       updatedAt: timestamp,
+      openBlockerCount: z.number().int().min(0).meta({ description: 'Tickets this one depends on that are not yet in a FINAL status' }),
+      isReady: z.boolean().meta({ description: 'Ready work: live, ACTIVE and not BLOCKED, no live claim, every dependency FINAL, no open subticket' }),
     })
     .meta({ id: 'Ticket' }),
 );
@@ -69,8 +71,6 @@ export const fullTicketResult = z.lazy(() =>
       milestone: z.strictObject({ id: anId, name: z.string() }).nullable().meta({ description: 'The milestone the ticket belongs to (`milestoneId`), by name' }),
       blockerInfo: z.record(z.string(), z.unknown()).nullable(),
       customFieldValues: z.array(z.strictObject({ customFieldId: anId, name: z.string(), value: z.string() })),
-      openBlockerCount: z.number().int().min(0).meta({ description: 'Tickets this one depends on that are not yet in a FINAL status' }),
-      isReady: z.boolean().meta({ description: 'Ready work: live, ACTIVE and not BLOCKED, no live claim, every dependency FINAL, no open subticket' }),
     })
     .meta({ id: 'FullTicket' }),
 );

@@ -1,4 +1,4 @@
-import { AppError, conflict, invalidField } from '../core/errors.js';
+import { conflict, invalidField } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
 import { guarded } from '../db/transact.js';

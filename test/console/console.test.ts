@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { api, createMember, setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { lapseClaim } from '../support/tickets.js';
 import { launchChromium, seriousAxeViolations } from '../support/browser.js';
 import { createAgent, createBoard, createTicket, type TestAgent } from '../support/factories.js';
 
@@ -30,6 +31,16 @@ async function waitForText(page: Page, text: string, timeout = 15_000): Promise<
     await page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(text)})`, { timeout });
   } catch (error) {
     throw new Error(`"${text}" did not appear; the page reads:\n${await textOf(page)}`, { cause: error });
+  }
+}
+
+/** Waits until the page shows exactly `count` cards; on a timeout the error carries the page's text. */
+async function waitForCards(page: Page, count: number | 'more than 2'): Promise<void> {
+  const test = count === 'more than 2' ? '> 2' : `=== ${count}`;
+  try {
+    await page.waitForFunction(`document.querySelectorAll('li[data-ticket-id]').length ${test}`, { timeout: 15_000 });
+  } catch (error) {
+    throw new Error(`not ${count} cards; the page reads:\n${await textOf(page)}`, { cause: error });
   }
 }
 
@@ -174,8 +185,149 @@ describe('the console in a browser', () => {
     expect(text).toMatch(/\d+ min \d+ s left/);
   });
 
+  it('shows an agent’s claim on the board without a reload, then its lapse', async () => {
+    const ticket = await createTicket(org, boardId, { title: 'Watch my lease', statusId: statuses.IN_PROGRESS!.id });
+    await page.locator(link('Boards')).click();
+    await page.locator(link('Console board')).click();
+    const card = `li[data-ticket-id="${ticket.id}"]`;
+    await page.waitForSelector(card);
+    expect((await agent.call('POST', `/api/v1/boards/${boardId}/tickets/${ticket.id}/claim`, {})).status).toBe(201);
+    await page.waitForFunction(`document.querySelector(${JSON.stringify(card)})?.innerText.includes('Builder Bot')`, { timeout: 15_000 });
+    expect(await page.$eval(card, (element) => element.textContent)).toMatch(/Builder Bot, \d+ min \d+ s left/);
+    await lapseClaim(ticket.id);
+    await page.waitForFunction(`!document.querySelector(${JSON.stringify(card)})?.innerText.includes('Builder Bot')`, { timeout: 15_000 });
+  });
+
+  it('marks ready and blocked cards, filters the board by search and by ready work, and opens a column a page at a time', async () => {
+    const tag = `qz${Date.now().toString(36)}`;
+    const blocker = await createTicket(org, boardId, { title: `${tag} blocker`, statusId: statuses.IN_PROGRESS!.id });
+    const blocked = await createTicket(org, boardId, { title: `${tag} blocked`, statusId: statuses.IN_PROGRESS!.id });
+    expect((await org.call('PUT', `/api/v1/boards/${boardId}/tickets/${blocked.id}/dependencies/${blocker.id}`)).status).toBeLessThan(300);
+    await page.locator(link('Boards')).click();
+    await page.locator(link('Console board')).click();
+    const card = (ticketId: string) => `li[data-ticket-id="${ticketId}"]`;
+    await page.waitForSelector(card(blocked.id));
+    await page.waitForFunction(`document.querySelector(${JSON.stringify(card(blocked.id))}).innerText.includes('Blocked by 1')`, { timeout: 15_000 });
+    expect(await page.$eval(card(blocker.id), (element) => element.textContent)).toContain('Ready');
+
+    await page.locator('::-p-aria([name="Search"][role="searchbox"])').fill(tag);
+    await waitForCards(page, 2);
+    await page.locator('::-p-aria([name="Ready only"][role="checkbox"])').click();
+    await waitForCards(page, 1);
+    expect(await page.$(card(blocker.id))).not.toBeNull();
+    await page.locator(button('Clear filters')).click();
+    await waitForCards(page, 'more than 2');
+
+    // A column longer than a page: the first 100 cards, then the rest on asking.
+    const many = await createBoard(org, { name: 'Long board', prefix: 'LONG' });
+    await Promise.all(Array.from({ length: 105 }, (_, index) => createTicket(org, many.id, { title: `Long ${index}`, statusId: statuses.BACKLOG!.id })));
+    await page.goto(consoleUrl(`/boards/${many.id}`), { waitUntil: 'load' });
+    await waitForCards(page, 100);
+    await page.locator(button('Show more in Backlog')).click();
+    await waitForCards(page, 105);
+    expect(await page.$(button('Show more in Backlog'))).toBeNull();
+  }, 120_000);
+
+  it('edits a ticket in place and resolves a conflicting edit: keep mine, or take theirs', async () => {
+    const ticket = await createTicket(org, boardId, { title: 'Edit me in place', description: '## Steps\n\n1. **Bold** step' });
+    await page.goto(consoleUrl(`/boards/${boardId}/tickets/${ticket.id}`), { waitUntil: 'load' });
+    await page.waitForSelector('::-p-aria([name="Claim"][role="heading"])');
+    expect(await page.$eval('.markdown strong', (element) => element.textContent)).toBe('Bold');
+    const current = async () => (await org.call('GET', `/api/v1/boards/${boardId}/tickets/${ticket.id}`)).body.data;
+
+    // A plain edit.
+    await page.locator(button('Edit priority')).click();
+    await page.select('form.edit select', 'high');
+    await page.locator(button('Save')).click();
+    await page.waitForSelector('::-p-aria([name="Edit priority"][role="button"])');
+    expect((await current()).priority).toBe('high');
+
+    // Someone else changes the title while the person edits it: the person keeps theirs.
+    await page.locator(button('Edit title')).click();
+    await page.locator('form.edit input').fill('My title');
+    expect((await org.call('PATCH', `/api/v1/boards/${boardId}/tickets/${ticket.id}`, { body: { title: 'Their title' } })).status).toBe(200);
+    await page.locator(button('Save')).click();
+    await waitForText(page, 'Title was changed by someone else');
+    expect(await textOf(page)).toContain('Theirs: Their title');
+    await page.locator(button('Keep mine')).click();
+    await page.waitForSelector('::-p-aria([name="Edit title"][role="button"])');
+    expect((await current()).title).toBe('My title');
+
+    // Again, and this time the person takes the other change.
+    await page.locator(button('Edit priority')).click();
+    await page.select('form.edit select', 'low');
+    expect((await org.call('PATCH', `/api/v1/boards/${boardId}/tickets/${ticket.id}`, { body: { priority: 'critical' } })).status).toBe(200);
+    await page.locator(button('Save')).click();
+    await waitForText(page, 'Priority was changed by someone else');
+    await page.locator(button('Take theirs')).click();
+    await page.waitForSelector('::-p-aria([name="Edit priority"][role="button"])');
+    expect((await current()).priority).toBe('critical');
+    expect(await page.$eval('dl.fields', (element) => element.textContent)).toContain('critical');
+  });
+
+  it('adds a blocker, a comment thread and a secret comment on the ticket page; a hostile comment is inert; a customer sees no secret comment', async () => {
+    const customer = (await org.call('POST', '/api/v1/customers', { body: { name: 'Customer Co' } })).body;
+    const shared = await createBoard(org, { name: 'Shared board', prefix: 'SHR', customerIds: [customer.id] });
+    const ticket = await createTicket(org, shared.id, { title: 'Talk about me', statusId: statuses.IN_PROGRESS!.id });
+    const blocker = await createTicket(org, shared.id, { title: 'Do me first', statusId: statuses.IN_PROGRESS!.id });
+    await page.goto(consoleUrl(`/boards/${shared.id}/tickets/${ticket.id}`), { waitUntil: 'load' });
+    await page.waitForSelector('::-p-aria([name="Comments"][role="heading"])');
+
+    await page.locator('::-p-aria([name="Blocker (display id)"][role="textbox"])').fill(blocker.displayId);
+    await page.locator(button('Add blocker')).click();
+    await waitForText(page, `${blocker.displayId} Do me first`);
+    const dependencies = (await org.call('GET', `/api/v1/boards/${shared.id}/tickets/${ticket.id}/dependencies`)).body.data;
+    expect(dependencies.blockedBy.map((item: { id: string }) => item.id)).toEqual([blocker.id]);
+
+    const hostile = '<img src=x onerror="window.__pwned=4"> [go](javascript:window.__pwned=5)';
+    await page.locator('::-p-aria([name="Comment"][role="textbox"])').fill(`Public note ${hostile}`);
+    await page.locator(button('Add comment')).click();
+    await waitForText(page, 'Public note <img src=x');
+    await page.locator(button('Reply to Ada Admin')).click();
+    await page.locator('::-p-aria([name="Reply"][role="textbox"])').fill('A reply in the thread');
+    await page.locator(button('Send reply')).click();
+    await waitForText(page, 'A reply in the thread');
+    await page.locator('::-p-aria([name="Comment"][role="textbox"])').fill('Only for us');
+    await page.locator('::-p-aria([name="Secret: only the organization\'s people and agents see it"][role="checkbox"])').click();
+    await page.locator(button('Add comment')).click();
+    await waitForText(page, 'Only for us');
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    expect(await page.evaluate("document.querySelectorAll('main img, main a[href^=\"javascript:\"]').length")).toBe(0);
+    const comments = (await org.call('GET', `/api/v1/boards/${shared.id}/tickets/${ticket.id}/comments`)).body.data;
+    expect(comments.map((comment: { content: string; isSecret: boolean; parentId: string | null }) => [comment.content.slice(0, 11), comment.isSecret, comment.parentId !== null])).toEqual(
+      expect.arrayContaining([
+        ['Public note', false, false],
+        ['A reply in ', false, true],
+        ['Only for us', true, false],
+      ]),
+    );
+
+    const customerUser = await createMember(org, { role: 'CUSTOMER', customerId: customer.id, name: 'Client Person' });
+    const customerContext = await browser.createBrowserContext();
+    try {
+      const customerPage = await customerContext.newPage();
+      await customerPage.goto(consoleUrl(`/boards/${shared.id}/tickets/${ticket.id}`), { waitUntil: 'load' });
+      await customerPage.waitForSelector('#email');
+      await customerPage.type('#email', customerUser.email);
+      await customerPage.type('#password', 'member password 1');
+      await Promise.all([customerPage.waitForNavigation(), customerPage.locator(button('Sign in')).click()]);
+      await waitForText(customerPage, 'A reply in the thread');
+      const seen = await textOf(customerPage);
+      expect(seen).toContain('Public note');
+      expect(seen).not.toContain('Only for us');
+      expect(seen).not.toContain('Secret');
+    } finally {
+      await customerContext.close();
+    }
+  });
+
   it('has no serious or critical axe violation on any page, at a phone’s width or a desktop’s', async () => {
     const found: Record<string, unknown> = {};
+    // A ticket with something in each panel: a comment, a blocker, a handoff.
+    const blocker = await createTicket(org, boardId, { title: 'Axe blocker', statusId: statuses.IN_PROGRESS!.id });
+    const ticket = await createTicket(org, boardId, { title: 'Axe me', description: '# Heading\n\nSome **text** and [a link](https://example.com).', statusId: statuses.IN_PROGRESS!.id });
+    await org.call('PUT', `/api/v1/boards/${boardId}/tickets/${ticket.id}/dependencies/${blocker.id}`);
+    await org.call('POST', `/api/v1/boards/${boardId}/tickets/${ticket.id}/comments`, { body: { content: 'A comment' } });
     for (const width of [1440, 390]) {
       await page.setViewport({ width, height: 900 });
       for (const name of ['Inbox', 'Fleet', 'Boards', 'Agents', 'People']) {
@@ -197,16 +349,26 @@ describe('the console in a browser', () => {
           const onBoard = await seriousAxeViolations(page);
           if (onBoard.length) found[`a board at ${width}`] = onBoard;
           await page.screenshot({ path: path.join(SCREENSHOTS, `board-${width}.png`) });
+          // A ticket of it, with its panels.
+          await page.locator(`li[data-ticket-id="${ticket.id}"] a`).click();
+          await page.waitForSelector('::-p-aria([name="Timeline"][role="heading"])');
+          await page.waitForNetworkIdle({ idleTime: 300, timeout: 10_000 }).catch(() => undefined);
+          const onTicket = await seriousAxeViolations(page);
+          if (onTicket.length) found[`a ticket at ${width}`] = onTicket;
+          await page.screenshot({ path: path.join(SCREENSHOTS, `ticket-${width}.png`) });
         }
       }
     }
     expect(found).toEqual({});
-  });
+  }, 120_000);
 
   it('signs out at the server: the grant is revoked and the next visit asks for the password', async () => {
     await page.setViewport({ width: 1440, height: 900 });
+    // Each load of the console gets a grant of its own: a reload leaves the earlier one, which signing out revokes too.
+    await page.reload({ waitUntil: 'load' });
+    await page.waitForSelector(button('Sign out'));
     const grantsBefore = (await org.call('GET', '/api/v1/oauth/grants')).body.data.filter((grant: { clientId: string }) => grant.clientId === 'console');
-    expect(grantsBefore.length).toBeGreaterThan(0);
+    expect(grantsBefore.length).toBeGreaterThan(1);
     await Promise.all([page.waitForNavigation(), page.locator(button('Sign out')).click()]);
     await page.waitForSelector('#email');
     const grantsAfter = (await org.call('GET', '/api/v1/oauth/grants')).body.data.filter((grant: { clientId: string }) => grant.clientId === 'console');
@@ -244,12 +406,17 @@ describe('the console’s documents', () => {
     const html = await response.text();
     expect(html).not.toMatch(/<script>(?!<\/script>)/);
     expect(html).toContain(`<meta name="wm-organization" content="${org.slug}" />`);
-    const script = /src="(\/app\/assets\/[^"]+\.js)"/.exec(html)![1]!;
-    const asset = await fetch(`${inject('baseUrl')}${script}`, { headers: { 'accept-encoding': 'gzip' } });
-    expect(asset.status).toBe(200);
-    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    const gzipped = Number(asset.headers.get('content-length') ?? (await asset.arrayBuffer()).byteLength);
+    // The first load's JavaScript: the entry script and the chunks it imports (preloaded); the ticket page's comes later.
+    const scripts = [...html.matchAll(/(?:src|href)="(\/app\/assets\/[^"]+\.js)"/g)].map((match) => match[1]!);
+    expect(scripts.length).toBeGreaterThan(0);
+    let gzipped = 0;
+    for (const script of scripts) {
+      const asset = await fetch(`${inject('baseUrl')}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      gzipped += Number(asset.headers.get('content-length') ?? (await asset.arrayBuffer()).byteLength);
+    }
     expect(gzipped).toBeLessThan(150 * 1024);
     expect((await fetch(`${inject('baseUrl')}/app/assets/missing.js`)).status).toBe(404);
     expect((await fetch(`${inject('baseUrl')}/app/assets/..%2Fpackage.json`)).status).toBe(404);

@@ -87,6 +87,7 @@ const probes: Record<string, Probe> = {
   'GET /app': { budget: 0, run: () => rawGet('/app?org=acme') },
   'GET /app/{page}': { budget: 0, run: () => rawGet('/app/fleet?org=acme') },
   'GET /app/{page}/{id}': { budget: 0, run: () => rawGet('/app/boards/brd_1?org=acme') },
+  'GET /app/boards/{boardId}/tickets/{ticketId}': { budget: 0, run: () => rawGet('/app/boards/brd_1/tickets/tkt_1?org=acme') },
   'GET /app/assets/{file}': { budget: 0, run: () => rawGet(`/app/assets/${consoleScript()}`) },
   'POST /api/v1/auth/signup': {
     budget: 1,
@@ -597,9 +598,10 @@ function ticketProbes(): Record<string, Probe> {
         return pageCall(org, 'POST', '/api/v1/oauth/authorize/consent', new URLSearchParams({ request: field('request'), csrf: field('csrf'), decision: 'allow' }).toString(), signedIn.cookie!);
       },
     },
-    // The slug ∥ the window; the session (its record, then its user); its deletion.
+    // The slug ∥ the window; the session (its record, then its user); its deletion ∥ the Query of the person's
+    // console grants (one revocation more for each console grant that sign-in made: none here).
     'POST /api/v1/oauth/authorize/sign-out': {
-      budget: 4,
+      budget: 5,
       status: 204,
       run: async (org) => {
         const signedIn = await codeFor(oauthFetch(), `http://${oauthHost(org)}`, org.oauthClientId, 'http://127.0.0.1/fixture-callback', { email: `admin@${org.slug}.test`, password: 'correct horse battery' });

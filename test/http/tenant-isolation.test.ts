@@ -22,6 +22,7 @@ const NOT_TENANT_SCOPED = new Set([
   'GET /app',
   'GET /app/{page}',
   'GET /app/{page}/{id}',
+  'GET /app/boards/{boardId}/tickets/{ticketId}',
   'GET /app/assets/{file}',
   // OAuth discovery: public metadata of the organization the Host names, no credential.
   'GET /.well-known/oauth-authorization-server',

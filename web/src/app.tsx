@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { can, useMe, usePendingSuggestions, usePendingTime } from './hooks';
 import { AgentPage, AgentsPage } from './pages/agents';
 import { BoardPage, BoardsPage } from './pages/boards';
@@ -7,6 +7,9 @@ import { InboxPage } from './pages/inbox';
 import { PeoplePage } from './pages/people';
 import { Link, useRoute } from './router';
 import { signOut } from './session';
+
+/** The ticket page (and its Markdown renderer) loads when first opened, keeping the first load small. */
+const TicketPage = lazy(() => import('./pages/ticket').then((module) => ({ default: module.TicketPage })));
 
 const PAGES = [
   { path: 'inbox', name: 'Inbox' },
@@ -25,7 +28,7 @@ function useInboxCount(): number {
 }
 
 export function App() {
-  const [page = 'inbox', id] = useRoute();
+  const [page = 'inbox', id, item, itemId] = useRoute();
   const me = useMe();
   const inboxCount = useInboxCount();
   const [signingOut, setSigningOut] = useState(false);
@@ -76,7 +79,11 @@ export function App() {
         ) : page === 'fleet' ? (
           <FleetPage />
         ) : page === 'boards' ? (
-          id ? <BoardPage boardId={id} /> : <BoardsPage />
+          id && item === 'tickets' && itemId ? (
+            <Suspense fallback={<p className="muted">Loading the ticket…</p>}>
+              <TicketPage key={itemId} boardId={id} ticketId={itemId} />
+            </Suspense>
+          ) : id ? <BoardPage boardId={id} /> : <BoardsPage />
         ) : page === 'agents' ? (
           id ? <AgentPage agentId={id} /> : <AgentsPage />
         ) : (

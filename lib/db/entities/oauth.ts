@@ -60,6 +60,8 @@ export const OAuthGrant = (config?: EntityConfiguration) =>
     /** When its newest refresh token expires: the grant ends then unless refreshed. */
     expiresAt: { type: 'string', required: true },
     revokedAt: { type: 'string' },
+    /** The console's grants: the lookup key of the sign-in session that made it, which signing out revokes. */
+    sessionKey: { type: 'string' },
     ttl: { type: 'number', required: true },
   },
   indexes: {
@@ -102,6 +104,8 @@ export const OAuthToken = (config?: EntityConfiguration) =>
     /** The e-mail's SHA-256 (codes: the grant the code makes needs it). */
     personKey: { type: 'string' },
     clientName: { type: 'string' },
+    /** Codes for the console: the sign-in session that made it (the grant keeps it). */
+    sessionKey: { type: 'string' },
     expiresAt: { type: 'string', required: true },
     usedAt: { type: 'string' },
     /**

@@ -1769,7 +1769,7 @@ export interface paths {
         put?: never;
         /**
          * End the sign-in of the authorization pages
-         * @description Ends the session the authorization pages' cookie holds (its record is deleted at once) and clears the cookie: the next authorization request asks for the password again. The console signs out with this and by revoking its own refresh token (`POST /api/v1/oauth/revoke`). Without a cookie, or with one that is no longer valid, it only clears the cookie. A cross-site form cannot send the cookie (SameSite=Lax).
+         * @description Ends the session the authorization pages' cookie holds (its record is deleted at once) and clears the cookie: the next authorization request asks for the password again. The console's grants made under that sign-in are revoked with it (every load of the console gets its own); the grants of other clients, and the console in other browsers, stay. Without a cookie, or with one that is no longer valid, it only clears the cookie. A cross-site form cannot send the cookie (SameSite=Lax).
          */
         post: operations["postOauthAuthorizeSignOut"];
         delete?: never;
@@ -2897,6 +2897,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/boards/{boardId}/tickets/{ticketId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A ticket in the console
+         * @description The console (a single-page application): the same document for every page of it, never cached. Signing in happens on the authorization server's own page (docs/console.md).
+         */
+        get: operations["getAppBoardsByBoardIdTicketsByTicketId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/app/assets/{file}": {
         parameters: {
             query?: never;
@@ -3227,6 +3247,10 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description Tickets this one depends on that are not yet in a FINAL status */
+            openBlockerCount: number;
+            /** @description Ready work: live, ACTIVE and not BLOCKED, no live claim, every dependency FINAL, no open subticket */
+            isReady: boolean;
             commentCount: number;
             attachmentCount: number;
             subticketIds: string[];
@@ -3243,10 +3267,6 @@ export interface components {
                 name: string;
                 value: string;
             }[];
-            /** @description Tickets this one depends on that are not yet in a FINAL status */
-            openBlockerCount: number;
-            /** @description Ready work: live, ACTIVE and not BLOCKED, no live claim, every dependency FINAL, no open subticket */
-            isReady: boolean;
         };
         Claim: {
             claimedBy: {
@@ -3326,6 +3346,10 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description Tickets this one depends on that are not yet in a FINAL status */
+            openBlockerCount: number;
+            /** @description Ready work: live, ACTIVE and not BLOCKED, no live claim, every dependency FINAL, no open subticket */
+            isReady: boolean;
         };
         CompletionCheck: {
             canComplete: boolean;
@@ -26686,6 +26710,68 @@ export interface operations {
             path: {
                 page: "inbox" | "fleet" | "boards" | "agents" | "people";
                 id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description The request is invalid (`VALIDATION_ERROR` with `details.issues`); nothing was changed. Codes: `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is revealed. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAppBoardsByBoardIdTicketsByTicketId: {
+        parameters: {
+            query?: {
+                /** @description The organization's slug, on a shared origin only (localhost); else the subdomain's */
+                org?: string;
+            };
+            header?: never;
+            path: {
+                boardId: string;
+                ticketId: string;
             };
             cookie?: never;
         };

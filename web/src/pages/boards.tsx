@@ -1,5 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type DragEvent, type FormEvent, useState } from 'react';
+import { type InfiniteData, type QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type DragEvent, type FormEvent, useEffect, useState } from 'react';
 import { api, must } from '../api';
 import { Link } from '../router';
 import { remaining } from '../time';
@@ -25,12 +25,49 @@ export function BoardsPage() {
   );
 }
 
-const loadColumn = async (boardId: string, statusId: string) =>
-  must(await api.GET('/api/v1/boards/{boardId}/tickets', { params: { path: { boardId }, query: { statusId, includePlanning: 'true', limit: 100 } } }));
-type Card = Awaited<ReturnType<typeof loadColumn>>['data'][number];
+/** The board's filters; empty strings are "any". */
+export interface BoardFilters {
+  assigneeId: string;
+  labelId: string;
+  typeId: string;
+  priority: string;
+  search: string;
+  ready: boolean;
+}
+const NO_FILTERS: BoardFilters = { assigneeId: '', labelId: '', typeId: '', priority: '', search: '', ready: false };
+
+/** Cards per page of a column: a board of any size opens with at most this many per column. */
+const COLUMN_PAGE = 100;
+
+/**
+ * One page of a column: the board's list filtered to the status (and the filters), or, for
+ * `Ready` only, the ready list of this board and status (GET /issues?ready=true), in queue order.
+ */
+async function loadColumn(boardId: string, statusId: string, filters: BoardFilters, page: number) {
+  const query = {
+    statusId,
+    page,
+    limit: COLUMN_PAGE,
+    ...(filters.assigneeId ? { assigneeId: filters.assigneeId } : {}),
+    ...(filters.labelId ? { labelId: filters.labelId } : {}),
+    ...(filters.typeId ? { typeId: filters.typeId } : {}),
+    ...(filters.priority ? { priority: filters.priority } : {}),
+    ...(filters.search ? { search: filters.search } : {}),
+  };
+  if (filters.ready) return must(await api.GET('/api/v1/issues', { params: { query: { ...query, boardId, ready: 'true' } } }));
+  return must(await api.GET('/api/v1/boards/{boardId}/tickets', { params: { path: { boardId }, query: { ...query, includePlanning: 'true' } } }));
+}
+type ColumnPage = Awaited<ReturnType<typeof loadColumn>>;
+type Card = ColumnPage['data'][number];
 interface Column {
   id: string;
   name: string;
+}
+
+/** The cards a column shows now (every page loaded), from whichever filtered query holds them. */
+function loadedCards(client: QueryClient, boardId: string, statusId: string): Card[] {
+  const [, data] = client.getQueriesData<InfiniteData<ColumnPage>>({ queryKey: ['board-tickets', boardId, statusId] })[0] ?? [];
+  return data?.pages.flatMap((page) => page.data) ?? [];
 }
 
 /** Where a card goes: a column, and the card it goes before (none: the column's end). */
@@ -48,13 +85,56 @@ function positionFor(cards: Card[], movingId: string, beforeId: string | null): 
   return (previous + others[index]!.position) / 2;
 }
 
-/**
- * A board: one column per enabled status, its tickets as cards (the first 100 of each column,
- * each column its own query). A card moves by drag and drop, within a column or to another
- * (`PATCH …/tickets/reorder` with a position between its new neighbours and, across columns, the
- * status), or with the keyboard: `Move` opens a form with the column and the place. A move the
- * API refuses (a transition rule, a gated status) shows the API's reason.
- */
+/** A value that settles 300 ms after the last change (the search box asks once typing pauses). */
+function useSettled<T>(value: T): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), 300);
+    return () => clearTimeout(timer);
+  }, [value]);
+  return settled;
+}
+
+function FilterBar({ filters, onChange }: { filters: BoardFilters; onChange: (filters: BoardFilters) => void }) {
+  const users = useQuery({ queryKey: ['users'], queryFn: async () => must(await api.GET('/api/v1/users', { params: { query: { limit: 100 } } })) });
+  const labels = useQuery({ queryKey: ['labels'], queryFn: async () => must(await api.GET('/api/v1/labels')) });
+  const types = useQuery({ queryKey: ['ticket-types'], queryFn: async () => must(await api.GET('/api/v1/ticket-types')) });
+  const set = (change: Partial<BoardFilters>) => onChange({ ...filters, ...change });
+  const select = (label: string, field: 'assigneeId' | 'labelId' | 'typeId' | 'priority', options: { id: string; name: string }[]) => (
+    <label className="filter">
+      {label}
+      <select value={filters[field]} onChange={(event) => set({ [field]: event.target.value })}>
+        <option value="">Any</option>
+        {options.map((option) => (
+          <option key={option.id} value={option.id}>
+            {option.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  return (
+    <search className="filters" aria-label="Filter the board">
+      <label className="filter">
+        Search
+        <input type="search" value={filters.search} maxLength={200} onChange={(event) => set({ search: event.target.value })} />
+      </label>
+      {select('Assignee', 'assigneeId', (users.data?.data ?? []).filter((user) => user.isActive).map((user) => ({ id: user.id, name: user.name })))}
+      {select('Label', 'labelId', (labels.data?.data ?? []).map((label) => ({ id: label.id, name: label.name })))}
+      {select('Type', 'typeId', (types.data?.data ?? []).map((type) => ({ id: type.id, name: type.name })))}
+      {select('Priority', 'priority', ['low', 'medium', 'high', 'critical'].map((priority) => ({ id: priority, name: priority })))}
+      <label className="filter check">
+        <input type="checkbox" checked={filters.ready} onChange={(event) => set({ ready: event.target.checked })} /> Ready only
+      </label>
+      {JSON.stringify(filters) !== JSON.stringify(NO_FILTERS) ? (
+        <button type="button" className="secondary" onClick={() => onChange(NO_FILTERS)}>
+          Clear filters
+        </button>
+      ) : null}
+    </search>
+  );
+}
+
 export function BoardPage({ boardId }: { boardId: string }) {
   const client = useQueryClient();
   const board = useQuery({ queryKey: ['board', boardId], queryFn: async () => must(await api.GET('/api/v1/boards/{boardId}', { params: { path: { boardId } } })) });
@@ -63,8 +143,7 @@ export function BoardPage({ boardId }: { boardId: string }) {
   const [refusal, setRefusal] = useState<string | undefined>();
   const move = useMutation({
     mutationFn: async ({ card, target }: { card: Card; target: Target }) => {
-      const cards = client.getQueryData<Awaited<ReturnType<typeof loadColumn>>>(['board-tickets', boardId, target.statusId])?.data ?? [];
-      const position = positionFor(cards, card.id, target.beforeId);
+      const position = positionFor(loadedCards(client, boardId, target.statusId), card.id, target.beforeId);
       return must(
         await api.PATCH('/api/v1/boards/{boardId}/tickets/reorder', {
           params: { path: { boardId } },
@@ -77,6 +156,8 @@ export function BoardPage({ boardId }: { boardId: string }) {
     onSettled: () => void client.invalidateQueries({ queryKey: ['board-tickets', boardId] }),
   });
   const [dragged, setDragged] = useState<Card | undefined>();
+  const [typed, setFilters] = useState<BoardFilters>(NO_FILTERS);
+  const filters = { ...typed, search: useSettled(typed.search).trim() };
   const drop = (target: Target) => {
     if (dragged) move.mutate({ card: dragged, target });
     setDragged(undefined);
@@ -88,12 +169,22 @@ export function BoardPage({ boardId }: { boardId: string }) {
       </p>
       <h1>{board.data?.name ?? 'Board'}</h1>
       <ErrorAlert error={board.error} />
+      <FilterBar filters={typed} onChange={setFilters} />
       <p role="alert" className="error">
         {refusal ?? ''}
       </p>
       <div className="columns">
         {columns.map((column) => (
-          <BoardColumn key={column.id} boardId={boardId} column={column} columns={columns} onDragCard={setDragged} onDrop={drop} onMove={(card, target) => move.mutate({ card, target })} />
+          <BoardColumn
+            key={column.id}
+            boardId={boardId}
+            column={column}
+            columns={columns}
+            filters={filters}
+            onDragCard={setDragged}
+            onDrop={drop}
+            onMove={(card, target) => move.mutate({ card, target })}
+          />
         ))}
       </div>
     </section>
@@ -103,15 +194,23 @@ export function BoardPage({ boardId }: { boardId: string }) {
 interface ColumnProps {
   boardId: string;
   column: Column;
+  filters: BoardFilters;
   columns: Column[];
   onDragCard: (card: Card) => void;
   onDrop: (target: Target) => void;
   onMove: (card: Card, target: Target) => void;
 }
 
-function BoardColumn({ boardId, column, columns, onDragCard, onDrop, onMove }: ColumnProps) {
-  const tickets = useQuery({ queryKey: ['board-tickets', boardId, column.id], queryFn: () => loadColumn(boardId, column.id) });
-  const cards = tickets.data?.data ?? [];
+/** A column: its first page of cards, then `Show more` for each further page. */
+function BoardColumn({ boardId, column, columns, filters, onDragCard, onDrop, onMove }: ColumnProps) {
+  const tickets = useInfiniteQuery({
+    queryKey: ['board-tickets', boardId, column.id, filters],
+    queryFn: ({ pageParam }) => loadColumn(boardId, column.id, filters, pageParam),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.page * last.pageSize < last.total ? last.page + 1 : undefined),
+  });
+  const cards = tickets.data?.pages.flatMap((page) => page.data) ?? [];
+  const total = tickets.data?.pages[0]?.total;
   const headingId = `column-${column.id}`;
   const allowDrop = (event: DragEvent) => event.preventDefault();
   return (
@@ -126,26 +225,31 @@ function BoardColumn({ boardId, column, columns, onDragCard, onDrop, onMove }: C
       }}
     >
       <h2 id={headingId}>
-        {column.name} <span className="muted">{tickets.data?.total ?? ''}</span>
+        {column.name} <span className="muted">{total ?? ''}</span>
       </h2>
+      <ErrorAlert error={tickets.error} />
       <ul className="cards">
         {cards.map((card) => (
           <BoardCard key={card.id} card={card} column={column} columns={columns} onDragCard={onDragCard} onDrop={onDrop} onMove={onMove} />
         ))}
       </ul>
+      {tickets.hasNextPage ? (
+        <button type="button" className="secondary more" disabled={tickets.isFetchingNextPage} onClick={() => void tickets.fetchNextPage()} aria-label={`Show more in ${column.name}`}>
+          Show more ({cards.length} of {total})
+        </button>
+      ) : null}
     </section>
   );
 }
 
-function BoardCard({ card, column, columns, onDragCard, onDrop, onMove }: Omit<ColumnProps, 'boardId'> & { card: Card }) {
+function BoardCard({ card, column, columns, onDragCard, onDrop, onMove }: Omit<ColumnProps, 'boardId' | 'filters'> & { card: Card }) {
   const [moving, setMoving] = useState(false);
   const [statusId, setStatusId] = useState(column.id);
   const [place, setPlace] = useState<'top' | 'bottom'>('bottom');
   const client = useQueryClient();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const target = client.getQueryData<Awaited<ReturnType<typeof loadColumn>>>(['board-tickets', card.boardId, statusId])?.data ?? [];
-    const first = target.find((other) => other.id !== card.id);
+    const first = loadedCards(client, card.boardId, statusId).find((other) => other.id !== card.id);
     onMove(card, { statusId, beforeId: place === 'top' && first ? first.id : null });
     setMoving(false);
   };
@@ -166,7 +270,11 @@ function BoardCard({ card, column, columns, onDragCard, onDrop, onMove }: Omit<C
         onDrop({ statusId: column.id, beforeId: card.id });
       }}
     >
-      <span className="muted">{card.displayId}</span> {card.title}
+      <Link to={`/app/boards/${card.boardId}/tickets/${card.id}`} className="card-title">
+        <span className="muted">{card.displayId}</span> {card.title}
+      </Link>
+      {card.isReady ? <span className="marker ready"> Ready</span> : null}
+      {card.openBlockerCount > 0 ? <span className="marker blocked"> Blocked by {card.openBlockerCount}</span> : null}
       <span className="meta">
         {card.priority}
         {card.assignee ? ` · ${card.assignee.name}` : ''}
