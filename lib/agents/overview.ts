@@ -32,7 +32,16 @@ function reportedIn(items: ActivityDayItem[]): Reported {
  */
 function presentOpenClaim(ticket: TicketItem, maySeeBoard: (boardId: string) => boolean) {
   if (!maySeeBoard(ticket.boardId)) return { ticketId: null, displayId: null, title: null, boardId: null, claimExpiresAt: ticket.claimExpiresAt!, hidden: true as const };
-  return { ticketId: ticket.ticketId, displayId: ticket.displayId, title: ticket.title, boardId: ticket.boardId, claimExpiresAt: ticket.claimExpiresAt! };
+  return {
+    ticketId: ticket.ticketId,
+    displayId: ticket.displayId,
+    title: ticket.title,
+    boardId: ticket.boardId,
+    claimExpiresAt: ticket.claimExpiresAt!,
+    heartbeatAt: ticket.claimHeartbeatAt ?? null,
+    note: ticket.claimNote ?? null,
+    client: ticket.claimClient ?? null,
+  };
 }
 
 /** Which boards the caller may see: every board for administrators (no read), else one Query of the organization's boards. */

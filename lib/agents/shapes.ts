@@ -35,7 +35,16 @@ export const agentPoliciesResult = z.lazy(() =>
 );
 
 const openClaim = z.union([
-  z.strictObject({ ticketId: anId, displayId: z.string(), title: z.string(), boardId: anId, claimExpiresAt: timestamp }),
+  z.strictObject({
+    ticketId: anId,
+    displayId: z.string(),
+    title: z.string(),
+    boardId: anId,
+    claimExpiresAt: timestamp,
+    heartbeatAt: timestamp.nullable().meta({ description: "The lease's last heartbeat; null before the first" }),
+    note: z.string().nullable().meta({ description: 'The note of the last heartbeat that carried one: what the agent says it is doing' }),
+    client: z.string().nullable().meta({ description: "The client that took the lease (the MCP client's name, or the token's clientLabel); display metadata" }),
+  }),
   z
     .strictObject({ ticketId: z.null(), displayId: z.null(), title: z.null(), boardId: z.null(), claimExpiresAt: timestamp, hidden: z.literal(true) })
     .meta({ description: 'A claim on a board the caller cannot see' }),

@@ -180,6 +180,9 @@ describe('the console in a browser', () => {
     const ticket = await createTicket(org, boardId, { title: 'Index the wiki' });
     expect((await agent.call('POST', `/api/v1/boards/${boardId}/tickets/${ticket.id}/claim`, {})).status).toBe(201);
     await waitForText(page, `${ticket.displayId} Index the wiki`);
+    // The last heartbeat's note says what the agent is doing.
+    expect((await agent.call('POST', `/api/v1/boards/${boardId}/tickets/${ticket.id}/claim/heartbeat`, { note: 'Indexing page 40 of 120' })).status).toBe(200);
+    await waitForText(page, 'Indexing page 40 of 120');
     const text = await textOf(page);
     expect(text).toMatch(/live, seen \d+ s ago/);
     expect(text).toMatch(/\d+ min \d+ s left/);

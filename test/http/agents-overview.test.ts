@@ -88,7 +88,7 @@ describe('agents overview', () => {
     expect(totals.agentClosedShare).toBeCloseTo(2 / 3, 4);
   });
 
-  it('lists each agent\'s live claims, never lapsed ones', async () => {
+  it('lists each agent\'s live claims with the last heartbeat and its note, never lapsed ones', async () => {
     const w = await world();
     const [held, lapsed] = await Promise.all([w.newTicket('held'), w.newTicket('lapsed')]);
     const claim = (ticketId: string) => w.asAgent('POST', `/api/v1/boards/${w.board.id}/tickets/${ticketId}/claim`, { leaseSeconds: 600 });
@@ -98,9 +98,21 @@ describe('agents overview', () => {
     const past = new Date(Date.now() - 1000).toISOString();
     await lapseClaim(lapsed.id, past);
 
+    const beat = await w.asAgent('POST', `/api/v1/boards/${w.board.id}/tickets/${held.id}/claim/heartbeat`, { note: 'Halfway through the migration', extendSeconds: 600 });
+    expect(beat.status).toBe(200);
+
     const row = (await w.overview()).body.agents[0];
     expect(row.openClaims).toEqual([
-      { ticketId: held.id, displayId: held.displayId, title: 'held', boardId: w.board.id, claimExpiresAt: claimed.body.claim.claimExpiresAt },
+      {
+        ticketId: held.id,
+        displayId: held.displayId,
+        title: 'held',
+        boardId: w.board.id,
+        claimExpiresAt: beat.body.claimExpiresAt,
+        heartbeatAt: beat.body.claimHeartbeatAt,
+        note: 'Halfway through the migration',
+        client: null,
+      },
     ]);
     // The agent's token was used: the agent was seen.
     expect(Date.parse(row.lastSeenAt)).toBeGreaterThan(Date.now() - 60_000);

@@ -213,7 +213,7 @@ describe('agents overview: open claims of boards the caller cannot see', () => {
     expect(overview.status).toBe(200);
     const claims = overview.body.agents.find((row: { id: string }) => row.id === agent.id).openClaims;
     expect(claims).toHaveLength(2);
-    expect(claims).toContainEqual({ ticketId: seen.id, displayId: seen.displayId, title: 'Work', boardId: s.boardId, claimExpiresAt: expect.any(String) });
+    expect(claims).toContainEqual({ ticketId: seen.id, displayId: seen.displayId, title: 'Work', boardId: s.boardId, claimExpiresAt: expect.any(String), heartbeatAt: null, note: null, client: null });
     expect(claims).toContainEqual({ ticketId: null, displayId: null, title: null, boardId: null, claimExpiresAt: expect.any(String), hidden: true });
     expect(JSON.stringify(overview.body)).not.toContain('Acquire competitor');
     expect(JSON.stringify(overview.body)).not.toContain(hiddenBoard.id);

@@ -3703,6 +3703,12 @@ export interface components {
                     boardId: string;
                     /** Format: date-time */
                     claimExpiresAt: string;
+                    /** @description The lease's last heartbeat; null before the first */
+                    heartbeatAt: string | null;
+                    /** @description The note of the last heartbeat that carried one: what the agent says it is doing */
+                    note: string | null;
+                    /** @description The client that took the lease (the MCP client's name, or the token's clientLabel); display metadata */
+                    client: string | null;
                 } | {
                     ticketId: null;
                     displayId: null;

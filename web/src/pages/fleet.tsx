@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, must } from '../api';
+import { Link } from '../router';
 import { useMe } from '../hooks';
 import { ago, minutesText, remaining } from '../time';
 import { ErrorAlert } from '../alert';
@@ -81,7 +82,28 @@ function FleetRow({ agent }: { agent: FleetAgent }) {
       <td data-label="Liveness">
         <span className={`dot ${state.tone}`} aria-hidden="true" /> {state.text}
       </td>
-      <td data-label="Working on">{!agent.isActive ? 'deactivated' : claim ? `${claim.displayId} ${claim.title}` : hiddenClaim ? 'a ticket on a board you cannot see' : 'idle'}</td>
+      <td data-label="Working on">
+        {!agent.isActive ? (
+          'deactivated'
+        ) : claim ? (
+          <>
+            <Link to={`/app/boards/${claim.boardId}/tickets/${claim.ticketId}`}>
+              {claim.displayId} {claim.title}
+            </Link>
+            {claim.note ? (
+              <span className="note">
+                {' '}
+                <q>{claim.note}</q>
+              </span>
+            ) : null}
+            {claim.client ? <span className="muted"> via {claim.client}</span> : null}
+          </>
+        ) : hiddenClaim ? (
+          'a ticket on a board you cannot see'
+        ) : (
+          'idle'
+        )}
+      </td>
       <td data-label="Lease">{first ? remaining(first.claimExpiresAt) : '—'}</td>
       <td data-label="Claims lapsed, 7 days">{agent.claimsExpiredLast7Days}</td>
       <td data-label="Time to approve">{agent.pendingTime.count > 0 ? `${minutesText(agent.pendingTime.minutes)} (${agent.pendingTime.count})` : '—'}</td>
