@@ -34,6 +34,13 @@ async function waitForText(page: Page, text: string, timeout = 15_000): Promise<
   }
 }
 
+/**
+ * A moment for a page's first answers to render before axe reads it: network quiet for 300 ms, or
+ * 2 s at most (polling never stops, and a request cut short by a navigation can keep puppeteer's
+ * count of requests in flight from reaching zero).
+ */
+const settle = (page: Page): Promise<void> => page.waitForNetworkIdle({ idleTime: 300, timeout: 2_000 }).catch(() => undefined);
+
 /** Waits until the page shows exactly `count` cards; on a timeout the error carries the page's text. */
 async function waitForCards(page: Page, count: number | 'more than 2'): Promise<void> {
   const test = count === 'more than 2' ? '> 2' : `=== ${count}`;
@@ -148,6 +155,33 @@ describe('the console in a browser', () => {
     await page.locator('::-p-aria([name="Revoke ci"][role="button"])').click();
     await waitForText(page, 'No tokens.');
     expect((await api('GET', '/api/v1/boards', { token: secret, org: org.slug })).status).toBe(401);
+  });
+
+  it('sets an agent’s limits and deactivates it, and changes the organization’s agent policies', async () => {
+    const created = await createAgent(org, { agent: { name: 'Limited Bot', ownerId: org.adminId }, boardIds: [boardId] });
+    await page.goto(consoleUrl(`/agents/${created.id}`), { waitUntil: 'load' });
+    await page.waitForSelector('::-p-aria([name="Limits and time"][role="heading"])');
+    await page.locator('::-p-aria([name="Claims at once"][role="spinbutton"])').fill('2');
+    await page.locator('::-p-aria([name="Weekly hours cap"][role="spinbutton"])').fill('20');
+    await page.locator(button('Save settings')).click();
+    await waitForText(page, 'Saved.');
+    const agentPath = `/api/v1/organizations/${org.orgId}/agents/${created.id}`;
+    expect((await org.call('GET', agentPath)).body).toMatchObject({ maxConcurrentClaims: 2, weeklyHoursCap: 20, timeFactor: null, isActive: true });
+    await page.locator(button('Deactivate agent')).click();
+    await page.waitForSelector(button('Activate agent'));
+    expect((await org.call('GET', agentPath)).body.isActive).toBe(false);
+
+    await page.locator(link('Agents')).click();
+    await page.waitForSelector('::-p-aria([name="Agent policies"][role="heading"])');
+    const policiesPath = `/api/v1/organizations/${org.orgId}/agents/policies`;
+    const before = (await org.call('GET', policiesPath)).body;
+    await page.locator('::-p-aria([name="Agents\' pull requests need a person\'s review"][role="checkbox"])').click();
+    await page.locator(button('Save policies')).click();
+    await waitForText(page, 'Saved.');
+    const after = (await org.call('GET', policiesPath)).body;
+    expect(after).toMatchObject({ prsRequireHumanReview: !before.prsRequireHumanReview, statusTransitionsRequireApproval: before.statusTransitionsRequireApproval });
+    // Put the policy back for the tests after this one.
+    expect((await org.call('PATCH', policiesPath, { body: { prsRequireHumanReview: before.prsRequireHumanReview } })).status).toBe(200);
   });
 
   it('moves a card to another column by drag and drop, and with the keyboard alone', async () => {
@@ -265,7 +299,7 @@ describe('the console in a browser', () => {
     await page.locator(button('Take theirs')).click();
     await page.waitForSelector('::-p-aria([name="Edit priority"][role="button"])');
     expect((await current()).priority).toBe('critical');
-    expect(await page.$eval('dl.fields', (element) => element.textContent)).toContain('critical');
+    expect(await page.$eval('dl.ticket-fields', (element) => element.textContent)).toContain('critical');
   });
 
   it('adds a blocker, a comment thread and a secret comment on the ticket page; a hostile comment is inert; a customer sees no secret comment', async () => {
@@ -336,7 +370,7 @@ describe('the console in a browser', () => {
       for (const name of ['Inbox', 'Fleet', 'Boards', 'Agents', 'People']) {
         await page.locator(link(name)).click();
         await page.waitForSelector(`::-p-aria([name="${name}"][role="heading"])`);
-        await page.waitForNetworkIdle({ idleTime: 300, timeout: 10_000 }).catch(() => undefined);
+        await settle(page);
         const violations = await seriousAxeViolations(page);
         if (violations.length) found[`${name} at ${width}`] = violations;
         // Nothing reaches past the window's width (a wide table scrolls inside its own box).
@@ -355,7 +389,7 @@ describe('the console in a browser', () => {
           // A ticket of it, with its panels.
           await page.locator(`li[data-ticket-id="${ticket.id}"] a`).click();
           await page.waitForSelector('::-p-aria([name="Timeline"][role="heading"])');
-          await page.waitForNetworkIdle({ idleTime: 300, timeout: 10_000 }).catch(() => undefined);
+          await settle(page);
           const onTicket = await seriousAxeViolations(page);
           if (onTicket.length) found[`a ticket at ${width}`] = onTicket;
           await page.screenshot({ path: path.join(SCREENSHOTS, `ticket-${width}.png`) });

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, must } from '../api';
+import { api, must, type Schemas } from '../api';
 import { useMe } from '../hooks';
 import { Link, navigate } from '../router';
 import { ago } from '../time';
@@ -21,6 +21,7 @@ export function AgentsPage() {
       <h1>Agents</h1>
       <ErrorAlert error={agents.error} />
       {orgId ? <NewAgent orgId={orgId} /> : null}
+      {orgId ? <Policies orgId={orgId} /> : null}
       {agents.isSuccess && rows.length === 0 ? <p className="muted">No agents yet.</p> : null}
       <ul className="rows">
         {rows.map((agent) => (
@@ -111,8 +112,133 @@ export function AgentPage({ agentId }: { agentId: string }) {
           <dd>{ago(data.lastSeenAt)}</dd>
         </dl>
       ) : null}
+      {orgId && data ? <AgentSettings key={data.id} orgId={orgId} agent={data} /> : null}
       {orgId ? <Tokens orgId={orgId} agentId={agentId} /> : null}
     </section>
+  );
+}
+
+type Agent = Schemas['Agent'];
+
+/** A number field's text as the API takes it: blank is null (the organization's default, or no cap). */
+const numberOrNull = (text: string): number | null => (text.trim() === '' ? null : Number(text));
+const textOf = (value: number | null): string => (value === null ? '' : String(value));
+
+/** The agent's limits and time settings, and whether it is active. */
+function AgentSettings({ orgId, agent }: { orgId: string; agent: Agent }) {
+  const client = useQueryClient();
+  const [maxClaims, setMaxClaims] = useState(textOf(agent.maxConcurrentClaims));
+  const [weeklyHours, setWeeklyHours] = useState(textOf(agent.weeklyHoursCap));
+  const [timeFactor, setTimeFactor] = useState(textOf(agent.timeFactor));
+  const [saved, setSaved] = useState(false);
+  const update = useMutation({
+    mutationFn: async (body: { maxConcurrentClaims?: number | null; weeklyHoursCap?: number | null; timeFactor?: number | null; isActive?: boolean }) =>
+      must(await api.PATCH('/api/v1/organizations/{orgId}/agents/{agentId}', { params: { path: { orgId, agentId: agent.id } }, body })),
+    onMutate: () => setSaved(false),
+    onSuccess: (updated) => {
+      client.setQueryData(['agent', agent.id], updated);
+      void client.invalidateQueries({ queryKey: ['agents'] });
+      void client.invalidateQueries({ queryKey: ['fleet'] });
+      setSaved(true);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    update.mutate({ maxConcurrentClaims: numberOrNull(maxClaims), weeklyHoursCap: numberOrNull(weeklyHours), timeFactor: numberOrNull(timeFactor) });
+  };
+  return (
+    <form className="panel" onSubmit={submit} aria-labelledby="agent-settings">
+      <h2 id="agent-settings">Limits and time</h2>
+      <div className="fields">
+        <label className="field">
+          Claims at once
+          <input type="number" min={1} max={50} step={1} value={maxClaims} onChange={(event) => setMaxClaims(event.target.value)} aria-describedby="blank-default" />
+        </label>
+        <label className="field">
+          Weekly hours cap
+          <input type="number" min={1} max={168} step="any" value={weeklyHours} onChange={(event) => setWeeklyHours(event.target.value)} aria-describedby="blank-default" />
+        </label>
+        <label className="field">
+          Time factor
+          <input type="number" min={1} max={10} step="any" value={timeFactor} onChange={(event) => setTimeFactor(event.target.value)} aria-describedby="blank-default" />
+        </label>
+      </div>
+      <p id="blank-default" className="muted">
+        Blank: the organization&apos;s default (claims), no cap (hours), no factor (time).
+      </p>
+      <span className="actions">
+        <button type="submit" className="primary" disabled={update.isPending}>
+          Save settings
+        </button>
+        <button type="button" className={agent.isActive ? 'danger' : 'secondary'} disabled={update.isPending} onClick={() => update.mutate({ isActive: !agent.isActive })}>
+          {agent.isActive ? 'Deactivate agent' : 'Activate agent'}
+        </button>
+      </span>
+      <ErrorAlert error={update.error} />
+      <p role="status" className="muted">
+        {saved ? 'Saved.' : ''}
+      </p>
+    </form>
+  );
+}
+
+/** The organization's agent policies: which statuses need a person's approval, and human review of agents' pull requests. */
+function Policies({ orgId }: { orgId: string }) {
+  const client = useQueryClient();
+  const policies = useQuery({
+    queryKey: ['agent-policies', orgId],
+    refetchInterval: false,
+    queryFn: async () => must(await api.GET('/api/v1/organizations/{orgId}/agents/policies', { params: { path: { orgId } } })),
+  });
+  const [gated, setGated] = useState<string[] | undefined>();
+  const [review, setReview] = useState<boolean | undefined>();
+  const [saved, setSaved] = useState(false);
+  const data = policies.data;
+  const chosen = gated ?? data?.statusTransitionsRequireApproval ?? [];
+  const reviewed = review ?? data?.prsRequireHumanReview ?? false;
+  const update = useMutation({
+    mutationFn: async () =>
+      must(await api.PATCH('/api/v1/organizations/{orgId}/agents/policies', { params: { path: { orgId } }, body: { statusTransitionsRequireApproval: chosen, prsRequireHumanReview: reviewed } })),
+    onMutate: () => setSaved(false),
+    onSuccess: (updated) => {
+      client.setQueryData(['agent-policies', orgId], updated);
+      setGated(undefined);
+      setReview(undefined);
+      setSaved(true);
+    },
+  });
+  if (!data) return <ErrorAlert error={policies.error} />;
+  return (
+    <form
+      className="panel"
+      aria-labelledby="agent-policies"
+      onSubmit={(event) => {
+        event.preventDefault();
+        update.mutate();
+      }}
+    >
+      <h2 id="agent-policies">Agent policies</h2>
+      <fieldset>
+        <legend>An agent needs a person&apos;s approval to move a ticket into</legend>
+        {data.gateableStatusKeys.map((key) => (
+          <label key={key} className="check">
+            <input type="checkbox" checked={chosen.includes(key)} onChange={(event) => setGated(event.target.checked ? [...chosen, key] : chosen.filter((other) => other !== key))} /> {key}
+          </label>
+        ))}
+      </fieldset>
+      <label className="check">
+        <input type="checkbox" checked={reviewed} onChange={(event) => setReview(event.target.checked)} /> Agents&apos; pull requests need a person&apos;s review
+      </label>
+      <p>
+        <button type="submit" className="primary" disabled={update.isPending}>
+          Save policies
+        </button>
+      </p>
+      <ErrorAlert error={update.error} />
+      <p role="status" className="muted">
+        {saved ? 'Saved.' : ''}
+      </p>
+    </form>
   );
 }
 

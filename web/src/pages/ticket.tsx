@@ -81,7 +81,7 @@ function TicketFields({ ticket, path, editable }: { ticket: FullTicket; path: Ti
   const typeOptions = (types.data?.data ?? []).map((type) => ({ value: type.id, label: type.name }));
   const common = { ticket, path, editable };
   return (
-    <dl className="facts fields">
+    <dl className="facts ticket-fields">
       <Editable {...common} label="Title" current={(t) => t.title} toChange={(value) => ({ title: value })} editor={(props) => <input {...props} required maxLength={200} />} />
       <Editable
         {...common}
