@@ -131,7 +131,13 @@ describe('the console in a browser', () => {
     await waitForText(page, '[link](javascript:');
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(await page.evaluate("document.querySelectorAll('main img, main script, main a[href^=\"javascript:\"]').length")).toBe(0);
-    await page.locator(button('Close')).click();
+    // The ticket page renders the description as Markdown: the same text stays inert there.
+    await page.locator(link(`Open ${ticket.displayId}`)).click();
+    await page.waitForSelector('::-p-aria([name="Timeline"][role="heading"])');
+    await waitForText(page, '<script>window.__pwned=2</script>');
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    expect(await page.evaluate("document.querySelectorAll('main img, main script, main a[href^=\"javascript:\"]').length")).toBe(0);
+    await page.locator(link('Inbox')).click();
   });
 
   it('creates an agent, mints a token with restrictions (its secret shown once, with Copy) that works, and revokes it', async () => {

@@ -1,4 +1,5 @@
 import { type FormEvent, lazy, Suspense, useState } from 'react';
+import { PageBoundary } from './alert';
 import { can, useMe, usePendingSuggestions, usePendingTime } from './hooks';
 import { AgentPage, AgentsPage } from './pages/agents';
 import { BoardPage, BoardsPage } from './pages/boards';
@@ -72,23 +73,25 @@ export function App() {
         </button>
       </header>
       <main id="main">
-        {!current ? (
-          <NotFound />
-        ) : page === 'inbox' ? (
-          <InboxPage />
-        ) : page === 'fleet' ? (
-          <FleetPage />
-        ) : page === 'boards' ? (
-          id && item === 'tickets' && itemId ? (
-            <Suspense fallback={<p className="muted">Loading the ticket…</p>}>
-              <TicketPage key={itemId} boardId={id} ticketId={itemId} />
-            </Suspense>
-          ) : id ? <BoardPage boardId={id} /> : <BoardsPage />
-        ) : page === 'agents' ? (
-          id ? <AgentPage agentId={id} /> : <AgentsPage />
-        ) : (
-          <PeoplePage />
-        )}
+        <PageBoundary resetKey={[page, id, item, itemId].join('/')}>
+          {!current ? (
+            <NotFound />
+          ) : page === 'inbox' ? (
+            <InboxPage />
+          ) : page === 'fleet' ? (
+            <FleetPage />
+          ) : page === 'boards' ? (
+            id && item === 'tickets' && itemId ? (
+              <Suspense fallback={<p className="muted">Loading the ticket…</p>}>
+                <TicketPage key={itemId} boardId={id} ticketId={itemId} />
+              </Suspense>
+            ) : id ? <BoardPage boardId={id} /> : <BoardsPage />
+          ) : page === 'agents' ? (
+            id ? <AgentPage agentId={id} /> : <AgentsPage />
+          ) : (
+            <PeoplePage />
+          )}
+        </PageBoundary>
       </main>
     </>
   );

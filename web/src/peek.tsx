@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { api, must } from './api';
 import { ago, remaining } from './time';
 import { ErrorAlert } from './alert';
+import { Link } from './router';
 
 export interface PeekTarget {
   boardId: string;
@@ -17,7 +18,8 @@ export function Peek({ target, onClose }: { target: PeekTarget; onClose: () => v
   const path = { boardId: target.boardId, ticketId: target.ticketId };
   const ticket = useQuery({
     queryKey: ['ticket', target.ticketId],
-    queryFn: async () => must(await api.GET('/api/v1/boards/{boardId}/tickets/{ticketId}', { params: { path } })),
+    // The ticket itself under ['ticket', id], as the ticket page keeps it (one cache entry, one shape).
+    queryFn: async () => must(await api.GET('/api/v1/boards/{boardId}/tickets/{ticketId}', { params: { path } })).data,
   });
   const handoffs = useQuery({
     queryKey: ['handoffs', target.ticketId],
@@ -30,7 +32,7 @@ export function Peek({ target, onClose }: { target: PeekTarget; onClose: () => v
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
-  const data = ticket.data?.data;
+  const data = ticket.data;
   const handoff = handoffs.data?.data[0];
   return (
     <aside className="peek" aria-labelledby="peek-title">
@@ -58,6 +60,11 @@ export function Peek({ target, onClose }: { target: PeekTarget; onClose: () => v
               : 'not claimed'}
           </dd>
         </dl>
+      ) : null}
+      {data ? (
+        <p>
+          <Link to={`/app/boards/${data.boardId}/tickets/${data.id}`}>Open {data.displayId}</Link>
+        </p>
       ) : null}
       {data?.description ? <p className="description">{data.description}</p> : null}
       <h3>Latest handoff</h3>
