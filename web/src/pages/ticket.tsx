@@ -641,10 +641,11 @@ const KIND_WORDS: Record<Schemas['TimelineEntry']['kind'], string> = {
   TIME_REJECTED: 'rejected time',
 };
 
-/** A timeline entry's details as short text (values the API returns, shown as text only). */
+/** A timeline entry's details as short text, without ids (values the API returns, shown as text only). */
 function detailsText(details: Record<string, unknown>): string {
   return Object.entries(details)
-    .filter(([, value]) => value !== null && value !== undefined && typeof value !== 'object')
+    // Ids mean nothing to a person; the names beside them say the same.
+    .filter(([name, value]) => !/Id$/.test(name) && value !== null && value !== undefined && typeof value !== 'object')
     .slice(0, 4)
     .map(([name, value]) => `${name}: ${String(value)}`)
     .join(' · ');
