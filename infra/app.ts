@@ -18,6 +18,10 @@
  *   keepPreviousKeys           true also gives the previous webhook key and OAuth seed (rotation)
  *   restoredTableName          serve from this table (restored from a backup) instead of the stack's
  *   restoredTableStreamArn     its stream's ARN (both or neither)
+ *   mailFrom                   the address invitations and password resets come from (Amazon SES);
+ *                              unset: they wait in the platform operator's outbox
+ *   mailIdentity               the SES identity mailFrom is verified under (default: its domain)
+ *   mailConfigurationSet       an SES configuration set to send with (default: none)
  *
  * Synthesis runs cdk-nag (AwsSolutions and Serverless): a finding nobody acknowledged, with
  * its reason, beside the construct, stops `cdk synth` and `cdk deploy`.
@@ -120,6 +124,9 @@ new WorkManagementStack(app, 'WorkManagementStack', {
   secretsRotatedAt: optionalString('secretsRotatedAt'),
   keepPreviousKeys: optionalBoolean('keepPreviousKeys'),
   restoredTable: restoredTable(),
+  mailFrom: optionalEmail('mailFrom'),
+  mailIdentity: optionalString('mailIdentity'),
+  mailConfigurationSet: optionalString('mailConfigurationSet'),
 });
 
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));

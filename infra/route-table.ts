@@ -57,6 +57,8 @@ export interface HttpGroup {
   sealsWebhookSecrets?: boolean;
   /** Signs OAuth access tokens: gets OAUTH_SIGNING_KEY_SEED. */
   signsOAuthTokens?: boolean;
+  /** Sends mail (lib/mail): gets MAIL_FROM and may send from it through SES when the stack names a sender. */
+  sendsMail?: boolean;
   /**
    * Values derived from the whole route table that this function needs (infra/embeds.ts,
    * lib/core/embedded.ts): inlined into its bundle at synth time, because they are too large
@@ -120,20 +122,22 @@ export const functionGroups: FunctionDefinition[] = [
   },
   {
     name: 'auth',
-    description: 'Sign-up of an organization, sign-in, sign-out and password changes.',
+    description: 'Sign-up of an organization, sign-in, sign-out, password changes and resets.',
     entry: 'functions/auth.ts',
     kind: 'http',
     table: 'readWrite',
+    sendsMail: true,
     // With sign-up off, the platform operator still signs organizations up.
     platform: true,
     routes: authRoutes,
   },
   {
     name: 'users',
-    description: 'People of the organization, their personal access tokens and permission groups.',
+    description: 'People of the organization, invitations to join it, and their personal access tokens.',
     entry: 'functions/users.ts',
     kind: 'http',
     table: 'readWrite',
+    sendsMail: true,
     routes: userRoutes,
   },
   {

@@ -72,6 +72,16 @@ export interface WorkManagementStackProps extends StackProps {
    * The stack's own table is then left alone (it is retained, never deleted).
    */
   restoredTable?: { tableName: string; streamArn: string };
+  /**
+   * The address invitations and password resets are sent from, through Amazon SES (its identity
+   * verified there, and the account out of the SES sandbox to mail anyone). Unset: messages wait
+   * in the platform operator's outbox (`GET /api/v1/platform/organizations/{slug}/outbox`).
+   */
+  mailFrom?: string;
+  /** The SES identity `mailFrom` is verified under: a domain or the address. Default: the address's domain. */
+  mailIdentity?: string;
+  /** An SES configuration set to send with (event publishing, dedicated IPs). Default: none. */
+  mailConfigurationSet?: string;
   /** `true` turns on X-Ray active tracing for every function. Default: off. */
   tracing?: boolean;
   /** The functions to deploy. Default: the route table's `functionGroups` (tests synthesize larger tables). */
@@ -198,7 +208,11 @@ export class WorkManagementStack extends Stack {
         ...(props.secretsRotatedAt ? { SECRETS_ROTATED_AT: props.secretsRotatedAt } : {}),
         // The operator token hash is given only to the functions that serve platform routes.
         ...(isPlatform(group) ? { PLATFORM_ADMIN_TOKEN_SHA256: props.platformAdminTokenSha256 ?? '' } : {}),
+        // The sender goes only to the functions that send mail (lib/mail).
+        ...(sendsMail(group) && props.mailFrom ? { MAIL_FROM: props.mailFrom } : {}),
+        ...(sendsMail(group) && props.mailFrom && props.mailConfigurationSet ? { MAIL_CONFIGURATION_SET: props.mailConfigurationSet } : {}),
       }, props.tracing === true);
+      if (sendsMail(group) && props.mailFrom) grantSendMail(this, fn, props.mailFrom, props.mailIdentity, props.mailConfigurationSet);
       this.functions.set(group.name, fn);
       grantAccess(tableResources, webhookQueue, group, fn);
 
@@ -575,6 +589,19 @@ function sealsWebhookSecrets(group: FunctionDefinition): boolean {
 
 function signsOAuthTokens(group: FunctionDefinition): boolean {
   return group.kind === 'http' && group.signsOAuthTokens === true;
+}
+
+function sendsMail(group: FunctionDefinition): boolean {
+  return group.kind === 'http' && group.sendsMail === true;
+}
+
+/** `ses:SendEmail` from the sender's identity alone (and its configuration set, when one is named). */
+function grantSendMail(stack: Stack, fn: lambda.IFunction, from: string, identity: string | undefined, configurationSet: string | undefined): void {
+  const resources = [
+    stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity ?? from.split('@')[1]! }),
+    ...(configurationSet ? [stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: configurationSet })] : []),
+  ];
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources, conditions: { StringEquals: { 'ses:FromAddress': from } } }));
 }
 
 function isPlatform(group: FunctionDefinition): boolean {

@@ -16,6 +16,8 @@ async function main(): Promise<void> {
     // http://localhost:PORT/api/v1/mcp (and sign-in, OAuth) reach this organization with no header: the walkthrough's.
     defaultOrganization: env.DEFAULT_ORGANIZATION ?? 'acme',
     sweeperIntervalSeconds: env.SWEEPER_INTERVAL_SECONDS ? Number(env.SWEEPER_INTERVAL_SECONDS) : undefined,
+    // Invitations and password resets: their links are printed here, and kept in the outbox.
+    printMail: true,
   });
   const base = runtime.baseUrl;
   console.log(`
@@ -27,6 +29,7 @@ Work-management service is running.
   API reference:           ${base}/docs   (OpenAPI document: ${base}/api/v1/openapi.json)
   Health:                  ${base}/healthz
   Platform operator token: ${runtime.platformAdminToken}
+  Mail:                    not sent: printed here, and kept in the console's Outbox (${base}/app/outbox)
   Listening on:            ${runtime.host}:${runtime.port}${runtime.host === '127.0.0.1' ? ' (this machine only; HOST=0.0.0.0 for every interface)' : ''}
   DynamoDB Local:          ${runtime.dynamoEndpoint}${env.DATA_DIR ? ` (data in ${env.DATA_DIR})` : ' (in memory)'}
   Local SQS:               ${runtime.sqsEndpoint}

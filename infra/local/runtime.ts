@@ -48,6 +48,8 @@ export interface LocalRuntimeOptions {
    * runtime's consumer already hands over every event, and a second would read the whole stream again.
    */
   consumeStream?: boolean;
+  /** Prints each mail's link (invitations, password resets) as it is kept in the outbox: `npm start`. */
+  printMail?: boolean;
 }
 
 export interface LocalRuntime {
@@ -123,6 +125,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       CREDENTIAL_RATE_LIMIT: String(options.credentialRateLimit ?? (process.env.CREDENTIAL_RATE_LIMIT || DEFAULT_CREDENTIAL_RATE_LIMIT)),
       // One readable line per request, batch, attempt and sweep; `json` prints what Lambda prints (metrics too).
       LOG_FORMAT: process.env.LOG_FORMAT === 'json' ? 'json' : 'text',
+      // Mail stays here: the organization's outbox (lib/mail), its links printed when asked.
+      MAIL_FROM: '',
+      MAIL_PRINT: options.printMail ? 'true' : 'false',
     };
     applyFunctionEnvironment(env);
 

@@ -5,7 +5,7 @@ import {
   TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName, RateWindow, IdempotencyRecord, WebhookEndpoint,
   WebhookDelivery, WebhookAttempt, Integration, PullRequest, Pipeline, InboundDelivery, OAuthClient, OAuthGrant, OAuthToken,
   TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint, TicketTime, Milestone, Release, ReleaseTicket,
-  WikiSpace, WikiFolder, WikiPage, WikiVersion, WikiChunk, WikiTerm, WikiSearchDoc, WikiSearchPending,
+  WikiSpace, WikiFolder, WikiPage, WikiVersion, WikiChunk, WikiTerm, WikiSearchDoc, WikiSearchPending, Invitation, PasswordReset, OutboxMail,
 } from './entities/index.js';
 
 /**
@@ -78,6 +78,9 @@ export const entityBuilders = {
   wikiTerm: WikiTerm,
   wikiSearchDoc: WikiSearchDoc,
   wikiSearchPending: WikiSearchPending,
+  invitation: Invitation,
+  passwordReset: PasswordReset,
+  outboxMail: OutboxMail,
 };
 
 type Builders = typeof entityBuilders;

@@ -1,10 +1,11 @@
 import { addressedSlugOf } from '../http/organization-slug.js';
 import * as z from 'zod';
-import { authenticated, EDGE_THROTTLES, open, type Routes, onFirstUse } from '../http/routes.js';
+import { authenticated, EDGE_THROTTLES, open, originOf, type Routes, onFirstUse } from '../http/routes.js';
 import { requiredText, emailAddress } from '../http/validation.js';
 import { isPlatformOperator } from '../http/access.js';
 import { signup } from './signup.js';
 import { changePassword, login, logout } from './login.js';
+import { confirmPasswordReset, requestPasswordReset } from './password-reset.js';
 import { organizationBrief, userResult } from '../users/index.js';
 
 /** A new session: the bearer token and how long it lives. */
@@ -60,6 +61,29 @@ export const authRoutes: Routes = {
       errors: { 409: ['CONFLICT'] },
       body: z.strictObject({ currentPassword: z.string().min(1).max(256), newPassword: password }),
       handler: (ctx, { body }) => changePassword(ctx, body),
+    }),
+  ),
+  'POST /api/v1/auth/password-reset': onFirstUse(() =>
+    open({
+      edgeThrottle: EDGE_THROTTLES.signIn,
+      summary: 'Forgot password: mail a reset link',
+      description:
+        'When the address belongs to an active person of the organization the request addresses, a link to set a new password is mailed to it (it works once, for 60 minutes). The answer is 204 for any address, known or not, and takes about the same time either way. At most 5 requests per address an hour and 50 per source address in 15 minutes (429).',
+      status: 204,
+      errors: { 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] },
+      body: z.strictObject({ email }),
+      handler: (ctx, { body, request }) => requestPasswordReset(ctx, addressedSlugOf(request.headers), body.email, { requestOrigin: originOf(request), sourceIp: request.sourceIp }),
+    }),
+  ),
+  'POST /api/v1/auth/password-reset/confirm': onFirstUse(() =>
+    open({
+      edgeThrottle: EDGE_THROTTLES.signIn,
+      summary: 'Set a new password from a reset link',
+      description:
+        "`token` is the link's `token` parameter. The link works once and for 60 minutes, and not after the password changed since it was mailed. Setting the password ends every session and revokes every OAuth grant of the person; they sign in again with the new one. A link that is not valid any more answers 400 `VALIDATION_ERROR` on `token`.",
+      status: 204,
+      body: z.strictObject({ token: z.string().min(1).max(200), password }),
+      handler: (ctx, { body, request }) => confirmPasswordReset(ctx, addressedSlugOf(request.headers), body),
     }),
   ),
 };

@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { authenticated, platform, type Routes, onFirstUse } from '../http/routes.js';
-import { hexColor, idParam, requiredText } from '../http/validation.js';
+import { hexColor, idParam, pageQuery, requiredText } from '../http/validation.js';
+import { outboxMailResult } from '../mail/index.js';
 import { GROUP_TYPES, PLANS } from '../db/entities/index.js';
-import { getOrganization, setPlan, updateOrganization } from './organization.js';
+import { getOrganization, organizationOutbox, setPlan, updateOrganization } from './organization.js';
 import { createGroup, deleteGroup, getGroup, listGroups, updateGroup } from './permission-groups.js';
 import { organizationResult, permissionGroupResult } from './shapes.js';
 
@@ -93,6 +94,18 @@ export const organizationRoutes: Routes = {
       params: z.object({ slug: z.string().min(1).max(40) }),
       body: z.strictObject({ plan: z.enum(PLANS) }),
       handler: (ctx, { params, body }) => setPlan(ctx, params.slug, body.plan),
+    }),
+  ),
+  'GET /api/v1/platform/organizations/{slug}/outbox': onFirstUse(() =>
+    platform({
+      summary: "Mail the service kept for an organization (platform operator)",
+      description:
+        'While no mail service is configured (no `mailFrom` in the stack; always under `npm start`), invitations and password resets are not sent but kept here for 7 days, newest first, links included. With SES configured the outbox stays empty.',
+      envelope: 'page',
+      result: outboxMailResult,
+      params: z.object({ slug: z.string().min(1).max(40) }),
+      query: z.strictObject(pageQuery(20, 100)),
+      handler: (_ctx, { params, query }) => organizationOutbox(params.slug, query),
     }),
   ),
 };

@@ -1,3 +1,4 @@
+import { listOutbox } from '../mail/index.js';
 import { notFound } from '../core/errors.js';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
@@ -57,4 +58,11 @@ export async function setPlan(ctx: AnonymousContext, slug: string, plan: Plan) {
     .set({ plan, updatedAt: ctx.clock.now().toISOString() })
     .go({ response: 'all_new' });
   return presentOrganization(updated.data as OrganizationItem);
+}
+
+/** The organization's outbox (lib/mail), for the platform operator. */
+export async function organizationOutbox(slug: string, query: { page: number; limit: number }) {
+  const slugRecord = (await db().entities.organizationSlug.get({ slug }).go()).data;
+  if (!slugRecord) throw notFound('Organization');
+  return listOutbox(slugRecord.orgId, query);
 }

@@ -1,11 +1,12 @@
 import * as z from 'zod';
-import { authenticated, type Routes, onFirstUse } from '../http/routes.js';
+import { authenticated, EDGE_THROTTLES, open, originOf, type Routes, onFirstUse } from '../http/routes.js';
+import { addressedSlugOf } from '../http/organization-slug.js';
 import { idParam, pageQuery, queryBoolean, requiredText, emailAddress, tokenRestrictionsBody } from '../http/validation.js';
 import { ROLES } from '../db/entities/index.js';
-import { createPersonalToken, listPersonalTokens, revokePersonalToken, requireSession } from '../identity/index.js';
+import { acceptInvitation, createInvitation, createPersonalToken, listInvitations, listPersonalTokens, revokeInvitation, revokePersonalToken, requireSession } from '../identity/index.js';
 import { assertBoardsExist } from '../boards/index.js';
 import { createUser, getMe, getUser, listUsers, updateUser } from './users.js';
-import { createdTokenResult, meResult, tokenResult, userResult } from './shapes.js';
+import { createdTokenResult, invitationResult, meResult, organizationBrief, tokenResult, userResult } from './shapes.js';
 
 const email = emailAddress;
 
@@ -99,6 +100,56 @@ export const userRoutes: Routes = {
         requireSession(ctx);
         await revokePersonalToken(ctx, params.tokenId);
       },
+    }),
+  ),
+  'POST /api/v1/invitations': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'Invite a person by e-mail',
+      description:
+        "Mails the address a link to join the organization (valid 7 days, once) with the role and permission groups given (the role's group unless named). Needs `users:manage`, and the caller must hold what the groups grant; only an administrator invites an administrator. Customers are created with `POST /api/v1/users`. Until someone accepts, the invitation is listed and can be withdrawn. Without a mail service configured, the message waits in the platform operator's outbox.",
+      status: 201,
+      result: invitationResult,
+      errors: { 409: ['CONFLICT'] },
+      body: z.strictObject({
+        email,
+        role: z.enum(['ADMIN', 'TEAM_MEMBER']).default('TEAM_MEMBER'),
+        permissionGroupIds: z.array(idParam).max(20).optional(),
+      }),
+      handler: (ctx, { body, request }) => createInvitation(ctx, body, originOf(request)),
+    }),
+  ),
+  'GET /api/v1/invitations': onFirstUse(() =>
+    authenticated({
+      scope: 'read',
+      summary: 'Invitations not yet accepted',
+      description: 'Pending invitations (neither accepted nor expired), newest first. Needs `users:manage`.',
+      envelope: 'data',
+      result: z.array(invitationResult),
+      handler: (ctx) => listInvitations(ctx),
+    }),
+  ),
+  'DELETE /api/v1/invitations/{invitationId}': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'Withdraw an invitation',
+      description: 'Its link stops working at once. Needs `users:manage`.',
+      status: 204,
+      params: z.object({ invitationId: idParam }),
+      handler: (ctx, { params }) => revokeInvitation(ctx, params.invitationId),
+    }),
+  ),
+  'POST /api/v1/invitations/accept': onFirstUse(() =>
+    open({
+      edgeThrottle: EDGE_THROTTLES.signUp,
+      summary: 'Accept an invitation: choose a name and password, and sign in',
+      description:
+        "`token` is the invitation link's `token` parameter. The person joins with the e-mail address and permission groups of the invitation and is signed in (a session, as sign-in gives). A link works once and for 7 days; one that is not valid any more answers 400 `VALIDATION_ERROR` on `token`.",
+      status: 201,
+      result: z.strictObject({ organization: organizationBrief, user: userResult, token: z.string().meta({ description: 'Session token (a JWT); send it as `Authorization: Bearer …`' }), expiresIn: z.number().int().meta({ description: 'Seconds until the session expires' }) }).meta({ id: 'AcceptedInvitation' }),
+      errors: { 404: ['NOT_FOUND'], 409: ['CONFLICT'] },
+      body: z.strictObject({ token: z.string().min(1).max(200), name: requiredText(100), password: z.string().min(8, 'At least 8 characters').max(256, 'At most 256 characters') }),
+      handler: (ctx, { body, request }) => acceptInvitation(ctx, addressedSlugOf(request.headers), body),
     }),
   ),
 };

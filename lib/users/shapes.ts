@@ -58,3 +58,18 @@ export const createdTokenResult = z.lazy(() =>
     .extend({ token: z.string().meta({ description: 'The secret; shown once, store it now' }) })
     .meta({ id: 'CreatedAccessToken' }),
 );
+
+/** An invitation waiting to be accepted: never its link. */
+export const invitationResult = z.lazy(() =>
+  z
+    .strictObject({
+      id: anId,
+      email: z.string(),
+      role: z.enum(ROLES),
+      permissionGroupIds: z.array(anId),
+      invitedBy: z.strictObject({ id: anId, name: z.string() }),
+      expiresAt: timestamp,
+      createdAt: timestamp,
+    })
+    .meta({ id: 'Invitation' }),
+);

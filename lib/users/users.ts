@@ -148,7 +148,7 @@ export async function updateUser(ctx: DomainContext, userId: string, input: Upda
  * read with the caller's credential, so it costs no round trip; the write that follows
  * checks in its transaction that each group still exists.
  */
-function groupIdsFor(ctx: DomainContext, role: Role, groupIds: string[] | undefined): string[] {
+export function groupIdsFor(ctx: DomainContext, role: Role, groupIds: string[] | undefined): string[] {
   const directory = groupDirectoryOf(ctx.org);
   if (groupIds && groupIds.length > 0) {
     const wantedType = role === 'CUSTOMER' ? 'CUSTOMER' : 'INTERNAL';
@@ -168,14 +168,14 @@ function groupIdsFor(ctx: DomainContext, role: Role, groupIds: string[] | undefi
  * Putting someone in groups grants what the groups grant: the caller must hold all of it, and
  * only an ADMIN assigns the Administrators group (it stands for the whole organization).
  */
-function requireMayAssignGroups(ctx: DomainContext, groupIds: string[]): void {
+export function requireMayAssignGroups(ctx: DomainContext, groupIds: string[]): void {
   const directory = groupDirectoryOf(ctx.org);
   if (groupIds.some((groupId) => directory[groupId]?.systemKey === 'ADMINISTRATORS')) requireAdmin(ctx, 'assign the Administrators group');
   requireHeldPermissions(ctx, permissionsOfGroups(directory, groupIds));
 }
 
 /** Transaction items asserting that each group still exists when the user is written. */
-function groupChecks(e: TransactionEntities, orgId: string, groupIds: string[]) {
+export function groupChecks(e: TransactionEntities, orgId: string, groupIds: string[]) {
   return groupIds.map((groupId, index) =>
     guarded(
       e.permissionGroup

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { CONSOLE_DIST } from '../../web/build.js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { httpGroups, routeKeysOf } from '../../infra/route-table.js';
-import { api, createMember, createToken, setPlan, signupOrg, uniqueSlug, type ApiResponse, type TestOrg, useInProcess } from '../support/api.js';
+import { api, createMember, createToken, mailedToken, setPlan, signupOrg, uniqueSlug, type ApiResponse, type TestOrg, useInProcess } from '../support/api.js';
 import { buildOrgFixture, pathFor, type OrgFixture } from '../support/fixtures.js';
 import { db } from '../../lib/db/service.js';
 import { indexTicketSearch } from '../../lib/tickets/search/index.js';
@@ -123,6 +123,39 @@ const probes: Record<string, Probe> = {
     budget: 3,
     run: async (org) => org.call('DELETE', `/api/v1/users/me/tokens/${(await createToken(org, org.adminToken)).id}`),
   },
+  // Authentication; the e-mail's reservation (not a member yet); the invitation; the message (the outbox, or SES when configured: no table trip).
+  'POST /api/v1/invitations': { budget: 4, run: call('POST /api/v1/invitations', { email: `invitee-${suffix()}@budget.test` }) },
+  'GET /api/v1/invitations': { budget: 2, run: call('GET /api/v1/invitations') },
+  'DELETE /api/v1/invitations/{invitationId}': {
+    budget: 2,
+    run: async (org) => org.call('DELETE', `/api/v1/invitations/${(await post(org, '/api/v1/invitations', { email: `withdrawn-${suffix()}@budget.test` })).id}`),
+  },
+  // The organization; the invitation ∥ the organization's record; one transaction (invitation used, e-mail, user, session, group checks).
+  'POST /api/v1/invitations/accept': {
+    budget: 4,
+    run: async (org) => {
+      const email = `joiner-${suffix()}@budget.test`;
+      await post(org, '/api/v1/invitations', { email });
+      const { token } = await mailedToken(org.slug, email);
+      return api('POST', '/api/v1/invitations/accept', { org: org.slug, body: { token, name: 'Joiner', password: 'joiner password 1' } });
+    },
+  },
+  // The organization; the windows ∥ the e-mail; the user ∥ the organization's record; the reset; the message (an unknown address stops after the user, at 5).
+  'POST /api/v1/auth/password-reset': {
+    budget: 7,
+    run: async (org) => api('POST', '/api/v1/auth/password-reset', { org: org.slug, body: { email: (await createMember(org)).email }, headers: { 'x-forwarded-for': freshIp() } }),
+  },
+  // The organization; the reset; the user; one transaction (reset used, password replaced).
+  'POST /api/v1/auth/password-reset/confirm': {
+    budget: 4,
+    run: async (org) => {
+      const member = await createMember(org);
+      await api('POST', '/api/v1/auth/password-reset', { org: org.slug, body: { email: member.email }, headers: { 'x-forwarded-for': freshIp() } });
+      const { token } = await mailedToken(org.slug, member.email);
+      return api('POST', '/api/v1/auth/password-reset/confirm', { org: org.slug, body: { token, password: 'reset password 1' } });
+    },
+  },
+  'GET /api/v1/platform/organizations/{slug}/outbox': { budget: 2, run: (org) => api('GET', `/api/v1/platform/organizations/${org.slug}/outbox`, { token: inject('platformAdminToken') }) },
   'GET /api/v1/organization': { budget: 1, run: call('GET /api/v1/organization') },
   'PATCH /api/v1/organization': { budget: 2, run: call('PATCH /api/v1/organization', { settings: { defaultTimeFactor: 1.2 } }) },
   'GET /api/v1/permission-groups': { budget: 2, run: call('GET /api/v1/permission-groups') },

@@ -13,6 +13,12 @@ const NOT_TENANT_SCOPED = new Set([
   'POST /api/v1/auth/signup',
   'POST /api/v1/auth/login',
   'PATCH /api/v1/platform/organizations/{slug}',
+  'GET /api/v1/platform/organizations/{slug}/outbox',
+  // Open by their nature (a forgotten password, a mailed link): test/http/invitations.test.ts
+  // refuses one organization's link at another.
+  'POST /api/v1/auth/password-reset',
+  'POST /api/v1/auth/password-reset/confirm',
+  'POST /api/v1/invitations/accept',
   // The API reference: the same for everyone, no credential needed.
   'GET /',
   'GET /api/v1/openapi.json',

@@ -137,6 +137,30 @@ export async function setPlan(slug: string, plan: 'FREE' | 'PRO' | 'ENTERPRISE')
   if (response.status !== 200) throw new Error(`setPlan failed: ${response.status} ${JSON.stringify(response.body)}`);
 }
 
+export interface OutboxMail {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  link: string;
+  sentAt: string;
+}
+
+/** The organization's outbox (mail kept while no mail service is configured), newest first, read as the platform operator. */
+export async function outbox(slug: string): Promise<OutboxMail[]> {
+  const response = await api('GET', `/api/v1/platform/organizations/${slug}/outbox?limit=100`, { token: platformToken() });
+  if (response.status !== 200) throw new Error(`outbox failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.data;
+}
+
+/** The `token` of the newest link mailed to `to`. */
+export async function mailedToken(slug: string, to: string): Promise<{ token: string; link: URL; mail: OutboxMail }> {
+  const mail = (await outbox(slug)).find((item) => item.to === to);
+  if (!mail) throw new Error(`no mail to ${to}`);
+  const link = new URL(mail.link);
+  return { token: link.searchParams.get('token')!, link, mail };
+}
+
 /** Creates a user in the organization and signs them in; returns their id and session token. */
 export async function createMember(
   org: TestOrg,

@@ -48,6 +48,8 @@ export interface OrgFixture extends TestOrg {
   folderId: string;
   pageId: string;
   versionId: string;
+  /** A pending invitation (its mail waits in the outbox). */
+  invitationId: string;
 }
 
 async function created(org: TestOrg, path: string, body: unknown): Promise<any> {
@@ -98,6 +100,7 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
   const entry = await created(org, '/api/v1/time-tracking/entries', { ticketId: ticket.id, durationMinutes: 15, description: 'Fixture entry' });
   const sync = await org.call('PUT', '/api/v1/time-tracking/sync-endpoint', { body: { url: 'https://booking.example.com/fixture' } });
   if (sync.status !== 200) throw new Error(`fixture sync endpoint: ${sync.status} ${JSON.stringify(sync.body)}`);
+  const invitation = await created(org, '/api/v1/invitations', { email: 'invitee@fixture.test' });
   return {
     ...org,
     boardId: board.id,
@@ -132,6 +135,7 @@ export async function buildOrgFixture(): Promise<OrgFixture> {
     folderId: wikiFolder.id,
     pageId: wikiPage.id,
     versionId: versions.body.data[0].id,
+    invitationId: invitation.id,
   };
 }
 
@@ -198,6 +202,7 @@ export function pathFor(routeKey: string, fixture: OrgFixture): { method: string
     folderId: fixture.folderId,
     pageId: fixture.pageId,
     versionId: fixture.versionId,
+    invitationId: fixture.invitationId,
   };
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const id = ids[name];

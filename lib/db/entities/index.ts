@@ -39,3 +39,4 @@ export { Milestone, type MilestoneItem } from './milestone.js';
 export { Release, ReleaseTicket, type ReleaseItem, type ReleaseTicketItem } from './release.js';
 export { WikiSpace, WikiFolder, WikiPage, WikiVersion, WikiChunk, WIKI_MEMBER_MODES, WIKI_ROLES, versionKeyOf, type WikiMemberMode, type WikiRole, type WikiSpaceItem, type WikiFolderItem, type WikiPageItem, type WikiVersionItem, type WikiChunkItem } from './wiki.js';
 export { WikiTerm, WikiSearchDoc, WikiSearchPending, DELETED_PAGE_VERSION, type WikiTermItem, type WikiSearchDocItem, type WikiSearchPendingItem } from './wiki-search.js';
+export { Invitation, PasswordReset, OutboxMail, type InvitationItem, type PasswordResetItem, type OutboxMailItem } from './invitation.js';
