@@ -49,7 +49,7 @@ export async function requestPasswordReset(ctx: AnonymousContext, orgSlug: strin
       entities.user.get({ orgId: slug?.orgId ?? '-', userId: emailRecord?.userId ?? NO_USER }).go().then((result) => result.data),
       slug ? entities.organization.get({ orgId: slug.orgId }).go().then((result) => result.data) : null,
     ]);
-    if (!slug || !organization || !user || !user.isActive || user.isAgent || user.isDeleted) return;
+    if (!slug || !organization || !user?.isActive || user.isAgent || user.isDeleted) return;
     const expiresAt = addSeconds(now, PASSWORD_RESET_MINUTES * 60);
     const secret = randomSecret();
     const resetId = newId('rst');
@@ -92,7 +92,7 @@ export async function confirmPasswordReset(ctx: AnonymousContext, orgSlug: strin
   const at = ctx.clock.now().toISOString();
   if (!reset || reset.usedAt || reset.expiresAt <= at || !safeEqual(sha256Hex(secret), reset.secretHash)) throw linkNotValid();
   const user = (await entities.user.get({ orgId: slug.orgId, userId: reset.userId }).go()).data;
-  if (!user || !user.isActive || user.isAgent || (user.sessionsValidAfter && reset.createdAt < user.sessionsValidAfter)) throw linkNotValid();
+  if (!user?.isActive || user.isAgent || (user.sessionsValidAfter && reset.createdAt < user.sessionsValidAfter)) throw linkNotValid();
   const passwordHash = await hashPassword(input.password);
   await transact((e) => [
     guarded(
