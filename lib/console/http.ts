@@ -15,8 +15,8 @@ import { addressedSlugOf, subdomainSlugOf } from '../http/organization-slug.js';
  * `npm start`, web/build.ts).
  */
 
-/** The console's pages: /app/<page>[/<id>] all answer the same document; the page is chosen in the browser. */
-export const CONSOLE_PAGES = ['inbox', 'fleet', 'boards', 'agents', 'people'] as const;
+/** The console's pages: /app/<page>[/<id>] all answer the same document; the page is chosen in the browser (the last four need no sign-in). */
+export const CONSOLE_PAGES = ['inbox', 'fleet', 'boards', 'agents', 'people', 'join', 'reset', 'forgot', 'outbox'] as const;
 
 /** The folder of the built console beside a deployed bundle. */
 export const CONSOLE_ASSET_DIR = 'console';

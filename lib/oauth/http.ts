@@ -102,16 +102,21 @@ function clearedSessionCookie(origin: string): string {
   return `${SESSION_COOKIE}=; Path=/api/v1/oauth; Max-Age=0; HttpOnly; SameSite=Lax${secure}`;
 }
 
+/** The console's "Forgot password" page, on this origin (with the organization on a shared one). */
+const forgotPasswordHref = (site: OAuthSite): string => (site.sharedOrigin ? `/app/forgot?org=${encodeURIComponent(site.slug)}` : '/app/forgot');
+
 async function organizationName(orgId: string): Promise<string> {
   return (await db().entities.organization.get({ orgId }).go()).data?.name ?? 'your organization';
 }
 
 /** The page after a valid authorization request: consent for a signed-in user, else the sign-in form. */
-async function continueAuthorization(ctx: AnonymousContext, request: RequestInfo, site: OAuthSite, authorization: AuthorizationRequest, client: OAuthClient): Promise<RawBody> {
+async function continueAuthorization(ctx: AnonymousContext, request: RequestInfo, site: OAuthSite, authorization: AuthorizationRequest, client: OAuthClient, loginHint?: string): Promise<RawBody> {
   const { clientName, host: clientHost } = client;
   const sealed = await sealAuthorizationRequest(authorization, ctx.clock.now());
   const session = await pageSession(request, ctx, site);
-  if (!session) return asRaw(signInPage({ organizationName: await organizationName(authorization.orgId), clientName, sealedRequest: sealed }));
+  if (!session) {
+    return asRaw(signInPage({ organizationName: await organizationName(authorization.orgId), clientName, sealedRequest: sealed, email: loginHint, forgotPasswordHref: forgotPasswordHref(site) }));
+  }
   // The console is this service's own page on this origin: signed in, the person is not asked again.
   if (client.kind === 'CONSOLE') return redirect(await issueAuthorizationCode(session, authorization, client, site.origin), 302);
   return asRaw(
@@ -142,6 +147,7 @@ const authorizeQuery = z
     scope: optionalText(200),
     resource: optionalText(2000),
     org: optionalText(100).meta({ description: "The organization's slug, on a shared origin only (the metadata's `authorization_endpoint` carries it there)" }),
+    login_hint: optionalText(320).meta({ description: 'An e-mail address to fill the sign-in form with (OpenID Connect Core §3.1.2.1); the console sends it after a person joins' }),
   })
   .meta({ description: 'RFC 6749 §4.1.1 with PKCE (RFC 7636) and resource indicators (RFC 8707)' });
 
@@ -216,7 +222,7 @@ export const oauthRoutes: Routes = {
         const check = await checkAuthorizationRequest(site.orgId, query, site.origin, ctx.clock.now());
         if (check.outcome === 'show-error') return asRaw(errorPage(check.message));
         if (check.outcome === 'redirect') return redirect(check.location, 302);
-        return continueAuthorization(ctx, request, site, check.request, check.client);
+        return continueAuthorization(ctx, request, site, check.request, check.client, query.login_hint);
       },
     }),
   ),
@@ -239,7 +245,14 @@ export const oauthRoutes: Routes = {
           if (!(error instanceof AppError) || (error.status !== 401 && error.status !== 429 && error.status !== 400)) throw error;
           const client = await resolveClient(authorization.clientId, site.orgId, ctx.clock.now());
           const message = error.status === 429 ? 'Too many failed sign-ins. Wait a few minutes and try again.' : 'That e-mail address and password do not match an account of this organization.';
-          const page = signInPage({ organizationName: await organizationName(site.orgId), clientName: 'refused' in client ? authorization.clientId : client.clientName, sealedRequest: body.request, email: body.email, error: message });
+          const page = signInPage({
+            organizationName: await organizationName(site.orgId),
+            clientName: 'refused' in client ? authorization.clientId : client.clientName,
+            sealedRequest: body.request,
+            email: body.email,
+            error: message,
+            forgotPasswordHref: forgotPasswordHref(site),
+          });
           return asRaw({ ...page, statusCode: error.status === 429 ? 429 : 200 });
         }
       },

@@ -88,6 +88,8 @@ export interface SignInPageInput {
   sealedRequest: string;
   email?: string;
   error?: string;
+  /** The console's "Forgot password" page of this organization. */
+  forgotPasswordHref: string;
 }
 
 export function signInPage(input: SignInPageInput): Page {
@@ -104,7 +106,8 @@ ${error}<form method="post" action="/api/v1/oauth/authorize/sign-in">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required${described}>
 <div class="actions"><button class="primary" type="submit">Sign in</button></div>
-</form>`,
+</form>
+<p class="muted"><a href="${escapeHtml(input.forgotPasswordHref)}">Forgot password?</a></p>`,
   );
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, createMember, setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { api, createMember, mailedToken, setPlan, signupOrg, type TestOrg } from '../support/api.js';
 import { lapseClaim } from '../support/tickets.js';
 import { launchChromium, seriousAxeViolations } from '../support/browser.js';
 import { createAgent, createBoard, createTicket, type TestAgent } from '../support/factories.js';
@@ -435,6 +435,102 @@ describe('a person who is not signed in', () => {
       await context.close();
     }
   });
+});
+
+describe('people join and recover', () => {
+  /** The page checked by axe-core and photographed at a phone's and a desktop's width. */
+  async function checkPage(page: Page, name: string): Promise<void> {
+    for (const width of [390, 1440]) {
+      await page.setViewport({ width, height: 900 });
+      expect({ name, width, violations: await seriousAxeViolations(page) }).toEqual({ name, width, violations: [] });
+      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`) });
+    }
+  }
+
+  it('invites a person from the People page, who joins from the mailed link and signs in', async () => {
+    const email = `joiner-${Date.now()}@example.test`;
+    const admin = await browser.createBrowserContext();
+    const invitee = await browser.createBrowserContext();
+    try {
+      const page = await admin.newPage();
+      await page.setViewport({ width: 1440, height: 900 });
+      await page.goto(consoleUrl('/people'), { waitUntil: 'load' });
+      await signIn(page);
+      await page.waitForSelector('::-p-aria([name="Invite a person"][role="heading"])');
+      await page.locator('::-p-aria([name="Email"][role="textbox"])').fill(email);
+      await page.locator(button('Invite')).click();
+      await waitForText(page, `Invitation sent to ${email}`);
+      await page.waitForSelector(`::-p-aria([name="Withdraw the invitation of ${email}"][role="button"])`);
+
+      const { link: mailed } = await mailedToken(org.slug, email);
+      const joining = await invitee.newPage();
+      await joining.setViewport({ width: 1440, height: 900 });
+      await joining.goto(mailed.href, { waitUntil: 'load' });
+      await joining.waitForSelector('::-p-aria([name="Join your team"][role="heading"])');
+      // The link's secret leaves the address at once.
+      expect(new URL(joining.url()).searchParams.has('token')).toBe(false);
+      await checkPage(joining, 'join');
+      await joining.locator('::-p-aria([name="Name"][role="textbox"])').fill('Jo Joiner');
+      await joining.type('#join-password', 'joiner password 1');
+      await joining.locator(button('Join')).click();
+      await waitForText(joining, `You joined as ${email}`);
+      await Promise.all([joining.waitForNavigation(), joining.locator(button('Sign in')).click()]);
+      await joining.waitForSelector('#email');
+      expect(await joining.$eval('#email', (input) => (input as unknown as { value: string }).value)).toBe(email);
+      await joining.type('#password', 'joiner password 1');
+      await Promise.all([joining.waitForNavigation(), joining.locator(button('Sign in')).click()]);
+      await joining.waitForSelector('::-p-aria([name="Inbox"][role="heading"])');
+      await waitForText(joining, 'Jo Joiner');
+
+      // The invitation is used: gone from the admin's list, and the person is a member.
+      await page.waitForFunction(`!document.body.innerText.includes(${JSON.stringify(`Withdraw the invitation of ${email}`)}) && document.body.innerText.includes('Jo Joiner')`, { timeout: 15_000 });
+    } finally {
+      await Promise.all([admin.close(), invitee.close()]);
+    }
+  }, 90_000);
+
+  it('resets a forgotten password from the sign-in page, with the link from the outbox, and signs in with the new one', async () => {
+    const member = await createMember(org, { name: 'Forgetful Fern' });
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      await page.setViewport({ width: 1440, height: 900 });
+      await page.goto(consoleUrl(), { waitUntil: 'load' });
+      await page.waitForSelector('#email');
+      await Promise.all([page.waitForNavigation(), page.locator(link('Forgot password?')).click()]);
+      await page.waitForSelector('::-p-aria([name="Forgot your password?"][role="heading"])');
+      await checkPage(page, 'forgot');
+      await page.locator('::-p-aria([name="Email"][role="textbox"])').fill(member.email);
+      await page.locator(button('Send reset link')).click();
+      await waitForText(page, 'Check your e-mail');
+
+      // The platform operator's outbox (npm start keeps mail there) holds the link.
+      await page.goto(consoleUrl('/outbox'), { waitUntil: 'load' });
+      await page.waitForSelector('::-p-aria([name="Outbox"][role="heading"])');
+      await page.type('#outbox-token', inject('platformAdminToken'));
+      await page.locator(button('Show outbox')).click();
+      await page.waitForSelector(link(`Open the link for ${member.email}`));
+      await checkPage(page, 'outbox');
+      await Promise.all([page.waitForNavigation(), page.locator(link(`Open the link for ${member.email}`)).click()]);
+      await page.waitForSelector('::-p-aria([name="Set a new password"][role="heading"])');
+      await checkPage(page, 'reset');
+      await page.type('#reset-password', 'fresh password 99');
+      await page.type('#reset-repeat', 'fresh password 99');
+      await page.locator(button('Set password')).click();
+      await waitForText(page, 'Your password is set');
+      expect((await api('GET', '/api/v1/users/me', { token: member.token, org: org.slug })).status).toBe(401);
+
+      await Promise.all([page.waitForNavigation(), page.locator(button('Sign in')).click()]);
+      await page.waitForSelector('#email');
+      await page.type('#email', member.email);
+      await page.type('#password', 'fresh password 99');
+      await Promise.all([page.waitForNavigation(), page.locator(button('Sign in')).click()]);
+      await page.waitForSelector('::-p-aria([name="Inbox"][role="heading"])');
+      await waitForText(page, 'Forgetful Fern');
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
 });
 
 describe('the console’s documents', () => {

@@ -13,10 +13,21 @@ const queryClient = new QueryClient({
   defaultOptions: { queries: { refetchInterval: 5000, staleTime: 2000, retry: 1 } },
 });
 
+/** Pages for people who are not signed in (pages/public.tsx), loaded only when opened. */
+const PUBLIC_PAGES = new Set(['join', 'reset', 'forgot', 'outbox']);
+
 locateOrganization();
 const root = createRoot(document.getElementById('root')!);
+const page = location.pathname.split('/')[2] ?? '';
 if (!organization.slug) {
   root.render(<ChooseOrganization />);
+} else if (PUBLIC_PAGES.has(page)) {
+  const { PublicPage } = await import('./pages/public');
+  root.render(
+    <StrictMode>
+      <PublicPage page={page} />
+    </StrictMode>,
+  );
 } else {
   await startSession();
   root.render(

@@ -50,8 +50,8 @@ export function organizationHeaders(): Record<string, string> {
   return organization.sharedOrigin && organization.slug ? { 'x-organization': organization.slug } : {};
 }
 
-/** The authorization request for a verifier; `returnTo` rides in `state` when the person must sign in. */
-async function authorizeUrl(verifier: string, returnTo: string): Promise<string> {
+/** The authorization request for a verifier; `returnTo` rides in `state` when the person must sign in; `loginHint` fills the e-mail. */
+async function authorizeUrl(verifier: string, returnTo: string, loginHint?: string): Promise<string> {
   const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
   const params = new URLSearchParams({
     response_type: 'code',
@@ -63,6 +63,7 @@ async function authorizeUrl(verifier: string, returnTo: string): Promise<string>
     state: `${randomText()}.${base64url(new TextEncoder().encode(returnTo))}`,
   });
   if (organization.sharedOrigin && organization.slug) params.set('org', organization.slug);
+  if (loginHint) params.set('login_hint', loginHint);
   return `/api/v1/oauth/authorize?${params}`;
 }
 
@@ -107,9 +108,9 @@ function revoke(held: Tokens): Promise<Response> {
   });
 }
 
-/** Sends the person to the sign-in page, to come back to `returnTo`. */
-export async function goToSignIn(returnTo = location.pathname + location.search): Promise<never> {
-  location.assign(await authorizeUrl(randomText(), returnTo));
+/** Sends the person to the sign-in page (their e-mail filled in when known), to come back to `returnTo`. */
+export async function goToSignIn(returnTo = location.pathname + location.search, loginHint?: string): Promise<never> {
+  location.assign(await authorizeUrl(randomText(), returnTo, loginHint));
   return new Promise<never>(() => {});
 }
 

@@ -88,6 +88,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forgot password: mail a reset link
+         * @description When the address belongs to an active person of the organization the request addresses, a link to set a new password is mailed to it (it works once, for 60 minutes). The answer is 204 for any address, known or not, and takes about the same time either way. At most 5 requests per address an hour and 50 per source address in 15 minutes (429).
+         */
+        post: operations["postAuthPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password from a reset link
+         * @description `token` is the link's `token` parameter. The link works once and for 60 minutes, and not after the password changed since it was mailed. Setting the password ends every session and revokes every OAuth grant of the person; they sign in again with the new one. A link that is not valid any more answers 400 `VALIDATION_ERROR` on `token`.
+         */
+        post: operations["postAuthPasswordResetConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/me": {
         parameters: {
             query?: never;
@@ -176,6 +216,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invitations not yet accepted
+         * @description Pending invitations (neither accepted nor expired), newest first. Needs `users:manage`.
+         */
+        get: operations["getInvitations"];
+        put?: never;
+        /**
+         * Invite a person by e-mail
+         * @description Mails the address a link to join the organization (valid 7 days, once) with the role and permission groups given (the role's group unless named). Needs `users:manage`, and the caller must hold what the groups grant; only an administrator invites an administrator. Customers are created with `POST /api/v1/users`. Until someone accepts, the invitation is listed and can be withdrawn. Without a mail service configured, the message waits in the platform operator's outbox.
+         */
+        post: operations["postInvitations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw an invitation
+         * @description Its link stops working at once. Needs `users:manage`.
+         */
+        delete: operations["deleteInvitationsByInvitationId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: choose a name and password, and sign in
+         * @description `token` is the invitation link's `token` parameter. The person joins with the e-mail address and permission groups of the invitation and is signed in (a session, as sign-in gives). A link works once and for 7 days; one that is not valid any more answers 400 `VALIDATION_ERROR` on `token`.
+         */
+        post: operations["postInvitationsAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organization": {
         parameters: {
             query?: never;
@@ -246,6 +350,26 @@ export interface paths {
         head?: never;
         /** Set an organization's plan (platform operator) */
         patch: operations["patchPlatformOrganizationsBySlug"];
+        trace?: never;
+    };
+    "/api/v1/platform/organizations/{slug}/outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Mail the service kept for an organization (platform operator)
+         * @description While no mail service is configured (no `mailFrom` in the stack; always under `npm start`), invitations and password resets are not sent but kept here for 7 days, newest first, links included. With SES configured the outbox stays empty.
+         */
+        get: operations["getPlatformOrganizationsBySlugOutbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/boards": {
@@ -3047,6 +3171,35 @@ export interface components {
             /** @description The secret; shown once, store it now */
             token: string;
         };
+        Invitation: {
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "ADMIN" | "TEAM_MEMBER" | "CUSTOMER";
+            permissionGroupIds: string[];
+            invitedBy: {
+                id: string;
+                name: string;
+            };
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AcceptedInvitation: {
+            organization: {
+                id: string;
+                slug: string;
+                name: string;
+                /** @enum {string} */
+                plan: "FREE" | "PRO" | "ENTERPRISE";
+            };
+            user: components["schemas"]["User"];
+            /** @description Session token (a JWT); send it as `Authorization: Bearer …` */
+            token: string;
+            /** @description Seconds until the session expires */
+            expiresIn: number;
+        };
         Organization: {
             id: string;
             slug: string;
@@ -3074,6 +3227,16 @@ export interface components {
             permissions: string[];
             /** @description Created with the organization; cannot be deleted */
             isSystem: boolean;
+        };
+        OutboxMail: {
+            id: string;
+            to: string;
+            subject: string;
+            text: string;
+            /** @description The link the message carries (an invitation or a password reset): a secret, for the person it was meant for */
+            link: string;
+            /** Format: date-time */
+            sentAt: string;
         };
         Board: {
             id: string;
@@ -4789,6 +4952,146 @@ export interface operations {
             };
         };
     };
+    postAuthPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid (`VALIDATION_ERROR` with `details.issues`); nothing was changed. Codes: `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the route reads (JSON; form-encoded for OAuth forms); nothing was changed. Codes: `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is revealed. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthPasswordResetConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid (`VALIDATION_ERROR` with `details.issues`); nothing was changed. Codes: `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the route reads (JSON; form-encoded for OAuth forms); nothing was changed. Codes: `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is revealed. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getUsersMe: {
         parameters: {
             query?: never;
@@ -5547,6 +5850,373 @@ export interface operations {
             };
         };
     };
+    getInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Invitation"][];
+                    };
+                };
+            };
+            /** @description The request is invalid (`VALIDATION_ERROR` with `details.issues`); nothing was changed. Codes: `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid credential. Codes: `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `FORBIDDEN`, `INSUFFICIENT_SCOPE` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is revealed. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postInvitations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first successful answer is kept for 24 hours and given again, with `Idempotent-Replayed: true`, to the same key sent with the same request (method, path and body), without doing the work twice. The same key with another request: 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running: 409 `IDEMPOTENCY_KEY_IN_USE`; when the first took effect but the service stopped before it answered (a crash), 409 `IDEMPOTENCY_KEY_COMMITTED` with `details.created` naming what it made (`[{type, id}]`): the work commits together with the record that it was done, so no crash makes a keyed request run twice. Keys belong to your organization and actor. An error answer is not kept. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /**
+                     * @default TEAM_MEMBER
+                     * @enum {string}
+                     */
+                    role?: "ADMIN" | "TEAM_MEMBER";
+                    permissionGroupIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description The request is invalid (`VALIDATION_ERROR` with `details.issues`); nothing was changed. Codes: `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid credential. Codes: `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `FORBIDDEN`, `INSUFFICIENT_SCOPE`, `PAT_READ_ONLY` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state; nothing was changed. Codes: `CONFLICT`, `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_COMMITTED` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the route reads (JSON; form-encoded for OAuth forms); nothing was changed. Codes: `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The idempotency key was used before with a different request; nothing was changed. Codes: `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is revealed. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteInvitationsByInvitationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid (`VALIDATION_ERROR` with `details.issues`); nothing was changed. Codes: `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid credential. Codes: `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `FORBIDDEN`, `INSUFFICIENT_SCOPE`, `PAT_READ_ONLY`, `PAT_DENY_DELETE` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state; nothing was changed. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is revealed. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postInvitationsAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    name: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedInvitation"];
+                };
+            };
+            /** @description The request is invalid (`VALIDATION_ERROR` with `details.issues`); nothing was changed. Codes: `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state; nothing was changed. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the route reads (JSON; form-encoded for OAuth forms); nothing was changed. Codes: `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is revealed. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getOrganization: {
         parameters: {
             query?: never;
@@ -6270,6 +6940,83 @@ export interface operations {
             };
             /** @description The request body is not of a media type the route reads (JSON; form-encoded for OAuth forms); nothing was changed. Codes: `UNSUPPORTED_MEDIA_TYPE` */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is revealed. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPlatformOrganizationsBySlugOutbox: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OutboxMail"][];
+                        /** @description Exact number of matching items */
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description The request is invalid (`VALIDATION_ERROR` with `details.issues`); nothing was changed. Codes: `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid credential. Codes: `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18513,6 +19260,8 @@ export interface operations {
                 resource?: string;
                 /** @description The organization's slug, on a shared origin only (the metadata's `authorization_endpoint` carries it there) */
                 org?: string;
+                /** @description An e-mail address to fill the sign-in form with (OpenID Connect Core §3.1.2.1); the console sends it after a person joins */
+                login_hint?: string;
             };
             header?: never;
             path?: never;
