@@ -9,6 +9,7 @@ import { guarded, transact } from '../db/transact.js';
 import { consumeRateLimits, rateWindow } from '../db/rate-limit.js';
 import { hashPassword } from '../core/passwords.js';
 import { linkTo, sendMail } from '../mail/index.js';
+import { log } from '../core/telemetry.js';
 
 /** How long a reset link works. */
 export const PASSWORD_RESET_MINUTES = 60;
@@ -57,6 +58,7 @@ export async function requestPasswordReset(ctx: AnonymousContext, orgSlug: strin
       .create({ orgId: slug.orgId, resetId, userId: user.userId, secretHash: sha256Hex(secret), expiresAt: expiresAt.toISOString(), ttl: epochSeconds(expiresAt) + 86_400, createdAt: now.toISOString() })
       .go({ response: 'none' });
     const link = linkTo('/app/reset', { token: `${resetId}.${secret}` }, { slug: organization.slug, baseDomain: config().baseDomain, requestOrigin: site.requestOrigin });
+    // A failed send is logged, not answered: the answer must not differ for a known address.
     await sendMail(
       {
         orgId: slug.orgId,
@@ -66,7 +68,7 @@ export async function requestPasswordReset(ctx: AnonymousContext, orgSlug: strin
         link,
       },
       now,
-    );
+    ).catch((error: unknown) => log.error('password reset mail not sent', { orgId: slug.orgId, resetId }, error));
   } finally {
     const left = RESET_REQUEST_FLOOR_MS - (Date.now() - started);
     if (left > 0) await sleep(left);
