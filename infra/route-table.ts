@@ -331,6 +331,8 @@ export const functionGroups: FunctionDefinition[] = [
     routes: mcpRoutes,
     // The SDK's runtime shim from its public exports, without Ajv (lib/mcp/sdk-runtime.ts).
     aliases: { '@modelcontextprotocol/server/_shims': 'lib/mcp/sdk-runtime.ts' },
+    // The MCP Apps views are built with the console (its `mcp-app/` folder, read by lib/mcp/apps.ts).
+    builtFolder: { name: CONSOLE_ASSET_DIR, build: ensureConsoleBuilt },
   },
   {
     // The API reference: `GET /` (an index), the OpenAPI document and the docs page with its renderer.

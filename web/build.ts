@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +25,7 @@ function filesUnder(dir: string): string[] {
 /** The hash of everything the build reads: the sources, the page, the build settings and the locked packages. */
 function sourceHash(): string {
   const hash = createHash('sha256');
-  for (const file of ['index.html', 'vite.config.ts', '../package-lock.json', ...filesUnder('src')].sort()) {
+  for (const file of ['index.html', 'vite.config.ts', 'build.ts', '../package-lock.json', ...filesUnder('src'), ...filesUnder('mcp-app')].sort()) {
     hash.update(file).update('\0').update(readFileSync(path.join(WEB, file))).update('\0');
   }
   return hash.digest('hex');
@@ -35,6 +35,32 @@ const stampOf = (dir: string): string | undefined => {
   const file = path.join(dir, STAMP);
   return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 };
+
+/**
+ * The MCP Apps views (web/mcp-app, lib/mcp/apps.ts): each one HTML document with its script
+ * bundled and inlined (an AI client renders the document alone, in a sandboxed frame), to
+ * `mcp-app/<name>.html` of the build.
+ */
+function buildMcpApps(out: string): void {
+  const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  mkdirSync(path.join(out, 'mcp-app'), { recursive: true });
+  for (const name of ['inbox']) {
+    const bundled = esbuild.buildSync({
+      entryPoints: [path.join(WEB, 'mcp-app', `${name}.ts`)],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      target: 'es2022',
+      write: false,
+      legalComments: 'none',
+      define: { 'process.env.NODE_ENV': '"production"' },
+    });
+    // `</script` cannot appear inside the inline script; the bundle's text is escaped where it would.
+    const script = bundled.outputFiles[0]!.text.replace(/<\/(script)/gi, '<\\/$1');
+    const page = readFileSync(path.join(WEB, 'mcp-app', `${name}.html`), 'utf8').replace('/*SCRIPT*/', () => script);
+    writeFileSync(path.join(out, 'mcp-app', `${name}.html`), page);
+  }
+}
 
 /** Builds the console unless web/dist was built from the same sources; answers web/dist. */
 export function ensureConsoleBuilt(): string {
@@ -49,6 +75,7 @@ export function ensureConsoleBuilt(): string {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, NODE_ENV: 'production' },
     });
+    buildMcpApps(out);
     writeFileSync(path.join(out, STAMP), hash);
     // Another process may have put the same build in place meanwhile: then this one is dropped.
     if (stampOf(CONSOLE_DIST) !== hash) {

@@ -6,6 +6,8 @@ import type { DomainContext } from '../db/context.js';
 import { checkIdempotencyKey, runIdempotently } from '../db/idempotency.js';
 import { errorContent, MAX_RESULT_CHARACTERS, toolsFor, type ToolDefinition } from './tools.js';
 import { registerPrompts } from './prompts.js';
+import { registerApps } from './apps.js';
+import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import { refuseMalformedText } from '../core/text.js';
 
 export const SERVER_INFO = { name: 'work-management', version: '1.0.0' } as const;
@@ -50,6 +52,7 @@ export function buildMcpServer(ctx: DomainContext): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
   for (const tool of toolsFor(ctx)) registerTool(server, ctx, tool);
   registerPrompts(server);
+  registerApps(server);
   return server;
 }
 
@@ -112,6 +115,8 @@ function registerTool(server: McpServer, ctx: DomainContext, tool: ToolDefinitio
       outputSchema: withoutDialect(tool.output),
       // The tool's `title` is the display name; annotations repeat nothing of it.
       annotations: { readOnlyHint: tool.readOnly, destructiveHint: tool.destructive, idempotentHint: tool.idempotent, openWorldHint: false },
+      // Its MCP Apps view (lib/mcp/apps.ts), under the current key and the one older hosts read (as ext-apps' registerAppTool writes both).
+      ...(tool.ui ? { _meta: { ui: { resourceUri: tool.ui }, [RESOURCE_URI_META_KEY]: tool.ui } } : {}),
     },
     async (input: unknown) => {
       try {

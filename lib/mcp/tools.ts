@@ -6,13 +6,15 @@ import { listStatuses } from '../statuses/index.js';
 import {
   listIssues, createBoardTicket, getTicket, patchTicket, changeTicketStatus, REPORT_OUTCOMES, reportRun, claimTicket, claimNext, heartbeatClaim, releaseClaim, locateTicket,
   handoffFields, heartbeatNote, leaseSeconds as leaseLength, statusChangeReason, ticketDescription, ticketSearch, ticketTimestamp, ticketTitle, type Ticket,
+  acceptSuggestion, listPendingSuggestions, rejectSuggestion,
 } from '../tickets/index.js';
 import { PRIORITIES } from '../db/entities/index.js';
 import { commentContent, createComment, listComments } from '../comments/index.js';
-import { createEntry, entryDescription, entryDurationMinutes } from '../time/index.js';
+import { createEntry, decideEntry, entryDescription, entryDurationMinutes, listEntries } from '../time/index.js';
 import { calendarDate, idParam, requiredText, webLink } from '../core/fields.js';
 import { groupDigits } from '../core/text.js';
 import { getPage, searchSpace, searchWiki } from '../wiki/index.js';
+import { INBOX_APP_URI } from './apps.js';
 
 /**
  * The MCP tools: each a thin adapter over the domain functions the REST routes call, never a
@@ -31,6 +33,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   idempotent: boolean;
   input: I;
   output: O;
+  /** An MCP Apps view (`ui://…`) that shows the tool's result in clients with the extension (lib/mcp/apps.ts). */
+  ui?: string;
   run: (ctx: DomainContext, input: z.infer<I>) => Promise<z.infer<O>>;
 }
 
@@ -540,6 +544,82 @@ export const TOOLS: readonly ToolDefinition[] = [
       const found = await getPage(ctx, input.spaceId, input.pageId);
       if (input.offset > found.content.length) throw invalidField('offset', `The page has ${found.content.length} characters`);
       return pageWindow(found, input.offset);
+    },
+  }),
+  define({
+    name: 'inbox_show',
+    title: 'Show my inbox',
+    description:
+      "What waits for you: agents' suggested moves (decide with suggestions_decide) and, for approvers, agents' time (time_entries_decide).",
+    readOnly: true,
+    destructive: false,
+    idempotent: true,
+    ui: INBOX_APP_URI,
+    input: z.object({}),
+    output: z.object({
+      suggestions: z.array(z.object({ id: z.string(), boardId: z.string(), ticketId: z.string(), displayId: z.string(), title: z.string(), to: z.string().nullable(), reason: z.string().nullable(), by: z.string() })),
+      suggestionsTotal: z.number(),
+      pendingTime: z.array(z.object({ id: z.string(), agent: z.string(), minutes: z.number(), description: z.string(), displayId: z.string().nullable() })),
+      pendingTimeTotal: z.number(),
+      mayApproveTime: z.boolean(),
+    }),
+    run: async (ctx) => {
+      const mayApproveTime = ctx.actor.isAdmin || ctx.actor.permissions.has('time-tracking:approve');
+      const [suggestions, time] = await Promise.all([
+        ctx.actor.role === 'CUSTOMER' ? null : listPendingSuggestions(ctx, { page: 1, limit: 50 }),
+        mayApproveTime && ctx.org.timeTrackingEnabled ? listEntries(ctx, { page: 1, limit: 50, state: 'PENDING' }) : null,
+      ]);
+      return {
+        suggestions: (suggestions?.items ?? []).map((item) => ({
+          id: item.id,
+          boardId: item.boardId,
+          ticketId: item.ticketId,
+          displayId: item.ticket.displayId,
+          title: cut(item.ticket.title, 200, 'tickets_get shows it in full'),
+          to: item.toStatus.name,
+          reason: item.reason === null ? null : cut(item.reason, 500, 'tickets_get shows the ticket'),
+          by: item.suggestedBy.name,
+        })),
+        suggestionsTotal: suggestions?.total ?? 0,
+        pendingTime: (time?.items ?? []).map((entry) => ({
+          id: entry.id,
+          agent: entry.user.name,
+          minutes: entry.durationMinutes,
+          description: cut(entry.description, 500, 'the time entries route shows it in full'),
+          displayId: entry.ticket?.displayId ?? null,
+        })),
+        pendingTimeTotal: time?.total ?? 0,
+        mayApproveTime,
+      };
+    },
+  }),
+  define({
+    name: 'suggestions_decide',
+    title: "Decide an agent's suggested move",
+    description: "Accept (the ticket moves) or reject an agent's suggestion from inbox_show.",
+    readOnly: false,
+    destructive: false,
+    idempotent: false,
+    input: z.object({ boardId: idParam, ticketId: idParam, suggestionId: idParam, decision: z.enum(['accept', 'reject']), reason: statusChangeReason.optional() }),
+    output: z.object({ id: z.string(), state: z.string(), ticketId: z.string() }),
+    run: async (ctx, input) => {
+      const decide = input.decision === 'accept' ? acceptSuggestion : rejectSuggestion;
+      const decided = await decide(ctx, input.boardId, input.ticketId, input.suggestionId, input.reason ? { reason: input.reason } : {});
+      return { id: decided.id, state: decided.state, ticketId: decided.ticketId };
+    },
+  }),
+  define({
+    name: 'time_entries_decide',
+    title: "Decide an agent's time",
+    description: "Approve or reject an agent's pending time from inbox_show.",
+    readOnly: false,
+    destructive: false,
+    idempotent: false,
+    input: z.object({ entryId: idParam, decision: z.enum(['approve', 'reject']), reason: z.string().max(500).optional() }),
+    output: z.object({ id: z.string(), state: z.string() }),
+    run: async (ctx, input) => {
+      const decided = await decideEntry(ctx, input.entryId, input.decision === 'approve' ? 'APPROVED' : 'REJECTED', input.decision === 'reject' ? input.reason : undefined);
+      return { id: decided.id, state: decided.state };
     },
   }),
 ];

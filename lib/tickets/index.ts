@@ -25,3 +25,4 @@ export { saveTicket } from './write.js';
 export { sweepStaleSearchIndex } from './search/index.js';
 export { systemContext } from './system-context.js';
 export { description as ticketDescription, handoffFields, heartbeatNote, leaseSeconds, reason as statusChangeReason, ticketSearch, timestamp as ticketTimestamp, title as ticketTitle } from './inputs.js';
+export { acceptSuggestion, listPendingSuggestions, rejectSuggestion } from './suggestions/suggestions.js';

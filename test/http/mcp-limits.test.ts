@@ -54,6 +54,8 @@ const COUNTERPARTS: Record<string, { route: string; fields: Record<string, strin
   comments_add: { route: `POST ${TICKET}/comments`, fields: { content: 'content' } },
   time_log: { route: 'POST /api/v1/time-tracking/entries', fields: { durationMinutes: 'durationMinutes', description: 'description', date: 'date' } },
   wiki_search: { route: 'GET /api/v1/wiki/search', fields: { query: 'q' } },
+  suggestions_decide: { route: `POST ${TICKET}/suggestions/{suggestionId}/reject`, fields: { reason: 'reason' } },
+  time_entries_decide: { route: 'POST /api/v1/time-tracking/entries/{entryId}/reject', fields: { reason: 'reason' } },
 };
 
 /**
@@ -66,6 +68,8 @@ const MCP_ONLY = new Set([
   'statusId', 'assigneeId', 'claimable', 'assignedToMe', 'claimedBy', 'includePlanning',
   'outcome', 'prUrl', 'branch', 'setStatus', 'releaseClaim', 'summary',
   'spaceId', 'pageId', 'offset',
+  // Deciding from the inbox: REST names the suggestion or entry in the path, and the decision by the route (accept / reject).
+  'suggestionId', 'entryId', 'decision',
 ]);
 
 const LIMIT_KEYWORDS = ['maxLength', 'minLength', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'maxItems', 'minItems', 'pattern', 'enum'];

@@ -304,6 +304,34 @@ describe('WorkManagementStack with a custom domain', () => {
   });
 });
 
+describe('mail through SES', () => {
+  it('gives the sender, and ses:SendEmail from its identity alone, only to the functions that send mail, and only when a sender is set', () => {
+    const withMail = synth({ ...cloudProps, mailFrom: 'noreply@mail.example.com', mailConfigurationSet: 'work-mail' });
+    const without = synth(cloudProps);
+    for (const group of functionGroups) {
+      const sends = group.kind === 'http' && group.sendsMail === true;
+      const [, fn] = functionOf(withMail, group.name);
+      const statements = (Object.values(withMail.findResources('AWS::IAM::Policy')) as Resource[])
+        .filter((policy) => policy.Properties.Roles.some((role: { Ref?: string }) => role.Ref === fn.Properties.Role['Fn::GetAtt'][0]))
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown; Condition?: unknown }[])
+        .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('ses:')));
+      if (!sends) {
+        expect(fn.Properties.Environment.Variables, group.name).not.toHaveProperty('MAIL_FROM');
+        expect(statements, group.name).toEqual([]);
+        continue;
+      }
+      expect(fn.Properties.Environment.Variables).toMatchObject({ MAIL_FROM: 'noreply@mail.example.com', MAIL_CONFIGURATION_SET: 'work-mail' });
+      expect(statements).toHaveLength(1);
+      expect(statements[0]!.Action).toBe('ses:SendEmail');
+      expect(JSON.stringify(statements[0]!.Resource)).toContain(':identity/mail.example.com');
+      expect(JSON.stringify(statements[0]!.Resource)).toContain(':configuration-set/work-mail');
+      expect(statements[0]!.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'noreply@mail.example.com' } });
+      expect(functionOf(without, group.name)[1].Properties.Environment.Variables).not.toHaveProperty('MAIL_FROM');
+    }
+    expect(functionGroups.filter((group) => group.kind === 'http' && group.sendsMail).map((group) => group.name).sort()).toEqual(['auth', 'users']);
+  });
+});
+
 describe('the API stage and the table, guarded at the edge', () => {
   const stageOf = (template: Template) => Object.values(template.findResources('AWS::ApiGatewayV2::Stage'))[0] as Resource;
 
@@ -380,7 +408,7 @@ describe('operable: alarms, a dashboard, least privilege and headroom', () => {
     const [stageId, stage] = Object.entries(template.findResources('AWS::ApiGatewayV2::Stage'))[0] as [string, Resource & { DependsOn: string[] }];
     const settings = stage.Properties.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
     expect(Object.keys(settings).sort()).toEqual(
-      ['POST /api/v1/auth/login', 'POST /api/v1/auth/signup', 'POST /api/v1/oauth/register', 'GET /api/v1/oauth/authorize', 'POST /api/v1/oauth/authorize/sign-in', 'POST /api/v1/oauth/authorize/sign-out', 'POST /api/v1/oauth/authorize/consent', 'POST /api/v1/oauth/token', 'POST /api/v1/oauth/revoke'].sort(),
+      ['POST /api/v1/auth/login', 'POST /api/v1/auth/signup', 'POST /api/v1/auth/password-reset', 'POST /api/v1/auth/password-reset/confirm', 'POST /api/v1/invitations/accept', 'POST /api/v1/oauth/register', 'GET /api/v1/oauth/authorize', 'POST /api/v1/oauth/authorize/sign-in', 'POST /api/v1/oauth/authorize/sign-out', 'POST /api/v1/oauth/authorize/consent', 'POST /api/v1/oauth/token', 'POST /api/v1/oauth/revoke'].sort(),
     );
     for (const limit of Object.values(settings)) {
       expect(limit.ThrottlingRateLimit).toBeLessThan(API_THROTTLE.rateLimit);
@@ -388,7 +416,7 @@ describe('operable: alarms, a dashboard, least privilege and headroom', () => {
     }
     expect(settings['POST /api/v1/auth/signup']!.ThrottlingRateLimit).toBeLessThanOrEqual(5);
     const groupsWithThrottles = httpGroups().filter((group) => Object.values(group.routes).some((route) => route.edgeThrottle));
-    expect(groupsWithThrottles.map((group) => group.name).sort()).toEqual(['auth', 'oauth']);
+    expect(groupsWithThrottles.map((group) => group.name).sort()).toEqual(['auth', 'oauth', 'users']);
     for (const group of groupsWithThrottles) expect(stage.DependsOn, stageId).toContain(stack.getLogicalId(routesStackOf(stack, group).nestedStackResource as CfnElement));
   });
 
