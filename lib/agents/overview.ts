@@ -104,6 +104,7 @@ export async function getAgentsOverview(ctx: DomainContext) {
       lastSeenAt: agent.lastSeenAt ?? null,
       gitIdentity: agent.gitIdentity ?? null,
       openClaims: openClaims[index]!,
+      claimsTakenLast7Days: sum(last7, 'claimsTaken'),
       claimsExpiredLast7Days: sum(last7, 'claimsExpired'),
       reportedLast7Days: reportedIn(last7),
       reportedLast30Days: reportedIn(last30),

@@ -89,6 +89,7 @@ export const agentsOverviewResult = z.lazy(() =>
           lastSeenAt: timestamp.nullable(),
           gitIdentity: z.string().nullable(),
           openClaims: z.array(openClaim),
+          claimsTakenLast7Days: z.number().int().meta({ description: "Leases the agent took (claims and claim-next) in the last 7 days" }),
           claimsExpiredLast7Days: z.number().int(),
           reportedLast7Days: reported,
           reportedLast30Days: reported,

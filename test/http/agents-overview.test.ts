@@ -54,6 +54,7 @@ describe('agents overview', () => {
           lastSeenAt: null,
           gitIdentity: 'builder-bot',
           openClaims: [],
+          claimsTakenLast7Days: 0,
           claimsExpiredLast7Days: 0,
           reportedLast7Days: { total: 0, done: 0, blocked: 0, needsReview: 0, partial: 0, unknown: 0 },
           reportedLast30Days: { total: 0, done: 0, blocked: 0, needsReview: 0, partial: 0, unknown: 0 },
@@ -132,7 +133,24 @@ describe('agents overview', () => {
 
     const row = (await w.overview()).body.agents[0];
     expect(row.claimsExpiredLast7Days).toBe(2);
+    // A person's claim counts for nobody's fleet row; the agent took two.
+    expect(row.claimsTakenLast7Days).toBe(2);
     expect(row.openClaims).toEqual([]);
+  });
+
+  it('counts the leases an agent takes, once each: a claim, a renewal (not counted), and its own lapsed lease taken back', async () => {
+    const w = await world();
+    const [first, second] = await Promise.all([w.newTicket('first'), w.newTicket('second')]);
+    const claimPath = (ticketId: string) => `/api/v1/boards/${w.board.id}/tickets/${ticketId}/claim`;
+    expect((await w.asAgent('POST', claimPath(first.id), { leaseSeconds: 60 })).status).toBe(201);
+    // Claiming what it holds renews the lease: no new lease, no count.
+    expect((await w.asAgent('POST', claimPath(first.id), { leaseSeconds: 60 })).status).toBe(201);
+    // Its lease lapses and it takes the ticket back: a lapse and a new lease, in one update of its day.
+    await lapseClaim(first.id, new Date(Date.now() - 1000).toISOString());
+    expect((await w.asAgent('POST', claimPath(first.id), { leaseSeconds: 60 })).status).toBe(201);
+    expect((await w.asAgent('POST', claimPath(second.id), { leaseSeconds: 60 })).status).toBe(201);
+    const row = (await w.overview()).body.agents[0];
+    expect(row).toMatchObject({ claimsTakenLast7Days: 3, claimsExpiredLast7Days: 1 });
   });
 
   it('sums the maintained day counters over UTC windows: this month, the last 7 and the last 30 days', async () => {

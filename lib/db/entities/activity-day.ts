@@ -17,8 +17,8 @@ export const isOrgSubject = (subjectId: string): boolean => subjectId === ORG_SU
  * (at most 29 items a day: 25 agents and 4 organization shards). TTL removes an item 90 days after its day.
  *
  * Counters: organization — ticketsClosed, ticketsClosedByAgents (a ticket entering a FINAL
- * status), minutes booked by agents and people (time tracking); agent — claimsExpired (a lease
- * that lapsed), reports by outcome (MCP `tickets_report`), approvedMinutes (time tracking).
+ * status), minutes booked by agents and people (time tracking); agent — claimsTaken (a new lease:
+ * a claim or claim-next), claimsExpired (a lease that lapsed), reports by outcome (MCP `tickets_report`), approvedMinutes (time tracking).
  */
 export const ActivityDay = (config?: EntityConfiguration) =>
   new Entity({
@@ -32,6 +32,7 @@ export const ActivityDay = (config?: EntityConfiguration) =>
     ticketsClosedByAgents: { type: 'number' },
     agentMinutes: { type: 'number' },
     humanMinutes: { type: 'number' },
+    claimsTaken: { type: 'number' },
     claimsExpired: { type: 'number' },
     reportsDone: { type: 'number' },
     reportsBlocked: { type: 'number' },

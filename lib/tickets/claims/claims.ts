@@ -15,6 +15,7 @@ import { saveTicket } from '../write.js';
 import { expireClaim, lapsedClaimsOf, liveClaimsOf } from './expiry.js';
 import { hasLiveClaim, lapsedClaimEffects, releasedClaimEffects, withoutClaim, fenceRefusal } from './lease.js';
 import { publishMetrics } from '../../core/telemetry.js';
+import { activityDelta } from '../../activity/index.js';
 import { isReady } from '../dependencies/readiness.js';
 import { latestHandoffOf, presentHandoff, type HandoffInput, type HandoffView } from './handoffs.js';
 
@@ -181,9 +182,17 @@ export async function claimOnce(ctx: DomainContext, boardId: string, ticketId: s
   // A new claim by an agent takes a slot, unless it replaces its own lapsed claim (which holds one).
   const takesSlot = !alreadyHeld && limit !== null && previousHolder !== me;
   // A lapsed lease this claim replaces (the sweeper has not cleared it yet) ends here as expired.
-  const lapsed = previousHolder && !live ? lapsedClaimEffects(ticket, nowDate, { keepSlot: previousHolder === me }) : undefined;
+  // A new lease by an agent counts in its claimsTaken of the day (the fleet's "claims, 7 days"); taking
+  // back its own lapsed lease counts in the same update as that lapse.
+  const countsTaken = !alreadyHeld && ctx.actor.isAgent;
+  const retakesOwnLapse = previousHolder === me && !live && ticket.claimedByIsAgent === true;
+  const lapsed =
+    previousHolder && !live
+      ? lapsedClaimEffects(ticket, nowDate, { keepSlot: previousHolder === me, ...(countsTaken && retakesOwnLapse ? { holderCounters: { claimsTaken: 1 } } : {}) })
+      : undefined;
   if (lapsed) Object.assign(claim, lapsed.fields);
   const related = (e: TransactionEntities) => [
+    ...(countsTaken && !retakesOwnLapse ? [activityDelta(e, ctx.org.orgId, me, nowDate, { claimsTaken: 1 })] : []),
     ...(takesSlot
       ? [
           guarded(

@@ -1,6 +1,6 @@
 import { AppError } from '../../core/errors.js';
 import { notificationPut } from '../../notifications/index.js';
-import type { HandoffItem, TicketItem } from '../../db/entities/index.js';
+import type { ActivityCounter, HandoffItem, TicketItem } from '../../db/entities/index.js';
 import type { TransactionEntities, TransactionItem } from '../../db/transact.js';
 import type { EventInput } from '../../events/index.js';
 import { activityDelta } from '../../activity/index.js';
@@ -110,12 +110,12 @@ export function releasedClaimEffects(ticket: TicketItem, releasedById: string, r
 /**
  * What ending a lapsed lease adds to the ticket write that clears or replaces it: the agent's
  * slot freed (unless the same agent takes the ticket again, keeping its slot), the agent's
- * claimsExpired counter of the day, TICKET_CLAIM_EXPIRED notifications to the assignee and
+ * claimsExpired counter of the day (with `holderCounters`: an agent taking its own lapsed lease again counts the new one there), TICKET_CLAIM_EXPIRED notifications to the assignee and
  * the agent's owner, a CLAIM_EXPIRED timeline note and ticket.claim_expired. Shared by the
  * sweeper and by a claim that takes over a lapsed, not yet swept lease, so every lease ends
  * with exactly one of ticket.claim_released or ticket.claim_expired.
  */
-export function lapsedClaimEffects(ticket: TicketItem, now: Date, options: { keepSlot?: boolean } = {}): ClaimEndEffects {
+export function lapsedClaimEffects(ticket: TicketItem, now: Date, options: { keepSlot?: boolean; holderCounters?: Partial<Record<ActivityCounter, number>> } = {}): ClaimEndEffects {
   const holder = ticket.claimedById!;
   const isAgent = ticket.claimedByIsAgent === true;
   const recipients = [...new Set([ticket.assigneeId, isAgent ? ticket.claimAgentOwnerId : undefined].filter((id): id is string => !!id))];
@@ -140,7 +140,8 @@ export function lapsedClaimEffects(ticket: TicketItem, now: Date, options: { kee
           now,
         ),
       ),
-      ...(isAgent ? [activityDelta(e, ticket.orgId, holder, now, { claimsExpired: 1 })] : []),
+      // The holder's counters of the day in one update (a transaction may not touch an item twice): its lapse, and what the caller adds for it.
+      ...(isAgent ? [activityDelta(e, ticket.orgId, holder, now, { claimsExpired: 1, ...options.holderCounters })] : []),
     ],
     timeline: [{ kind: 'CLAIM_EXPIRED' as const, details: { previousClaimedById: holder, claimExpiresAt: ticket.claimExpiresAt } }, ...left.timeline],
     events: [{ type: 'ticket.claim_expired', data: { ...baseTicketData(ticket), previousClaimedById: holder, claimExpiresAt: ticket.claimExpiresAt, handoffId: handoff.handoffId } }],

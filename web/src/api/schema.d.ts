@@ -3882,6 +3882,8 @@ export interface components {
                     /** @constant */
                     hidden: true;
                 })[];
+                /** @description Leases the agent took (claims and claim-next) in the last 7 days */
+                claimsTakenLast7Days: number;
                 claimsExpiredLast7Days: number;
                 reportedLast7Days: {
                     total: number;
@@ -27402,7 +27404,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                page: "inbox" | "fleet" | "boards" | "agents" | "people";
+                page: "inbox" | "fleet" | "boards" | "agents" | "people" | "join" | "reset" | "forgot" | "outbox";
             };
             cookie?: never;
         };
@@ -27463,7 +27465,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                page: "inbox" | "fleet" | "boards" | "agents" | "people";
+                page: "inbox" | "fleet" | "boards" | "agents" | "people" | "join" | "reset" | "forgot" | "outbox";
                 id: string;
             };
             cookie?: never;

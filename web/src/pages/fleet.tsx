@@ -44,7 +44,7 @@ export function FleetPage() {
                 <th scope="col">Liveness</th>
                 <th scope="col">Working on</th>
                 <th scope="col">Lease</th>
-                <th scope="col">Claims lapsed, 7 days</th>
+                <th scope="col">Claims, 7 days</th>
                 <th scope="col">Time to approve</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
@@ -105,7 +105,9 @@ function FleetRow({ agent }: { agent: FleetAgent }) {
         )}
       </td>
       <td data-label="Lease">{first ? remaining(first.claimExpiresAt) : '—'}</td>
-      <td data-label="Claims lapsed, 7 days">{agent.claimsExpiredLast7Days}</td>
+      <td data-label="Claims, 7 days">
+        {agent.claimsTakenLast7Days} taken, {agent.claimsExpiredLast7Days} lapsed
+      </td>
       <td data-label="Time to approve">{agent.pendingTime.count > 0 ? `${minutesText(agent.pendingTime.minutes)} (${agent.pendingTime.count})` : '—'}</td>
       <td>
         {claim ? (
