@@ -7,6 +7,7 @@ import { db } from '../db/service.js';
 import { guarded, transact } from '../db/transact.js';
 import type { InvitationItem, Role, UserItem } from '../db/entities/index.js';
 import { hashPassword } from '../core/passwords.js';
+import { splitLinkToken } from './link-tokens.js';
 import { issueSession } from './session-issuer.js';
 import { requireAdmin, requirePermission } from '../organizations/index.js';
 import { linkTo, sendMail } from '../mail/index.js';
@@ -109,13 +110,6 @@ export async function revokeInvitation(ctx: DomainContext, invitationId: string)
 }
 
 const linkNotValid = () => invalidField('token', 'This invitation link is not valid any more: it was used, withdrawn or has expired. Ask for a new one.');
-
-/** `<id>.<secret>` of a mailed link, or nothing when it is not one. */
-export function splitLinkToken(token: string, prefix: string): { id: string; secret: string } | undefined {
-  const [id, secret, ...rest] = token.split('.');
-  if (rest.length > 0 || !id?.startsWith(`${prefix}_`) || !secret) return undefined;
-  return { id, secret };
-}
 
 /**
  * Accepts an invitation from its link: the invitee names themself and sets a password, and is

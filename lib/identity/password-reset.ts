@@ -9,6 +9,7 @@ import { guarded, transact } from '../db/transact.js';
 import { consumeRateLimits, rateWindow } from '../db/rate-limit.js';
 import { hashPassword } from '../core/passwords.js';
 import { linkTo, sendMail } from '../mail/index.js';
+import { splitLinkToken } from './link-tokens.js';
 import { log } from '../core/telemetry.js';
 
 /** How long a reset link works. */
@@ -85,8 +86,9 @@ const linkNotValid = () => invalidField('token', 'This reset link is not valid a
  */
 export async function confirmPasswordReset(ctx: AnonymousContext, orgSlug: string | null, input: { token: string; password: string }): Promise<void> {
   if (!orgSlug) throw invalidField('X-Organization', 'Name the organization by subdomain or X-Organization header');
-  const [resetId, secret, ...rest] = input.token.split('.');
-  if (rest.length > 0 || !resetId?.startsWith('rst_') || !secret) throw linkNotValid();
+  const parts = splitLinkToken(input.token, 'rst');
+  if (!parts) throw linkNotValid();
+  const { id: resetId, secret } = parts;
   const entities = db().entities;
   const slug = (await entities.organizationSlug.get({ slug: orgSlug }).go()).data;
   if (!slug) throw linkNotValid();
