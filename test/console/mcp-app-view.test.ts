@@ -84,7 +84,7 @@ describe('the inbox view in an MCP Apps host', () => {
     try {
       const frame = await openInbox(page);
       await frame.waitForFunction(`document.body.innerText.includes(${JSON.stringify(`Hostile ${hostile}`)})`, { timeout: 15_000 });
-      expect(await frame.evaluate("[window.__pwned, document.querySelectorAll('img').length]")).toEqual([undefined, 0]);
+      expect(await frame.evaluate("[window.__pwned === undefined, document.querySelectorAll('img').length]")).toEqual([true, 0]);
       // Someone else decides it first: the view's Reject is refused, and says why.
       expect((await org.call('POST', `/api/v1/boards/${boardId}/tickets/${ticket.id}/suggestions/${suggestionId}/reject`, { body: {} })).status).toBe(200);
       await frame.locator(`::-p-aria([name="Reject ${ticket.displayId}"][role="button"])`).click();
