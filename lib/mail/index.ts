@@ -10,6 +10,7 @@
  * The SES client is loaded on first send, so no function pays for it at start.
  */
 import { newId } from '../core/ids.js';
+import { epochSeconds } from '../core/clock.js';
 import { log } from '../core/telemetry.js';
 import { db } from '../db/service.js';
 import { pageOf } from '../core/pages.js';
@@ -64,7 +65,7 @@ export async function sendMail(mail: Mail, now: Date): Promise<void> {
       subject: mail.subject,
       text: mail.text,
       link: mail.link,
-      ttl: Math.floor(now.getTime() / 1000) + OUTBOX_DAYS * 86_400,
+      ttl: epochSeconds(now) + OUTBOX_DAYS * 86_400,
       createdAt: now.toISOString(),
     })
     .go({ response: 'none' });
@@ -83,15 +84,17 @@ export async function listOutbox(orgId: string, query: { page: number; limit: nu
 }
 
 /**
- * The origin a link in a message points at. Deployed: the organization's own origin from the
- * configured base domain, never the request's Host (a forged Host must not send a person's reset
- * link elsewhere). Locally (base domain `localhost`): the loopback origin the request came to,
- * with the organization in `?org=`.
+ * The origin a link in a message points at. With a base domain: the organization's own origin,
+ * never the request's Host (a forged Host must not send a person's reset link elsewhere).
+ * Without one, the organization is named in `?org=` on the origin the request came to: locally
+ * (base domain `localhost`) only a loopback one, and deployed without a custom domain the API's
+ * own endpoint (API Gateway routes a request only by that host, so it cannot be another).
  */
 export function linkTo(path: string, params: Record<string, string>, site: { slug: string; baseDomain: string; requestOrigin: string }): string {
   const local = site.baseDomain === 'localhost';
+  const shared = local || site.baseDomain === '';
   const loopback = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(site.requestOrigin);
-  const origin = local ? (loopback ? site.requestOrigin : 'http://localhost') : `https://${site.slug}.${site.baseDomain}`;
-  const query = new URLSearchParams({ ...(local ? { org: site.slug } : {}), ...params });
+  const origin = !shared ? `https://${site.slug}.${site.baseDomain}` : local && !loopback ? 'http://localhost' : site.requestOrigin;
+  const query = new URLSearchParams({ ...(shared ? { org: site.slug } : {}), ...params });
   return `${origin}${path}?${query}`;
 }

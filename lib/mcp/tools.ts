@@ -15,6 +15,7 @@ import { calendarDate, idParam, requiredText, webLink } from '../core/fields.js'
 import { groupDigits } from '../core/text.js';
 import { getPage, searchSpace, searchWiki } from '../wiki/index.js';
 import { INBOX_APP_URI } from './apps.js';
+import { hasPermission } from '../organizations/index.js';
 
 /**
  * The MCP tools: each a thin adapter over the domain functions the REST routes call, never a
@@ -564,7 +565,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       mayApproveTime: z.boolean(),
     }),
     run: async (ctx) => {
-      const mayApproveTime = ctx.actor.isAdmin || ctx.actor.permissions.has('time-tracking:approve');
+      const mayApproveTime = hasPermission(ctx, 'time-tracking:approve');
       const [suggestions, time] = await Promise.all([
         ctx.actor.role === 'CUSTOMER' ? null : listPendingSuggestions(ctx, { page: 1, limit: 50 }),
         mayApproveTime && ctx.org.timeTrackingEnabled ? listEntries(ctx, { page: 1, limit: 50, state: 'PENDING' }) : null,
