@@ -44,8 +44,8 @@ function Narrow({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-const SignInButton = ({ email, label = 'Sign in' }: { email?: string; label?: string }) => (
-  <button type="button" className="primary" onClick={() => void goToSignIn(href('/app'), email)}>
+const SignInButton = ({ email, label = 'Sign in', kind = 'primary' }: { email?: string; label?: string; kind?: 'primary' | 'secondary' }) => (
+  <button type="button" className={kind} onClick={() => void goToSignIn(href('/app'), email)}>
     {label}
   </button>
 );
@@ -129,9 +129,12 @@ function ForgotPage() {
       <form onSubmit={request.submit}>
         <label htmlFor="forgot-email">Email</label>
         <input id="forgot-email" type="email" required maxLength={320} autoComplete="username" value={email} onChange={(event) => setEmail(event.target.value)} />
-        <button type="submit" className="primary" disabled={request.busy}>
-          Send reset link
-        </button>
+        <div className="actions">
+          <button type="submit" className="primary" disabled={request.busy}>
+            Send reset link
+          </button>
+          <SignInButton label="Back to sign in" kind="secondary" />
+        </div>
         <ErrorAlert error={request.error} />
       </form>
     </Narrow>
@@ -169,6 +172,7 @@ function ResetPage() {
         <input id="reset-password" type="password" required minLength={8} maxLength={256} autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} />
         <label htmlFor="reset-repeat">Repeat the new password</label>
         <input id="reset-repeat" type="password" required minLength={8} maxLength={256} autoComplete="new-password" value={repeated} onChange={(event) => setRepeated(event.target.value)} />
+        <p className="muted">At least 8 characters. Setting it signs you out everywhere.</p>
         <button type="submit" className="primary" disabled={reset.busy}>
           Set password
         </button>
