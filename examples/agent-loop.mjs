@@ -7,6 +7,8 @@
  *      ticket, reading where the last holder stopped (its `handoff`)
  *   2. work, heartbeating       POST …/tickets/{id}/claim/heartbeat  (every third of the lease,
  *                                                                     with a progress note)
+ *      and obeying what people ask in the heartbeat's answer: `directive` stop (release at once,
+ *      with a handoff), pause (keep heartbeating, do no work) or resume; `messages` (read them)
  *   3. move it to review        PATCH …/tickets/{id}/status           (with a reason)
  *   4. release the claim        DELETE …/tickets/{id}/claim           (with a handoff)
  *   Every write names the lease it is made under (X-Claim-Count): once the lease is not ours any
@@ -82,21 +84,25 @@ async function api(method, path, body, headers = {}) {
   const text = await response.text();
   const payload = text ? JSON.parse(text) : undefined;
   if (!response.ok) throw new ApiError(response.status, payload?.error);
+  // 204: nothing to do; `X-Dispatch-Paused` says when a person paused dispatch (organization, agent, board, budget).
+  if (response.status === 204) return { empty: true, dispatchPaused: response.headers.get('x-dispatch-paused') };
   return payload;
 }
 
 const ticketPath = (ticket) => `/api/v1/boards/${ticket.boardId}/tickets/${ticket.id}`;
 
-/** Stand-in for the agent's real work. */
-async function doTheWork(ticket, signal) {
+/**
+ * Stand-in for the agent's real work: WORK_SECONDS of work, done in small steps so that it can
+ * wait while paused and give up when the lease is lost or a stop was asked for (`signal`).
+ */
+async function doTheWork(ticket, signal, control) {
   log('working', { ticket: ticket.displayId, title: ticket.title });
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, WORK_SECONDS * 1000);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new Error('lease lost'));
-    });
-  });
+  let worked = 0;
+  while (worked < WORK_SECONDS * 1000) {
+    if (signal.aborted) throw new Error(signal.reason ?? 'lease lost');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (!control.paused) worked += 100;
+  }
   return `Done: ${ticket.title}`;
 }
 
@@ -107,7 +113,10 @@ async function doTheWork(ticket, signal) {
 async function claimNext(statusIds) {
   try {
     const claimed = await api('POST', '/api/v1/claims/next', { leaseSeconds: LEASE_SECONDS, statusIds });
-    if (!claimed) return null;
+    if (claimed.empty) {
+      if (claimed.dispatchPaused) log('dispatch paused', { scope: claimed.dispatchPaused });
+      return null;
+    }
     const ticket = claimed.ticket;
     log('claimed', { ticket: ticket.displayId, claimExpiresAt: claimed.claim.claimExpiresAt, claimCount: claimed.claim.claimCount, handoff: claimed.handoff?.summary ?? claimed.handoff?.lastNote ?? null });
     return { ticket, fence: { 'x-claim-count': String(claimed.claim.claimCount) } };
@@ -119,22 +128,37 @@ async function claimNext(statusIds) {
   }
 }
 
-/** Works one claimed ticket to review, heartbeating meanwhile; always hands the lease back. */
+/** Works one claimed ticket to review, heartbeating and obeying directives meanwhile; always hands the lease back. */
 async function workOn({ ticket, fence }, review) {
   const lost = new AbortController();
+  const control = { paused: false, stop: null };
   const heartbeat = setInterval(async () => {
     try {
       const renewed = await api('POST', `${ticketPath(ticket)}/claim/heartbeat`, { extendSeconds: LEASE_SECONDS, note: `working on ${ticket.displayId}` }, fence);
       log('heartbeat', { ticket: ticket.displayId, claimExpiresAt: renewed.claimExpiresAt });
+      for (const message of renewed.messages) log('message', { ticket: ticket.displayId, from: message.from.name, text: message.text });
+      const directive = renewed.directive;
+      if (directive?.action === 'stop' && !control.stop) {
+        control.stop = directive;
+        log('stop requested', { ticket: ticket.displayId, by: directive.requestedBy.name, says: directive.message });
+        lost.abort('stopped');
+      } else if (directive?.action === 'pause' && !control.paused) {
+        control.paused = true;
+        log('paused', { ticket: ticket.displayId, by: directive.requestedBy.name, says: directive.message });
+      } else if (directive?.action !== 'pause' && control.paused) {
+        control.paused = false;
+        log('resumed', { ticket: ticket.displayId });
+      }
     } catch (error) {
       // CLAIM_NOT_HELD (lapsed) or CLAIM_SUPERSEDED (someone took it over): stop working.
       log('lease lost', { ticket: ticket.displayId, code: error.code });
-      lost.abort();
+      lost.abort('lease lost');
     }
   }, HEARTBEAT_SECONDS * 1000);
   let outcome = 'gave up';
+  let handoff = null;
   try {
-    const summary = await doTheWork(ticket, lost.signal);
+    const summary = await doTheWork(ticket, lost.signal, control);
     try {
       await api('PATCH', `${ticketPath(ticket)}/status`, { statusId: review.id, reason: summary }, fence);
       outcome = 'moved to review';
@@ -145,10 +169,15 @@ async function workOn({ ticket, fence }, review) {
       outcome = 'review awaits approval';
       log('a person must approve this move', { ticket: ticket.displayId, suggestionId: error.details.suggestionId ?? null });
     }
+  } catch (error) {
+    if (!control.stop) throw error;
+    // Asked to stop: hand the lease back at once, saying where the work stands.
+    outcome = 'stopped';
+    handoff = { summary: `Stopped at ${control.stop.requestedBy.name}'s request${control.stop.message ? ` (${control.stop.message})` : ''}; the work was not finished`, nextSteps: 'Read the request, then start again' };
   } finally {
     clearInterval(heartbeat);
-    if (!lost.signal.aborted) {
-      await api('DELETE', `${ticketPath(ticket)}/claim`, { reason: outcome, handoff: { summary: `${outcome}: ${ticket.title}` } }, fence);
+    if (!lost.signal.aborted || control.stop) {
+      await api('DELETE', `${ticketPath(ticket)}/claim`, { reason: outcome, handoff: handoff ?? { summary: `${outcome}: ${ticket.title}` } }, fence);
       log('released', { ticket: ticket.displayId, reason: outcome });
     }
   }

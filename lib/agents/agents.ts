@@ -24,6 +24,8 @@ export function presentAgent(agent: UserItem, owner: UserItem | undefined, group
     weeklyHoursCap: agent.weeklyHoursCap ?? null,
     maxConcurrentClaims: agent.maxConcurrentClaims ?? null,
     gitIdentity: agent.gitIdentity ?? null,
+    dispatchPaused: agent.dispatchPaused === true,
+    monthlyBudgetMicros: agent.monthlyBudgetMicros ?? null,
     tokenCount,
     lastSeenAt: agent.lastSeenAt ?? null,
     permissionGroups: [...(agent.permissionGroupIds ?? [])]
@@ -199,11 +201,13 @@ export interface UpdateAgentInput {
   timeFactor?: number | null;
   weeklyHoursCap?: number | null;
   maxConcurrentClaims?: number | null;
+  dispatchPaused?: boolean;
+  monthlyBudgetMicros?: number | null;
   gitIdentity?: string | null;
   isActive?: boolean;
 }
 
-const NULLABLE_FIELDS = ['description', 'timeFactor', 'weeklyHoursCap', 'maxConcurrentClaims', 'gitIdentity'] as const;
+const NULLABLE_FIELDS = ['description', 'timeFactor', 'weeklyHoursCap', 'maxConcurrentClaims', 'gitIdentity', 'monthlyBudgetMicros'] as const;
 
 export async function updateAgent(ctx: DomainContext, agentId: string, input: UpdateAgentInput) {
   return retryLostRaces(async () => {
@@ -214,10 +218,15 @@ export async function updateAgent(ctx: DomainContext, agentId: string, input: Up
       owner = other;
       assertValidOwner(owner);
     }
+    // The budget is the organization's cap on what the agent spends: its owner may not raise it.
+    if (input.monthlyBudgetMicros !== undefined && (input.monthlyBudgetMicros ?? null) !== (agent.monthlyBudgetMicros ?? null) && !manages) {
+      throw forbidden("Changing an agent's budget needs agents:manage", 'FORBIDDEN', { permission: 'agents:manage' });
+    }
     const set: Partial<UserItem> = { updatedAt: ctx.clock.now().toISOString() };
     const remove: (typeof NULLABLE_FIELDS)[number][] = [];
     if (input.name !== undefined) set.name = input.name;
     if (input.isActive !== undefined) set.isActive = input.isActive;
+    if (input.dispatchPaused !== undefined) set.dispatchPaused = input.dispatchPaused;
     if (owner) set.ownerId = owner.userId;
     for (const field of NULLABLE_FIELDS) {
       const value = input[field];

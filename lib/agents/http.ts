@@ -57,6 +57,7 @@ export const agentRoutes: Routes = {
       body: z.strictObject({
         statusTransitionsRequireApproval: z.array(z.string().min(1).max(100)).max(100).optional(),
         prsRequireHumanReview: z.boolean().optional(),
+        quarantineAfterLapses: z.number().int().min(0).max(100).optional().meta({ description: 'Leases in a row that lapse before a ticket is quarantined; 0 turns quarantine off' }),
       }),
       handler: (ctx, { body }) => updateAgentPolicies(ctx, body),
     }),
@@ -94,6 +95,8 @@ export const agentRoutes: Routes = {
         maxConcurrentClaims: z.number().int().min(1).max(50).nullable().optional(),
         gitIdentity: z.string().trim().max(254).nullable().optional(),
         isActive: z.boolean().optional(),
+        dispatchPaused: z.boolean().optional().meta({ description: 'While true, claim-next answers 204 with `X-Dispatch-Paused: agent` and named claims 409 DISPATCH_PAUSED; leases held go on' }),
+        monthlyBudgetMicros: z.number().int().min(0).max(1e15).nullable().optional().meta({ description: 'Spend allowed per calendar month, US dollars × 10⁶; null: none' }),
       }),
       handler: (ctx, { params, body }) => updateAgent(ctx, params.agentId, body),
     }),

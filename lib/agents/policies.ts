@@ -37,6 +37,7 @@ export async function updateAgentPolicies(ctx: DomainContext, input: Partial<Age
     next.statusTransitionsRequireApproval = [...new Set(input.statusTransitionsRequireApproval)];
   }
   if (input.prsRequireHumanReview !== undefined) next.prsRequireHumanReview = input.prsRequireHumanReview;
+  if (input.quarantineAfterLapses !== undefined) next.quarantineAfterLapses = input.quarantineAfterLapses;
   await db()
     .entities.organization.patch({ orgId: ctx.org.orgId })
     .set({ agentPolicies: next, updatedAt: ctx.clock.now().toISOString() })

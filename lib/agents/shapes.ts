@@ -15,6 +15,8 @@ export const agentResult = z.lazy(() =>
       weeklyHoursCap: z.number().nullable(),
       maxConcurrentClaims: z.number().int().nullable().meta({ description: "At most this many live claims at once; null: the organization's default" }),
       gitIdentity: z.string().nullable(),
+      dispatchPaused: z.boolean().meta({ description: 'Claim-next gives the agent no new work while true' }),
+      monthlyBudgetMicros: z.number().int().nullable().meta({ description: 'Spend allowed per calendar month, US dollars × 10⁶; null: none' }),
       tokenCount: z.number().int().min(0),
       lastSeenAt: timestamp.nullable(),
       permissionGroups: z.array(z.strictObject({ id: anId, name: z.string(), color: z.string() })),
@@ -29,6 +31,7 @@ export const agentPoliciesResult = z.lazy(() =>
     .strictObject({
       statusTransitionsRequireApproval: z.array(z.string()).meta({ description: "Status keys an agent may not move a ticket into without a person's approval" }),
       prsRequireHumanReview: z.boolean(),
+      quarantineAfterLapses: z.number().int().min(0).meta({ description: 'Leases in a row that lapse before a ticket leaves the ready queue (quarantine); 0: never' }),
       gateableStatusKeys: z.array(z.string()).meta({ description: 'The status keys that can be gated' }),
     })
     .meta({ id: 'AgentPolicies' }),

@@ -33,16 +33,17 @@ export async function writeBoardTeams(board: BoardItem, teams: BoardTeam[], now:
 }
 
 type BoardFieldChanges = Partial<
-  Pick<BoardItem, 'name' | 'description' | 'isArchived' | 'isDeleted' | 'deletedAt' | 'milestonesAndReleases' | 'explainableStatus' | 'enabledStatusIds' | 'transitionRules'>
+  Pick<BoardItem, 'name' | 'description' | 'isArchived' | 'isDeleted' | 'deletedAt' | 'milestonesAndReleases' | 'explainableStatus' | 'enabledStatusIds' | 'transitionRules' | 'dispatchPaused' | 'monthlyBudgetMicros'>
 > & { updatedAt: string };
 
 /** A change of the direct members; adding to or deleting from a set is atomic, so it needs no lock. */
 export type MemberChange = { add: string } | { remove: string };
 
 /** Sets fields of a board that must still exist and not be deleted (else 404); returns the new board. */
-export async function patchLiveBoard(board: BoardItem, changes: BoardFieldChanges, members?: MemberChange): Promise<BoardItem> {
+export async function patchLiveBoard(board: BoardItem, changes: BoardFieldChanges, members?: MemberChange, remove: 'monthlyBudgetMicros'[] = []): Promise<BoardItem> {
   const patch = db().entities.board.patch({ orgId: board.orgId, boardId: board.boardId });
-  const withMembers = !members ? patch : 'add' in members ? patch.add({ memberUserIds: [members.add] }) : patch.delete({ memberUserIds: [members.remove] });
+  const cleared = remove.length ? patch.remove(remove) : patch;
+  const withMembers = !members ? cleared : 'add' in members ? cleared.add({ memberUserIds: [members.add] }) : cleared.delete({ memberUserIds: [members.remove] });
   try {
     const result = await withMembers
       .set(changes)

@@ -178,6 +178,8 @@ export interface UpdateBoardInput {
   features?: { milestonesAndReleases?: boolean; explainableStatus?: boolean };
   /** Replaces the customers assigned to the board (whose customer users then see it). */
   customerIds?: string[];
+  dispatchPaused?: boolean;
+  monthlyBudgetMicros?: number | null;
 }
 
 /** Changes the board's own fields (the prefix never changes: ticket display ids are built from it). */
@@ -190,7 +192,15 @@ export async function updateBoard(ctx: DomainContext, boardId: string, input: Up
     ...(input.isArchived !== undefined ? { isArchived: input.isArchived } : {}),
     ...(input.features?.milestonesAndReleases !== undefined ? { milestonesAndReleases: input.features.milestonesAndReleases } : {}),
     ...(input.features?.explainableStatus !== undefined ? { explainableStatus: input.features.explainableStatus } : {}),
+    ...(input.dispatchPaused !== undefined ? { dispatchPaused: input.dispatchPaused } : {}),
+    ...(input.monthlyBudgetMicros !== undefined && input.monthlyBudgetMicros !== null ? { monthlyBudgetMicros: input.monthlyBudgetMicros } : {}),
   };
+  // A budget of null removes it (with the customers too: replaceCustomers writes the other fields).
+  const clearsBudget = input.monthlyBudgetMicros === null && board.monthlyBudgetMicros !== undefined;
+  if (clearsBudget) {
+    const cleared = await patchLiveBoard(board, { ...changes, updatedAt: ctx.clock.now().toISOString() }, undefined, ['monthlyBudgetMicros']);
+    if (input.customerIds === undefined) return presentBoard(cleared, ctx.actor);
+  }
   if (input.customerIds !== undefined) return presentBoard(await replaceCustomers(ctx, board, changes, input.customerIds), ctx.actor);
   if (Object.keys(changes).length === 0) return presentBoard(board, ctx.actor);
   const updated = await patchLiveBoard(board, { ...changes, updatedAt: ctx.clock.now().toISOString() });

@@ -76,6 +76,8 @@ export const boardsRoutes: Routes = {
         isArchived: z.boolean().optional(),
         features: z.strictObject({ milestonesAndReleases: z.boolean().optional(), explainableStatus: z.boolean().optional() }).optional(),
         customerIds: z.array(idParam).max(MAX_CUSTOMERS_ON_CREATE, `At most ${MAX_CUSTOMERS_ON_CREATE} customers`).optional(),
+        dispatchPaused: z.boolean().optional().meta({ description: "Pause dispatch on this board: claim-next passes its tickets over; leases held go on" }),
+        monthlyBudgetMicros: z.number().int().min(0).max(1e15).nullable().optional().meta({ description: 'Spend allowed per calendar month, US dollars × 10⁶; null: none' }),
       }),
       handler: (ctx, { params, body }) => updateBoard(ctx, params.boardId, body),
     }),

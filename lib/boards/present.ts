@@ -25,6 +25,8 @@ export function presentBoard(board: Omit<BoardItem, 'searchName'>, viewer: Actor
     features: { milestonesAndReleases: board.milestonesAndReleases, explainableStatus: board.explainableStatus },
     memberIds: isCustomer ? [] : [...(board.memberUserIds ?? [])].sort(),
     customerIds,
+    dispatchPaused: board.dispatchPaused === true,
+    monthlyBudgetMicros: isCustomer ? null : board.monthlyBudgetMicros ?? null,
   };
 }
 

@@ -17,6 +17,8 @@ export const boardResult = z.lazy(() =>
       features: z.strictObject({ milestonesAndReleases: z.boolean(), explainableStatus: z.boolean() }),
       memberIds: z.array(anId).meta({ description: 'Direct members; empty for customer users' }),
       customerIds: z.array(anId).meta({ description: "A customer user sees only their own customer" }),
+      dispatchPaused: z.boolean().meta({ description: "While true, claim-next passes this board's tickets over and named claims answer 409 DISPATCH_PAUSED" }),
+      monthlyBudgetMicros: z.number().int().nullable().meta({ description: 'Spend allowed per calendar month on this board, US dollars × 10⁶; null: none (and for customer users)' }),
     })
     .meta({ id: 'Board' }),
 );

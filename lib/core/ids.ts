@@ -7,7 +7,7 @@ const nextUlid = monotonicFactory();
 export type IdPrefix =
   | 'org' | 'usr' | 'brd' | 'sts' | 'typ' | 'team' | 'cst' | 'grp' | 'tok' | 'ses'
   | 'tkt' | 'cmt' | 'lbl' | 'cf' | 'evt' | 'tle' | 'ms' | 'rel' | 'ws' | 'wh' | 'dlv' | 'tmr' | 'te' | 'ntf' | 'sug'
-  | 'pr' | 'pl' | 'cli' | 'grt' | 'atk' | 'bki' | 'tse' | 'wpg' | 'wfd' | 'wpv' | 'hof' | 'job' | 'inv' | 'rst' | 'mail';
+  | 'pr' | 'pl' | 'cli' | 'grt' | 'atk' | 'bki' | 'tse' | 'wpg' | 'wfd' | 'wpv' | 'hof' | 'job' | 'inv' | 'rst' | 'mail' | 'lmsg';
 
 /** `<prefix>_<ULID>`: sortable by creation time, opaque to clients. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${nextUlid()}`;

@@ -74,6 +74,7 @@ export type MetricName =
   | 'ClaimsRefused'
   | 'ClaimsExpired'
   | 'ClaimNextEmpty'
+  | 'ClaimNextPaused'
   | 'WebhookAttempts'
   | 'WebhookFailures'
   | 'WebhookDeadLettered'

@@ -33,7 +33,7 @@ export interface Actor {
    * Set for agents: their owner, concurrent-claim maximum, time factor (null: the
    * organization's) and weekly hours cap (null: none).
    */
-  agent: { ownerId: string | null; maxConcurrentClaims: number | null; timeFactor: number | null; weeklyHoursCap: number | null } | null;
+  agent: { ownerId: string | null; maxConcurrentClaims: number | null; timeFactor: number | null; weeklyHoursCap: number | null; dispatchPaused: boolean; monthlyBudgetMicros: number | null } | null;
 }
 
 /** The explicit context every domain function receives: no Lambda, no HTTP. */

@@ -73,7 +73,14 @@ function operation(routeKey: string, route: Route, tag: string, method: string, 
     : body
       ? { description: status === 201 ? 'Created' : 'OK', content: { 'application/json': { schema: body } } }
       : { description: status === 204 ? 'Done; no body' : 'OK' };
-  if (route.emptyStatus) responses[String(route.emptyStatus)] ??= { description: 'Nothing to do; no body' };
+  if (route.emptyStatus) {
+    responses[String(route.emptyStatus)] ??= {
+      description: 'Nothing to do; no body',
+      ...(route.emptyHeaders
+        ? { headers: Object.fromEntries(Object.entries(route.emptyHeaders).map(([name, description]) => [name, { description, schema: { type: 'string' as const } }])) }
+        : {}),
+    };
+  }
   for (const [errorStatus, codes] of errorResponses(routeKey, route)) {
     if (responses[String(errorStatus)]) continue; // a page of a `raw` route
     responses[String(errorStatus)] = {

@@ -16,7 +16,7 @@ import { log, publishRequestMetrics, takeColdStart } from '../core/telemetry.js'
 import { idempotencyKeyOf, runIdempotently } from '../db/idempotency.js';
 import { collectRateLimits, countInWindow, rateLimitHeaders, rateWindow, type RateLimitState } from '../db/rate-limit.js';
 import { config } from '../core/config.js';
-import { scopesOf, type RawBody, type RequestInfo, type Routes } from './routes.js';
+import { EmptyAnswer, scopesOf, type RawBody, type RequestInfo, type Routes } from './routes.js';
 import { authenticateRequest, bearerOf, enforceOAuthScopes, enforceTokenRestrictions, requirePlatformOperator } from './access.js';
 import { claimFenceOf, cookiesOf, lowerCaseHeaders, parseBody, requestBodyText } from './request.js';
 
@@ -201,6 +201,7 @@ async function answerRoute(
   const result = await route.handler(ctx as never, inputs as never);
   if (route.status === 204) return jsonResponse(204, undefined);
   if (result === null && route.emptyStatus) return jsonResponse(route.emptyStatus, undefined);
+  if (result instanceof EmptyAnswer && route.emptyStatus) return jsonResponse(route.emptyStatus, undefined, result.headers);
   if (route.raw) {
     const raw = result as RawBody;
     return {

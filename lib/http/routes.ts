@@ -54,6 +54,8 @@ interface Schemas<P, Q, B, R = unknown, E extends Envelope = Envelope> {
    * (e.g. claim-next with no ready work). Documented beside the success status.
    */
   emptyStatus?: 204;
+  /** Headers an empty answer may carry (name → what it says), for the reference: the handler returns an `EmptyAnswer` with them. */
+  emptyHeaders?: Record<string, string>;
   /**
    * How the REST adapter wraps the domain result: `data` → `{data: result}` (single records of
    * the ticket endpoints and the `{data: [...]}` lists, spec §2.1), `page` → the page envelope
@@ -129,6 +131,11 @@ type Envelope = 'data' | 'page' | 'cursor' | undefined;
  */
 export type Reply<R, E extends Envelope> = unknown extends R ? unknown : E extends 'page' ? Page<R> : E extends 'cursor' ? CursorPage<R> : R;
 
+/** A handler's "nothing to do" (the route's `emptyStatus`) that carries headers saying why. */
+export class EmptyAnswer {
+  constructor(readonly headers: Record<string, string>) {}
+}
+
 /** What the handler of a `raw` route returns. */
 export interface RawBody {
   body: string;
@@ -184,7 +191,7 @@ export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown, R = u
    * lib/http/ticket-refs.ts). Declared by every route of a ticket and every route whose input names one.
    */
   ticketRefs?: readonly TicketRefField[];
-  handler: (ctx: DomainContext, input: Inputs<P, Q, B>) => Promise<Reply<R, E> | (E extends 'page' | 'cursor' ? never : null)>;
+  handler: (ctx: DomainContext, input: Inputs<P, Q, B>) => Promise<Reply<R, E> | (E extends 'page' | 'cursor' ? never : null | EmptyAnswer)>;
 }
 
 export interface OpenRoute<P = unknown, Q = unknown, B = unknown, R = unknown, E extends Envelope = Envelope> extends Schemas<P, Q, B, R, E> {

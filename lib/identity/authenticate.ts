@@ -104,7 +104,7 @@ export function actorOf(user: UserItem, org: OrganizationItem, credential: Crede
     permissions: permissionsOfGroups(groupDirectoryOf(org), user.permissionGroupIds ?? []),
     teamIds: new Set(user.teamIds ?? []),
     agent: user.isAgent
-      ? { ownerId: user.ownerId ?? null, maxConcurrentClaims: user.maxConcurrentClaims ?? null, timeFactor: user.timeFactor ?? null, weeklyHoursCap: user.weeklyHoursCap ?? null }
+      ? { ownerId: user.ownerId ?? null, maxConcurrentClaims: user.maxConcurrentClaims ?? null, timeFactor: user.timeFactor ?? null, weeklyHoursCap: user.weeklyHoursCap ?? null, dispatchPaused: user.dispatchPaused === true, monthlyBudgetMicros: user.monthlyBudgetMicros ?? null }
       : null,
     credential: {
       kind: credential.kind,

@@ -335,7 +335,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   define({
     name: 'tickets_claim_next',
     title: 'Claim the next ready ticket',
-    description: 'Atomically claim the most urgent ready ticket (unclaimed, unblocked, dependencies done); claim null: none is ready.',
+    description: 'Atomically claim the most urgent ready ticket (unclaimed, unblocked, dependencies done); claim null: none is ready, or dispatchPaused says why none was given.',
     readOnly: false,
     destructive: false,
     idempotent: false,
@@ -348,10 +348,13 @@ export const TOOLS: readonly ToolDefinition[] = [
       typeIds: ids,
       priorities: z.array(z.enum(PRIORITIES)).max(4).optional(),
     }),
-    output: z.object({ claim: claimOutput.nullable() }),
+    output: z.object({
+      claim: claimOutput.nullable(),
+      dispatchPaused: z.enum(['organization', 'agent', 'board', 'budget']).nullable().describe('Why no work was given: dispatch is paused there (wait; do not retry at once)'),
+    }),
     run: async (ctx, input) => {
-      const outcome = await claimNext(ctx, input);
-      return { claim: outcome ? compactClaim(outcome) : null };
+      const { claimed, paused } = await claimNext(ctx, input);
+      return { claim: claimed ? compactClaim(claimed) : null, dispatchPaused: paused ?? null };
     },
   }),
   define({
@@ -371,19 +374,33 @@ export const TOOLS: readonly ToolDefinition[] = [
   define({
     name: 'tickets_heartbeat',
     title: 'Renew a claim',
-    description: 'Extend your lease. note: your progress, handed on if the lease lapses. CLAIM_NOT_HELD: you lost it, stop.',
+    description: 'Extend your lease. note: your progress, handed on if the lease lapses. CLAIM_NOT_HELD: you lost it, stop. Obey directive (stop: release with a handoff; pause: heartbeat only) and read messages.',
     readOnly: false,
     destructive: false,
     idempotent: true,
     input: z.object({ ...ticketRef, extendSeconds: leaseLength.optional(), note: heartbeatNote.optional(), claimCount }),
-    output: z.object({ claimExpiresAt: z.string(), claimCount: z.number() }),
+    output: z.object({
+      claimExpiresAt: z.string(),
+      claimCount: z.number(),
+      directive: z
+        .object({ action: z.enum(['stop', 'pause', 'resume']), message: z.string().nullable(), requestedBy: z.string(), stopDeadline: z.string().nullable() })
+        .nullable()
+        .describe('stop: release now with a handoff; pause: keep heartbeating, do no work; resume: go on'),
+      messages: z.array(z.object({ from: z.string(), text: z.string(), sentAt: z.string() })).describe('Notes from people since your last heartbeat'),
+    }),
     run: async (ctx, input) => {
       const { boardId, ticketId } = await locate(ctx, input);
-      const claim = (await heartbeatClaim(withFence(ctx, input.claimCount), boardId, ticketId, {
+      const beat = await heartbeatClaim(withFence(ctx, input.claimCount), boardId, ticketId, {
         ...(input.extendSeconds ? { extendSeconds: input.extendSeconds } : {}),
         ...(input.note !== undefined ? { note: input.note } : {}),
-      }))!;
-      return { claimExpiresAt: claim.claimExpiresAt, claimCount: claim.claimCount };
+      });
+      const { directive } = beat;
+      return {
+        claimExpiresAt: beat.claimExpiresAt,
+        claimCount: beat.claimCount,
+        directive: directive ? { action: directive.action, message: directive.message, requestedBy: directive.requestedBy.name, stopDeadline: directive.stopDeadline } : null,
+        messages: beat.messages.map((message) => ({ from: message.from.name, text: message.text, sentAt: message.sentAt })),
+      };
     },
   }),
   define({

@@ -5,7 +5,8 @@ import { outboxMailResult } from '../mail/index.js';
 import { GROUP_TYPES, PLANS } from '../db/entities/index.js';
 import { getOrganization, organizationOutbox, setPlan, updateOrganization } from './organization.js';
 import { createGroup, deleteGroup, getGroup, listGroups, updateGroup } from './permission-groups.js';
-import { organizationResult, permissionGroupResult } from './shapes.js';
+import { dispatchResult, organizationResult, permissionGroupResult } from './shapes.js';
+import { setOrganizationDispatch } from './dispatch.js';
 
 const groupParams = z.object({ groupId: idParam });
 
@@ -28,6 +29,18 @@ export const organizationRoutes: Routes = {
           .optional(),
       }),
       handler: (ctx, { body }) => updateOrganization(ctx, body),
+    }),
+  ),
+  'PUT /api/v1/organization/dispatch': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: "Throw or lift the organization's dispatch breaker",
+      description:
+        'While paused, claim-next gives no agent new work (204 with `X-Dispatch-Paused: organization`) and a named claim answers 409 DISPATCH_PAUSED. ' +
+        'Leases already held, their heartbeats and releases, and every other write go on; lifting it restores the ready queue exactly as it was. Needs `agents:manage`.',
+      result: dispatchResult,
+      body: z.strictObject({ paused: z.boolean(), reason: z.string().trim().min(1).max(500).optional() }),
+      handler: (ctx, { body }) => setOrganizationDispatch(ctx, body),
     }),
   ),
   'GET /api/v1/permission-groups': onFirstUse(() =>

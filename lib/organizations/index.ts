@@ -6,3 +6,4 @@ export { directoryEntryOf, groupDirectoryOf, permissionsOfGroups, systemGroupId 
 export { type Permission, SYSTEM_GROUPS, hasPermission, requireAdmin, requireHeldPermissions, requirePermission } from './permissions.js';
 export { planIncludes, requireFeature } from './plans.js';
 export { assertNameFree, claimName, comparableName, nameChanges, nameTaken, releaseName } from './unique-names.js';
+export { dispatchOf, organizationDispatchPaused } from './dispatch.js';

@@ -1,3 +1,4 @@
+import { dispatchOf } from './dispatch.js';
 import { listOutbox } from '../mail/index.js';
 import { notFound } from '../core/errors.js';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
@@ -18,6 +19,7 @@ export function presentOrganization(org: OrganizationItem) {
       defaultTimeFactor: org.defaultTimeFactor,
       defaultMaxConcurrentClaims: org.defaultMaxConcurrentClaims,
     },
+    dispatch: dispatchOf(org),
     createdAt: org.createdAt,
     updatedAt: org.updatedAt,
   };

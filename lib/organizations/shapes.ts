@@ -4,6 +4,18 @@ import { anId, timestamp } from '../core/shapes.js';
 import { FEATURES } from './plans.js';
 
 /** The organization: plan, the features it includes, and its settings. */
+/** The organization's dispatch breaker. */
+export const dispatchResult = z.lazy(() =>
+  z
+    .strictObject({
+      paused: z.boolean().meta({ description: 'While true, no agent is given new work: claim-next answers 204 with `X-Dispatch-Paused: organization`' }),
+      reason: z.string().nullable(),
+      pausedBy: z.strictObject({ id: anId, name: z.string() }).nullable(),
+      pausedAt: timestamp.nullable(),
+    })
+    .meta({ id: 'Dispatch' }),
+);
+
 export const organizationResult = z.lazy(() =>
   z
     .strictObject({
@@ -17,6 +29,7 @@ export const organizationResult = z.lazy(() =>
         defaultTimeFactor: z.number().min(1).max(10),
         defaultMaxConcurrentClaims: z.number().int().min(1).max(50),
       }),
+      dispatch: dispatchResult,
       createdAt: timestamp,
       updatedAt: timestamp,
     })

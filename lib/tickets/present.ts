@@ -1,3 +1,4 @@
+import { directiveOf, presentDirective } from './claims/directive-view.js';
 import type { TicketItem } from '../db/entities/index.js';
 import type { OrgConfig } from './config.js';
 import type { DomainContext } from '../db/context.js';
@@ -24,6 +25,7 @@ export function presentLease(ticket: TicketItem): Claim {
     claimHeartbeatAt: ticket.claimHeartbeatAt ?? null,
     claimCount: ticket.claimCount ?? 0,
     client: ticket.claimClient ?? null,
+    directive: presentDirective(directiveOf(ticket)),
   };
 }
 

@@ -2,6 +2,19 @@ import * as z from 'zod';
 import { IMPACT_LEVELS, PRIORITIES, RESOLUTION_TYPES, STATUS_CATEGORIES, SUGGESTION_STATES, TIMELINE_KINDS } from '../db/entities/index.js';
 import { anId, timestamp } from '../core/shapes.js';
 
+const named = z.strictObject({ id: anId, name: z.string() });
+
+/** What a person asked of a lease's holder (null: nothing). */
+const directiveShape = z
+  .strictObject({
+    action: z.enum(['stop', 'pause', 'resume']),
+    message: z.string().nullable(),
+    requestedBy: named,
+    requestedAt: timestamp,
+    stopDeadline: timestamp.nullable().meta({ description: 'For a stop: the lease ends here at the latest' }),
+  })
+  .meta({ id: 'Directive' });
+
 /** The live claim on a ticket (an exclusive, expiring lease), or null when there is none. */
 export const claimResult = z.lazy(() =>
   z
@@ -15,11 +28,28 @@ export const claimResult = z.lazy(() =>
         .string()
         .nullable()
         .meta({ description: "The client that took the lease: the MCP client's name (its handshake), or the token's clientLabel over REST; display metadata, never a permission. `claimedBy.name` is the holder's own name." }),
+      directive: directiveShape
+        .nullable()
+        .meta({ description: 'What a person asked of the holder: stop (release now; the lease ends at stopDeadline), pause (keep renewing, do no work) or resume (said once); null: nothing' }),
     })
     .meta({ id: 'Claim' }),
 );
 
-const named = z.strictObject({ id: anId, name: z.string() });
+/** A note for a lease's holder. */
+const leaseMessage = z.strictObject({ id: z.string(), text: z.string(), from: named, sentAt: timestamp }).meta({ id: 'LeaseMessage' });
+
+export const directiveResult = z.lazy(() => z.strictObject({ directive: directiveShape.nullable() }));
+export const leaseMessageResult = z.lazy(() => z.strictObject({ message: leaseMessage }));
+
+/** A heartbeat's answer: the renewed lease, what people asked of its holder, and the notes sent since the last heartbeat. */
+export const heartbeatResult = z.lazy(() =>
+  claimResult
+    .unwrap()
+    .extend({
+      messages: z.array(leaseMessage).meta({ description: 'Notes sent since your last heartbeat, each delivered once' }),
+    })
+    .meta({ id: 'Heartbeat' }),
+);
 
 /** A ticket as lists show it. */
 export const ticketResult = z.lazy(() =>

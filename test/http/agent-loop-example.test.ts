@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { setPlan } from '../support/api.js';
 import { boardSetup } from '../support/tickets.js';
 import { createAgent } from '../support/factories.js';
+import { waitUntil } from '../support/wait.js';
 
 /** Runs examples/agent-loop.mjs (the script docs/agents.md shows) against the local runtime. */
 function runAgentLoop(env: Record<string, string>): Promise<{ code: number; lines: { message: string; [field: string]: unknown }[]; output: string }> {
@@ -60,6 +61,40 @@ describe('the example agent loop', () => {
     // The next holder starts from the handoff and the heartbeat's note.
     const handoffs = (await s.org.call('GET', `/api/v1/boards/${s.boardId}/tickets/${ticket.id}/handoffs`)).body.data;
     expect(handoffs).toEqual([expect.objectContaining({ summary: 'moved to review: Write the docs', lastNote: 'working on LOOP-1', auto: false })]);
+  }, 60_000);
+
+  it('obeys a pause, reads a note, resumes, and releases at once with a handoff when stopped mid-run', async () => {
+    const s = await boardSetup('Steered loop', 'STR');
+    await setPlan(s.org.slug, 'PRO');
+    const agent = await createAgent(s.org, { boardIds: [s.boardId], token: { name: 'loop' } });
+    const ticket = (await s.org.call('POST', `/api/v1/boards/${s.boardId}/tickets`, { body: { title: 'Long work', statusId: s.statuses.IN_PROGRESS.id } })).body.data;
+    const path = `/api/v1/boards/${s.boardId}/tickets/${ticket.id}`;
+    const running = runAgentLoop({ WMS_BASE_URL: inject('baseUrl'), WMS_ORG: s.org.slug, WMS_TOKEN: agent.token, LEASE_SECONDS: '60', HEARTBEAT_SECONDS: '0.3', WORK_SECONDS: '25' });
+    const claimOf = async () => (await s.org.call('GET', path)).body.data.claim;
+    await waitUntil(claimOf, (claim) => claim !== null);
+    const direct = async (action: string, message?: string) => expect((await s.org.call('POST', `${path}/claim/directive`, { body: { action, ...(message ? { message } : {}) } })).status).toBe(200);
+
+    await direct('pause', 'Wait for the schema review');
+    expect((await s.org.call('POST', `${path}/claim/messages`, { body: { text: 'Schema approved' } })).status).toBe(201);
+    // Paused, the loop keeps its lease alive.
+    const before = (await waitUntil(claimOf, (claim) => claim?.claimHeartbeatAt != null)).claimHeartbeatAt;
+    await waitUntil(claimOf, (claim) => claim?.claimHeartbeatAt !== before);
+    await direct('resume');
+    // The resume is delivered once, then cleared.
+    await waitUntil(claimOf, (claim) => claim?.directive === null);
+    await direct('stop', 'Priorities changed');
+    const run = await running;
+    expect(run.code, run.output).toBe(0);
+    const messages = run.lines.map((line) => line.message);
+    expect(messages).toEqual(expect.arrayContaining(['paused', 'message', 'resumed', 'stop requested', 'released', 'finished']));
+    expect(messages).not.toContain('moved to review');
+    expect(run.lines.find((line) => line.message === 'message')).toMatchObject({ text: 'Schema approved' });
+    expect(run.lines.find((line) => line.message === 'released')).toMatchObject({ reason: 'stopped' });
+
+    const after = (await s.org.call('GET', path)).body.data;
+    expect([after.claim, after.status.id]).toEqual([null, s.statuses.IN_PROGRESS.id]);
+    const [handoff] = (await s.org.call('GET', `${path}/handoffs`)).body.data;
+    expect(handoff).toMatchObject({ auto: false, summary: expect.stringMatching(/^Stopped at .+'s request \(Priorities changed\); the work was not finished$/) });
   }, 60_000);
 
   it('takes only work waiting in an ACTIVE status, never a ticket already in review', async () => {

@@ -158,6 +158,7 @@ const probes: Record<string, Probe> = {
   'GET /api/v1/platform/organizations/{slug}/outbox': { budget: 2, run: (org) => api('GET', `/api/v1/platform/organizations/${org.slug}/outbox`, { token: inject('platformAdminToken') }) },
   'GET /api/v1/organization': { budget: 1, run: call('GET /api/v1/organization') },
   'PATCH /api/v1/organization': { budget: 2, run: call('PATCH /api/v1/organization', { settings: { defaultTimeFactor: 1.2 } }) },
+  'PUT /api/v1/organization/dispatch': { budget: 2, run: call('PUT /api/v1/organization/dispatch', { paused: false }) },
   'GET /api/v1/permission-groups': { budget: 2, run: call('GET /api/v1/permission-groups') },
   'POST /api/v1/permission-groups': { budget: 2, run: call('POST /api/v1/permission-groups', { name: 'Budget group', color: '#000000', permissions: [] }) },
   'GET /api/v1/permission-groups/{groupId}': { budget: 2, run: call('GET /api/v1/permission-groups/{groupId}') },
@@ -320,6 +321,15 @@ function claimProbes(): Record<string, Probe> {
     'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat': {
       budget: 3,
       run: async (org) => org.call('POST', claim(org, (await claimed(org)).id, '/heartbeat'), { body: { extendSeconds: 600 } }),
+    },
+    // Auth, board and ticket, the transaction.
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/directive': {
+      budget: 3,
+      run: async (org) => org.call('POST', claim(org, (await claimed(org)).id, '/directive'), { body: { action: 'pause' } }),
+    },
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/messages': {
+      budget: 3,
+      run: async (org) => org.call('POST', claim(org, (await claimed(org)).id, '/messages'), { body: { text: 'Note' } }),
     },
     'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim': {
       budget: 3,

@@ -34,13 +34,15 @@ describe('what routes declare about tickets', () => {
     for (const { key, route } of ticketRoutes) expect([key, 'fence' in route, 'ticketRefs' in route]).toEqual([key, true, true]);
   });
 
-  it('fences exactly the writes of an existing ticket in the tickets and fleet groups, taking a claim aside, plus new comments and time entries', () => {
+  it('fences exactly the writes of an existing ticket in the tickets and fleet groups, taking a claim and directing its holder aside, plus new comments and time entries', () => {
     // The writes a lease holder makes about its ticket beyond the ticket itself (issue 29): a comment, time booked on it.
     const alsoFenced = new Set(['POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments', 'POST /api/v1/time-tracking/entries']);
+    // A person's words to the holder (docs/fleet-control.md): never written under a lease.
+    const toTheHolder = new Set(['POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/directive', 'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/messages']);
     for (const { group, key, route } of routesOf()) {
       const inferred =
         alsoFenced.has(key) ||
-        (['tickets', 'fleet'].includes(group) && key.includes('{ticketId}') && !key.startsWith('GET ') && !(key.startsWith('POST ') && key.endsWith('/{ticketId}/claim')));
+        (['tickets', 'fleet'].includes(group) && key.includes('{ticketId}') && !key.startsWith('GET ') && !(key.startsWith('POST ') && key.endsWith('/{ticketId}/claim')) && !toTheHolder.has(key));
       expect([key, route.fence === true]).toEqual([key, inferred]);
     }
   });

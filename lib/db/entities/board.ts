@@ -26,6 +26,10 @@ export const Board = (config?: EntityConfiguration) =>
     customerIds: { type: 'set', items: 'string' },
     milestonesAndReleases: { type: 'boolean', required: true, default: false },
     explainableStatus: { type: 'boolean', required: true, default: false },
+    /** Claim-next passes this board's tickets over while set; a named claim answers DISPATCH_PAUSED (lib/tickets/claims/dispatch.ts). */
+    dispatchPaused: { type: 'boolean' },
+    /** Spend allowed per calendar month (US dollars × 10⁶); absent: no budget. */
+    monthlyBudgetMicros: { type: 'number' },
     /** Organization statuses shown on this board; absent means the org's enabled-by-default set. */
     enabledStatusIds: { type: 'list', items: { type: 'string' } },
     /** [{fromStatusId, toStatusIds}]; empty means any move is allowed. */

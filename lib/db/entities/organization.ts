@@ -28,6 +28,8 @@ export const Organization = (config?: EntityConfiguration) =>
     groupDirectory: { type: 'any', default: () => ({}) },
     /** Agent policies (spec §2.16): {statusTransitionsRequireApproval, prsRequireHumanReview}; absent = defaults. */
     agentPolicies: { type: 'any' },
+    /** The organization's dispatch breaker: {paused, reason, byId, byName, at} while thrown; absent otherwise (lib/tickets/claims/dispatch.ts). */
+    dispatchPause: { type: 'any' },
     /**
      * Live (not deleted) agents: changed in the transaction that creates or deletes an agent,
      * guarded by the 25-agent limit, so the limit holds under concurrent creates.

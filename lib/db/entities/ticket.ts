@@ -58,17 +58,17 @@ export const PRIORITY_RANK: Record<(typeof PRIORITIES)[number], number> = { crit
 
 /**
  * Whether the ticket is in the ready queue index (byReady): live, not archived, in an ACTIVE
- * status, no claim recorded (live or lapsed but not yet cleared), no open blocker and no open
- * subticket. What only a read can judge stays out of the index: the organization's BLOCKED
+ * status, no claim recorded (live or lapsed but not yet cleared), no open blocker, no open
+ * subticket and not quarantined. What only a read can judge stays out of the index: the organization's BLOCKED
  * status (filtered by the reader) and a lapsed claim not yet swept (the reader adds those from
  * byOrgClaimExpiry). `isReady` in lib/tickets/dependencies/readiness.ts is the whole rule.
  */
 export function isQueued(item: {
   isDeleted?: boolean; isArchived?: boolean; statusCategory?: string; claimedById?: string;
-  openBlockerCount?: number; openSubticketCount?: number;
+  openBlockerCount?: number; openSubticketCount?: number; quarantinedAt?: string;
 }): boolean {
   return !item.isDeleted && !item.isArchived && item.statusCategory === 'ACTIVE' && !item.claimedById
-    && (item.openBlockerCount ?? 0) === 0 && (item.openSubticketCount ?? 0) === 0;
+    && (item.openBlockerCount ?? 0) === 0 && (item.openSubticketCount ?? 0) === 0 && !item.quarantinedAt;
 }
 
 /**
@@ -82,7 +82,7 @@ export function readyRankOf(item: { priority?: string; dueDate?: string; positio
   return `${rank}#${dueKey}#${positionKeyOf(item.position ?? 0)}`;
 }
 
-const READY_SOURCES = ['isDeleted', 'isArchived', 'statusCategory', 'claimedById', 'openBlockerCount', 'openSubticketCount', 'boardId', 'priority', 'dueDate', 'position'];
+const READY_SOURCES = ['isDeleted', 'isArchived', 'statusCategory', 'claimedById', 'openBlockerCount', 'openSubticketCount', 'quarantinedAt', 'boardId', 'priority', 'dueDate', 'position'];
 
 /** The claim is recorded (live or lapsed, not cleared): the claim indexes hold the ticket. */
 const isClaimed = (item: { claimedById?: string; claimExpiresAt?: string }): boolean => !!item.claimedById && !!item.claimExpiresAt;
@@ -174,6 +174,19 @@ export const Ticket = (config?: EntityConfiguration) =>
     lastHandoffId: { type: 'string' },
     /** +1 with every new claim of the ticket: the fencing number. */
     claimCount: { type: 'number', default: 0 },
+    /**
+     * What a person asked of the lease's holder (lib/tickets/claims/directives.ts): {action: stop |
+     * pause | resume, message, requestedById, requestedByName, requestedAt, stopDeadline?}. Ends with the lease.
+     */
+    claimDirective: { type: 'any' },
+    /** Notes for the holder not yet delivered by a heartbeat: [{id, text, fromId, fromName, sentAt}]. Ends with the lease. */
+    claimMessages: { type: 'any' },
+    /** Leases in a row that lapsed (not released, not finished): reset by a release or a finish (lib/tickets/claims/quarantine.ts). */
+    consecutiveLapses: { type: 'number' },
+    /** Set while the ticket is quarantined (out of the ready queue after too many lapses in a row). */
+    quarantinedAt: { type: 'string' },
+    /** The lapses in a row that quarantined it. */
+    quarantineLapses: { type: 'number' },
     /** Index keys of byClaimHolder/byClaimExpiry/byOrgClaimExpiry (derived): NO_KEY when unclaimed. */
     // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
     claimHolderKey: { type: 'string', watch: CLAIM_SOURCES, set: (_value?: string, item?: any) => (isClaimed(item ?? {}) ? item.claimedById : NO_KEY) },

@@ -33,6 +33,10 @@ export const User = (config?: EntityConfiguration) =>
     timeFactor: { type: 'number' },
     weeklyHoursCap: { type: 'number' },
     maxConcurrentClaims: { type: 'number' },
+    /** Agents only: claim-next answers 204 and named claims DISPATCH_PAUSED while set (lib/tickets/claims/dispatch.ts). */
+    dispatchPaused: { type: 'boolean' },
+    /** Agents only: spend allowed per calendar month (US dollars × 10⁶); absent: no budget. */
+    monthlyBudgetMicros: { type: 'number' },
     gitIdentity: { type: 'string' },
     /** Agents only: pull requests recognised as theirs, and how many of those were flagged for human review (agents overview). */
     pullRequestCount: { type: 'number' },

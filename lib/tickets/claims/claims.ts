@@ -17,6 +17,8 @@ import { hasLiveClaim, lapsedClaimEffects, releasedClaimEffects, withoutClaim, f
 import { publishMetrics } from '../../core/telemetry.js';
 import { activityDelta } from '../../activity/index.js';
 import { isReady } from '../dependencies/readiness.js';
+import { heartbeatDelivery } from './directives.js';
+import { assertDispatchOpen } from './dispatch.js';
 import { latestHandoffOf, presentHandoff, type HandoffInput, type HandoffView } from './handoffs.js';
 
 /** Lease bounds of spec §4.2 (seconds): out-of-range values are clamped, not refused. */
@@ -159,6 +161,8 @@ export async function claimOnce(ctx: DomainContext, boardId: string, ticketId: s
   const live = hasLiveClaim(ticket, nowDate);
   if (live && ticket.claimedById !== me) throw alreadyClaimed(ticket);
   const alreadyHeld = live && ticket.claimedById === me;
+  // The breaker gives agents no new lease (a lease held is renewed); people are never held by it.
+  if (!alreadyHeld && ctx.actor.isAgent) assertDispatchOpen(ctx, loaded.board);
   const previousHolder = ticket.claimedById;
   const claimCount = (ticket.claimCount ?? 0) + (alreadyHeld ? 0 : 1);
   const claim: Partial<TicketItem> = {
@@ -251,15 +255,18 @@ export async function heartbeatClaim(ctx: DomainContext, boardId: string, ticket
     throwIfFencedOut(ctx, ticket, nowDate);
     if (!hasLiveClaim(ticket, nowDate)) throw claimNotHeld();
     if (ticket.claimedById !== ctx.actor.userId) throw alreadyClaimed(ticket);
+    // What people asked of the holder rides on this write: delivered once, a stop's deadline kept.
+    const delivery = heartbeatDelivery(ticket, addSeconds(nowDate, extendSeconds).toISOString());
     const after: TicketItem = {
       ...ticket,
-      claimExpiresAt: addSeconds(nowDate, extendSeconds).toISOString(),
+      claimExpiresAt: delivery.claimExpiresAt,
       claimHeartbeatAt: nowDate.toISOString(),
       // The lease's latest progress note: handed on if the lease lapses.
       ...(input.note !== undefined ? { claimNote: input.note } : {}),
     };
+    for (const field of delivery.remove) delete after[field];
     const saved = await saveTicket(ctx, { before: ticket, after });
-    return presentLease(saved);
+    return { ...presentLease(saved), ...delivery.answer };
   });
 }
 

@@ -22,6 +22,9 @@ export interface HandoffInput {
  * heartbeat). Answers the item to write; `handoffPut` writes it.
  */
 export function newHandoff(ticket: TicketItem, now: Date, input?: HandoffInput): HandoffItem {
+  // A lease that lapsed after a stop was asked for says so: the next holder knows why it ended.
+  const stop = input === undefined ? (ticket.claimDirective as { action?: string; requestedByName?: string; requestedAt?: string; message?: string | null } | undefined) : undefined;
+  const stopSummary = stop?.action === 'stop' ? `Stopped by ${stop.requestedByName} at ${stop.requestedAt}${stop.message ? `: ${stop.message}` : ''}`.slice(0, HANDOFF_LIMITS.summary) : undefined;
   return {
     orgId: ticket.orgId,
     ticketId: ticket.ticketId,
@@ -30,7 +33,7 @@ export function newHandoff(ticket: TicketItem, now: Date, input?: HandoffInput):
     fromName: ticket.claimedByName ?? '',
     fromIsAgent: ticket.claimedByIsAgent === true,
     claimCount: ticket.claimCount ?? 0,
-    ...(input?.summary !== undefined ? { summary: input.summary } : {}),
+    ...(input?.summary !== undefined ? { summary: input.summary } : stopSummary ? { summary: stopSummary } : {}),
     ...(input?.nextSteps !== undefined ? { nextSteps: input.nextSteps } : {}),
     ...(input?.branch !== undefined ? { branch: input.branch } : {}),
     ...(input?.links?.length ? { links: input.links } : {}),

@@ -19,6 +19,7 @@ import { handoffPut, newHandoff, type HandoffInput } from './handoffs.js';
 /** The claim attributes of a ticket (removed together when a claim ends). */
 export const CLAIM_ATTRIBUTES = [
   'claimedById', 'claimedByName', 'claimClient', 'claimedByIsAgent', 'claimAgentOwnerId', 'claimedAt', 'claimExpiresAt', 'claimHeartbeatAt', 'claimNote',
+  'claimDirective', 'claimMessages',
 ] as const satisfies readonly (keyof TicketItem)[];
 
 /** The ticket without its claim (claimCount, the fencing number, is kept). */

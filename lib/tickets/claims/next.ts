@@ -7,6 +7,7 @@ import { requirePermission } from '../../organizations/index.js';
 import { publishMetrics } from '../../core/telemetry.js';
 import { loadOrgConfig } from '../config.js';
 import { readyAcceptor, readyTickets, type ReadyFilters } from '../lists/ready.js';
+import { callerDispatchPause, type DispatchScope } from './dispatch.js';
 import { claimLimitOf, claimOnce, clampLease, NotReady, withClaimSlot, type ClaimTerms } from './claims.js';
 
 export interface ClaimNextInput extends ReadyFilters {
@@ -25,7 +26,7 @@ const CANDIDATES_PER_READ = 10;
  */
 const movesOn = (error: unknown): boolean =>
   error instanceof NotReady ||
-  (error instanceof AppError && ['TICKET_ALREADY_CLAIMED', 'TICKET_NOT_CLAIMABLE', 'NOT_FOUND', 'CONFLICT'].includes(error.code) && !(error instanceof LostRace));
+  (error instanceof AppError && ['TICKET_ALREADY_CLAIMED', 'TICKET_NOT_CLAIMABLE', 'TICKET_QUARANTINED', 'DISPATCH_PAUSED', 'NOT_FOUND', 'CONFLICT'].includes(error.code) && !(error instanceof LostRace));
 
 /** Candidates a contended claim-next draws its next one from, at random. */
 const CONTENDED_WINDOW = 16;
@@ -44,11 +45,20 @@ const READS_PER_CANDIDATE = 3;
  * claim-next moves on and never answers a conflict while a matching ticket is free; its cost
  * follows the contention, not the backlog.
  */
-export async function claimNext(ctx: DomainContext, input: ClaimNextInput) {
+export async function claimNext(ctx: DomainContext, input: ClaimNextInput): Promise<ClaimNextResult> {
   requirePermission(ctx, 'tickets:edit');
+  // The organization's breaker or the agent's own: no new work at all, and nothing read.
+  const stopped = ctx.actor.isAgent ? callerDispatchPause(ctx) : undefined;
+  if (stopped) {
+    publishMetrics({ ClaimNextPaused: 1 }, { scope: stopped });
+    return { claimed: null, paused: stopped };
+  }
   const [boards, config] = await Promise.all([listOrganizationBoards(ctx.org.orgId), loadOrgConfig(ctx.org.orgId)]);
   const wanted = input.boardIds?.length ? new Set(input.boardIds) : undefined;
-  const boardIds = boards.filter((board) => canSeeBoard(ctx.actor, board) && (!wanted || wanted.has(board.boardId))).map((board) => board.boardId);
+  const visible = boards.filter((board) => canSeeBoard(ctx.actor, board) && (!wanted || wanted.has(board.boardId)));
+  // A paused board's tickets are passed over (for agents); they stay in its queue, untouched.
+  const paused = ctx.actor.isAgent ? visible.filter((board) => board.dispatchPaused) : [];
+  const boardIds = visible.filter((board) => !paused.includes(board)).map((board) => board.boardId);
   const terms: ClaimTerms = { leaseSeconds: clampLease(input.leaseSeconds), assign: input.assign ?? false, limit: claimLimitOf(ctx), requireReady: config };
   const now = ctx.clock.now();
   const queue = readyTickets(ctx.org.orgId, boardIds, readyAcceptor(config, now, input), now, CANDIDATES_PER_READ)[Symbol.asyncIterator]();
@@ -70,7 +80,7 @@ export async function claimNext(ctx: DomainContext, input: ClaimNextInput) {
       try {
         const claimed = await withClaimSlot(ctx, terms.limit, () => claimOnce(ctx, candidate.boardId, candidate.ticketId, terms));
         publishMetrics({ ClaimsTaken: 1 });
-        return claimed;
+        return { claimed };
       } catch (error) {
         if (movesOn(error)) {
           contended = true;
@@ -89,5 +99,19 @@ export async function claimNext(ctx: DomainContext, input: ClaimNextInput) {
     }
   }
   publishMetrics({ ClaimNextEmpty: 1 });
-  return null;
+  // Nothing ready where dispatch is open: say so when ready work waits on a paused board (one entry read per such board).
+  if (paused.length > 0 && (await readyWorkWaits(ctx, paused.map((board) => board.boardId), readyAcceptor(config, now, input), now))) return { claimed: null, paused: 'board' };
+  return { claimed: null };
+}
+
+/** What claim-next answers: the claim, or none (204) and, when dispatch is what held work back, which breaker. */
+export interface ClaimNextResult {
+  claimed: Awaited<ReturnType<typeof claimOnce>> | null;
+  paused?: DispatchScope;
+}
+
+/** Whether any of these boards has ready work matching the filters (reads the head of each queue). */
+async function readyWorkWaits(ctx: DomainContext, boardIds: string[], accept: (ticket: TicketItem) => boolean, now: Date): Promise<boolean> {
+  for await (const _ticket of readyTickets(ctx.org.orgId, boardIds, accept, now, CANDIDATES_PER_READ)) return true;
+  return false;
 }

@@ -1,11 +1,12 @@
 import * as z from 'zod';
-import { authenticated, type Routes, onFirstUse } from '../../http/routes.js';
+import { authenticated, EmptyAnswer, type Routes, onFirstUse } from '../../http/routes.js';
 import { idParam } from '../../http/validation.js';
 import { claimTicket, heartbeatClaim, releaseClaim } from '../claims/claims.js';
+import { DIRECTIVE_ACTIONS, directClaim, MESSAGE_LIMIT, messageClaimHolder } from '../claims/directives.js';
 import { claimNext } from '../claims/next.js';
 import { listHandoffs } from '../claims/handoffs.js';
 import { handoffBody, heartbeatNote, leaseSeconds as seconds, reason } from './schemas.js';
-import { claimOutcomeResult, claimResult, handoffResult } from '../shapes.js';
+import { claimOutcomeResult, directiveResult, handoffResult, heartbeatResult, leaseMessageResult } from '../shapes.js';
 import { PRIORITIES } from '../../db/entities/index.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
@@ -19,11 +20,14 @@ export const claimsRoutes: Routes = {
       summary: 'Claim the next ready ticket (atomic: never the same ticket twice)',
       description:
         'Claims for the caller the first ready ticket, by priority, then due date, then position, on the boards it may see and the filters given. ' +
-        'Answers 204 when no ready ticket matches. Under contention it moves on to the next ready ticket.',
+        'Answers 204 when no ready ticket matches. Under contention it moves on to the next ready ticket. ' +
+        'For an agent, dispatch may be paused: for the organization or the agent itself (204 at once), on a board (its tickets are passed over), or by a spent budget; ' +
+        'a 204 then says which in `X-Dispatch-Paused`.',
       result: claimOutcomeResult,
       errors: { 403: ['CLAIM_LIMIT_REACHED'] },
       status: 201,
       emptyStatus: 204,
+      emptyHeaders: { 'X-Dispatch-Paused': '`organization`, `agent`, `board` or `budget`: dispatch is paused there, and that is why no work was given' },
       body: z.strictObject({
         leaseSeconds: seconds.optional(),
         assign: z.boolean().optional(),
@@ -33,7 +37,10 @@ export const claimsRoutes: Routes = {
         typeIds: ids.optional(),
         priorities: z.array(z.enum(PRIORITIES)).max(4).optional(),
       }),
-      handler: (ctx, { body }) => claimNext(ctx, body ?? {}),
+      handler: async (ctx, { body }) => {
+        const { claimed, paused } = await claimNext(ctx, body ?? {});
+        return claimed ?? (paused ? new EmptyAnswer({ 'x-dispatch-paused': paused }) : null);
+      },
     }),
   ),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/handoffs': onFirstUse(() =>
@@ -56,7 +63,7 @@ export const claimsRoutes: Routes = {
       ticketRefs: ['ticketId'],
       summary: 'Claim a ticket (exclusive, expiring lease)',
       result: claimOutcomeResult,
-      errors: { 403: ['CLAIM_LIMIT_REACHED'], 409: ['TICKET_ALREADY_CLAIMED', 'TICKET_NOT_CLAIMABLE'] },
+      errors: { 403: ['CLAIM_LIMIT_REACHED', 'BUDGET_EXHAUSTED'], 409: ['TICKET_ALREADY_CLAIMED', 'TICKET_NOT_CLAIMABLE', 'DISPATCH_PAUSED', 'TICKET_QUARANTINED'] },
       status: 201,
       params: ticketParams,
       body: z.strictObject({ leaseSeconds: seconds.optional(), assign: z.boolean().optional() }),
@@ -69,7 +76,8 @@ export const claimsRoutes: Routes = {
       fence: true,
       ticketRefs: ['ticketId'],
       summary: 'Renew your claim on a ticket',
-      result: claimResult,
+      description: "The answer carries what people asked of you: the `directive` in force (stop, pause, resume) and the `messages` sent since your last heartbeat (each delivered once).",
+      result: heartbeatResult,
       errors: { 409: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'] },
       params: ticketParams,
       body: z.strictObject({
@@ -77,6 +85,37 @@ export const claimsRoutes: Routes = {
         note: heartbeatNote.optional(),
       }),
       handler: (ctx, { params, body }) => heartbeatClaim(ctx, params.boardId, params.ticketId, body),
+    }),
+  ),
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/directive': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      fence: false,
+      ticketRefs: ['ticketId'],
+      summary: "Tell a lease's holder to stop, pause or resume",
+      description:
+        'By a person with `tickets:edit`, the holding agent\'s owner, or an administrator; never an agent. The holder hears it in its next heartbeat. ' +
+        '`stop`: release now; the lease ends at `stopDeadline` (120 s) at the latest, with a handoff naming the stop. `pause`: keep the lease, do no work until `resume`.',
+      result: directiveResult,
+      errors: { 409: ['CLAIM_NOT_HELD', 'CLAIM_STOPPING'] },
+      params: ticketParams,
+      body: z.strictObject({ action: z.enum(DIRECTIVE_ACTIONS), message: z.string().trim().min(1).max(MESSAGE_LIMIT).optional() }),
+      handler: (ctx, { params, body }) => directClaim(ctx, params.boardId, params.ticketId, body),
+    }),
+  ),
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/messages': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      fence: false,
+      ticketRefs: ['ticketId'],
+      summary: "Send a note to a lease's holder",
+      description: "Delivered once, in the holder's next heartbeat answer. Same callers as the directive.",
+      result: leaseMessageResult,
+      errors: { 409: ['CLAIM_NOT_HELD', 'MESSAGES_PENDING'] },
+      status: 201,
+      params: ticketParams,
+      body: z.strictObject({ text: z.string().trim().min(1).max(MESSAGE_LIMIT) }),
+      handler: (ctx, { params, body }) => messageClaimHolder(ctx, params.boardId, params.ticketId, body),
     }),
   ),
   'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim': onFirstUse(() =>

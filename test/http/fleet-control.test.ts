@@ -1,0 +1,211 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createMember, setPlan, useInProcess } from '../support/api.js';
+import { boardSetup, lapseClaim, type BoardSetup } from '../support/tickets.js';
+import { dispatchedEventsOf } from '../support/events.js';
+import { createAgent, createBoard, createMemberWith, createTicket, type TestAgent } from '../support/factories.js';
+import { runSweep } from '../../lib/sweeper/index.js';
+import { systemClock } from '../../lib/core/clock.js';
+
+/*
+ * Steering a running fleet (docs/fleet-control.md) through the real route table: directives
+ * and notes delivered by the holder's heartbeat, and the dispatch breaker at its three scopes.
+ */
+useInProcess();
+
+const ticketPath = (s: BoardSetup, ticketId: string) => `/api/v1/boards/${s.boardId}/tickets/${ticketId}`;
+
+async function proBoard(name: string): Promise<BoardSetup> {
+  const s = await boardSetup(name);
+  await setPlan(s.org.slug, 'PRO');
+  return s;
+}
+
+const boardAgent = (s: BoardSetup, agent: Record<string, unknown> = {}, boardIds = [s.boardId]): Promise<TestAgent> =>
+  createAgent(s.org, { agent: { name: 'Worker', ...agent }, settings: { maxConcurrentClaims: 5 }, boardIds, token: { name: 'loop', clientLabel: 'loop-cli' } });
+
+const work = (s: BoardSetup, boardId = s.boardId, overrides: Record<string, unknown> = {}): Promise<{ id: string; displayId: string }> =>
+  createTicket(s.org, boardId, { title: 'Work', statusId: s.statuses.IN_PROGRESS.id, ...overrides });
+
+describe('directives reach the holder through its heartbeat', () => {
+  let s: BoardSetup;
+  let agent: TestAgent;
+  let owner: { id: string; token: string };
+  beforeAll(async () => {
+    s = await proBoard('Directives');
+    // The agent's owner holds no tickets:edit: owning the agent is enough to direct it.
+    owner = await createMemberWith(s.org, ['wiki:view'], { name: 'Owner', boardIds: [s.boardId] });
+    agent = await boardAgent(s, { ownerId: owner.id });
+  });
+
+  it('delivers a note once, and a pause until resume, with timeline entries and events', async () => {
+    const ticket = await work(s);
+    const path = ticketPath(s, ticket.id);
+    expect((await agent.call('POST', `${path}/claim`, { leaseSeconds: 600 })).status).toBe(201);
+
+    const sent = await s.org.call('POST', `${path}/claim/messages`, { body: { text: 'Use the staging database, not prod.' } });
+    expect(sent.status).toBe(201);
+    expect(sent.body.message).toMatchObject({ text: 'Use the staging database, not prod.', from: { id: s.org.adminId } });
+
+    const paused = await s.org.call('POST', `${path}/claim/directive`, { body: { action: 'pause', message: 'Hold on while we check the migration' } });
+    expect(paused.status).toBe(200);
+    expect(paused.body.directive).toMatchObject({ action: 'pause', message: 'Hold on while we check the migration', requestedBy: { id: s.org.adminId }, stopDeadline: null });
+    // The ticket shows it with its claim.
+    expect((await s.org.call('GET', path)).body.data.claim.directive.action).toBe('pause');
+
+    const first = await agent.call('POST', `${path}/claim/heartbeat`, { extendSeconds: 600 });
+    expect(first.status).toBe(200);
+    expect(first.body.directive.action).toBe('pause');
+    expect(first.body.messages.map((message: { text: string }) => message.text)).toEqual(['Use the staging database, not prod.']);
+    // Delivered once; the pause stays until resumed, and the lease is still renewed.
+    const second = await agent.call('POST', `${path}/claim/heartbeat`, { extendSeconds: 600 });
+    expect(second.body.messages).toEqual([]);
+    expect(second.body.directive.action).toBe('pause');
+    expect(Date.parse(second.body.claimExpiresAt)).toBeGreaterThan(Date.now() + 500_000);
+
+    // Pausing again changes nothing; the owner resumes.
+    expect((await s.org.call('POST', `${path}/claim/directive`, { body: { action: 'pause' } })).body.directive.requestedAt).toBe(paused.body.directive.requestedAt);
+    const resumed = await api(owner.token, s, 'POST', `${path}/claim/directive`, { action: 'resume' });
+    expect(resumed.status).toBe(200);
+    expect(resumed.body.directive).toMatchObject({ action: 'resume', requestedBy: { id: owner.id } });
+    // Resume is said once, then nothing.
+    expect((await agent.call('POST', `${path}/claim/heartbeat`, {})).body.directive.action).toBe('resume');
+    expect((await agent.call('POST', `${path}/claim/heartbeat`, {})).body.directive).toBeNull();
+
+    const timeline = (await s.org.call('GET', `${path}/timeline?limit=100`)).body.data as { kind: string; actor?: unknown; details: Record<string, unknown> }[];
+    expect(timeline.filter((entry) => entry.kind === 'CLAIM_DIRECTIVE').map((entry) => entry.details.action)).toEqual(['pause', 'resume']);
+    expect(timeline.filter((entry) => entry.kind === 'CLAIM_MESSAGE').map((entry) => entry.details.text)).toEqual(['Use the staging database, not prod.']);
+    const events = (await dispatchedEventsOf(s.org.orgId, ticket.id, 4)).filter((event) => event.type === 'ticket.claim_directive');
+    expect(events.map((event) => [event.data.action, event.data.requestedById])).toEqual([
+      ['pause', s.org.adminId],
+      ['resume', owner.id],
+    ]);
+    expect(events[0]!.data).toMatchObject({ ticketId: ticket.id, boardId: s.boardId });
+  });
+
+  it('ends a stopped lease at its deadline with a handoff naming the stop; a heartbeat does not extend past it', async () => {
+    const ticket = await work(s);
+    const path = ticketPath(s, ticket.id);
+    await agent.call('POST', `${path}/claim`, { leaseSeconds: 3600 });
+    const stopped = await s.org.call('POST', `${path}/claim/directive`, { body: { action: 'stop', message: 'Wrong approach, see the RFC' } });
+    expect(stopped.status).toBe(200);
+    const deadline = Date.parse(stopped.body.directive.stopDeadline);
+    expect(deadline - Date.parse(stopped.body.directive.requestedAt)).toBe(120_000);
+
+    const beat = await agent.call('POST', `${path}/claim/heartbeat`, { extendSeconds: 3600 });
+    expect(beat.body.directive.action).toBe('stop');
+    expect(Date.parse(beat.body.claimExpiresAt)).toBe(deadline);
+    // A stop cannot be taken back; asking again changes nothing.
+    expect((await s.org.call('POST', `${path}/claim/directive`, { body: { action: 'resume' } })).body.error.code).toBe('CLAIM_STOPPING');
+    expect((await s.org.call('POST', `${path}/claim/directive`, { body: { action: 'stop' } })).body.directive.stopDeadline).toBe(stopped.body.directive.stopDeadline);
+
+    // The agent does not obey: at the deadline the sweeper ends the lease, with an automatic handoff naming the stop.
+    await lapseClaim(ticket.id);
+    await runSweep(systemClock);
+    const handoffs = (await s.org.call('GET', `${path}/handoffs`)).body.data;
+    expect(handoffs[0]).toMatchObject({ auto: true, summary: expect.stringMatching(/^Stopped by .+: Wrong approach, see the RFC$/) });
+    expect((await s.org.call('GET', path)).body.data.claim).toBeNull();
+  });
+
+  it('refuses agents, people without tickets:edit, and tickets with no live lease', async () => {
+    const ticket = await work(s);
+    const path = ticketPath(s, ticket.id);
+    const viewer = await createMemberWith(s.org, ['wiki:view'], { boardIds: [s.boardId] });
+    expect((await s.org.call('POST', `${path}/claim/directive`, { body: { action: 'stop' } })).body.error.code).toBe('CLAIM_NOT_HELD');
+    expect((await s.org.call('POST', `${path}/claim/messages`, { body: { text: 'hello' } })).status).toBe(409);
+    await agent.call('POST', `${path}/claim`, {});
+    const other = await boardAgent(s);
+    expect((await other.call('POST', `${path}/claim/directive`, { action: 'stop' })).status).toBe(403);
+    expect((await agent.call('POST', `${path}/claim/messages`, { text: 'to myself' })).status).toBe(403);
+    expect((await api(viewer.token, s, 'POST', `${path}/claim/directive`, { action: 'pause' })).status).toBe(403);
+    expect((await s.org.call('POST', `${path}/claim/directive`, { body: { action: 'halt' } })).status).toBe(400);
+    expect((await s.org.call('POST', `${path}/claim/messages`, { body: { text: 'x'.repeat(1001) } })).status).toBe(400);
+    // Nothing was written by the refusals.
+    expect((await agent.call('POST', `${path}/claim/heartbeat`, {})).body).toMatchObject({ directive: null, messages: [] });
+  });
+});
+
+describe('the dispatch breaker', () => {
+  let s: BoardSetup;
+  let other: { id: string };
+  let agent: TestAgent;
+  beforeAll(async () => {
+    s = await proBoard('Breaker');
+    other = await createBoard(s.org, { name: 'Other' });
+    agent = await boardAgent(s, {}, [s.boardId, other.id]);
+  });
+
+  it('pauses the organization: claim-next answers 204 organization, named claims 409; held leases go on; lifting restores the queue', async () => {
+    const held = await work(s);
+    const waiting = await work(s);
+    await agent.call('POST', `${ticketPath(s, held.id)}/claim`, {});
+    const thrown = await s.org.call('PUT', '/api/v1/organization/dispatch', { body: { paused: true, reason: 'Incident 42' } });
+    expect(thrown.status).toBe(200);
+    expect(thrown.body).toMatchObject({ paused: true, reason: 'Incident 42', pausedBy: { id: s.org.adminId } });
+    expect((await s.org.call('GET', '/api/v1/organization')).body.dispatch.paused).toBe(true);
+
+    const next = await agent.call('POST', '/api/v1/claims/next', {});
+    expect(next.status).toBe(204);
+    expect(next.headers.get('x-dispatch-paused')).toBe('organization');
+    const named = await agent.call('POST', `${ticketPath(s, waiting.id)}/claim`, {});
+    expect(named.status).toBe(409);
+    expect(named.body.error).toMatchObject({ code: 'DISPATCH_PAUSED', details: { scope: 'organization' } });
+    // The lease held goes on; a person may still claim.
+    expect((await agent.call('POST', `${ticketPath(s, held.id)}/claim/heartbeat`, {})).status).toBe(200);
+    expect((await agent.call('POST', `${ticketPath(s, held.id)}/claim`, {})).body.alreadyHeld).toBe(true);
+    expect((await s.org.call('GET', `/api/v1/issues?ready=true&boardId=${s.boardId}`)).body.data.map((t: { id: string }) => t.id)).toContain(waiting.id);
+
+    expect((await s.org.call('PUT', '/api/v1/organization/dispatch', { body: { paused: false } })).body).toMatchObject({ paused: false, reason: null, pausedBy: null });
+    const after = await agent.call('POST', '/api/v1/claims/next', { boardIds: [s.boardId] });
+    expect(after.status).toBe(201);
+    expect(after.body.ticket.id).toBe(waiting.id);
+  });
+
+  it('pauses one agent: 204 agent for it alone', async () => {
+    const ticket = await work(s);
+    const agents = `/api/v1/organizations/${s.org.orgId}/agents`;
+    const paused = await boardAgent(s);
+    expect((await s.org.call('PATCH', `${agents}/${paused.id}`, { body: { dispatchPaused: true } })).body.dispatchPaused).toBe(true);
+    const next = await paused.call('POST', '/api/v1/claims/next', {});
+    expect([next.status, next.headers.get('x-dispatch-paused')]).toEqual([204, 'agent']);
+    expect((await paused.call('POST', `${ticketPath(s, ticket.id)}/claim`, {})).body.error.details).toEqual({ scope: 'agent' });
+    expect((await s.org.call('PATCH', `${agents}/${paused.id}`, { body: { dispatchPaused: false } })).body.dispatchPaused).toBe(false);
+    expect((await paused.call('POST', `${ticketPath(s, ticket.id)}/claim`, {})).status).toBe(201);
+  });
+
+  it('passes a paused board over, takes work elsewhere, and says board when only paused boards have work', async () => {
+    const s2 = await proBoard('Board breaker');
+    const second = await createBoard(s2.org, { name: 'Second' });
+    const worker = await boardAgent(s2, {}, [s2.boardId, second.id]);
+    const onPaused = await work(s2, s2.boardId, { priority: 'critical' });
+    const elsewhere = await work(s2, second.id, { priority: 'low' });
+    expect((await s2.org.call('PATCH', `/api/v1/boards/${s2.boardId}`, { body: { dispatchPaused: true } })).body.dispatchPaused).toBe(true);
+
+    const first = await worker.call('POST', '/api/v1/claims/next', {});
+    expect(first.status).toBe(201);
+    expect(first.body.ticket.id).toBe(elsewhere.id);
+    const none = await worker.call('POST', '/api/v1/claims/next', {});
+    expect([none.status, none.headers.get('x-dispatch-paused')]).toEqual([204, 'board']);
+    expect((await worker.call('POST', `${ticketPath(s2, onPaused.id)}/claim`, {})).body.error).toMatchObject({ code: 'DISPATCH_PAUSED', details: { scope: 'board' } });
+
+    await s2.org.call('PATCH', `/api/v1/boards/${s2.boardId}`, { body: { dispatchPaused: false } });
+    const taken = await worker.call('POST', '/api/v1/claims/next', {});
+    expect(taken.body.ticket.id).toBe(onPaused.id);
+    // Nothing ready anywhere now: a plain 204.
+    const empty = await worker.call('POST', '/api/v1/claims/next', {});
+    expect([empty.status, empty.headers.get('x-dispatch-paused')]).toEqual([204, null]);
+  });
+
+  it('is thrown only by agents:manage, and the board only by boards:edit', async () => {
+    const member = await createMember(s.org, { role: 'TEAM_MEMBER' });
+    expect((await api(member.token, s, 'PUT', '/api/v1/organization/dispatch', { paused: true })).status).toBe(403);
+    expect((await api(member.token, s, 'PATCH', `/api/v1/boards/${s.boardId}`, { dispatchPaused: true })).status).toBe(403);
+    expect((await s.org.call('GET', '/api/v1/organization')).body.dispatch.paused).toBe(false);
+    expect((await s.org.call('PUT', '/api/v1/organization/dispatch', { body: { paused: 'yes' } })).status).toBe(400);
+  });
+});
+
+/** A request with another caller's token. */
+async function api(token: string, s: BoardSetup, method: string, path: string, body?: unknown) {
+  const { api: call } = await import('../support/api.js');
+  return call(method, path, { token, org: s.org.slug, body });
+}
