@@ -5,7 +5,7 @@ import {
   TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName, RateWindow, IdempotencyRecord, WebhookEndpoint,
   WebhookDelivery, WebhookAttempt, Integration, PullRequest, Pipeline, InboundDelivery, OAuthClient, OAuthGrant, OAuthToken,
   TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint, TicketTime, Milestone, Release, ReleaseTicket,
-  WikiSpace, WikiFolder, WikiPage, WikiVersion, WikiChunk, WikiTerm, WikiSearchDoc, WikiSearchPending, Invitation, PasswordReset, OutboxMail,
+  WikiSpace, WikiFolder, WikiPage, WikiVersion, WikiChunk, WikiTerm, WikiSearchDoc, WikiSearchPending, Invitation, PasswordReset, OutboxMail, QuarantineEntry,
 } from './entities/index.js';
 
 /**
@@ -79,6 +79,7 @@ export const entityBuilders = {
   wikiSearchDoc: WikiSearchDoc,
   wikiSearchPending: WikiSearchPending,
   invitation: Invitation,
+  quarantineEntry: QuarantineEntry,
   passwordReset: PasswordReset,
   outboxMail: OutboxMail,
 };

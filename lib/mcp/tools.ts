@@ -335,7 +335,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   define({
     name: 'tickets_claim_next',
     title: 'Claim the next ready ticket',
-    description: 'Atomically claim the most urgent ready ticket (unclaimed, unblocked, dependencies done); claim null: none is ready, or dispatchPaused says why none was given.',
+    description: 'Atomically claim the most urgent ready ticket (unclaimed, unblocked, dependencies done); claim null: none is ready.',
     readOnly: false,
     destructive: false,
     idempotent: false,
@@ -350,11 +350,11 @@ export const TOOLS: readonly ToolDefinition[] = [
     }),
     output: z.object({
       claim: claimOutput.nullable(),
-      dispatchPaused: z.enum(['organization', 'agent', 'board', 'budget']).nullable().describe('Why no work was given: dispatch is paused there (wait; do not retry at once)'),
+      dispatchPaused: z.enum(['organization', 'agent', 'board', 'budget']).optional().describe('No work given: dispatch is paused there'),
     }),
     run: async (ctx, input) => {
       const { claimed, paused } = await claimNext(ctx, input);
-      return { claim: claimed ? compactClaim(claimed) : null, dispatchPaused: paused ?? null };
+      return { claim: claimed ? compactClaim(claimed) : null, ...(paused ? { dispatchPaused: paused } : {}) };
     },
   }),
   define({
@@ -374,7 +374,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   define({
     name: 'tickets_heartbeat',
     title: 'Renew a claim',
-    description: 'Extend your lease. note: your progress, handed on if the lease lapses. CLAIM_NOT_HELD: you lost it, stop. Obey directive (stop: release with a handoff; pause: heartbeat only) and read messages.',
+    description: 'Extend your lease. note: your progress, handed on if the lease lapses. CLAIM_NOT_HELD: you lost it, stop. Obey directive (stop: release now; pause: only heartbeat) and messages.',
     readOnly: false,
     destructive: false,
     idempotent: true,
@@ -382,11 +382,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     output: z.object({
       claimExpiresAt: z.string(),
       claimCount: z.number(),
-      directive: z
-        .object({ action: z.enum(['stop', 'pause', 'resume']), message: z.string().nullable(), requestedBy: z.string(), stopDeadline: z.string().nullable() })
-        .nullable()
-        .describe('stop: release now with a handoff; pause: keep heartbeating, do no work; resume: go on'),
-      messages: z.array(z.object({ from: z.string(), text: z.string(), sentAt: z.string() })).describe('Notes from people since your last heartbeat'),
+      directive: z.object({ action: z.enum(['stop', 'pause', 'resume']), message: z.string().nullable(), by: z.string() }).nullable(),
+      messages: z.array(z.object({ from: z.string(), text: z.string() })),
     }),
     run: async (ctx, input) => {
       const { boardId, ticketId } = await locate(ctx, input);
@@ -398,8 +395,8 @@ export const TOOLS: readonly ToolDefinition[] = [
       return {
         claimExpiresAt: beat.claimExpiresAt,
         claimCount: beat.claimCount,
-        directive: directive ? { action: directive.action, message: directive.message, requestedBy: directive.requestedBy.name, stopDeadline: directive.stopDeadline } : null,
-        messages: beat.messages.map((message) => ({ from: message.from.name, text: message.text, sentAt: message.sentAt })),
+        directive: directive ? { action: directive.action, message: directive.message, by: directive.requestedBy.name } : null,
+        messages: beat.messages.map((message) => ({ from: message.from.name, text: message.text })),
       };
     },
   }),

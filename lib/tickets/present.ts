@@ -11,6 +11,9 @@ export function presentClaim(ticket: TicketItem, now: Date): Claim | null {
   return presentLease(ticket);
 }
 
+/** The quarantine block of a ticket (null when it is not quarantined): lib/tickets/claims/quarantine.ts. */
+export const presentQuarantine = (ticket: TicketItem) => (ticket.quarantinedAt ? { since: ticket.quarantinedAt, lapses: ticket.quarantineLapses ?? 0 } : null);
+
 /** The claim block of a ticket just claimed or renewed, whose lease is live by construction. */
 export function presentLease(ticket: TicketItem): Claim {
   return {
@@ -72,6 +75,7 @@ export function presentTicket(ticket: TicketItem, config: OrgConfig, now: Date):
     updatedAt: ticket.updatedAt,
     openBlockerCount: ticket.openBlockerCount ?? 0,
     isReady: isReady(ticket, config, now),
+    quarantine: presentQuarantine(ticket),
   };
 }
 

@@ -85,7 +85,11 @@ export const ticketResult = z.lazy(() =>
       createdAt: timestamp,
       updatedAt: timestamp,
       openBlockerCount: z.number().int().min(0).meta({ description: 'Tickets this one depends on that are not yet in a FINAL status' }),
-      isReady: z.boolean().meta({ description: 'Ready work: live, ACTIVE and not BLOCKED, no live claim, every dependency FINAL, no open subticket' }),
+      isReady: z.boolean().meta({ description: 'Ready work: live, ACTIVE and not BLOCKED, no live claim, every dependency FINAL, no open subticket, not quarantined' }),
+      quarantine: z
+        .strictObject({ since: timestamp, lapses: z.number().int().min(1) })
+        .nullable()
+        .meta({ description: "Out of the ready queue since `since`, after `lapses` leases in a row lapsed; a person lifts it with DELETE …/quarantine" }),
     })
     .meta({ id: 'Ticket' }),
 );

@@ -436,6 +436,7 @@ describe('agent policies', () => {
     expect(response.body).toEqual({
       statusTransitionsRequireApproval: ['DONE'],
       prsRequireHumanReview: false,
+      quarantineAfterLapses: 3,
       gateableStatusKeys: ['BLOCKED', 'DONE', 'IN_PROGRESS', 'IN_REVIEW', 'TODO'],
     });
   });

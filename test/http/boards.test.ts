@@ -41,6 +41,8 @@ describe('creating boards', () => {
       features: { milestonesAndReleases: false, explainableStatus: false },
       memberIds: [],
       customerIds: [],
+      dispatchPaused: false,
+      monthlyBudgetMicros: null,
     });
     const read = await org.call('GET', `/api/v1/boards/${response.body.id}`);
     expect(read.body).toEqual(response.body);

@@ -209,3 +209,99 @@ async function api(token: string, s: BoardSetup, method: string, path: string, b
   const { api: call } = await import('../support/api.js');
   return call(method, path, { token, org: s.org.slug, body });
 }
+
+describe('quarantine of tickets whose leases keep lapsing', () => {
+  let s: BoardSetup;
+  let agent: TestAgent;
+  beforeAll(async () => {
+    s = await proBoard('Quarantine');
+    agent = await boardAgent(s);
+  });
+
+  /** The agent takes the ticket and its lease lapses; `sweep` clears it as the schedule would (else it stays for a takeover). */
+  async function lapse(ticketId: string, sweep = true) {
+    const taken = await agent.call('POST', `${ticketPath(s, ticketId)}/claim`, {});
+    expect(taken.status).toBe(201);
+    await lapseClaim(ticketId);
+    if (sweep) await runSweep(systemClock, { orgId: s.org.orgId });
+  }
+
+  it('quarantines after three lapses in a row: out of the queue, listed, refused by name, returned by a person', async () => {
+    const ticket = await work(s, s.boardId, { priority: 'critical' });
+    const path = ticketPath(s, ticket.id);
+    await lapse(ticket.id);
+    await lapse(ticket.id);
+    expect((await s.org.call('GET', path)).body.data.quarantine).toBeNull();
+    await lapse(ticket.id);
+    const quarantined = (await s.org.call('GET', path)).body.data;
+    expect(quarantined).toMatchObject({ quarantine: { lapses: 3, since: expect.any(String) }, isReady: false, claim: null });
+
+    // Claim-next passes it by; a named claim is refused; the ready list leaves it out; the quarantine list has it.
+    const next = await agent.call('POST', '/api/v1/claims/next', {});
+    expect(next.status).toBe(204);
+    const named = await agent.call('POST', `${path}/claim`, {});
+    expect(named.body.error).toMatchObject({ code: 'TICKET_QUARANTINED', details: { lapses: 3 } });
+    expect((await s.org.call('POST', `${path}/claim`, { body: {} })).status).toBe(409);
+    expect((await s.org.call('GET', '/api/v1/issues?ready=true')).body.data.map((t: { id: string }) => t.id)).not.toContain(ticket.id);
+    const listed = await s.org.call('GET', '/api/v1/issues?quarantined=true');
+    expect(listed.body.data.map((t: { id: string }) => t.id)).toEqual([ticket.id]);
+    expect(listed.body.total).toBe(1);
+    const event = (await dispatchedEventsOf(s.org.orgId, ticket.id, 10)).find((recorded) => recorded.type === 'ticket.quarantined');
+    expect(event?.data).toMatchObject({ ticketId: ticket.id, boardId: s.boardId, lapses: 3 });
+
+    // An agent may not lift it; a person does, and the ticket is ready work again with its run reset.
+    expect((await agent.call('DELETE', `${path}/quarantine`)).status).toBe(403);
+    expect((await s.org.call('DELETE', `${path}/quarantine`)).status).toBe(204);
+    expect((await s.org.call('DELETE', `${path}/quarantine`)).status).toBe(204);
+    const lifted = (await s.org.call('GET', path)).body.data;
+    expect([lifted.quarantine, lifted.isReady]).toEqual([null, true]);
+    expect((await s.org.call('GET', '/api/v1/issues?quarantined=true')).body.data).toEqual([]);
+    const timeline = (await s.org.call('GET', `${path}/timeline?limit=100`)).body.data as { kind: string; details: Record<string, unknown> }[];
+    expect(timeline.filter((entry) => ['QUARANTINED', 'QUARANTINE_LIFTED'].includes(entry.kind)).map((entry) => [entry.kind, entry.details.lapses])).toEqual([
+      ['QUARANTINED', 3],
+      ['QUARANTINE_LIFTED', 3],
+    ]);
+    const taken = await agent.call('POST', '/api/v1/claims/next', {});
+    expect(taken.body.ticket.id).toBe(ticket.id);
+    await agent.call('DELETE', `${path}/claim`, {});
+  });
+
+  it('counts lapses in a row only: a release starts the run again, a stopped lease does not count', async () => {
+    const ticket = await work(s);
+    const path = ticketPath(s, ticket.id);
+    await lapse(ticket.id);
+    await lapse(ticket.id);
+    await agent.call('POST', `${path}/claim`, {});
+    expect((await agent.call('DELETE', `${path}/claim`, {})).status).toBe(200);
+    await lapse(ticket.id);
+    await lapse(ticket.id);
+    // A third lapse, but after a stop: the person's doing, not the ticket's.
+    await agent.call('POST', `${path}/claim`, {});
+    await s.org.call('POST', `${path}/claim/directive`, { body: { action: 'stop' } });
+    await lapseClaim(ticket.id);
+    await runSweep(systemClock, { orgId: s.org.orgId });
+    expect((await s.org.call('GET', path)).body.data.quarantine).toBeNull();
+  });
+
+  it('quarantines on a takeover of the lapsed lease too, and never with the policy at 0', async () => {
+    const ticket = await work(s);
+    const path = ticketPath(s, ticket.id);
+    await lapse(ticket.id);
+    await lapse(ticket.id);
+    await lapse(ticket.id, false);
+    const other = await boardAgent(s);
+    const refused = await other.call('POST', `${path}/claim`, {});
+    expect(refused.body.error.code).toBe('TICKET_QUARANTINED');
+    expect((await s.org.call('GET', path)).body.data).toMatchObject({ claim: null, quarantine: { lapses: 3 } });
+    // The first agent's slot was freed with the lapse.
+    expect((await s.org.call('GET', `/api/v1/issues?claimedBy=${agent.id}`)).body.data).toEqual([]);
+
+    const policies = `/api/v1/organizations/${s.org.orgId}/agents/policies`;
+    expect((await s.org.call('PATCH', policies, { body: { quarantineAfterLapses: 0 } })).body.quarantineAfterLapses).toBe(0);
+    const free = await work(s);
+    for (let times = 0; times < 4; times += 1) await lapse(free.id);
+    expect((await s.org.call('GET', ticketPath(s, free.id))).body.data.quarantine).toBeNull();
+    await s.org.call('PATCH', policies, { body: { quarantineAfterLapses: 3 } });
+    await s.org.call('DELETE', `${path}/quarantine`);
+  });
+});

@@ -37,8 +37,12 @@ describe('what routes declare about tickets', () => {
   it('fences exactly the writes of an existing ticket in the tickets and fleet groups, taking a claim and directing its holder aside, plus new comments and time entries', () => {
     // The writes a lease holder makes about its ticket beyond the ticket itself (issue 29): a comment, time booked on it.
     const alsoFenced = new Set(['POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments', 'POST /api/v1/time-tracking/entries']);
-    // A person's words to the holder (docs/fleet-control.md): never written under a lease.
-    const toTheHolder = new Set(['POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/directive', 'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/messages']);
+    // A person's words to the holder, and a person's lifting of a quarantine (docs/fleet-control.md): never written under a lease.
+    const toTheHolder = new Set([
+      'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/directive',
+      'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/messages',
+      'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/quarantine',
+    ]);
     for (const { group, key, route } of routesOf()) {
       const inferred =
         alsoFenced.has(key) ||

@@ -4,8 +4,8 @@ import { addSeconds } from '../../core/clock.js';
 import type { TicketItem } from '../../db/entities/index.js';
 import { DEFAULT_MAX_CONCURRENT_CLAIMS } from '../../db/entities/index.js';
 import { guarded, type TransactionEntities } from '../../db/transact.js';
-import { retryLostRaces } from '../../db/races.js';
-import { requirePermission } from '../../organizations/index.js';
+import { LostRace, retryLostRaces } from '../../db/races.js';
+import { agentPoliciesOf, requirePermission } from '../../organizations/index.js';
 import { loadTicketOnBoard, loadTicketWithConfig, type TicketOnBoard } from '../access.js';
 import type { OrgConfig } from '../config.js';
 import { baseTicketData } from '../events.js';
@@ -13,7 +13,7 @@ import { presentLease } from '../present.js';
 import { updateTicket } from '../update.js';
 import { saveTicket } from '../write.js';
 import { expireClaim, lapsedClaimsOf, liveClaimsOf } from './expiry.js';
-import { hasLiveClaim, lapsedClaimEffects, releasedClaimEffects, withoutClaim, fenceRefusal } from './lease.js';
+import { hasLiveClaim, lapseRun, lapsedClaimEffects, releasedClaimEffects, withoutClaim, fenceRefusal } from './lease.js';
 import { publishMetrics } from '../../core/telemetry.js';
 import { activityDelta } from '../../activity/index.js';
 import { isReady } from '../dependencies/readiness.js';
@@ -47,6 +47,13 @@ function throwIfFencedOut(ctx: DomainContext, ticket: TicketItem, now: Date): vo
   const refusal = fenceRefusal(ticket, ctx.actor.userId, ctx.claimFence, now);
   if (refusal) throw refusal;
 }
+
+/** The ticket left the ready queue after too many lapses in a row: a person lifts the quarantine first. */
+export const quarantined = (ticket: TicketItem): AppError =>
+  new AppError(409, 'TICKET_QUARANTINED', 'This ticket is quarantined after its leases lapsed too often in a row; a person must lift the quarantine', {
+    since: ticket.quarantinedAt,
+    lapses: ticket.quarantineLapses,
+  });
 
 const claimNotHeld = (): AppError => new AppError(409, 'CLAIM_NOT_HELD', 'You hold no live claim on this ticket; claim it again');
 /** CLAIM_LIMIT_REACHED names the tickets the agent holds, so it can finish or release one (one byClaimHolder Query, on refusal only). */
@@ -159,6 +166,13 @@ export async function claimOnce(ctx: DomainContext, boardId: string, ticketId: s
   const now = nowDate.toISOString();
   const me = ctx.actor.userId;
   const live = hasLiveClaim(ticket, nowDate);
+  if (ticket.quarantinedAt) throw quarantined(ticket);
+  // A lapsed lease whose end quarantines the ticket is ended as the sweeper would end it, and the ticket is not claimed.
+  const quarantineAfter = agentPoliciesOf(ctx.org).quarantineAfterLapses;
+  if (ticket.claimedById && !live && lapseRun(ticket, quarantineAfter).quarantines) {
+    if (!(await expireClaim(ctx.org, ticket, ctx.clock))) throw new LostRace('The ticket changed concurrently; retry');
+    throw quarantined({ ...ticket, quarantinedAt: now, quarantineLapses: lapseRun(ticket, quarantineAfter).lapses });
+  }
   if (live && ticket.claimedById !== me) throw alreadyClaimed(ticket);
   const alreadyHeld = live && ticket.claimedById === me;
   // The breaker gives agents no new lease (a lease held is renewed); people are never held by it.
@@ -192,7 +206,7 @@ export async function claimOnce(ctx: DomainContext, boardId: string, ticketId: s
   const retakesOwnLapse = previousHolder === me && !live && ticket.claimedByIsAgent === true;
   const lapsed =
     previousHolder && !live
-      ? lapsedClaimEffects(ticket, nowDate, { keepSlot: previousHolder === me, ...(countsTaken && retakesOwnLapse ? { holderCounters: { claimsTaken: 1 } } : {}) })
+      ? lapsedClaimEffects(ticket, nowDate, { keepSlot: previousHolder === me, quarantineAfter, ...(countsTaken && retakesOwnLapse ? { holderCounters: { claimsTaken: 1 } } : {}) })
       : undefined;
   if (lapsed) Object.assign(claim, lapsed.fields);
   const related = (e: TransactionEntities) => [

@@ -33,8 +33,8 @@ const noLiveLease = (): AppError => new AppError(409, 'CLAIM_NOT_HELD', 'Nobody 
 
 /** The live lease a person may direct, read consistently (the write is guarded by the ticket's version). */
 async function directableLease(ctx: DomainContext, boardId: string, ticketId: string): Promise<TicketItem> {
-  if (ctx.actor.isAgent) throw forbidden('An agent may not direct a lease', 'FORBIDDEN');
   const { ticket } = await loadTicketOnBoard(ctx, boardId, ticketId);
+  if (ctx.actor.isAgent) throw forbidden('An agent may not direct a lease', 'FORBIDDEN');
   if (!hasLiveClaim(ticket, ctx.clock.now())) throw noLiveLease();
   assertMayDirect(ctx, ticket);
   return ticket;

@@ -6,6 +6,10 @@ import { saveTicket } from '../write.js';
 import { hasLiveClaim, lapsedClaimEffects, withoutClaim } from './lease.js';
 import { systemContext } from '../system-context.js';
 import { log, publishMetrics } from '../../core/telemetry.js';
+import { agentPoliciesOf } from '../../organizations/index.js';
+
+/** The organization's `quarantineAfterLapses` (its policies are on the organization item). */
+const quarantineAfterOf = (org: Pick<OrganizationItem, 'agentPolicies'>): number => agentPoliciesOf(org as OrganizationItem).quarantineAfterLapses;
 
 /** Every claimed ticket whose lease lapsed before `now`, across organizations (byClaimExpiry, its shards in parallel). */
 export async function lapsedClaims(now: Date): Promise<TicketItem[]> {
@@ -46,12 +50,12 @@ export async function lapsedClaimsOf(orgId: string, holderId: string, now: Date)
  * renewed meanwhile is left alone) with the lapsed lease's effects (lapsedClaimEffects), in
  * one transaction. Returns false when there was nothing (any more) to clear.
  */
-export async function expireClaim(org: Pick<OrganizationItem, 'orgId'>, ticket: TicketItem, clock: Clock): Promise<boolean> {
+export async function expireClaim(org: Pick<OrganizationItem, 'orgId' | 'agentPolicies'>, ticket: TicketItem, clock: Clock): Promise<boolean> {
   const now = clock.now();
   // The index is eventually consistent: re-check the item itself.
   if (!ticket.claimedById || hasLiveClaim(ticket, now)) return false;
   const ctx = systemContext(clock, org);
-  const effects = lapsedClaimEffects(ticket, now);
+  const effects = lapsedClaimEffects(ticket, now, { quarantineAfter: quarantineAfterOf(org) });
   const after = { ...withoutClaim(ticket), ...effects.fields };
   try {
     await saveTicket(ctx, {
@@ -83,12 +87,21 @@ export async function sweepLapsedClaims(clock: Clock, scope: SweepScope = {}): P
   // One organization's lapsed claims come from its own index (byOrgClaimExpiry), the deployment's from the sharded one.
   const lapsed = scope.orgId ? await lapsedClaimsOfOrganization(scope.orgId, clock.now()) : await lapsedClaims(clock.now());
   let cleared = 0;
+  // Each organization's policies (quarantine) read once per sweep, for the organizations with a lapse.
+  const organizations = new Map<string, Promise<OrganizationItem | null>>();
+  const organizationOf = (orgId: string) => {
+    if (!organizations.has(orgId)) organizations.set(orgId, db().entities.organization.get({ orgId }).go().then((result) => result.data as OrganizationItem | null));
+    return organizations.get(orgId)!;
+  };
   for (const ticket of lapsed) {
     // The GSI copy may be stale: read the ticket itself before deciding.
-    const current = (await db().entities.ticket.get({ ticketId: ticket.ticketId }).go({ consistent: true })).data as TicketItem | null;
+    const [current, org] = await Promise.all([
+      db().entities.ticket.get({ ticketId: ticket.ticketId }).go({ consistent: true }).then((result) => result.data as TicketItem | null),
+      organizationOf(ticket.orgId),
+    ]);
     if (!current) continue;
     try {
-      if (await expireClaim({ orgId: current.orgId }, current, clock)) cleared++;
+      if (await expireClaim(org ?? { orgId: current.orgId }, current, clock)) cleared++;
     } catch (error) {
       log.error('claim expiry failed', { ticketId: ticket.ticketId, orgId: ticket.orgId }, error);
     }

@@ -76,12 +76,14 @@ export function hasLiveClaim(ticket: TicketItem, now: Date): boolean {
 /** The effects of one lease's end, added to the ticket write that ends it. */
 export interface ClaimEndEffects {
   related: (e: TransactionEntities) => TransactionItem[];
-  timeline: { kind: 'CLAIM_RELEASED' | 'CLAIM_EXPIRED' | 'HANDOFF'; details: Record<string, unknown> }[];
+  timeline: { kind: 'CLAIM_RELEASED' | 'CLAIM_EXPIRED' | 'HANDOFF' | 'QUARANTINED'; details: Record<string, unknown> }[];
   events: EventInput[];
   /** The handoff the lease left, if any. */
   handoff?: HandoffItem;
-  /** What the ticket item itself records of the end: the id of the handoff it left. */
+  /** What the ticket item itself records of the end: the id of the handoff it left, the run of lapses, a quarantine. */
   fields: Partial<TicketItem>;
+  /** The lapse quarantined the ticket. */
+  quarantines?: boolean;
 }
 
 /** The handoff's own effects: its item and a HANDOFF timeline entry. */
@@ -104,7 +106,8 @@ export function releasedClaimEffects(ticket: TicketItem, releasedById: string, r
     timeline: [{ kind: 'CLAIM_RELEASED', details: { previousClaimedById: holder, releasedById, reason } }, ...left.timeline],
     events: [{ type: 'ticket.claim_released', data: { ...baseTicketData(ticket), releasedById, previousClaimedById: holder, reason, handoffId: handoff?.handoffId ?? null } }],
     ...(handoff ? { handoff } : {}),
-    fields: handoff ? { lastHandoffId: handoff.handoffId } : {},
+    // A lease handed back ends a run of lapses (quarantine counts lapses in a row).
+    fields: { ...(handoff ? { lastHandoffId: handoff.handoffId } : {}), ...(ticket.consecutiveLapses ? { consecutiveLapses: 0 } : {}) },
   };
 }
 
@@ -116,18 +119,22 @@ export function releasedClaimEffects(ticket: TicketItem, releasedById: string, r
  * sweeper and by a claim that takes over a lapsed, not yet swept lease, so every lease ends
  * with exactly one of ticket.claim_released or ticket.claim_expired.
  */
-export function lapsedClaimEffects(ticket: TicketItem, now: Date, options: { keepSlot?: boolean; holderCounters?: Partial<Record<ActivityCounter, number>> } = {}): ClaimEndEffects {
+export function lapsedClaimEffects(ticket: TicketItem, now: Date, options: LapseOptions = {}): ClaimEndEffects {
   const holder = ticket.claimedById!;
   const isAgent = ticket.claimedByIsAgent === true;
   const recipients = [...new Set([ticket.assigneeId, isAgent ? ticket.claimAgentOwnerId : undefined].filter((id): id is string => !!id))];
   // The lapsed lease hands on what it last said (its note and heartbeat): the next holder does not start from zero.
   const handoff = newHandoff(ticket, now);
   const left = handoffEffects(handoff);
+  const run = lapseRun(ticket, options.quarantineAfter ?? 0);
+  const since = now.toISOString();
   return {
     handoff,
-    fields: { lastHandoffId: handoff.handoffId },
+    quarantines: run.quarantines,
+    fields: { lastHandoffId: handoff.handoffId, consecutiveLapses: run.lapses, ...(run.quarantines ? { quarantinedAt: since, quarantineLapses: run.lapses } : {}) },
     related: (e: TransactionEntities) => [
       ...left.related(e),
+      ...(run.quarantines ? [e.quarantineEntry.put({ orgId: ticket.orgId, ticketId: ticket.ticketId, boardId: ticket.boardId, since, lapses: run.lapses }).commit()] : []),
       ...(isAgent && !options.keepSlot ? [releaseSlot(e, ticket.orgId, holder)] : []),
       ...recipients.map((userId) =>
         notificationPut(
@@ -144,9 +151,34 @@ export function lapsedClaimEffects(ticket: TicketItem, now: Date, options: { kee
       // The holder's counters of the day in one update (a transaction may not touch an item twice): its lapse, and what the caller adds for it.
       ...(isAgent ? [activityDelta(e, ticket.orgId, holder, now, { claimsExpired: 1, ...options.holderCounters })] : []),
     ],
-    timeline: [{ kind: 'CLAIM_EXPIRED' as const, details: { previousClaimedById: holder, claimExpiresAt: ticket.claimExpiresAt } }, ...left.timeline],
-    events: [{ type: 'ticket.claim_expired', data: { ...baseTicketData(ticket), previousClaimedById: holder, claimExpiresAt: ticket.claimExpiresAt, handoffId: handoff.handoffId } }],
+    timeline: [
+      { kind: 'CLAIM_EXPIRED' as const, details: { previousClaimedById: holder, claimExpiresAt: ticket.claimExpiresAt } },
+      ...left.timeline,
+      ...(run.quarantines ? [{ kind: 'QUARANTINED' as const, details: { lapses: run.lapses } }] : []),
+    ],
+    events: [
+      { type: 'ticket.claim_expired', data: { ...baseTicketData(ticket), previousClaimedById: holder, claimExpiresAt: ticket.claimExpiresAt, handoffId: handoff.handoffId } },
+      ...(run.quarantines ? [{ type: 'ticket.quarantined', data: { ...baseTicketData(ticket), lapses: run.lapses } }] : []),
+    ],
   };
+}
+
+export interface LapseOptions {
+  keepSlot?: boolean;
+  holderCounters?: Partial<Record<ActivityCounter, number>>;
+  /** The organization's `quarantineAfterLapses` (0 or unset: never quarantine; a finished ticket passes 0). */
+  quarantineAfter?: number;
+}
+
+/**
+ * Quarantine (docs/fleet-control.md): the lapses in a row this lapse makes, and whether they
+ * reach the organization's limit. A lease that ran out after a person asked it to stop is not the
+ * ticket's failure: it neither counts nor quarantines.
+ */
+export function lapseRun(ticket: TicketItem, quarantineAfter: number): { lapses: number; quarantines: boolean } {
+  const stopped = (ticket.claimDirective as { action?: string } | undefined)?.action === 'stop';
+  const lapses = (ticket.consecutiveLapses ?? 0) + (stopped ? 0 : 1);
+  return { lapses, quarantines: !stopped && quarantineAfter > 0 && lapses >= quarantineAfter && !ticket.quarantinedAt };
 }
 
 /**
@@ -163,5 +195,8 @@ export function claimEndReason(before: TicketItem | undefined, after: TicketItem
 
 /** Ends whatever lease the ticket carries: a live one is released by `actorId`, a lapsed one expires. */
 export function endedClaimEffects(ticket: TicketItem, now: Date, actorId: string, reason: string): ClaimEndEffects {
-  return hasLiveClaim(ticket, now) ? releasedClaimEffects(ticket, actorId, reason, now) : lapsedClaimEffects(ticket, now);
+  if (hasLiveClaim(ticket, now)) return releasedClaimEffects(ticket, actorId, reason, now);
+  // A finished (or deleted) ticket ends its run of lapses: it is never quarantined for them.
+  const lapsed = lapsedClaimEffects(ticket, now);
+  return { ...lapsed, fields: { ...lapsed.fields, consecutiveLapses: 0 } };
 }

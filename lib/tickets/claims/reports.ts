@@ -78,6 +78,7 @@ export async function reportRun(ctx: DomainContext, boardId: string, ticketId: s
       await updateTicket(ctx, loaded, statusChanged ? { statusId } : {}, {
         statusReason: statusChanged ? `Reported ${input.outcome}: ${input.summary}`.slice(0, 500) : undefined,
         remove: input.releaseClaim ? [...CLAIM_ATTRIBUTES] : [],
+        ...(released ? { extra: released.fields } : {}),
         related: (e) => [...(released?.related(e) ?? []), activityDelta(e, ticket.orgId, me, now, { [COUNTERS[input.outcome]]: 1 })],
         timeline: [...(released?.timeline ?? []), { kind: 'REPORTED', details: { outcome: input.outcome, summary: input.summary, prUrl: data.prUrl, branch: data.branch, clientName: data.clientName } }],
         events: [...(released?.events ?? []), { type: 'ticket.reported', data }],

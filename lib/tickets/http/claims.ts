@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { authenticated, EmptyAnswer, type Routes, onFirstUse } from '../../http/routes.js';
 import { idParam } from '../../http/validation.js';
 import { claimTicket, heartbeatClaim, releaseClaim } from '../claims/claims.js';
+import { liftQuarantine } from '../claims/quarantine.js';
 import { DIRECTIVE_ACTIONS, directClaim, MESSAGE_LIMIT, messageClaimHolder } from '../claims/directives.js';
 import { claimNext } from '../claims/next.js';
 import { listHandoffs } from '../claims/handoffs.js';
@@ -116,6 +117,18 @@ export const claimsRoutes: Routes = {
       params: ticketParams,
       body: z.strictObject({ text: z.string().trim().min(1).max(MESSAGE_LIMIT) }),
       handler: (ctx, { params, body }) => messageClaimHolder(ctx, params.boardId, params.ticketId, body),
+    }),
+  ),
+  'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/quarantine': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      fence: false,
+      ticketRefs: ['ticketId'],
+      summary: 'Return a quarantined ticket to the ready queue',
+      description: 'Needs `tickets:edit`; a person, never an agent. Its run of lapsed leases starts again from zero. A ticket that is not quarantined is left as it is.',
+      status: 204,
+      params: ticketParams,
+      handler: (ctx, { params }) => liftQuarantine(ctx, params.boardId, params.ticketId),
     }),
   ),
   'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim': onFirstUse(() =>

@@ -19,6 +19,7 @@ const issuesQuery = z.lazy(() =>
     ready: queryBoolean.optional(),
     /** A user id, or `me` for the caller. */
     claimedBy: idParam.optional(),
+    quarantined: queryBoolean.optional().meta({ description: 'true: only quarantined tickets (out of the ready queue after too many lapsed leases in a row)' }),
   }),
 );
 
@@ -37,6 +38,7 @@ export const issuesRoutes: Routes = {
           claimable: query.claimable,
           assignedToMe: query.assignedToMe,
           ready: query.ready,
+          quarantined: query.quarantined,
           claimedBy: query.claimedBy === undefined ? undefined : query.claimedBy === 'me' ? ctx.actor.userId : query.claimedBy,
         }),
     }),

@@ -1,3 +1,5 @@
+import { quarantineEntries } from '../claims/quarantine.js';
+import { loadTickets } from '../access.js';
 import type { DomainContext } from '../../db/context.js';
 import { db } from '../../db/service.js';
 import { STATUS_CATEGORIES, type BoardItem, type ColumnCountItem, type StatusCategory, type StatusItem, type TicketItem } from '../../db/entities/index.js';
@@ -71,6 +73,8 @@ export interface IssuesQuery extends ListQuery {
   boardIds?: string[];
   /** Only ready work, in queue order (lists/ready.ts). */
   ready?: boolean;
+  /** Only quarantined tickets (claims/quarantine.ts): read from the organization's quarantine entries, never the boards. */
+  quarantined?: boolean;
 }
 
 /**
@@ -185,8 +189,15 @@ export async function listIssues(ctx: DomainContext, query: IssuesQuery) {
   const visible = new Map(
     boards.filter((board) => canSeeBoard(ctx.actor, board) && (!wanted || wanted.has(board.boardId))).map((board) => [board.boardId, board]),
   );
-  const { boardIds: _boardIds, ready, ...filters } = query;
+  const { boardIds: _boardIds, ready, quarantined, ...filters } = query;
   if (ready) return listReadyIssues(ctx, [...visible.values()], filters, config);
+  if (quarantined) {
+    const entries = (await quarantineEntries(ctx.org.orgId)).filter((entry) => visible.has(entry.boardId));
+    const tickets = (await loadTickets(ctx, entries.map((entry) => entry.ticketId))).filter((ticket) => ticket.quarantinedAt);
+    const context = { config, now: ctx.clock.now(), callerId: ctx.actor.userId };
+    const matching = sortTickets(tickets.filter((ticket) => visible.has(ticket.boardId) && matchesFilters(ticket, filters, context)), config);
+    return pageOf(matching.map((ticket) => presentTicket(ticket, config, ctx.clock.now())), query.page, query.limit);
+  }
   if (servedByColumns(filters, ISSUE_COLUMN_FIELDS)) {
     const page = await listIssuesByColumns(ctx, [...visible.values()], filters, config);
     if (page) return page;

@@ -1,0 +1,43 @@
+import { forbidden } from '../../core/errors.js';
+import type { DomainContext } from '../../db/context.js';
+import type { QuarantineEntryItem, TicketItem } from '../../db/entities/index.js';
+import { db } from '../../db/service.js';
+import { retryLostRaces } from '../../db/races.js';
+import { requirePermission } from '../../organizations/index.js';
+import { loadTicketOnBoard } from '../access.js';
+import { saveTicket } from '../write.js';
+
+/**
+ * Quarantine (docs/fleet-control.md): a ticket whose leases lapsed `quarantineAfterLapses` times
+ * in a row (lease.ts, `lapseRun`) leaves the ready queue, so one ticket that makes every agent
+ * fail cannot eat the fleet. Claim-next passes it by (it is out of the byReady index), a named
+ * claim answers TICKET_QUARANTINED, and a person returns it to the queue here.
+ */
+
+/**
+ * DELETE …/tickets/{ticketId}/quarantine: returns the ticket to the ready queue, its run of
+ * lapses reset, in one transaction with its listing entry deleted. A person decides, never an
+ * agent (the agents are what kept failing). Lifting a ticket that is not quarantined changes nothing.
+ */
+export async function liftQuarantine(ctx: DomainContext, boardId: string, ticketId: string): Promise<void> {
+  requirePermission(ctx, 'tickets:edit');
+  await retryLostRaces(async () => {
+    const { ticket } = await loadTicketOnBoard(ctx, boardId, ticketId);
+    if (ctx.actor.isAgent) throw forbidden('Only a person may lift a quarantine', 'FORBIDDEN');
+    if (!ticket.quarantinedAt) return;
+    const after: TicketItem = { ...ticket, consecutiveLapses: 0 };
+    delete after.quarantinedAt;
+    delete after.quarantineLapses;
+    await saveTicket(ctx, {
+      before: ticket,
+      after,
+      related: (e) => [e.quarantineEntry.delete({ orgId: ticket.orgId, ticketId }).commit()],
+      timeline: [{ kind: 'QUARANTINE_LIFTED', details: { since: ticket.quarantinedAt, lapses: ticket.quarantineLapses ?? 0 } }],
+    });
+  });
+}
+
+/** The organization's quarantined tickets' entries (its own partition: as many as are quarantined, never the boards). */
+export async function quarantineEntries(orgId: string): Promise<QuarantineEntryItem[]> {
+  return (await db().entities.quarantineEntry.query.byOrg({ orgId }).go({ pages: 'all' })).data;
+}
