@@ -5,7 +5,7 @@ import {
   TimelineEntry, ColumnCount, ClaimSlots, ActivityDay, Notification, Suggestion, UniqueName, RateWindow, IdempotencyRecord, WebhookEndpoint,
   WebhookDelivery, WebhookAttempt, Integration, PullRequest, Pipeline, InboundDelivery, OAuthClient, OAuthGrant, OAuthToken,
   TimeEntry, Timer, BookingItem, AgentWeek, TimeSyncEndpoint, TicketTime, Milestone, Release, ReleaseTicket,
-  WikiSpace, WikiFolder, WikiPage, WikiVersion, WikiChunk, WikiTerm, WikiSearchDoc, WikiSearchPending, Invitation, PasswordReset, OutboxMail, QuarantineEntry,
+  WikiSpace, WikiFolder, WikiPage, WikiVersion, WikiChunk, WikiTerm, WikiSearchDoc, WikiSearchPending, Invitation, PasswordReset, OutboxMail, QuarantineEntry, SpendDay, SpendMonth,
 } from './entities/index.js';
 
 /**
@@ -80,6 +80,8 @@ export const entityBuilders = {
   wikiSearchPending: WikiSearchPending,
   invitation: Invitation,
   quarantineEntry: QuarantineEntry,
+  spendDay: SpendDay,
+  spendMonth: SpendMonth,
   passwordReset: PasswordReset,
   outboxMail: OutboxMail,
 };

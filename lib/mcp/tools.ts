@@ -5,7 +5,7 @@ import { listBoards } from '../boards/index.js';
 import { listStatuses } from '../statuses/index.js';
 import {
   listIssues, createBoardTicket, getTicket, patchTicket, changeTicketStatus, REPORT_OUTCOMES, reportRun, claimTicket, claimNext, heartbeatClaim, releaseClaim, locateTicket,
-  handoffFields, heartbeatNote, leaseSeconds as leaseLength, statusChangeReason, ticketDescription, ticketSearch, ticketTimestamp, ticketTitle, type Ticket,
+  handoffFields, heartbeatNote, runUsage, leaseSeconds as leaseLength, statusChangeReason, ticketDescription, ticketSearch, ticketTimestamp, ticketTitle, type Ticket,
   acceptSuggestion, listPendingSuggestions, rejectSuggestion,
 } from '../tickets/index.js';
 import { PRIORITIES } from '../db/entities/index.js';
@@ -378,7 +378,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     readOnly: false,
     destructive: false,
     idempotent: true,
-    input: z.object({ ...ticketRef, extendSeconds: leaseLength.optional(), note: heartbeatNote.optional(), claimCount }),
+    input: z.object({ ...ticketRef, extendSeconds: leaseLength.optional(), note: heartbeatNote.optional(), usage: runUsage.optional(), claimCount }),
     output: z.object({
       claimExpiresAt: z.string(),
       claimCount: z.number(),
@@ -390,6 +390,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       const beat = await heartbeatClaim(withFence(ctx, input.claimCount), boardId, ticketId, {
         ...(input.extendSeconds ? { extendSeconds: input.extendSeconds } : {}),
         ...(input.note !== undefined ? { note: input.note } : {}),
+        ...(input.usage ? { usage: input.usage } : {}),
       });
       const { directive } = beat;
       return {
@@ -439,6 +440,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       branch: z.string().max(255).optional(),
       setStatus: z.boolean().optional(),
       releaseClaim: z.boolean().optional(),
+      usage: runUsage.optional(),
       claimCount,
     }),
     output: z.object({
@@ -460,6 +462,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         setStatus: input.setStatus,
         releaseClaim: input.releaseClaim,
         clientName: ctx.actor.credential.clientLabel,
+        usage: input.usage,
       });
     },
   }),

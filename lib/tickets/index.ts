@@ -24,5 +24,5 @@ export { changeTicketStatus } from './workflow.js';
 export { saveTicket } from './write.js';
 export { sweepStaleSearchIndex } from './search/index.js';
 export { systemContext } from './system-context.js';
-export { description as ticketDescription, handoffFields, heartbeatNote, leaseSeconds, reason as statusChangeReason, ticketSearch, timestamp as ticketTimestamp, title as ticketTitle } from './inputs.js';
+export { description as ticketDescription, handoffFields, heartbeatNote, leaseSeconds, reason as statusChangeReason, ticketSearch, timestamp as ticketTimestamp, title as ticketTitle, usage as runUsage } from './inputs.js';
 export { acceptSuggestion, listPendingSuggestions, rejectSuggestion } from './suggestions/suggestions.js';

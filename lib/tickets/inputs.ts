@@ -46,3 +46,14 @@ export const handoffBody = z
 
 /** A heartbeat's progress note. */
 export const heartbeatNote = text(HANDOFF_LIMITS.note).meta({ description: "The lease's latest progress note; handed on if the lease lapses" });
+
+/** A run's usage (docs/fleet-control.md, "Spend"): integers; cost in US dollars × 10⁶. One schema for REST and MCP. */
+export const usage = z
+  .strictObject({
+    model: z.string().trim().min(1).max(100).optional(),
+    inputTokens: z.number().int().min(0).max(1e12).optional(),
+    outputTokens: z.number().int().min(0).max(1e12).optional(),
+    cacheReadTokens: z.number().int().min(0).max(1e12).optional(),
+    costMicros: z.number().int().min(0).max(1e12).meta({ description: 'US dollars × 10⁶' }),
+  })
+  .meta({ description: "What the run cost and used; added to the ticket's, the agent's and the board's spend" });

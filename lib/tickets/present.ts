@@ -96,8 +96,17 @@ export function presentFullTicket(ticket: TicketItem, config: OrgConfig, ctx: Pi
     customFieldValues: Object.entries(values)
       .map(([customFieldId, value]) => ({ customFieldId, name: config.customField(customFieldId)?.name ?? '', value }))
       .filter((entry) => config.customField(entry.customFieldId) !== undefined),
+    spend: ctx.actor.role === 'CUSTOMER' ? null : presentSpend(ticket),
   };
 }
+
+/** The ticket's spend block (lib/tickets/claims/spend.ts adds to it). */
+const presentSpend = (ticket: TicketItem) => ({
+  costMicros: ticket.spendCostMicros ?? 0,
+  inputTokens: ticket.spendInputTokens ?? 0,
+  outputTokens: ticket.spendOutputTokens ?? 0,
+  runs: ticket.spendRuns ?? 0,
+});
 
 /** The ticket's milestone as the full ticket names it (from the configuration already read). */
 function milestoneOf(ticket: TicketItem, config: OrgConfig): { id: string; name: string } | null {

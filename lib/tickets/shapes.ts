@@ -105,6 +105,10 @@ export const fullTicketResult = z.lazy(() =>
       milestone: z.strictObject({ id: anId, name: z.string() }).nullable().meta({ description: 'The milestone the ticket belongs to (`milestoneId`), by name' }),
       blockerInfo: z.record(z.string(), z.unknown()).nullable(),
       customFieldValues: z.array(z.strictObject({ customFieldId: anId, name: z.string(), value: z.string() })),
+      spend: z
+        .strictObject({ costMicros: z.number().int().min(0), inputTokens: z.number().int().min(0), outputTokens: z.number().int().min(0), runs: z.number().int().min(0) })
+        .nullable()
+        .meta({ description: 'What runs on the ticket cost (US dollars × 10⁶) and used, summed from every report and heartbeat `usage`; null for customer users' }),
     })
     .meta({ id: 'FullTicket' }),
 );
@@ -263,3 +267,44 @@ export const pendingSuggestionResult = z.lazy(() =>
 export type Claim = z.output<typeof claimResult>;
 export type Ticket = z.output<typeof ticketResult>;
 export type FullTicket = z.output<typeof fullTicketResult>;
+
+/** A run report's answer (REST `POST …/reports` and MCP `tickets_report` alike). */
+export const reportResult = z.lazy(() =>
+  z
+    .strictObject({
+      ticketId: anId,
+      displayId: z.string(),
+      outcome: z.enum(['done', 'blocked', 'needs_review', 'partial']),
+      statusId: anId,
+      statusChanged: z.boolean(),
+      claimReleased: z.boolean(),
+      approvalRequired: z.boolean().optional().meta({ description: "True when the board's approval gate kept the status: a person must accept the move" }),
+    })
+    .meta({ id: 'RunReport' }),
+);
+
+/** One group of `GET /api/v1/spend`. */
+const spendGroup = z
+  .strictObject({
+    id: z.string().meta({ description: 'The agent, board or milestone id (`none`: no milestone), or the day (YYYY-MM-DD)' }),
+    name: z.string().nullable(),
+    costMicros: z.number().int().min(0),
+    inputTokens: z.number().int().min(0),
+    outputTokens: z.number().int().min(0),
+    cacheReadTokens: z.number().int().min(0),
+    runs: z.number().int().min(0),
+  })
+  .meta({ id: 'SpendGroup' });
+
+export const spendResult = z.lazy(() =>
+  z
+    .strictObject({
+      data: z.array(spendGroup),
+      total: z.number().int().min(0),
+      page: z.number().int().min(1),
+      pageSize: z.number().int().min(1),
+      totalPages: z.number().int().min(0),
+      totals: z.strictObject({ costMicros: z.number().int().min(0), inputTokens: z.number().int().min(0), outputTokens: z.number().int().min(0), runs: z.number().int().min(0) }).meta({ description: 'Exact totals over every group in range' }),
+    })
+    .meta({ id: 'Spend' }),
+);

@@ -305,3 +305,106 @@ describe('quarantine of tickets whose leases keep lapsing', () => {
     await s.org.call('DELETE', `${path}/quarantine`);
   });
 });
+
+describe('spend, exact, with budgets', () => {
+  let s: BoardSetup;
+  let agent: TestAgent;
+  beforeAll(async () => {
+    s = await proBoard('Spend');
+    agent = await boardAgent(s);
+  });
+
+  const report = (ticketId: string, costMicros: number, extra: Record<string, unknown> = {}) =>
+    agent.call('POST', `${ticketPath(s, ticketId)}/reports`, { outcome: 'partial', summary: 'A run', usage: { model: 'claude-x', inputTokens: 1000, outputTokens: 200, costMicros }, ...extra });
+
+  it('sums every report and heartbeat exactly, racing reports included, on the ticket, per agent and in /spend', async () => {
+    const ticket = await work(s);
+    const path = ticketPath(s, ticket.id);
+    await agent.call('POST', `${path}/claim`, {});
+    const reports = await Promise.all([report(ticket.id, 1_250_000), report(ticket.id, 750_001), report(ticket.id, 3)]);
+    expect(reports.map((answer) => answer.status)).toEqual([201, 201, 201]);
+    expect(reports[0]!.body).toMatchObject({ ticketId: ticket.id, outcome: 'partial', statusChanged: false, claimReleased: false });
+    const beat = await agent.call('POST', `${path}/claim/heartbeat`, { usage: { inputTokens: 10, costMicros: 100 } });
+    expect(beat.status).toBe(200);
+
+    const full = (await s.org.call('GET', path)).body.data;
+    expect(full.spend).toEqual({ costMicros: 2_000_104, inputTokens: 3_010, outputTokens: 600, runs: 3 });
+    const today = new Date().toISOString().slice(0, 10);
+    for (const groupBy of ['agent', 'board', 'milestone', 'day']) {
+      const spend = await s.org.call('GET', `/api/v1/spend?groupBy=${groupBy}&from=${today}&to=${today}`);
+      expect(spend.status).toBe(200);
+      expect(spend.body.totals).toEqual({ costMicros: 2_000_104, inputTokens: 3_010, outputTokens: 600, runs: 3 });
+      expect(spend.body.total).toBe(1);
+    }
+    const byAgent = (await s.org.call('GET', `/api/v1/spend?groupBy=agent&from=${today}&to=${today}`)).body.data;
+    expect(byAgent).toEqual([expect.objectContaining({ id: agent.id, name: 'Worker', costMicros: 2_000_104, runs: 3 })]);
+    const overview = (await s.org.call('GET', `/api/v1/organizations/${s.org.orgId}/agents/overview`)).body;
+    expect(overview.agents.find((entry: { id: string }) => entry.id === agent.id).spendLast7DaysMicros).toBe(2_000_104);
+    // The report is in the timeline with its usage.
+    const timeline = (await s.org.call('GET', `${path}/timeline?limit=100`)).body.data as { kind: string; details: Record<string, any> }[];
+    expect(timeline.filter((entry) => entry.kind === 'REPORTED').map((entry) => entry.details.usage.costMicros).sort()).toEqual([1_250_000, 3, 750_001].sort());
+    await agent.call('DELETE', `${path}/claim`, {});
+  });
+
+  it('refuses bad usage and reports without a lease, changing nothing; /spend needs agents:manage', async () => {
+    const ticket = await work(s);
+    expect((await report(ticket.id, 10)).body.error.code).toBe('CLAIM_NOT_HELD');
+    await agent.call('POST', `${ticketPath(s, ticket.id)}/claim`, {});
+    expect((await report(ticket.id, -1)).status).toBe(400);
+    expect((await report(ticket.id, 1.5)).status).toBe(400);
+    expect((await agent.call('POST', `${ticketPath(s, ticket.id)}/reports`, { outcome: 'partial', summary: 'x', usage: { costMicros: 1, dollars: 2 } })).status).toBe(400);
+    expect((await s.org.call('GET', ticketPath(s, ticket.id))).body.data.spend).toEqual({ costMicros: 0, inputTokens: 0, outputTokens: 0, runs: 0 });
+    expect((await agent.call('GET', '/api/v1/spend?groupBy=agent&from=2026-01-01&to=2026-01-31')).status).toBe(403);
+    expect((await s.org.call('GET', '/api/v1/spend?groupBy=agent&from=2026-02-01&to=2026-01-31')).status).toBe(400);
+    await agent.call('DELETE', `${ticketPath(s, ticket.id)}/claim`, {});
+  });
+
+  it("warns once at 80 % of a board's budget and stops new work on it at 100 %, leaving the lease held to finish", async () => {
+    const s2 = await proBoard('Budget');
+    const other = await createBoard(s2.org, { name: 'Unbudgeted' });
+    const worker = await boardAgent(s2, {}, [s2.boardId, other.id]);
+    expect((await s2.org.call('PATCH', `/api/v1/boards/${s2.boardId}`, { body: { monthlyBudgetMicros: 1_000_000 } })).body.monthlyBudgetMicros).toBe(1_000_000);
+    const held = await work(s2);
+    const waiting = await work(s2);
+    const path = ticketPath(s2, held.id);
+    await worker.call('POST', `${path}/claim`, {});
+    const spend = (costMicros: number) => worker.call('POST', `${path}/reports`, { outcome: 'partial', summary: 'run', usage: { costMicros } });
+    expect((await spend(500_000)).status).toBe(201);
+    await Promise.all([spend(200_000), spend(150_000)]);
+    // 850,000 of 1,000,000: one warning, whichever report crossed the line.
+    const warnings = await dispatchedEventsOf(s2.org.orgId, `budget:board:${s2.boardId}`, 1);
+    expect(warnings.map((event) => event.data)).toEqual([expect.objectContaining({ scope: 'board', id: s2.boardId, budgetMicros: 1_000_000, spentMicros: expect.any(Number) })]);
+    expect(warnings[0]!.data.spentMicros).toBeGreaterThanOrEqual(800_000);
+    expect((await spend(150_000)).status).toBe(201);
+    expect(await dispatchedEventsOf(s2.org.orgId, `budget:board:${s2.boardId}`, 1)).toHaveLength(1);
+
+    // Spent: the board's work is passed over, a named claim refused; the lease held goes on.
+    const next = await worker.call('POST', '/api/v1/claims/next', {});
+    expect([next.status, next.headers.get('x-dispatch-paused')]).toEqual([204, 'budget']);
+    const named = await worker.call('POST', `${ticketPath(s2, waiting.id)}/claim`, {});
+    expect([named.status, named.body.error.code, named.body.error.details]).toEqual([403, 'BUDGET_EXHAUSTED', { scope: 'board', id: s2.boardId, spentMicros: 1_000_000, budgetMicros: 1_000_000 }]);
+    expect((await worker.call('POST', `${path}/claim/heartbeat`, {})).status).toBe(200);
+    const elsewhere = await work(s2, other.id);
+    expect((await worker.call('POST', '/api/v1/claims/next', {})).body.ticket.id).toBe(elsewhere.id);
+    // Raising the budget lets work through again.
+    await s2.org.call('PATCH', `/api/v1/boards/${s2.boardId}`, { body: { monthlyBudgetMicros: null } });
+    expect((await worker.call('POST', `${ticketPath(s2, waiting.id)}/claim`, {})).status).toBe(201);
+  });
+
+  it("stops an agent whose own month budget is spent: 204 budget, and only an agents:manage holder changes it", async () => {
+    const s3 = await proBoard('Agent budget');
+    const owner = await createMemberWith(s3.org, ['wiki:view'], { boardIds: [s3.boardId] });
+    const worker = await boardAgent(s3, { ownerId: owner.id });
+    const agents = `/api/v1/organizations/${s3.org.orgId}/agents`;
+    expect((await s3.org.call('PATCH', `${agents}/${worker.id}`, { body: { monthlyBudgetMicros: 100 } })).body.monthlyBudgetMicros).toBe(100);
+    // The owner may pause its agent, not raise its budget.
+    expect((await api(owner.token, s3, 'PATCH', `${agents}/${worker.id}`, { monthlyBudgetMicros: 1_000_000 })).status).toBe(403);
+    const ticket = await work(s3);
+    await worker.call('POST', `${ticketPath(s3, ticket.id)}/claim`, {});
+    await worker.call('POST', `${ticketPath(s3, ticket.id)}/reports`, { outcome: 'partial', summary: 'run', usage: { costMicros: 100 }, releaseClaim: true });
+    await work(s3);
+    const next = await worker.call('POST', '/api/v1/claims/next', {});
+    expect([next.status, next.headers.get('x-dispatch-paused')]).toEqual([204, 'budget']);
+    expect((await worker.call('POST', `${ticketPath(s3, ticket.id)}/claim`, {})).body.error).toMatchObject({ code: 'BUDGET_EXHAUSTED', details: { scope: 'agent', id: worker.id } });
+  });
+});

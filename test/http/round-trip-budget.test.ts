@@ -12,6 +12,7 @@ import { waitUntil } from '../support/wait.js';
 import { systemClock } from '../../lib/core/clock.js';
 import { codeFor, createGrant, oauthFetch, pkcePair } from '../support/oauth.js';
 import { createAgent, createBoard, createBoardMember, createOrg, createTeam, createTicket } from '../support/factories.js';
+import { boardSetup } from '../support/tickets.js';
 
 // A matrix: in process, through the same route table and handlers (test/support/api.ts).
 useInProcess();
@@ -330,6 +331,16 @@ function claimProbes(): Record<string, Probe> {
     'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/messages': {
       budget: 3,
       run: async (org) => org.call('POST', claim(org, (await claimed(org)).id, '/messages'), { body: { text: 'Note' } }),
+    },
+    // Auth, board and ticket, the transaction (ticket, its quarantine entry).
+    'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/quarantine': {
+      budget: 3,
+      run: async (org) => {
+        const ticket = await freshTicket(org);
+        const { data } = await db().entities.ticket.get({ ticketId: ticket.id }).go({ consistent: true });
+        await db().entities.ticket.put({ ...data!, quarantinedAt: new Date().toISOString(), quarantineLapses: 3, consecutiveLapses: 3 }).go();
+        return org.call('DELETE', `/api/v1/boards/${org.boardId}/tickets/${ticket.id}/quarantine`);
+      },
     },
     'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim': {
       budget: 3,
@@ -1084,6 +1095,21 @@ function largeBoardsWorld() {
  * cost is one edit in one file). Those that change an organization's defaults use one of their own.
  */
 const scenarios: Record<string, Probe> = {
+  // Auth, boards ∥ configuration, the organization's quarantine entries, their tickets (one BatchGetItem).
+  'the quarantined tickets (issues?quarantined=true), read from their entries, never the boards': {
+    budget: 4,
+    run: async () => {
+      const s = await boardSetup('Quarantined');
+      const ticket = await createTicket(s.org, s.boardId, { title: 'Failing', statusId: s.statuses.IN_PROGRESS.id });
+      const { data } = await db().entities.ticket.get({ ticketId: ticket.id }).go({ consistent: true });
+      const since = new Date().toISOString();
+      await db().entities.ticket.put({ ...data!, quarantinedAt: since, quarantineLapses: 3 }).go();
+      await db().entities.quarantineEntry.put({ orgId: s.org.orgId, ticketId: ticket.id, boardId: s.boardId, since, lapses: 3 }).go();
+      const listed = await s.org.call('GET', '/api/v1/issues?quarantined=true');
+      if (listed.body.data?.length !== 1) throw new Error(`quarantined list: ${JSON.stringify(listed.body)}`);
+      return listed;
+    },
+  },
   // Ticket types.
   'a ticket type created as the new default: the old default cleared in the same transaction': {
     budget: 3,

@@ -33,6 +33,8 @@ export const ActivityDay = (config?: EntityConfiguration) =>
     agentMinutes: { type: 'number' },
     humanMinutes: { type: 'number' },
     claimsTaken: { type: 'number' },
+    /** Agents: what their reported runs cost (US dollars × 10⁶). */
+    costMicros: { type: 'number' },
     claimsExpired: { type: 'number' },
     reportsDone: { type: 'number' },
     reportsBlocked: { type: 'number' },

@@ -40,4 +40,4 @@ export { Release, ReleaseTicket, type ReleaseItem, type ReleaseTicketItem } from
 export { WikiSpace, WikiFolder, WikiPage, WikiVersion, WikiChunk, WIKI_MEMBER_MODES, WIKI_ROLES, versionKeyOf, type WikiMemberMode, type WikiRole, type WikiSpaceItem, type WikiFolderItem, type WikiPageItem, type WikiVersionItem, type WikiChunkItem } from './wiki.js';
 export { WikiTerm, WikiSearchDoc, WikiSearchPending, DELETED_PAGE_VERSION, type WikiTermItem, type WikiSearchDocItem, type WikiSearchPendingItem } from './wiki-search.js';
 export { Invitation, PasswordReset, OutboxMail, type InvitationItem, type PasswordResetItem, type OutboxMailItem } from './invitation.js';
-export { QuarantineEntry, type QuarantineEntryItem } from './fleet.js';
+export { QuarantineEntry, SpendDay, SpendMonth, SPEND_DIMENSIONS, SPEND_SHARDS, type QuarantineEntryItem, type SpendDayItem, type SpendMonthItem, type SpendDimension } from './fleet.js';

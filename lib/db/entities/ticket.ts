@@ -187,6 +187,11 @@ export const Ticket = (config?: EntityConfiguration) =>
     quarantinedAt: { type: 'string' },
     /** The lapses in a row that quarantined it. */
     quarantineLapses: { type: 'number' },
+    /** What runs on the ticket cost, summed in each report's or heartbeat's own write (lib/tickets/claims/spend.ts). */
+    spendCostMicros: { type: 'number' },
+    spendInputTokens: { type: 'number' },
+    spendOutputTokens: { type: 'number' },
+    spendRuns: { type: 'number' },
     /** Index keys of byClaimHolder/byClaimExpiry/byOrgClaimExpiry (derived): NO_KEY when unclaimed. */
     // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
     claimHolderKey: { type: 'string', watch: CLAIM_SOURCES, set: (_value?: string, item?: any) => (isClaimed(item ?? {}) ? item.claimedById : NO_KEY) },

@@ -1,7 +1,7 @@
 import { AppError, forbidden } from '../../core/errors.js';
 import type { DomainContext } from '../../db/context.js';
 import { addSeconds } from '../../core/clock.js';
-import type { TicketItem } from '../../db/entities/index.js';
+import type { BoardItem, TicketItem } from '../../db/entities/index.js';
 import { DEFAULT_MAX_CONCURRENT_CLAIMS } from '../../db/entities/index.js';
 import { guarded, type TransactionEntities } from '../../db/transact.js';
 import { LostRace, retryLostRaces } from '../../db/races.js';
@@ -19,6 +19,7 @@ import { activityDelta } from '../../activity/index.js';
 import { isReady } from '../dependencies/readiness.js';
 import { heartbeatDelivery } from './directives.js';
 import { assertDispatchOpen } from './dispatch.js';
+import { assertBudgetLeft, usageEffects, warnOfBudgets, type UsageInput } from './spend.js';
 import { latestHandoffOf, presentHandoff, type HandoffInput, type HandoffView } from './handoffs.js';
 
 /** Lease bounds of spec §4.2 (seconds): out-of-range values are clamped, not refused. */
@@ -176,7 +177,12 @@ export async function claimOnce(ctx: DomainContext, boardId: string, ticketId: s
   if (live && ticket.claimedById !== me) throw alreadyClaimed(ticket);
   const alreadyHeld = live && ticket.claimedById === me;
   // The breaker gives agents no new lease (a lease held is renewed); people are never held by it.
-  if (!alreadyHeld && ctx.actor.isAgent) assertDispatchOpen(ctx, loaded.board);
+  if (!alreadyHeld && ctx.actor.isAgent) {
+    assertDispatchOpen(ctx, loaded.board);
+    // A spent month budget (the agent's or the board's) gives no new lease; one is read only where a budget is set
+    // (claim-next judged the budgets of every board it reads before it read them).
+    if (!terms.requireReady) await assertBudgetLeft(ctx, loaded.board);
+  }
   const previousHolder = ticket.claimedById;
   const claimCount = (ticket.claimCount ?? 0) + (alreadyHeld ? 0 : 1);
   const claim: Partial<TicketItem> = {
@@ -260,11 +266,13 @@ async function clearOwnLapsedClaims(ctx: DomainContext): Promise<void> {
 }
 
 /** POST .../claim/heartbeat: pushes the caller's live lease to now + extendSeconds, keeping its latest progress note. */
-export async function heartbeatClaim(ctx: DomainContext, boardId: string, ticketId: string, input: { extendSeconds?: number; note?: string }) {
+export async function heartbeatClaim(ctx: DomainContext, boardId: string, ticketId: string, input: { extendSeconds?: number; note?: string; usage?: UsageInput }) {
   requirePermission(ctx, 'tickets:edit');
   const extendSeconds = clampLease(input.extendSeconds);
-  return retryLostRaces(async () => {
-    const { ticket } = await loadTicketOnBoard(ctx, boardId, ticketId);
+  let onBoard!: BoardItem;
+  const beat = await retryLostRaces(async () => {
+    const { ticket, board } = await loadTicketOnBoard(ctx, boardId, ticketId);
+    onBoard = board;
     const nowDate = ctx.clock.now();
     throwIfFencedOut(ctx, ticket, nowDate);
     if (!hasLiveClaim(ticket, nowDate)) throw claimNotHeld();
@@ -279,9 +287,18 @@ export async function heartbeatClaim(ctx: DomainContext, boardId: string, ticket
       ...(input.note !== undefined ? { claimNote: input.note } : {}),
     };
     for (const field of delivery.remove) delete after[field];
-    const saved = await saveTicket(ctx, { before: ticket, after });
+    // Usage reported with the heartbeat is added to the lease's ticket in this same write.
+    const spent = input.usage ? usageEffects(ctx, ticket, board, input.usage, false, nowDate) : undefined;
+    const usage = input.usage;
+    const saved = await saveTicket(ctx, {
+      before: ticket,
+      after: { ...after, ...spent?.fields },
+      ...(spent && usage ? { related: (e: TransactionEntities) => [...spent.related(e), activityDelta(e, ctx.org.orgId, ctx.actor.userId, nowDate, { costMicros: usage.costMicros })] } : {}),
+    });
     return { ...presentLease(saved), ...delivery.answer };
   });
+  if (input.usage) await warnOfBudgets(ctx, onBoard);
+  return beat;
 }
 
 /**

@@ -8,6 +8,7 @@ import { publishMetrics } from '../../core/telemetry.js';
 import { loadOrgConfig } from '../config.js';
 import { readyAcceptor, readyTickets, type ReadyFilters } from '../lists/ready.js';
 import { callerDispatchPause, type DispatchScope } from './dispatch.js';
+import { spentBudgets } from './spend.js';
 import { claimLimitOf, claimOnce, clampLease, NotReady, withClaimSlot, type ClaimTerms } from './claims.js';
 
 export interface ClaimNextInput extends ReadyFilters {
@@ -56,9 +57,15 @@ export async function claimNext(ctx: DomainContext, input: ClaimNextInput): Prom
   const [boards, config] = await Promise.all([listOrganizationBoards(ctx.org.orgId), loadOrgConfig(ctx.org.orgId)]);
   const wanted = input.boardIds?.length ? new Set(input.boardIds) : undefined;
   const visible = boards.filter((board) => canSeeBoard(ctx.actor, board) && (!wanted || wanted.has(board.boardId)));
-  // A paused board's tickets are passed over (for agents); they stay in its queue, untouched.
+  // A paused board's tickets, and those of a board whose month budget is spent, are passed over (for agents); they stay in its queue, untouched.
   const paused = ctx.actor.isAgent ? visible.filter((board) => board.dispatchPaused) : [];
-  const boardIds = visible.filter((board) => !paused.includes(board)).map((board) => board.boardId);
+  const spent = ctx.actor.isAgent ? await spentBudgets(ctx, visible.filter((board) => !board.dispatchPaused)) : { agent: false, boardIds: new Set<string>() };
+  if (spent.agent) {
+    publishMetrics({ ClaimNextPaused: 1 }, { scope: 'budget' });
+    return { claimed: null, paused: 'budget' };
+  }
+  const overBudget = visible.filter((board) => spent.boardIds.has(board.boardId));
+  const boardIds = visible.filter((board) => !paused.includes(board) && !overBudget.includes(board)).map((board) => board.boardId);
   const terms: ClaimTerms = { leaseSeconds: clampLease(input.leaseSeconds), assign: input.assign ?? false, limit: claimLimitOf(ctx), requireReady: config };
   const now = ctx.clock.now();
   const queue = readyTickets(ctx.org.orgId, boardIds, readyAcceptor(config, now, input), now, CANDIDATES_PER_READ)[Symbol.asyncIterator]();
@@ -99,8 +106,10 @@ export async function claimNext(ctx: DomainContext, input: ClaimNextInput): Prom
     }
   }
   publishMetrics({ ClaimNextEmpty: 1 });
-  // Nothing ready where dispatch is open: say so when ready work waits on a paused board (one entry read per such board).
-  if (paused.length > 0 && (await readyWorkWaits(ctx, paused.map((board) => board.boardId), readyAcceptor(config, now, input), now))) return { claimed: null, paused: 'board' };
+  // Nothing ready where dispatch is open: say so when ready work waits on a paused board, or one over budget (the head of their queues read).
+  const accept = readyAcceptor(config, now, input);
+  if (paused.length > 0 && (await readyWorkWaits(ctx, paused.map((board) => board.boardId), accept, now))) return { claimed: null, paused: 'board' };
+  if (overBudget.length > 0 && (await readyWorkWaits(ctx, overBudget.map((board) => board.boardId), accept, now))) return { claimed: null, paused: 'budget' };
   return { claimed: null };
 }
 

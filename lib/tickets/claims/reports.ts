@@ -1,6 +1,7 @@
 import { AppError } from '../../core/errors.js';
 import type { DomainContext } from '../../db/context.js';
-import type { StatusItem } from '../../db/entities/index.js';
+import type { BoardItem, StatusItem } from '../../db/entities/index.js';
+import { usageEffects, warnOfBudgets, type UsageInput } from './spend.js';
 import { retryLostRaces } from '../../db/races.js';
 import { activityDelta } from '../../activity/index.js';
 import { requirePermission } from '../../organizations/index.js';
@@ -23,6 +24,8 @@ export interface ReportInput {
   releaseClaim?: boolean | undefined;
   /** The MCP client's name, recorded with the report and in ticket.reported. */
   clientName?: string | null | undefined;
+  /** What the run cost (docs/fleet-control.md, "Spend"): counted in this write's own transaction. */
+  usage?: UsageInput | undefined;
 }
 
 /** The overview counter of each outcome (lib/agents/overview.ts reads them). */
@@ -46,8 +49,10 @@ function statusFor(outcome: ReportOutcome, config: OrgConfig): StatusItem | unde
  */
 export async function reportRun(ctx: DomainContext, boardId: string, ticketId: string, input: ReportInput) {
   requirePermission(ctx, 'tickets:edit');
-  return retryLostRaces(async () => {
+  let board!: BoardItem;
+  const result = await retryLostRaces(async () => {
     const loaded = await loadTicketWithConfig(ctx, boardId, ticketId);
+    board = loaded.board;
     const { ticket, config } = loaded;
     const now = ctx.clock.now();
     const me = ctx.actor.userId;
@@ -63,6 +68,7 @@ export async function reportRun(ctx: DomainContext, boardId: string, ticketId: s
       const entersFinal = statusId !== undefined && config.status(statusId)?.category === 'FINAL' && ticket.statusCategory !== 'FINAL';
       const claimReleased = !!input.releaseClaim || entersFinal;
       const released = input.releaseClaim ? releasedClaimEffects(ticket, me, `reported ${input.outcome}`, now) : undefined;
+      const spent = input.usage ? usageEffects(ctx, ticket, loaded.board, input.usage, true, now) : undefined;
       const statusChanged = statusId !== undefined && statusId !== ticket.statusId;
       const data = {
         ...baseTicketData(ticket),
@@ -74,13 +80,21 @@ export async function reportRun(ctx: DomainContext, boardId: string, ticketId: s
         statusChanged,
         claimReleased,
         clientName: input.clientName ?? null,
+        usage: input.usage ?? null,
       };
       await updateTicket(ctx, loaded, statusChanged ? { statusId } : {}, {
         statusReason: statusChanged ? `Reported ${input.outcome}: ${input.summary}`.slice(0, 500) : undefined,
         remove: input.releaseClaim ? [...CLAIM_ATTRIBUTES] : [],
-        ...(released ? { extra: released.fields } : {}),
-        related: (e) => [...(released?.related(e) ?? []), activityDelta(e, ticket.orgId, me, now, { [COUNTERS[input.outcome]]: 1 })],
-        timeline: [...(released?.timeline ?? []), { kind: 'REPORTED', details: { outcome: input.outcome, summary: input.summary, prUrl: data.prUrl, branch: data.branch, clientName: data.clientName } }],
+        ...(released || spent ? { extra: { ...released?.fields, ...spent?.fields } } : {}),
+        related: (e) => [
+          ...(released?.related(e) ?? []),
+          ...(spent?.related(e) ?? []),
+          activityDelta(e, ticket.orgId, me, now, { [COUNTERS[input.outcome]]: 1, ...(input.usage ? { costMicros: input.usage.costMicros } : {}) }),
+        ],
+        timeline: [
+          ...(released?.timeline ?? []),
+          { kind: 'REPORTED', details: { outcome: input.outcome, summary: input.summary, prUrl: data.prUrl, branch: data.branch, clientName: data.clientName, usage: input.usage ?? null } },
+        ],
         events: [...(released?.events ?? []), { type: 'ticket.reported', data }],
       });
       return { ticketId: ticket.ticketId, displayId: ticket.displayId, outcome: input.outcome, statusChanged, claimReleased, statusId: statusChanged ? statusId! : ticket.statusId };
@@ -94,4 +108,6 @@ export async function reportRun(ctx: DomainContext, boardId: string, ticketId: s
       throw error;
     }
   });
+  if (input.usage) await warnOfBudgets(ctx, board);
+  return result;
 }

@@ -6,8 +6,14 @@ import { liftQuarantine } from '../claims/quarantine.js';
 import { DIRECTIVE_ACTIONS, directClaim, MESSAGE_LIMIT, messageClaimHolder } from '../claims/directives.js';
 import { claimNext } from '../claims/next.js';
 import { listHandoffs } from '../claims/handoffs.js';
-import { handoffBody, heartbeatNote, leaseSeconds as seconds, reason } from './schemas.js';
-import { claimOutcomeResult, directiveResult, handoffResult, heartbeatResult, leaseMessageResult } from '../shapes.js';
+import { handoffBody, heartbeatNote, leaseSeconds as seconds, reason, usage } from './schemas.js';
+import { REPORT_OUTCOMES, reportRun } from '../claims/reports.js';
+import { listSpend } from '../claims/spend.js';
+import { pageEnvelope } from '../../http/pagination.js';
+import { calendarDate, webLink } from '../../core/fields.js';
+import { pageQuery } from '../../http/validation.js';
+import { SPEND_DIMENSIONS } from '../../db/entities/index.js';
+import { claimOutcomeResult, directiveResult, handoffResult, heartbeatResult, leaseMessageResult, reportResult, spendResult } from '../shapes.js';
 import { PRIORITIES } from '../../db/entities/index.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
@@ -84,8 +90,52 @@ export const claimsRoutes: Routes = {
       body: z.strictObject({
         extendSeconds: seconds.optional(),
         note: heartbeatNote.optional(),
+        usage: usage.optional(),
       }),
       handler: (ctx, { params, body }) => heartbeatClaim(ctx, params.boardId, params.ticketId, body),
+    }),
+  ),
+  'POST /api/v1/boards/{boardId}/tickets/{ticketId}/reports': onFirstUse(() =>
+    authenticated({
+      scope: 'write',
+      fence: true,
+      ticketRefs: ['ticketId'],
+      summary: 'Report a run on a ticket you hold',
+      description:
+        "The outcome and a short summary of a run, optionally a PR or branch and the run's `usage`; `setStatus` moves the ticket to the outcome's status (where the board's gate allows), " +
+        '`releaseClaim` hands the lease back. The same operation as the MCP tool `tickets_report`. Needs your live claim on the ticket.',
+      result: reportResult,
+      errors: { 409: ['CLAIM_NOT_HELD'] },
+      status: 201,
+      params: ticketParams,
+      body: z.strictObject({
+        outcome: z.enum(REPORT_OUTCOMES),
+        summary: z.string().min(1).max(2_000),
+        prUrl: webLink(2_000).optional(),
+        branch: z.string().max(255).optional(),
+        setStatus: z.boolean().optional(),
+        releaseClaim: z.boolean().optional(),
+        usage: usage.optional(),
+      }),
+      handler: (ctx, { params, body }) => reportRun(ctx, params.boardId, params.ticketId, { ...body, clientName: ctx.actor.credential.clientLabel }),
+    }),
+  ),
+  'GET /api/v1/spend': onFirstUse(() =>
+    authenticated({
+      scope: 'admin',
+      summary: 'What runs cost, grouped by agent, board, milestone or day',
+      description: 'Summed from every report and heartbeat `usage` in range (UTC days, at most 366), exact. Needs `agents:manage`.',
+      result: spendResult,
+      query: z.strictObject({
+        ...pageQuery(50, 200),
+        groupBy: z.enum(SPEND_DIMENSIONS),
+        from: calendarDate,
+        to: calendarDate,
+      }),
+      handler: async (ctx, { query }) => {
+        const { page, totals } = await listSpend(ctx, query);
+        return { ...pageEnvelope(page), totals };
+      },
     }),
   ),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/directive': onFirstUse(() =>

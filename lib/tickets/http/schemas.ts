@@ -4,7 +4,7 @@ import { idParam, pageQuery, queryBoolean, commaSeparated } from '../../http/val
 
 import { description, reason, ticketSearch, timestamp, title } from '../inputs.js';
 
-export { description, handoffBody, heartbeatNote, leaseSeconds, reason, ticketSearch, timestamp, title } from '../inputs.js';
+export { description, handoffBody, heartbeatNote, leaseSeconds, reason, ticketSearch, timestamp, title, usage } from '../inputs.js';
 
 /**
  * Labels per ticket. Each label is a facet entry (lists/facets.ts) and a new one a reference
