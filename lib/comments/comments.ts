@@ -1,5 +1,5 @@
 import { forbidden, invalidField, notFound } from '../core/errors.js';
-import type { DomainContext } from '../db/context.js';
+import { attributionOf, type DomainContext } from '../db/context.js';
 import { LostRace, retryLostRaces } from '../db/races.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
@@ -92,7 +92,7 @@ async function createCommentOnce(ctx: DomainContext, boardId: string, ticketId: 
   // Ids and state only, never the content (spec §6.1).
   const event = newEventRecord(ctx.org.orgId, ctx.clock, {
     type: 'comment.created',
-    data: { ...baseTicketData(ticket), commentId: comment.commentId, authorId: comment.authorId, isSecret },
+    data: { ...baseTicketData(ticket), commentId: comment.commentId, authorId: comment.authorId, isSecret, ...(ctx.actor.isAgent ? attributionOf(ctx) : {}) },
   });
   await transact((e) => [
     guarded(e.comment.create(comment).commit(), () => new LostRace('The comment could not be stored; retry')),

@@ -57,3 +57,22 @@ export interface AnonymousContext {
   /** On a route where a credential is optional (`optionalCredential`), the caller who sent one. */
   caller?: DomainContext;
 }
+
+/**
+ * Who wrote a change, as timeline entries and webhook events name it (docs/fleet-control.md,
+ * "Every write attributed"): the actor, whether it is an agent and whose, the client it came
+ * through (the token's `clientLabel`, or the MCP client's handshake name), and the lease it
+ * wrote under (`claimCount`, when the write was fenced).
+ */
+export function attributionOf(ctx: Pick<DomainContext, 'actor' | 'claimFence'>) {
+  return {
+    actor: {
+      id: ctx.actor.userId,
+      name: ctx.actor.name,
+      isAgent: ctx.actor.isAgent,
+      ownerId: ctx.actor.agent?.ownerId ?? null,
+      client: ctx.actor.credential.clientLabel,
+    },
+    ...(ctx.claimFence !== undefined ? { claimCount: ctx.claimFence } : {}),
+  };
+}

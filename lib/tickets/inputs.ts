@@ -54,6 +54,6 @@ export const usage = z
     inputTokens: z.number().int().min(0).max(1e12).optional(),
     outputTokens: z.number().int().min(0).max(1e12).optional(),
     cacheReadTokens: z.number().int().min(0).max(1e12).optional(),
-    costMicros: z.number().int().min(0).max(1e12).meta({ description: 'US dollars × 10⁶' }),
+    costMicros: z.number().int().min(0).max(1e12),
   })
-  .meta({ description: "What the run cost and used; added to the ticket's, the agent's and the board's spend" });
+  .meta({ description: 'What the run cost (costMicros: US dollars × 10⁶) and used' });

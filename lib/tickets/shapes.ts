@@ -225,7 +225,11 @@ export const timelineEntryResult = z.lazy(() =>
     .strictObject({
       id: anId,
       kind: z.enum(TIMELINE_KINDS),
-      actor: named.nullable(),
+      actor: z
+        .strictObject({ id: anId, name: z.string(), isAgent: z.boolean(), ownerId: anId.nullable(), client: z.string().nullable() })
+        .nullable()
+        .meta({ description: "Who wrote it; for an agent, whose agent it is and the client it came through (the token's clientLabel or the MCP client's name)" }),
+      claimCount: z.number().int().nullable().meta({ description: 'The lease an agent wrote it under (a fenced write); null otherwise' }),
       details: z.record(z.string(), z.unknown()).meta({ description: 'Kind-specific; status ids come with their current names' }),
       createdAt: timestamp,
     })

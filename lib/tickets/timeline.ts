@@ -57,7 +57,10 @@ export function presentTimelineEntry(entry: TimelineEntryItem, config: OrgConfig
   return {
     id: entry.entryId,
     kind: entry.kind,
-    actor: entry.actorId ? { id: entry.actorId, name: entry.actorName ?? '' } : null,
+    actor: entry.actorId
+      ? { id: entry.actorId, name: entry.actorName ?? '', isAgent: entry.actorIsAgent === true, ownerId: entry.actorOwnerId ?? null, client: entry.actorClient ?? null }
+      : null,
+    claimCount: entry.claimCount ?? null,
     details: withoutHidden(withStatusNames((entry.details ?? {}) as Record<string, unknown>, config), hidden),
     createdAt: entry.createdAt,
   };

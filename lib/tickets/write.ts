@@ -1,4 +1,4 @@
-import type { DomainContext } from '../db/context.js';
+import { attributionOf, type DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
 import { guarded, MAX_TRANSACTION_ITEMS, transact, unmarkedWork, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import { LostRace } from '../db/races.js';
@@ -207,6 +207,13 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
       ? { version: write.before.version + 1, updatedAt: written.updatedAt === write.before.updatedAt ? now : written.updatedAt }
       : {}),
   };
+  const attribution = ctx.actor.isAgent ? attributionOf(ctx) : undefined;
+  const agentAttribution = attribution && {
+    actorIsAgent: true,
+    ...(attribution.actor.ownerId ? { actorOwnerId: attribution.actor.ownerId } : {}),
+    ...(attribution.actor.client ? { actorClient: attribution.actor.client } : {}),
+    ...(attribution.claimCount !== undefined ? { claimCount: attribution.claimCount } : {}),
+  };
   const timeline = [...derivedTimeline(write.before, after, write.statusReason), ...(write.timeline ?? []), ...(ended?.timeline ?? [])].map((entry) => ({
     ticketId: after.ticketId,
     entryId: newId('tle'),
@@ -214,6 +221,8 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     kind: entry.kind,
     actorId: ctx.actor.userId,
     actorName: ctx.actor.name,
+    // An agent's write names whose agent it is, its client and the lease it wrote under.
+    ...(ctx.actor.isAgent ? agentAttribution : {}),
     details: entry.details ?? {},
     createdAt: now,
   }));
@@ -224,8 +233,11 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     ...(write.derivedEvents === false ? [] : ticketEventsFor(ctx, write.before, after)),
     ...(write.events ?? []),
     ...(ended?.events ?? []),
-    ...(readiness ? [readinessEventFor(readiness)] : []),
-  ].map((event) => newEventRecord(after.orgId, ctx.clock, event));
+  ]
+    // A webhook event an agent's write caused says who wrote it (never the internal readiness record).
+    .map((event) => (attribution ? { ...event, data: { ...event.data, ...attribution } } : event))
+    .concat(readiness ? [readinessEventFor(readiness)] : [])
+    .map((event) => newEventRecord(after.orgId, ctx.clock, event));
   const stale = write.onStale ?? (() => new LostRace('The ticket changed concurrently; retry'));
   let searchPending = false;
   await transact((e) => {

@@ -408,3 +408,32 @@ describe('spend, exact, with budgets', () => {
     expect((await worker.call('POST', `${ticketPath(s3, ticket.id)}/claim`, {})).body.error).toMatchObject({ code: 'BUDGET_EXHAUSTED', details: { scope: 'agent', id: worker.id } });
   });
 });
+
+describe('every write attributed', () => {
+  it("names the agent, its owner, its client and the lease on an agent's timeline entries and events; a person's stay plain", async () => {
+    const s = await proBoard('Attribution');
+    const owner = await createMemberWith(s.org, ['wiki:view'], { boardIds: [s.boardId] });
+    const agent = await boardAgent(s, { ownerId: owner.id });
+    const ticket = await work(s);
+    const path = ticketPath(s, ticket.id);
+    const claimCount = (await agent.call('POST', `${path}/claim`, {})).body.claim.claimCount as number;
+    const { api: call } = await import('../support/api.js');
+    const fenced = await call('PATCH', path, { token: agent.token, org: s.org.slug, body: { priority: 'high' }, headers: { 'x-claim-count': String(claimCount) } });
+    expect(fenced.status).toBe(200);
+    expect((await agent.call('POST', `${path}/comments`, { content: 'Progress' })).status).toBe(201);
+    expect((await s.org.call('PATCH', path, { body: { priority: 'low' } })).status).toBe(200);
+
+    const actor = { id: agent.id, name: 'Worker', isAgent: true, ownerId: owner.id, client: 'loop-cli' };
+    const timeline = (await s.org.call('GET', `${path}/timeline?limit=100`)).body.data as { kind: string; actor: any; claimCount: number | null }[];
+    expect(timeline.find((entry) => entry.kind === 'CLAIMED')).toMatchObject({ actor, claimCount: null });
+    // A person's entries name the person only.
+    expect(timeline.filter((entry) => entry.actor?.id === s.org.adminId).every((entry) => entry.actor.isAgent === false && entry.claimCount === null)).toBe(true);
+    const events = await dispatchedEventsOf(s.org.orgId, ticket.id, 5);
+    const updates = events.filter((event) => event.type === 'ticket.updated');
+    // The fenced change names its lease; the person's change names no actor.
+    expect(updates).toEqual(expect.arrayContaining([expect.objectContaining({ data: expect.objectContaining({ actor, claimCount }) })]));
+    expect(updates.some((event) => event.data.actor === undefined)).toBe(true);
+    expect(events.find((event) => event.type === 'comment.created')!.data.actor).toEqual(actor);
+    expect(events.find((event) => event.type === 'ticket.claimed')!.data.actor).toEqual(actor);
+  });
+});

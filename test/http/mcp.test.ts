@@ -378,7 +378,7 @@ describe('the MCP endpoint', () => {
     await client.close();
   });
 
-  it('describes every tool compactly: flat input objects, title, annotations, output schema; the catalogue under 26,500 characters (about 6,600 tokens)', async () => {
+  it('describes every tool compactly: flat input objects, title, annotations, output schema; the catalogue under 28,000 characters (about 7,000 tokens)', async () => {
     const { token } = await createToken(setup.org, setup.org.adminToken);
     const client = await modernClient(token);
     const { tools } = await client.listTools();
@@ -396,7 +396,7 @@ describe('the MCP endpoint', () => {
       for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint']) expect(typeof (tool.annotations as Record<string, unknown>)[hint]).toBe('boolean');
     }
     // Refusing undeclared arguments lists `additionalProperties: false` in each tool's schema (29 characters each).
-    expect(JSON.stringify(tools).length).toBeLessThan(26_500);
+    expect(JSON.stringify(tools).length).toBeLessThan(28_000);
     // The README names the tools in this order, with their count and the size of the list.
     const readme = readFileSync('README.md', 'utf8');
     const documented = /\*\*Tools\*\* \((\d+), in the order `tools\/list` gives them; the list is ([\d,]+) characters of JSON[^)]*\): ([^\n]+)\./.exec(readme);

@@ -1095,9 +1095,9 @@ function largeBoardsWorld() {
  * cost is one edit in one file). Those that change an organization's defaults use one of their own.
  */
 const scenarios: Record<string, Probe> = {
-  // Auth, boards ∥ configuration, the organization's quarantine entries, their tickets (one BatchGetItem).
+  // Auth, boards ∥ configuration (two), the organization's quarantine entries, their tickets (one BatchGetItem).
   'the quarantined tickets (issues?quarantined=true), read from their entries, never the boards': {
-    budget: 4,
+    budget: 5,
     run: async () => {
       const s = await boardSetup('Quarantined');
       const ticket = await createTicket(s.org, s.boardId, { title: 'Failing', statusId: s.statuses.IN_PROGRESS.id });

@@ -7,6 +7,8 @@ const SPEC_EVENTS = [
   'ticket.claim_released', 'ticket.claim_expired', 'ticket.reported',
   // Beyond the spec (issue 29): dependencies between tickets.
   'ticket.dependency_added', 'ticket.dependency_removed', 'ticket.unblocked',
+  // Beyond the spec (issue 43): steering the fleet.
+  'ticket.claim_directive', 'ticket.quarantined', 'budget.warning',
   'comment.created', 'pr.opened', 'pr.status_changed', 'pr.merged', 'pipeline.updated',
 ];
 

@@ -21,6 +21,11 @@ export const TimelineEntry = (config?: EntityConfiguration) =>
     kind: { type: TIMELINE_KINDS, required: true },
     actorId: { type: 'string' },
     actorName: { type: 'string' },
+    /** Attribution of an agent's write (lib/db/context.ts, attributionOf): its owner, its client, the lease it wrote under. */
+    actorIsAgent: { type: 'boolean' },
+    actorOwnerId: { type: 'string' },
+    actorClient: { type: 'string' },
+    claimCount: { type: 'number' },
     /** Kind-specific facts: {fromStatusId, toStatusId, reason} / {fromAssigneeId, toAssigneeId} / … */
     details: { type: 'any', required: true, default: () => ({}) },
     createdAt: { type: 'string', required: true },

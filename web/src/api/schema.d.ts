@@ -298,6 +298,26 @@ export interface paths {
         patch: operations["patchOrganization"];
         trace?: never;
     };
+    "/api/v1/organization/dispatch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Throw or lift the organization's dispatch breaker
+         * @description While paused, claim-next gives no agent new work (204 with `X-Dispatch-Paused: organization`) and a named claim answers 409 DISPATCH_PAUSED. Leases already held, their heartbeats and releases, and every other write go on; lifting it restores the ready queue exactly as it was. Needs `agents:manage`.
+         */
+        put: operations["putOrganizationDispatch"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/permission-groups": {
         parameters: {
             query?: never;
@@ -1206,7 +1226,7 @@ export interface paths {
         put?: never;
         /**
          * Claim the next ready ticket (atomic: never the same ticket twice)
-         * @description Claims for the caller the first ready ticket, by priority, then due date, then position, on the boards it may see and the filters given. Answers 204 when no ready ticket matches. Under contention it moves on to the next ready ticket.
+         * @description Claims for the caller the first ready ticket, by priority, then due date, then position, on the boards it may see and the filters given. Answers 204 when no ready ticket matches. Under contention it moves on to the next ready ticket. For an agent, dispatch may be paused: for the organization or the agent itself (204 at once), on a board (its tickets are passed over), or by a spent budget; a 204 then says which in `X-Dispatch-Paused`.
          */
         post: operations["postClaimsNext"];
         delete?: never;
@@ -1259,9 +1279,112 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Renew your claim on a ticket */
+        /**
+         * Renew your claim on a ticket
+         * @description The answer carries what people asked of you: the `directive` in force (stop, pause, resume) and the `messages` sent since your last heartbeat (each delivered once).
+         */
         post: operations["postBoardsByBoardIdTicketsByTicketIdClaimHeartbeat"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/boards/{boardId}/tickets/{ticketId}/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a run on a ticket you hold
+         * @description The outcome and a short summary of a run, optionally a PR or branch and the run's `usage`; `setStatus` moves the ticket to the outcome's status (where the board's gate allows), `releaseClaim` hands the lease back. The same operation as the MCP tool `tickets_report`. Needs your live claim on the ticket.
+         */
+        post: operations["postBoardsByBoardIdTicketsByTicketIdReports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/spend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What runs cost, grouped by agent, board, milestone or day
+         * @description Summed from every report and heartbeat `usage` in range (UTC days, at most 366), exact. Needs `agents:manage`.
+         */
+        get: operations["getSpend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/boards/{boardId}/tickets/{ticketId}/claim/directive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tell a lease's holder to stop, pause or resume
+         * @description By a person with `tickets:edit`, the holding agent's owner, or an administrator; never an agent. The holder hears it in its next heartbeat. `stop`: release now; the lease ends at `stopDeadline` (120 s) at the latest, with a handoff naming the stop. `pause`: keep the lease, do no work until `resume`.
+         */
+        post: operations["postBoardsByBoardIdTicketsByTicketIdClaimDirective"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/boards/{boardId}/tickets/{ticketId}/claim/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a note to a lease's holder
+         * @description Delivered once, in the holder's next heartbeat answer. Same callers as the directive.
+         */
+        post: operations["postBoardsByBoardIdTicketsByTicketIdClaimMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/boards/{boardId}/tickets/{ticketId}/quarantine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Return a quarantined ticket to the ready queue
+         * @description Needs `tickets:edit`; a person, never an agent. Its run of lapsed leases starts again from zero. A ticket that is not quarantined is left as it is.
+         */
+        delete: operations["deleteBoardsByBoardIdTicketsByTicketIdQuarantine"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3213,10 +3336,21 @@ export interface components {
                 defaultTimeFactor: number;
                 defaultMaxConcurrentClaims: number;
             };
+            dispatch: components["schemas"]["Dispatch"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        Dispatch: {
+            /** @description While true, no agent is given new work: claim-next answers 204 with `X-Dispatch-Paused: organization` */
+            paused: boolean;
+            reason: string | null;
+            pausedBy: {
+                id: string;
+                name: string;
+            } | null;
+            pausedAt: string | null;
         };
         PermissionGroup: {
             id: string;
@@ -3263,6 +3397,10 @@ export interface components {
             memberIds: string[];
             /** @description A customer user sees only their own customer */
             customerIds: string[];
+            /** @description While true, claim-next passes this board's tickets over and named claims answer 409 DISPATCH_PAUSED */
+            dispatchPaused: boolean;
+            /** @description Spend allowed per calendar month on this board, US dollars × 10⁶; null: none (and for customer users) */
+            monthlyBudgetMicros: number | null;
         };
         BoardStatus: {
             id: string;
@@ -3412,8 +3550,14 @@ export interface components {
             updatedAt: string;
             /** @description Tickets this one depends on that are not yet in a FINAL status */
             openBlockerCount: number;
-            /** @description Ready work: live, ACTIVE and not BLOCKED, no live claim, every dependency FINAL, no open subticket */
+            /** @description Ready work: live, ACTIVE and not BLOCKED, no live claim, every dependency FINAL, no open subticket, not quarantined */
             isReady: boolean;
+            /** @description Out of the ready queue since `since`, after `lapses` leases in a row lapsed; a person lifts it with DELETE …/quarantine */
+            quarantine: {
+                /** Format: date-time */
+                since: string;
+                lapses: number;
+            } | null;
             commentCount: number;
             attachmentCount: number;
             subticketIds: string[];
@@ -3430,6 +3574,13 @@ export interface components {
                 name: string;
                 value: string;
             }[];
+            /** @description What runs on the ticket cost (US dollars × 10⁶) and used, summed from every report and heartbeat `usage`; null for customer users */
+            spend: {
+                costMicros: number;
+                inputTokens: number;
+                outputTokens: number;
+                runs: number;
+            } | null;
         };
         Claim: {
             claimedBy: {
@@ -3450,6 +3601,21 @@ export interface components {
             claimCount: number;
             /** @description The client that took the lease: the MCP client's name (its handshake), or the token's clientLabel over REST; display metadata, never a permission. `claimedBy.name` is the holder's own name. */
             client: string | null;
+            /** @description What a person asked of the holder: stop (release now; the lease ends at stopDeadline), pause (keep renewing, do no work) or resume (said once); null: nothing */
+            directive: components["schemas"]["Directive"] | null;
+        };
+        Directive: {
+            /** @enum {string} */
+            action: "stop" | "pause" | "resume";
+            message: string | null;
+            requestedBy: {
+                id: string;
+                name: string;
+            };
+            /** Format: date-time */
+            requestedAt: string;
+            /** @description For a stop: the lease ends here at the latest */
+            stopDeadline: string | null;
         };
         MovedTicket: {
             id: string;
@@ -3511,8 +3677,14 @@ export interface components {
             updatedAt: string;
             /** @description Tickets this one depends on that are not yet in a FINAL status */
             openBlockerCount: number;
-            /** @description Ready work: live, ACTIVE and not BLOCKED, no live claim, every dependency FINAL, no open subticket */
+            /** @description Ready work: live, ACTIVE and not BLOCKED, no live claim, every dependency FINAL, no open subticket, not quarantined */
             isReady: boolean;
+            /** @description Out of the ready queue since `since`, after `lapses` leases in a row lapsed; a person lifts it with DELETE …/quarantine */
+            quarantine: {
+                /** Format: date-time */
+                since: string;
+                lapses: number;
+            } | null;
         };
         CompletionCheck: {
             canComplete: boolean;
@@ -3605,11 +3777,17 @@ export interface components {
         TimelineEntry: {
             id: string;
             /** @enum {string} */
-            kind: "CREATED" | "STATUS_CHANGED" | "ASSIGNED" | "MOVED" | "CONVERTED_TO_SUBTICKET" | "PROMOTED_TO_STANDALONE" | "CLAIMED" | "CLAIM_RELEASED" | "CLAIM_EXPIRED" | "REPORTED" | "HANDOFF" | "DEPENDENCY_ADDED" | "DEPENDENCY_REMOVED" | "UNBLOCKED" | "TIME_LOGGED" | "TIME_UPDATED" | "TIME_DELETED" | "TIME_APPROVED" | "TIME_REJECTED";
+            kind: "CREATED" | "STATUS_CHANGED" | "ASSIGNED" | "MOVED" | "CONVERTED_TO_SUBTICKET" | "PROMOTED_TO_STANDALONE" | "CLAIMED" | "CLAIM_RELEASED" | "CLAIM_EXPIRED" | "REPORTED" | "HANDOFF" | "CLAIM_DIRECTIVE" | "CLAIM_MESSAGE" | "QUARANTINED" | "QUARANTINE_LIFTED" | "DEPENDENCY_ADDED" | "DEPENDENCY_REMOVED" | "UNBLOCKED" | "TIME_LOGGED" | "TIME_UPDATED" | "TIME_DELETED" | "TIME_APPROVED" | "TIME_REJECTED";
+            /** @description Who wrote it; for an agent, whose agent it is and the client it came through (the token's clientLabel or the MCP client's name) */
             actor: {
                 id: string;
                 name: string;
+                isAgent: boolean;
+                ownerId: string | null;
+                client: string | null;
             } | null;
+            /** @description The lease an agent wrote it under (a fenced write); null otherwise */
+            claimCount: number | null;
             /** @description Kind-specific; status ids come with their current names */
             details: {
                 [key: string]: unknown;
@@ -3727,6 +3905,75 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        Heartbeat: {
+            claimedBy: {
+                id: string;
+                name: string;
+                isAgent: boolean;
+                agentOwnerId: string | null;
+            };
+            /** Format: date-time */
+            claimedAt: string;
+            /**
+             * Format: date-time
+             * @description The lease ends here unless renewed by a heartbeat
+             */
+            claimExpiresAt: string;
+            claimHeartbeatAt: string | null;
+            /** @description How many times the ticket has been claimed */
+            claimCount: number;
+            /** @description The client that took the lease: the MCP client's name (its handshake), or the token's clientLabel over REST; display metadata, never a permission. `claimedBy.name` is the holder's own name. */
+            client: string | null;
+            /** @description What a person asked of the holder: stop (release now; the lease ends at stopDeadline), pause (keep renewing, do no work) or resume (said once); null: nothing */
+            directive: components["schemas"]["Directive"] | null;
+            /** @description Notes sent since your last heartbeat, each delivered once */
+            messages: components["schemas"]["LeaseMessage"][];
+        };
+        LeaseMessage: {
+            id: string;
+            text: string;
+            from: {
+                id: string;
+                name: string;
+            };
+            /** Format: date-time */
+            sentAt: string;
+        };
+        RunReport: {
+            ticketId: string;
+            displayId: string;
+            /** @enum {string} */
+            outcome: "done" | "blocked" | "needs_review" | "partial";
+            statusId: string;
+            statusChanged: boolean;
+            claimReleased: boolean;
+            /** @description True when the board's approval gate kept the status: a person must accept the move */
+            approvalRequired?: boolean;
+        };
+        Spend: {
+            data: components["schemas"]["SpendGroup"][];
+            total: number;
+            page: number;
+            pageSize: number;
+            totalPages: number;
+            /** @description Exact totals over every group in range */
+            totals: {
+                costMicros: number;
+                inputTokens: number;
+                outputTokens: number;
+                runs: number;
+            };
+        };
+        SpendGroup: {
+            /** @description The agent, board or milestone id (`none`: no milestone), or the day (YYYY-MM-DD) */
+            id: string;
+            name: string | null;
+            costMicros: number;
+            inputTokens: number;
+            outputTokens: number;
+            cacheReadTokens: number;
+            runs: number;
+        };
         Dependencies: {
             /** @description What the ticket waits for */
             blockedBy: components["schemas"]["DependencyRef"][];
@@ -3816,6 +4063,10 @@ export interface components {
             /** @description At most this many live claims at once; null: the organization's default */
             maxConcurrentClaims: number | null;
             gitIdentity: string | null;
+            /** @description Claim-next gives the agent no new work while true */
+            dispatchPaused: boolean;
+            /** @description Spend allowed per calendar month, US dollars × 10⁶; null: none */
+            monthlyBudgetMicros: number | null;
             tokenCount: number;
             lastSeenAt: string | null;
             permissionGroups: {
@@ -3830,6 +4081,8 @@ export interface components {
             /** @description Status keys an agent may not move a ticket into without a person's approval */
             statusTransitionsRequireApproval: string[];
             prsRequireHumanReview: boolean;
+            /** @description Leases in a row that lapse before a ticket leaves the ready queue (quarantine); 0: never */
+            quarantineAfterLapses: number;
             /** @description The status keys that can be gated */
             gateableStatusKeys: string[];
         };
@@ -3885,6 +4138,11 @@ export interface components {
                 /** @description Leases the agent took (claims and claim-next) in the last 7 days */
                 claimsTakenLast7Days: number;
                 claimsExpiredLast7Days: number;
+                /** @description What its reported runs cost in the last 7 days (US dollars × 10⁶) */
+                spendLast7DaysMicros: number;
+                spendLast30DaysMicros: number;
+                dispatchPaused: boolean;
+                monthlyBudgetMicros: number | null;
                 reportedLast7Days: {
                     total: number;
                     done: number;
@@ -3916,7 +4174,7 @@ export interface components {
             id: string;
             name: string;
             url: string;
-            events: ("ticket.created" | "ticket.updated" | "ticket.deleted" | "ticket.status_changed" | "ticket.assigned" | "ticket.claimed" | "ticket.claim_released" | "ticket.claim_expired" | "ticket.reported" | "ticket.dependency_added" | "ticket.dependency_removed" | "ticket.unblocked" | "comment.created" | "pr.opened" | "pr.status_changed" | "pr.merged" | "pipeline.updated")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.deleted" | "ticket.status_changed" | "ticket.assigned" | "ticket.claimed" | "ticket.claim_released" | "ticket.claim_expired" | "ticket.reported" | "ticket.dependency_added" | "ticket.dependency_removed" | "ticket.unblocked" | "ticket.claim_directive" | "ticket.quarantined" | "budget.warning" | "comment.created" | "pr.opened" | "pr.status_changed" | "pr.merged" | "pipeline.updated")[];
             isActive: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -3927,7 +4185,7 @@ export interface components {
             id: string;
             name: string;
             url: string;
-            events: ("ticket.created" | "ticket.updated" | "ticket.deleted" | "ticket.status_changed" | "ticket.assigned" | "ticket.claimed" | "ticket.claim_released" | "ticket.claim_expired" | "ticket.reported" | "ticket.dependency_added" | "ticket.dependency_removed" | "ticket.unblocked" | "comment.created" | "pr.opened" | "pr.status_changed" | "pr.merged" | "pipeline.updated")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.deleted" | "ticket.status_changed" | "ticket.assigned" | "ticket.claimed" | "ticket.claim_released" | "ticket.claim_expired" | "ticket.reported" | "ticket.dependency_added" | "ticket.dependency_removed" | "ticket.unblocked" | "ticket.claim_directive" | "ticket.quarantined" | "budget.warning" | "comment.created" | "pr.opened" | "pr.status_changed" | "pr.merged" | "pipeline.updated")[];
             isActive: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -6396,6 +6654,105 @@ export interface operations {
             };
         };
     };
+    putOrganizationDispatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    paused: boolean;
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispatch"];
+                };
+            };
+            /** @description The request is invalid (`VALIDATION_ERROR` with `details.issues`); nothing was changed. Codes: `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid credential. Codes: `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `FORBIDDEN`, `INSUFFICIENT_SCOPE`, `PAT_READ_ONLY` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state; nothing was changed. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the route reads (JSON; form-encoded for OAuth forms); nothing was changed. Codes: `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is revealed. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPermissionGroups: {
         parameters: {
             query?: never;
@@ -7435,6 +7792,10 @@ export interface operations {
                         explainableStatus?: boolean;
                     };
                     customerIds?: string[];
+                    /** @description Pause dispatch on this board: claim-next passes its tickets over; leases held go on */
+                    dispatchPaused?: boolean;
+                    /** @description Spend allowed per calendar month, US dollars × 10⁶; null: none */
+                    monthlyBudgetMicros?: number | null;
                 };
             };
         };
@@ -14153,6 +14514,8 @@ export interface operations {
             /** @description Nothing to do; no body */
             204: {
                 headers: {
+                    /** @description `organization`, `agent`, `board` or `budget`: dispatch is paused there, and that is why no work was given */
+                    "X-Dispatch-Paused"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14383,7 +14746,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The credential may not do this. Codes: `FORBIDDEN`, `INSUFFICIENT_SCOPE`, `PAT_READ_ONLY`, `CLAIM_LIMIT_REACHED` */
+            /** @description The credential may not do this. Codes: `FORBIDDEN`, `INSUFFICIENT_SCOPE`, `PAT_READ_ONLY`, `CLAIM_LIMIT_REACHED`, `BUDGET_EXHAUSTED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14401,7 +14764,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the current state; nothing was changed. Codes: `CONFLICT`, `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_COMMITTED`, `TICKET_ALREADY_CLAIMED`, `TICKET_NOT_CLAIMABLE` */
+            /** @description Conflicts with the current state; nothing was changed. Codes: `CONFLICT`, `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_COMMITTED`, `TICKET_ALREADY_CLAIMED`, `TICKET_NOT_CLAIMABLE`, `DISPATCH_PAUSED`, `TICKET_QUARANTINED` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14606,6 +14969,14 @@ export interface operations {
                     extendSeconds?: number;
                     /** @description The lease's latest progress note; handed on if the lease lapses */
                     note?: string;
+                    /** @description What the run cost (costMicros: US dollars × 10⁶) and used */
+                    usage?: {
+                        model?: string;
+                        inputTokens?: number;
+                        outputTokens?: number;
+                        cacheReadTokens?: number;
+                        costMicros: number;
+                    };
                 };
             };
         };
@@ -14616,7 +14987,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Claim"];
+                    "application/json": components["schemas"]["Heartbeat"];
                 };
             };
             /** @description The request is invalid (`VALIDATION_ERROR` with `details.issues`); nothing was changed. Codes: `VALIDATION_ERROR` */
@@ -14684,6 +15055,567 @@ export interface operations {
             };
             /** @description The idempotency key was used before with a different request; nothing was changed. Codes: `IDEMPOTENCY_KEY_REUSED` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is revealed. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postBoardsByBoardIdTicketsByTicketIdReports: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Fencing: the claimCount of your claim. The write is refused with 409 CLAIM_SUPERSEDED unless that is still your live claim of the ticket. */
+                "x-claim-count"?: string;
+                /** @description Makes a retry safe: the first successful answer is kept for 24 hours and given again, with `Idempotent-Replayed: true`, to the same key sent with the same request (method, path and body), without doing the work twice. The same key with another request: 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running: 409 `IDEMPOTENCY_KEY_IN_USE`; when the first took effect but the service stopped before it answered (a crash), 409 `IDEMPOTENCY_KEY_COMMITTED` with `details.created` naming what it made (`[{type, id}]`): the work commits together with the record that it was done, so no crash makes a keyed request run twice. Keys belong to your organization and actor. An error answer is not kept. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                boardId: string;
+                ticketId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    outcome: "done" | "blocked" | "needs_review" | "partial";
+                    summary: string;
+                    prUrl?: string;
+                    branch?: string;
+                    setStatus?: boolean;
+                    releaseClaim?: boolean;
+                    /** @description What the run cost (costMicros: US dollars × 10⁶) and used */
+                    usage?: {
+                        model?: string;
+                        inputTokens?: number;
+                        outputTokens?: number;
+                        cacheReadTokens?: number;
+                        costMicros: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunReport"];
+                };
+            };
+            /** @description The request is invalid (`VALIDATION_ERROR` with `details.issues`); nothing was changed. Codes: `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid credential. Codes: `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `FORBIDDEN`, `INSUFFICIENT_SCOPE`, `PAT_READ_ONLY` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state; nothing was changed. Codes: `CONFLICT`, `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_COMMITTED`, `CLAIM_SUPERSEDED`, `CLAIM_NOT_HELD` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the route reads (JSON; form-encoded for OAuth forms); nothing was changed. Codes: `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The idempotency key was used before with a different request; nothing was changed. Codes: `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is revealed. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSpend: {
+        parameters: {
+            query: {
+                page?: number;
+                limit?: number;
+                groupBy: "agent" | "board" | "milestone" | "day";
+                from: string;
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Spend"];
+                };
+            };
+            /** @description The request is invalid (`VALIDATION_ERROR` with `details.issues`); nothing was changed. Codes: `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid credential. Codes: `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `FORBIDDEN`, `INSUFFICIENT_SCOPE` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is revealed. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postBoardsByBoardIdTicketsByTicketIdClaimDirective: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first successful answer is kept for 24 hours and given again, with `Idempotent-Replayed: true`, to the same key sent with the same request (method, path and body), without doing the work twice. The same key with another request: 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running: 409 `IDEMPOTENCY_KEY_IN_USE`; when the first took effect but the service stopped before it answered (a crash), 409 `IDEMPOTENCY_KEY_COMMITTED` with `details.created` naming what it made (`[{type, id}]`): the work commits together with the record that it was done, so no crash makes a keyed request run twice. Keys belong to your organization and actor. An error answer is not kept. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                boardId: string;
+                ticketId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "stop" | "pause" | "resume";
+                    message?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        directive: components["schemas"]["Directive"] | null;
+                    };
+                };
+            };
+            /** @description The request is invalid (`VALIDATION_ERROR` with `details.issues`); nothing was changed. Codes: `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid credential. Codes: `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `FORBIDDEN`, `INSUFFICIENT_SCOPE`, `PAT_READ_ONLY` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state; nothing was changed. Codes: `CONFLICT`, `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_COMMITTED`, `CLAIM_NOT_HELD`, `CLAIM_STOPPING` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the route reads (JSON; form-encoded for OAuth forms); nothing was changed. Codes: `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The idempotency key was used before with a different request; nothing was changed. Codes: `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is revealed. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postBoardsByBoardIdTicketsByTicketIdClaimMessages: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first successful answer is kept for 24 hours and given again, with `Idempotent-Replayed: true`, to the same key sent with the same request (method, path and body), without doing the work twice. The same key with another request: 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running: 409 `IDEMPOTENCY_KEY_IN_USE`; when the first took effect but the service stopped before it answered (a crash), 409 `IDEMPOTENCY_KEY_COMMITTED` with `details.created` naming what it made (`[{type, id}]`): the work commits together with the record that it was done, so no crash makes a keyed request run twice. Keys belong to your organization and actor. An error answer is not kept. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                boardId: string;
+                ticketId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: components["schemas"]["LeaseMessage"];
+                    };
+                };
+            };
+            /** @description The request is invalid (`VALIDATION_ERROR` with `details.issues`); nothing was changed. Codes: `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid credential. Codes: `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `FORBIDDEN`, `INSUFFICIENT_SCOPE`, `PAT_READ_ONLY` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state; nothing was changed. Codes: `CONFLICT`, `IDEMPOTENCY_KEY_IN_USE`, `IDEMPOTENCY_KEY_COMMITTED`, `CLAIM_NOT_HELD`, `MESSAGES_PENDING` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type the route reads (JSON; form-encoded for OAuth forms); nothing was changed. Codes: `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The idempotency key was used before with a different request; nothing was changed. Codes: `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `RATE_LIMITED` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is revealed. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteBoardsByBoardIdTicketsByTicketIdQuarantine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                boardId: string;
+                ticketId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid (`VALIDATION_ERROR` with `details.issues`); nothing was changed. Codes: `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid credential. Codes: `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `FORBIDDEN`, `INSUFFICIENT_SCOPE`, `PAT_READ_ONLY`, `PAT_DENY_DELETE` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state; nothing was changed. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15546,6 +16478,8 @@ export interface operations {
                 assignedToMe?: "true" | "false";
                 ready?: "true" | "false";
                 claimedBy?: string;
+                /** @description true: only quarantined tickets (out of the ready queue after too many lapsed leases in a row) */
+                quarantined?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -16912,6 +17846,8 @@ export interface operations {
                 "application/json": {
                     statusTransitionsRequireApproval?: string[];
                     prsRequireHumanReview?: boolean;
+                    /** @description Leases in a row that lapse before a ticket is quarantined; 0 turns quarantine off */
+                    quarantineAfterLapses?: number;
                 };
             };
         };
@@ -17293,6 +18229,10 @@ export interface operations {
                     maxConcurrentClaims?: number | null;
                     gitIdentity?: string | null;
                     isActive?: boolean;
+                    /** @description While true, claim-next answers 204 with `X-Dispatch-Paused: agent` and named claims 409 DISPATCH_PAUSED; leases held go on */
+                    dispatchPaused?: boolean;
+                    /** @description Spend allowed per calendar month, US dollars × 10⁶; null: none */
+                    monthlyBudgetMicros?: number | null;
                 };
             };
         };
@@ -17713,7 +18653,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ("ticket.created" | "ticket.updated" | "ticket.deleted" | "ticket.status_changed" | "ticket.assigned" | "ticket.claimed" | "ticket.claim_released" | "ticket.claim_expired" | "ticket.reported" | "ticket.dependency_added" | "ticket.dependency_removed" | "ticket.unblocked" | "comment.created" | "pr.opened" | "pr.status_changed" | "pr.merged" | "pipeline.updated")[];
+                    "application/json": ("ticket.created" | "ticket.updated" | "ticket.deleted" | "ticket.status_changed" | "ticket.assigned" | "ticket.claimed" | "ticket.claim_released" | "ticket.claim_expired" | "ticket.reported" | "ticket.dependency_added" | "ticket.dependency_removed" | "ticket.unblocked" | "ticket.claim_directive" | "ticket.quarantined" | "budget.warning" | "comment.created" | "pr.opened" | "pr.status_changed" | "pr.merged" | "pipeline.updated")[];
                 };
             };
             /** @description The request is invalid (`VALIDATION_ERROR` with `details.issues`); nothing was changed. Codes: `VALIDATION_ERROR` */
@@ -17862,7 +18802,7 @@ export interface operations {
                     name: string;
                     /** @description HTTPS URL of a public address */
                     url: string;
-                    events: ("ticket.created" | "ticket.updated" | "ticket.deleted" | "ticket.status_changed" | "ticket.assigned" | "ticket.claimed" | "ticket.claim_released" | "ticket.claim_expired" | "ticket.reported" | "ticket.dependency_added" | "ticket.dependency_removed" | "ticket.unblocked" | "comment.created" | "pr.opened" | "pr.status_changed" | "pr.merged" | "pipeline.updated")[];
+                    events: ("ticket.created" | "ticket.updated" | "ticket.deleted" | "ticket.status_changed" | "ticket.assigned" | "ticket.claimed" | "ticket.claim_released" | "ticket.claim_expired" | "ticket.reported" | "ticket.dependency_added" | "ticket.dependency_removed" | "ticket.unblocked" | "ticket.claim_directive" | "ticket.quarantined" | "budget.warning" | "comment.created" | "pr.opened" | "pr.status_changed" | "pr.merged" | "pipeline.updated")[];
                 };
             };
         };
@@ -18151,7 +19091,7 @@ export interface operations {
                     name?: string;
                     /** @description HTTPS URL of a public address */
                     url?: string;
-                    events?: ("ticket.created" | "ticket.updated" | "ticket.deleted" | "ticket.status_changed" | "ticket.assigned" | "ticket.claimed" | "ticket.claim_released" | "ticket.claim_expired" | "ticket.reported" | "ticket.dependency_added" | "ticket.dependency_removed" | "ticket.unblocked" | "comment.created" | "pr.opened" | "pr.status_changed" | "pr.merged" | "pipeline.updated")[];
+                    events?: ("ticket.created" | "ticket.updated" | "ticket.deleted" | "ticket.status_changed" | "ticket.assigned" | "ticket.claimed" | "ticket.claim_released" | "ticket.claim_expired" | "ticket.reported" | "ticket.dependency_added" | "ticket.dependency_removed" | "ticket.unblocked" | "ticket.claim_directive" | "ticket.quarantined" | "budget.warning" | "comment.created" | "pr.opened" | "pr.status_changed" | "pr.merged" | "pipeline.updated")[];
                     isActive?: boolean;
                 };
             };
