@@ -21,6 +21,7 @@ export function InboxPage() {
         <Suggestions onPeek={setPeek} />
         <AgentTime />
         <TicketList title="Needing reassignment" query={{ needsReassignment: 'true' }} empty="No ticket needs a new assignee." onPeek={setPeek} />
+        <Quarantined onPeek={setPeek} />
         <LapsedLeases onPeek={setPeek} />
         <TicketList title="Assigned to me" query={{ assignedToMe: 'true' }} empty="Nothing is assigned to you." onPeek={setPeek} />
       </section>
@@ -209,6 +210,61 @@ function TicketList({ title, query, empty, onPeek }: { title: string; query: { n
         ))}
       </ul>
     </section>
+  );
+}
+
+/** Tickets out of the ready queue after too many lapsed leases in a row, each with what its last leases handed on. */
+function Quarantined({ onPeek }: { onPeek: (target: PeekTarget) => void }) {
+  const tickets = useQuery({
+    queryKey: ['issues', { quarantined: 'true' }],
+    queryFn: async () => must(await api.GET('/api/v1/issues', { params: { query: { quarantined: 'true', includePlanning: 'true', limit: 50 } } })),
+  });
+  const rows = tickets.data?.data ?? [];
+  return (
+    <section aria-labelledby="quarantined-title">
+      <h2 id="quarantined-title">Quarantined ({tickets.data?.total ?? 0})</h2>
+      <ErrorAlert error={tickets.error} />
+      {rows.length === 0 && tickets.isSuccess ? <p className="muted">No ticket is quarantined.</p> : null}
+      <ul className="rows">
+        {rows.map((ticket) => (
+          <QuarantinedRow key={ticket.id} ticket={ticket} onPeek={onPeek} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function QuarantinedRow({ ticket, onPeek }: { ticket: Schemas['Ticket']; onPeek: (target: PeekTarget) => void }) {
+  const client = useQueryClient();
+  const path = { boardId: ticket.boardId, ticketId: ticket.id };
+  const handoffs = useQuery({
+    queryKey: ['handoffs', ticket.id],
+    queryFn: async () => must(await api.GET('/api/v1/boards/{boardId}/tickets/{ticketId}/handoffs', { params: { path, query: { limit: 3 } } })),
+  });
+  const lift = useMutation({
+    mutationFn: async () => must(await api.DELETE('/api/v1/boards/{boardId}/tickets/{ticketId}/quarantine', { params: { path } })),
+    onSettled: () => void client.invalidateQueries({ queryKey: ['issues'] }),
+  });
+  return (
+    <li className="row">
+      <span className="what">
+        <PeekButton target={path} label={`${ticket.displayId} ${ticket.title}`} onPeek={onPeek} />
+        <span className="muted"> · {ticket.quarantine?.lapses} lapsed leases in a row, quarantined {ago(ticket.quarantine?.since ?? null)}</span>
+        <ul className="plain handoffs">
+          {(handoffs.data?.data ?? []).map((handoff) => (
+            <li key={handoff.id}>
+              {handoff.from.name}: {handoff.summary ?? handoff.lastNote ?? 'left no note'}
+            </li>
+          ))}
+        </ul>
+        <ErrorAlert error={lift.error} />
+      </span>
+      <span className="actions">
+        <button type="button" className="secondary" disabled={lift.isPending} onClick={() => lift.mutate()} aria-label={`Return ${ticket.displayId} to the queue`}>
+          Return to queue
+        </button>
+      </span>
+    </li>
   );
 }
 

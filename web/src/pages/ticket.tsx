@@ -7,6 +7,7 @@ import { can, useMe } from '../hooks';
 import { MarkdownText } from '../markdown';
 import { Link } from '../router';
 import { ago, minutesText, remaining } from '../time';
+import { dollars } from '../money';
 
 type FullTicket = Schemas['FullTicket'];
 type TicketChange = Omit<NonNullable<paths['/api/v1/boards/{boardId}/tickets/{ticketId}']['patch']['requestBody']>['content']['application/json'], 'expectedUpdatedAt'>;
@@ -314,15 +315,118 @@ function ClaimPanel({ ticket, path }: { ticket: FullTicket; path: TicketPath }) 
             <dt>Claimed</dt>
             <dd>{claim.claimCount} times in all</dd>
           </dl>
+          {claim.directive ? (
+            <p className="directive" role="status">
+              {DIRECTIVE_WORDS[claim.directive.action]} by {claim.directive.requestedBy.name} {ago(claim.directive.requestedAt)}
+              {claim.directive.stopDeadline ? `; the lease ends ${remaining(claim.directive.stopDeadline)} at the latest` : ''}
+              {claim.directive.message ? <span className="muted"> ({claim.directive.message})</span> : null}
+            </p>
+          ) : null}
           <ErrorAlert error={release.error} />
-          <button type="button" className="secondary" disabled={release.isPending} onClick={() => release.mutate()}>
-            Release claim
-          </button>
+          <span className="actions">
+            <button type="button" className="secondary" disabled={release.isPending} onClick={() => release.mutate()}>
+              Release claim
+            </button>
+          </span>
+          {claim.claimedBy.isAgent ? <SteerLease ticket={ticket} path={path} /> : null}
         </>
       ) : (
         <p className="muted">Not claimed{ticket.isReady ? '; ready for an agent' : ticket.openBlockerCount > 0 ? `; waiting for ${ticket.openBlockerCount} blocker${ticket.openBlockerCount === 1 ? '' : 's'}` : ''}.</p>
       )}
+      {ticket.quarantine ? <Quarantine ticket={ticket} path={path} /> : null}
+      {ticket.spend && ticket.spend.runs + ticket.spend.costMicros > 0 ? (
+        <p>
+          Spend: {dollars(ticket.spend.costMicros)} over {ticket.spend.runs} run{ticket.spend.runs === 1 ? '' : 's'}
+          <span className="muted">
+            {' '}
+            ({ticket.spend.inputTokens.toLocaleString('en-US')} tokens in, {ticket.spend.outputTokens.toLocaleString('en-US')} out)
+          </span>
+        </p>
+      ) : null}
     </section>
+  );
+}
+
+const DIRECTIVE_WORDS = { stop: 'Stop requested', pause: 'Paused', resume: 'Resumed' } as const;
+
+/** Stop, pause or resume the agent holding the lease, or write to it: it hears both in its next heartbeat. */
+function SteerLease({ ticket, path }: { ticket: FullTicket; path: TicketPath }) {
+  const client = useQueryClient();
+  const [message, setMessage] = useState('');
+  const [note, setNote] = useState('');
+  const refresh = () => {
+    void client.invalidateQueries({ queryKey: ticketKey(path.ticketId) });
+    void client.invalidateQueries({ queryKey: ['timeline', path.ticketId] });
+  };
+  const direct = useMutation({
+    mutationFn: async (action: 'stop' | 'pause' | 'resume') =>
+      must(await api.POST('/api/v1/boards/{boardId}/tickets/{ticketId}/claim/directive', { params: { path }, body: { action, ...(message.trim() ? { message: message.trim() } : {}) } })),
+    onSuccess: () => setMessage(''),
+    onSettled: refresh,
+  });
+  const send = useMutation({
+    mutationFn: async () => must(await api.POST('/api/v1/boards/{boardId}/tickets/{ticketId}/claim/messages', { params: { path }, body: { text: note.trim() } })),
+    onSuccess: () => setNote(''),
+    onSettled: refresh,
+  });
+  const action = ticket.claim?.directive?.action;
+  const stopping = action === 'stop';
+  return (
+    <div className="steer">
+      <h3>Steer the agent</h3>
+      <label htmlFor="directive-message">Why (optional, the agent reads it)</label>
+      <input id="directive-message" maxLength={1000} value={message} onChange={(event) => setMessage(event.target.value)} disabled={stopping} />
+      <ErrorAlert error={direct.error} />
+      <span className="actions">
+        {action === 'pause' ? (
+          <button type="button" className="secondary" disabled={direct.isPending} onClick={() => direct.mutate('resume')}>
+            Resume
+          </button>
+        ) : (
+          <button type="button" className="secondary" disabled={direct.isPending || stopping} onClick={() => direct.mutate('pause')}>
+            Pause
+          </button>
+        )}
+        <button type="button" className="danger" disabled={direct.isPending || stopping} onClick={() => direct.mutate('stop')}>
+          Stop
+        </button>
+      </span>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (note.trim()) send.mutate();
+        }}
+      >
+        <label htmlFor="lease-note">Message to the agent</label>
+        <textarea id="lease-note" rows={2} maxLength={1000} value={note} required onChange={(event) => setNote(event.target.value)} />
+        <ErrorAlert error={send.error} />
+        {send.isSuccess ? <p role="status">Sent: the agent reads it at its next heartbeat.</p> : null}
+        <button type="submit" className="secondary" disabled={send.isPending}>
+          Send message
+        </button>
+      </form>
+    </div>
+  );
+}
+
+/** A quarantined ticket: why, and the way back to the queue. */
+function Quarantine({ ticket, path }: { ticket: FullTicket; path: TicketPath }) {
+  const client = useQueryClient();
+  const lift = useMutation({
+    mutationFn: async () => must(await api.DELETE('/api/v1/boards/{boardId}/tickets/{ticketId}/quarantine', { params: { path } })),
+    onSettled: () => void client.invalidateQueries({ queryKey: ticketKey(path.ticketId) }),
+  });
+  const quarantine = ticket.quarantine!;
+  return (
+    <div className="quarantine" role="status">
+      <p>
+        Quarantined {ago(quarantine.since)}: {quarantine.lapses} leases in a row lapsed. Agents do not take it until it is returned to the queue.
+      </p>
+      <ErrorAlert error={lift.error} />
+      <button type="button" className="secondary" disabled={lift.isPending} onClick={() => lift.mutate()}>
+        Return to queue
+      </button>
+    </div>
   );
 }
 
@@ -639,6 +743,10 @@ const KIND_WORDS: Record<Schemas['TimelineEntry']['kind'], string> = {
   TIME_DELETED: 'deleted logged time',
   TIME_APPROVED: 'approved time',
   TIME_REJECTED: 'rejected time',
+  CLAIM_DIRECTIVE: "directed the lease's holder",
+  CLAIM_MESSAGE: "wrote to the lease's holder",
+  QUARANTINED: 'quarantined it after lapsed leases',
+  QUARANTINE_LIFTED: 'returned it to the queue',
 };
 
 /** A timeline entry's details as short text, without ids (values the API returns, shown as text only). */
