@@ -6,6 +6,8 @@ import { api, createMember, mailedToken, setPlan, signupOrg, type TestOrg } from
 import { lapseClaim } from '../support/tickets.js';
 import { launchChromium, seriousAxeViolations } from '../support/browser.js';
 import { createAgent, createBoard, createTicket, type TestAgent } from '../support/factories.js';
+import { runSweep } from '../../lib/sweeper/index.js';
+import { systemClock } from '../../lib/core/clock.js';
 
 /*
  * The console (docs/console.md) as a person uses it, in headless Chromium against the shared
@@ -363,6 +365,67 @@ describe('the console in a browser', () => {
       await customerContext.close();
     }
   });
+
+  it('steers a running agent from the ticket page, pauses dispatch on Fleet, and returns a quarantined ticket from the Inbox', async () => {
+    const steered = await createAgent(org, { agent: { name: 'Steered Bot', ownerId: org.adminId }, settings: { maxConcurrentClaims: 5 }, boardIds: [boardId] });
+    const ticket = await createTicket(org, boardId, { title: 'Steer me', statusId: statuses.IN_PROGRESS!.id });
+    const ticketPath = `/api/v1/boards/${boardId}/tickets/${ticket.id}`;
+    expect((await steered.call('POST', `${ticketPath}/claim`, {})).status).toBe(201);
+    await page.goto(consoleUrl(`/boards/${boardId}/tickets/${ticket.id}`), { waitUntil: 'load' });
+    await page.waitForSelector('::-p-aria([name="Steer the agent"][role="heading"])');
+    await page.type('#directive-message', 'Wait for the <b>review</b>');
+    await page.locator(button('Pause')).click();
+    await waitForText(page, 'Paused by');
+    await waitForText(page, '(Wait for the <b>review</b>)');
+    expect(await page.$('.directive b')).toBeNull();
+    await page.type('#lease-note', 'The review is done');
+    await page.locator(button('Send message')).click();
+    await waitForText(page, 'Sent: the agent reads it at its next heartbeat.');
+    const beat = (await steered.call('POST', `${ticketPath}/claim/heartbeat`, {})).body;
+    expect([beat.directive.action, beat.directive.message, beat.messages.map((message: { text: string }) => message.text)]).toEqual(['pause', 'Wait for the <b>review</b>', ['The review is done']]);
+    await page.locator(button('Resume')).click();
+    await waitForText(page, 'Resumed by');
+    await settle(page);
+    const onTicket = await seriousAxeViolations(page);
+    expect(onTicket).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'ticket-steer-1440.png') });
+    await page.locator(button('Stop')).click();
+    await waitForText(page, 'Stop requested by');
+    expect((await steered.call('POST', `${ticketPath}/claim/heartbeat`, {})).body.directive.action).toBe('stop');
+
+    // Fleet: the whole organization's breaker, thrown and lifted.
+    await page.locator(link('Fleet')).click();
+    await page.waitForSelector('#dispatch-reason');
+    await page.type('#dispatch-reason', 'Incident review');
+    await page.locator(button('Pause all dispatch')).click();
+    await waitForText(page, 'Paused for the whole organization by');
+    const paused = await steered.call('POST', '/api/v1/claims/next', {});
+    expect([paused.status, paused.headers.get('x-dispatch-paused')]).toEqual([204, 'organization']);
+    await settle(page);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'fleet-paused-1440.png') });
+    await page.locator(button('Resume dispatch')).click();
+    await waitForText(page, 'Agents are given new work.');
+    expect((await org.call('GET', '/api/v1/organization')).body.dispatch.paused).toBe(false);
+
+    // Inbox: a quarantined ticket with what its leases handed on, returned to the queue.
+    const failing = await createTicket(org, boardId, { title: 'Keeps failing', statusId: statuses.IN_PROGRESS!.id });
+    for (let lapse = 0; lapse < 3; lapse += 1) {
+      expect((await steered.call('POST', `/api/v1/boards/${boardId}/tickets/${failing.id}/claim`, {})).status).toBe(201);
+      await steered.call('POST', `/api/v1/boards/${boardId}/tickets/${failing.id}/claim/heartbeat`, { note: `Attempt ${lapse + 1} crashed` });
+      await lapseClaim(failing.id);
+      if (lapse < 2) await runSweep(systemClock, { orgId: org.orgId });
+    }
+    // The third lapse ends when someone tries to take it over.
+    expect((await steered.call('POST', `/api/v1/boards/${boardId}/tickets/${failing.id}/claim`, {})).body.error.code).toBe('TICKET_QUARANTINED');
+    await page.locator(link('Inbox')).click();
+    await waitForText(page, 'Keeps failing');
+    await waitForText(page, '3 lapsed leases in a row');
+    await waitForText(page, 'Steered Bot: Attempt 3 crashed');
+    await page.locator(button(`Return ${failing.displayId} to the queue`)).click();
+    await waitForText(page, 'No ticket is quarantined.');
+    expect((await org.call('GET', `/api/v1/boards/${boardId}/tickets/${failing.id}`)).body.data.quarantine).toBeNull();
+  }, 90_000);
 
   it('has no serious or critical axe violation on any page, at a phone’s width or a desktop’s', async () => {
     const found: Record<string, unknown> = {};
