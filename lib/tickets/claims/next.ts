@@ -51,7 +51,7 @@ export async function claimNext(ctx: DomainContext, input: ClaimNextInput): Prom
   // The organization's breaker or the agent's own: no new work at all, and nothing read.
   const stopped = ctx.actor.isAgent ? callerDispatchPause(ctx) : undefined;
   if (stopped) {
-    publishMetrics({ ClaimNextPaused: 1 }, { scope: stopped });
+    publishMetrics({ ClaimNextPaused: 1 }, { reason: stopped });
     return { claimed: null, paused: stopped };
   }
   const [boards, config] = await Promise.all([listOrganizationBoards(ctx.org.orgId), loadOrgConfig(ctx.org.orgId)]);
@@ -61,7 +61,7 @@ export async function claimNext(ctx: DomainContext, input: ClaimNextInput): Prom
   const paused = ctx.actor.isAgent ? visible.filter((board) => board.dispatchPaused) : [];
   const spent = ctx.actor.isAgent ? await spentBudgets(ctx, visible.filter((board) => !board.dispatchPaused)) : { agent: false, boardIds: new Set<string>() };
   if (spent.agent) {
-    publishMetrics({ ClaimNextPaused: 1 }, { scope: 'budget' });
+    publishMetrics({ ClaimNextPaused: 1 }, { reason: 'budget' });
     return { claimed: null, paused: 'budget' };
   }
   const overBudget = visible.filter((board) => spent.boardIds.has(board.boardId));

@@ -375,7 +375,7 @@ function SteerLease({ ticket, path }: { ticket: FullTicket; path: TicketPath }) 
     <div className="steer">
       <h3>Steer the agent</h3>
       <label htmlFor="directive-message">Why (optional, the agent reads it)</label>
-      <input id="directive-message" maxLength={1000} value={message} onChange={(event) => setMessage(event.target.value)} disabled={stopping} />
+      <input id="directive-message" className="steer-field" maxLength={1000} value={message} onChange={(event) => setMessage(event.target.value)} disabled={stopping} />
       <ErrorAlert error={direct.error} />
       <span className="actions">
         {action === 'pause' ? (
@@ -392,13 +392,14 @@ function SteerLease({ ticket, path }: { ticket: FullTicket; path: TicketPath }) 
         </button>
       </span>
       <form
+        className="steer-message"
         onSubmit={(event) => {
           event.preventDefault();
           if (note.trim()) send.mutate();
         }}
       >
         <label htmlFor="lease-note">Message to the agent</label>
-        <textarea id="lease-note" rows={2} maxLength={1000} value={note} required onChange={(event) => setNote(event.target.value)} />
+        <textarea id="lease-note" className="steer-field" rows={2} maxLength={1000} value={note} required onChange={(event) => setNote(event.target.value)} />
         <ErrorAlert error={send.error} />
         {send.isSuccess ? <p role="status">Sent: the agent reads it at its next heartbeat.</p> : null}
         <button type="submit" className="secondary" disabled={send.isPending}>
