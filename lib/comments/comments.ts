@@ -92,7 +92,8 @@ async function createCommentOnce(ctx: DomainContext, boardId: string, ticketId: 
   // Ids and state only, never the content (spec §6.1).
   const event = newEventRecord(ctx.org.orgId, ctx.clock, {
     type: 'comment.created',
-    data: { ...baseTicketData(ticket), commentId: comment.commentId, authorId: comment.authorId, isSecret, ...(ctx.actor.isAgent ? attributionOf(ctx) : {}) },
+    data: { ...baseTicketData(ticket), commentId: comment.commentId, authorId: comment.authorId, isSecret },
+    ...(ctx.actor.isAgent ? { attribution: attributionOf(ctx) } : {}),
   });
   await transact((e) => [
     guarded(e.comment.create(comment).commit(), () => new LostRace('The comment could not be stored; retry')),

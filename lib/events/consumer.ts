@@ -24,6 +24,8 @@ export interface DispatchedEvent {
   type: string;
   occurredAt: string;
   data: Record<string, unknown>;
+  /** Who caused it, when an agent did (lib/db/context.ts, attributionOf): `{actor, claimCount?}`, delivered beside `data`. */
+  attribution?: Record<string, unknown>;
 }
 
 /** `batch` lives for one call of the consumer: what a dispatcher may read once per batch rather than per event. */
@@ -48,6 +50,7 @@ export function eventFromRecord(record: StreamRecordLike): DispatchedEvent | und
     type: image.type,
     occurredAt: image.occurredAt,
     data: image.data ?? {},
+    ...(image.attribution ? { attribution: image.attribution } : {}),
   };
 }
 

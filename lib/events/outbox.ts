@@ -13,6 +13,8 @@ export interface EventInput {
   subjectId?: string;
   /** A derived id (a continuation's, so a replayed run writes the same record, once); a new one unless given. */
   eventId?: string;
+  /** Who caused it, when an agent did (lib/db/context.ts, attributionOf): delivered beside `data`, which keeps its documented fields. */
+  attribution?: Record<string, unknown>;
 }
 
 export interface EventRecord extends Omit<EventInput, 'eventId'> {
@@ -32,6 +34,7 @@ export function newEventRecord(orgId: string, clock: Clock, input: EventInput): 
     type: input.type,
     occurredAt: now.toISOString(),
     data: input.data,
+    ...(input.attribution ? { attribution: input.attribution } : {}),
     ttl: epochSeconds(addSeconds(now, EVENT_RETENTION_SECONDS)),
   };
 }

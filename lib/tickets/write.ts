@@ -235,7 +235,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
     ...(ended?.events ?? []),
   ]
     // A webhook event an agent's write caused says who wrote it (never the internal readiness record).
-    .map((event) => (attribution ? { ...event, data: { ...event.data, ...attribution } } : event))
+    .map((event) => (attribution ? { ...event, attribution } : event))
     .concat(readiness ? [readinessEventFor(readiness)] : [])
     .map((event) => newEventRecord(after.orgId, ctx.clock, event));
   const stale = write.onStale ?? (() => new LostRace('The ticket changed concurrently; retry'));

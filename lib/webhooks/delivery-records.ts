@@ -11,9 +11,13 @@ import type { DeliveryMessage } from './queue.js';
 /** Delivery records (and the attempts they list) live 30 days (TTL housekeeping). */
 export const DELIVERY_RETENTION_SECONDS = 30 * 24 * 3600;
 
-/** The body of every delivery (spec §6.1): ids and states only, never content. */
-export function envelope(eventId: string, event: string, timestamp: string, organizationId: string, data: Record<string, unknown>): string {
-  return JSON.stringify({ id: eventId, event, timestamp, organizationId, data });
+/**
+ * The body of every delivery (spec §6.1): ids and states only, never content. An event an agent
+ * caused also names it beside `data` (`actor`, and `claimCount` when the write was fenced:
+ * docs/fleet-control.md), so `data` keeps exactly its documented fields.
+ */
+export function envelope(eventId: string, event: string, timestamp: string, organizationId: string, data: Record<string, unknown>, attribution?: Record<string, unknown>): string {
+  return JSON.stringify({ id: eventId, event, timestamp, organizationId, ...attribution, data });
 }
 
 /**

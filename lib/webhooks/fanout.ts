@@ -31,6 +31,7 @@ export interface FannedOutEvent {
   type: string;
   occurredAt: string;
   data: Record<string, unknown>;
+  attribution?: Record<string, unknown>;
 }
 
 /**
@@ -64,7 +65,7 @@ export async function fanOutEvent(event: FannedOutEvent, clock: Clock, batch: Ba
   if (subscribed.length === 0) return 0;
 
   const now = clock.now();
-  const body = envelope(event.eventId, event.type, event.occurredAt, event.orgId, event.data);
+  const body = envelope(event.eventId, event.type, event.occurredAt, event.orgId, event.data, event.attribution);
   const maxAttempts = config().webhookRetryDelaysSeconds.length + 1;
   const queued = await Promise.all(
     subscribed.map(async (endpoint) => {

@@ -46,7 +46,11 @@ const COUNTERPARTS: Record<string, { route: string; fields: Record<string, strin
     fields: { leaseSeconds: 'leaseSeconds', assign: 'assign', boardIds: 'boardIds', statusIds: 'statusIds', labelIds: 'labelIds', typeIds: 'typeIds', priorities: 'priorities' },
   },
   tickets_claim: { route: `POST ${TICKET}/claim`, fields: { leaseSeconds: 'leaseSeconds', assign: 'assign' } },
-  tickets_heartbeat: { route: `POST ${TICKET}/claim/heartbeat`, fields: { extendSeconds: 'extendSeconds', note: 'note' } },
+  tickets_heartbeat: { route: `POST ${TICKET}/claim/heartbeat`, fields: { extendSeconds: 'extendSeconds', note: 'note', usage: 'usage' } },
+  tickets_report: {
+    route: `POST ${TICKET}/reports`,
+    fields: { outcome: 'outcome', summary: 'summary', prUrl: 'prUrl', branch: 'branch', setStatus: 'setStatus', releaseClaim: 'releaseClaim', usage: 'usage' },
+  },
   tickets_release: {
     route: `DELETE ${TICKET}/claim`,
     fields: { reason: 'reason', summary: 'handoff.summary', nextSteps: 'handoff.nextSteps', branch: 'handoff.branch', links: 'handoff.links' },

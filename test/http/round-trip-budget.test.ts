@@ -323,6 +323,13 @@ function claimProbes(): Record<string, Probe> {
       budget: 3,
       run: async (org) => org.call('POST', claim(org, (await claimed(org)).id, '/heartbeat'), { body: { extendSeconds: 600 } }),
     },
+    // Auth, board and ticket ∥ configuration, the transaction (ticket, timeline, event, activity, the spend items); no budget: no budget read.
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/reports': {
+      budget: 4,
+      run: async (org) => org.call('POST', claim(org, (await claimed(org)).id).replace(/\/claim$/, '/reports'), { body: { outcome: 'partial', summary: 'Run', usage: { costMicros: 1200, inputTokens: 10 } } }),
+    },
+    // Auth, one Query of the grouping's days in range.
+    'GET /api/v1/spend': { budget: 2, run: call('GET /api/v1/spend') },
     // Auth, board and ticket, the transaction.
     'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/directive': {
       budget: 3,

@@ -109,6 +109,10 @@ describe('a fleet of 16 agents on one backlog of 320 tickets', () => {
     let lapses = 0;
     let releases = 0;
     let empty = 0;
+    /** Fleet control under load (docs/fleet-control.md): answers held back by the breaker, quarantines lifted, usage reported. */
+    let pausedAnswers = 0;
+    let lifted = 0;
+    let spent = 0;
     const deadline = Date.now() + 200_000;
     const note = (answer: ApiResponse, what: string) => unexpected.push(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
 
@@ -119,6 +123,7 @@ describe('a fleet of 16 agents on one backlog of 320 tickets', () => {
         turn += 1;
         const next = await agent.call('POST', '/api/v1/claims/next', { leaseSeconds: 900 });
         if (next.status === 204) {
+          if (next.headers.get('x-dispatch-paused') === 'organization') pausedAnswers += 1;
           // Nothing ready: wait longer each time, as a real worker would (up to a second, jittered), so
           // thirty-six idle workers do not load the runtime while dependency chains hold the rest.
           empty += 1;
@@ -145,8 +150,10 @@ describe('a fleet of 16 agents on one backlog of 320 tickets', () => {
         }
         const fence = { 'x-claim-count': String(claimCount) };
         const progress = `${agent.id} slot ${slot} turn ${turn}: halfway`;
-        const beat = await agent.call('POST', `${ticketPath(ticketId)}/claim/heartbeat`, { note: progress });
-        if (beat.status !== 200) note(beat, 'heartbeat');
+        const costMicros = 1 + Math.floor(Math.random() * 1000);
+        const beat = await agent.call('POST', `${ticketPath(ticketId)}/claim/heartbeat`, { note: progress, usage: { costMicros, inputTokens: 10 } });
+        if (beat.status === 200) spent += costMicros;
+        else note(beat, 'heartbeat');
         const roll = Math.random();
         holds.push({ agentId: agent.id, from: heldFrom, to: Date.now() });
         if (roll < 0.1 && lapses < LAPSES) {
@@ -172,12 +179,44 @@ describe('a fleet of 16 agents on one backlog of 320 tickets', () => {
         else note(finished, 'finish');
       }
     };
+    /**
+     * A person watching the fleet: returns every quarantined ticket to the queue (the random lapses
+     * can hit one ticket three times in a row), and throws the organization's breaker for 1.5 s
+     * once the fleet is busy, then lifts it: no ticket may be lost from the queue by either.
+     */
+    let breaker: 'closed' | 'thrown' | 'lifted' = 'closed';
+    const supervisor = async () => {
+      let thrownAt = 0;
+      while (done.size < tickets.size && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const quarantined = await s.org.call('GET', '/api/v1/issues?quarantined=true&limit=100');
+        for (const ticket of quarantined.body.data ?? []) {
+          const returned = await s.org.call('DELETE', `${ticketPath(ticket.id)}/quarantine`);
+          if (returned.status === 204) lifted += 1;
+          else note(returned, 'lift quarantine');
+        }
+        if (breaker === 'closed' && Date.now() - started > 3_000) {
+          const thrown = await s.org.call('PUT', '/api/v1/organization/dispatch', { body: { paused: true, reason: 'fleet test' } });
+          if (thrown.status !== 200) note(thrown, 'throw the breaker');
+          [breaker, thrownAt] = ['thrown', Date.now()];
+        } else if (breaker === 'thrown' && Date.now() - thrownAt > 1_500) {
+          const liftedBreaker = await s.org.call('PUT', '/api/v1/organization/dispatch', { body: { paused: false } });
+          if (liftedBreaker.status !== 200) note(liftedBreaker, 'lift the breaker');
+          breaker = 'lifted';
+        }
+      }
+    };
     const started = Date.now();
-    await Promise.all(agents.flatMap((agent) => Array.from({ length: agent.limit }, (_, slot) => worker(agent, slot))));
+    await Promise.all([supervisor(), ...agents.flatMap((agent) => Array.from({ length: agent.limit }, (_, slot) => worker(agent, slot)))]);
     const seconds = (Date.now() - started) / 1000;
-    console.log(`fleet: ${claims.length} claims (${lapses} lapses, ${releases} handovers, ${empty} empty answers) of ${tickets.size} tickets in ${seconds.toFixed(1)} s: ${(claims.length / seconds).toFixed(1)} claims/s`);
+    console.log(
+      `fleet: ${claims.length} claims (${lapses} lapses, ${releases} handovers, ${empty} empty answers, ${pausedAnswers} held back by the breaker, ${lifted} quarantines lifted) of ${tickets.size} tickets in ${seconds.toFixed(1)} s: ${(claims.length / seconds).toFixed(1)} claims/s`,
+    );
 
     expect(unexpected.slice(0, 5), unexpected.slice(0, 5).join("\n")).toEqual([]);
+    // The breaker was thrown under load and held agents back, and lifting it lost no ticket.
+    expect(breaker).toBe('lifted');
+    expect(pausedAnswers).toBeGreaterThan(0);
     expect(done.size).toBe(tickets.size);
 
     // Read back what the service recorded.
@@ -188,6 +227,11 @@ describe('a fleet of 16 agents on one backlog of 320 tickets', () => {
       inParallel(ids, 8, async (ticketId) => (await db().entities.handoff.query.byTicket({ ticketId }).go({ pages: 'all', consistent: true })).data as HandoffItem[]),
     ]);
     const timelineOf = new Map(ids.map((ticketId, index) => [ticketId, timelines[index]!]));
+    // Spend: exactly the sum of the usage every heartbeat reported, on the tickets and in /spend.
+    expect(stored.reduce((sum, ticket) => sum + (ticket.spendCostMicros ?? 0), 0)).toBe(spent);
+    const today = new Date().toISOString().slice(0, 10);
+    const byDay = await s.org.call('GET', `/api/v1/spend?groupBy=day&from=${new Date(started - 86_400_000).toISOString().slice(0, 10)}&to=${today}`);
+    expect(byDay.body.totals.costMicros).toBe(spent);
     for (const ticket of stored) expect([ticket.ticketId, ticket.statusCategory, ticket.claimedById ?? null]).toEqual([ticket.ticketId, 'FINAL', null]);
 
     const intervals: { agentId: string; from: string; to: string }[] = [];

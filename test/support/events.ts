@@ -5,6 +5,8 @@ export interface RecordedEvent {
   eventId: string;
   type: string;
   data: Record<string, any>;
+  /** Who caused it, when an agent did (delivered beside `data`). */
+  attribution?: Record<string, any>;
   dispatchedAt?: string;
 }
 

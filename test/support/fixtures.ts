@@ -210,7 +210,12 @@ export function pathFor(routeKey: string, fixture: OrgFixture): { method: string
     return id;
   });
   // Required query parameters.
-  const queries: Record<string, string> = { 'GET /api/v1/oauth/me/organizations': `?client_id=${fixture.oauthClientId}`, 'GET /api/v1/wiki/search': '?q=fixture' };
+  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+  const queries: Record<string, string> = {
+    'GET /api/v1/oauth/me/organizations': `?client_id=${fixture.oauthClientId}`,
+    'GET /api/v1/wiki/search': '?q=fixture',
+    'GET /api/v1/spend': `?groupBy=agent&from=${day(300)}&to=${day(0)}`,
+  };
   return { method, path: `${path}${queries[routeKey] ?? ''}` };
 }
 
@@ -254,6 +259,7 @@ export function writeBodyFor(routeKey: string, own: OrgFixture): unknown {
     'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/subtickets/{subticketId}/status': { statusId: own.statusIds[0] },
     'POST /api/v1/boards/{boardId}/tickets/{ticketId}/convert-to-subticket': { parentTicketId: own.ticketId },
     'POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments': { content: 'Probe' },
+    'POST /api/v1/boards/{boardId}/tickets/{ticketId}/reports': { outcome: 'partial', summary: 'Probe', usage: { costMicros: 1 } },
     'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/comments/{commentId}': { content: 'Hijacked' },
     'POST /api/v1/labels': { name: `Probe ${Date.now()}`, color: '#000000' },
     'PATCH /api/v1/labels/{labelId}': { name: 'Hijacked' },

@@ -19,6 +19,8 @@ export const DomainEvent = (config?: EntityConfiguration) =>
     subjectId: { type: 'string', required: true },
     occurredAt: { type: 'string', required: true },
     data: { type: 'any', required: true },
+    /** Who caused it, when an agent did: `{actor: {id, name, isAgent, ownerId, client}, claimCount?}`, delivered beside `data`. */
+    attribution: { type: 'any' },
     /** Set once by the dispatcher (conditional), which makes redelivered stream records no-ops. */
     dispatchedAt: { type: 'string' },
     ttl: { type: 'number', required: true },

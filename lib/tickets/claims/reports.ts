@@ -80,7 +80,6 @@ export async function reportRun(ctx: DomainContext, boardId: string, ticketId: s
         statusChanged,
         claimReleased,
         clientName: input.clientName ?? null,
-        usage: input.usage ?? null,
       };
       await updateTicket(ctx, loaded, statusChanged ? { statusId } : {}, {
         statusReason: statusChanged ? `Reported ${input.outcome}: ${input.summary}`.slice(0, 500) : undefined,
