@@ -226,10 +226,10 @@ export const timelineEntryResult = z.lazy(() =>
       id: anId,
       kind: z.enum(TIMELINE_KINDS),
       actor: z
-        .strictObject({ id: anId, name: z.string(), isAgent: z.boolean(), ownerId: anId.nullable(), client: z.string().nullable() })
+        .strictObject({ id: anId, name: z.string(), isAgent: z.literal(true).optional(), ownerId: anId.nullable().optional(), client: z.string().nullable().optional() })
         .nullable()
-        .meta({ description: "Who wrote it; for an agent, whose agent it is and the client it came through (the token's clientLabel or the MCP client's name)" }),
-      claimCount: z.number().int().nullable().meta({ description: 'The lease an agent wrote it under (a fenced write); null otherwise' }),
+        .meta({ description: "Who wrote it; an agent's entry also has `isAgent`, its `ownerId` and the `client` it came through (the token's clientLabel or the MCP client's name)" }),
+      claimCount: z.number().int().optional().meta({ description: 'On an agent’s fenced write: the lease it wrote under' }),
       details: z.record(z.string(), z.unknown()).meta({ description: 'Kind-specific; status ids come with their current names' }),
       createdAt: timestamp,
     })

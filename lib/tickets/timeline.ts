@@ -57,10 +57,13 @@ export function presentTimelineEntry(entry: TimelineEntryItem, config: OrgConfig
   return {
     id: entry.entryId,
     kind: entry.kind,
-    actor: entry.actorId
-      ? { id: entry.actorId, name: entry.actorName ?? '', isAgent: entry.actorIsAgent === true, ownerId: entry.actorOwnerId ?? null, client: entry.actorClient ?? null }
-      : null,
-    claimCount: entry.claimCount ?? null,
+    // A person is named as ever; an agent's entry also says whose agent it is, its client and the lease it wrote under.
+    actor: !entry.actorId
+      ? null
+      : entry.actorIsAgent
+        ? { id: entry.actorId, name: entry.actorName ?? '', isAgent: true as const, ownerId: entry.actorOwnerId ?? null, client: entry.actorClient ?? null }
+        : { id: entry.actorId, name: entry.actorName ?? '' },
+    ...(entry.claimCount !== undefined ? { claimCount: entry.claimCount } : {}),
     details: withoutHidden(withStatusNames((entry.details ?? {}) as Record<string, unknown>, config), hidden),
     createdAt: entry.createdAt,
   };

@@ -94,6 +94,8 @@ describe('directives reach the holder through its heartbeat', () => {
     const beat = await agent.call('POST', `${path}/claim/heartbeat`, { extendSeconds: 3600 });
     expect(beat.body.directive.action).toBe('stop');
     expect(Date.parse(beat.body.claimExpiresAt)).toBe(deadline);
+    // Claiming again (a renewal) does not carry the lease past the deadline either.
+    expect(Date.parse((await agent.call('POST', `${path}/claim`, { leaseSeconds: 3600 })).body.claim.claimExpiresAt)).toBe(deadline);
     // A stop cannot be taken back; asking again changes nothing.
     expect((await s.org.call('POST', `${path}/claim/directive`, { body: { action: 'resume' } })).body.error.code).toBe('CLAIM_STOPPING');
     expect((await s.org.call('POST', `${path}/claim/directive`, { body: { action: 'stop' } })).body.directive.stopDeadline).toBe(stopped.body.directive.stopDeadline);
@@ -104,6 +106,10 @@ describe('directives reach the holder through its heartbeat', () => {
     const handoffs = (await s.org.call('GET', `${path}/handoffs`)).body.data;
     expect(handoffs[0]).toMatchObject({ auto: true, summary: expect.stringMatching(/^Stopped by .+: Wrong approach, see the RFC$/) });
     expect((await s.org.call('GET', path)).body.data.claim).toBeNull();
+    // The next lease starts with nothing asked of it.
+    await agent.call('POST', `${path}/claim`, {});
+    expect((await agent.call('POST', `${path}/claim/heartbeat`, {})).body).toMatchObject({ directive: null, messages: [] });
+    await agent.call('DELETE', `${path}/claim`, {});
   });
 
   it('refuses agents, people without tickets:edit, and tickets with no live lease', async () => {
@@ -418,23 +424,30 @@ describe('every write attributed', () => {
     const path = ticketPath(s, ticket.id);
     const claimCount = (await agent.call('POST', `${path}/claim`, {})).body.claim.claimCount as number;
     const { api: call } = await import('../support/api.js');
-    const fenced = await call('PATCH', path, { token: agent.token, org: s.org.slug, body: { priority: 'high' }, headers: { 'x-claim-count': String(claimCount) } });
+    const fenced = await call('PATCH', `${path}/status`, { token: agent.token, org: s.org.slug, body: { statusId: s.statuses.IN_REVIEW.id }, headers: { 'x-claim-count': String(claimCount) } });
     expect(fenced.status).toBe(200);
     expect((await agent.call('POST', `${path}/comments`, { content: 'Progress' })).status).toBe(201);
     expect((await s.org.call('PATCH', path, { body: { priority: 'low' } })).status).toBe(200);
 
     const actor = { id: agent.id, name: 'Worker', isAgent: true, ownerId: owner.id, client: 'loop-cli' };
-    const timeline = (await s.org.call('GET', `${path}/timeline?limit=100`)).body.data as { kind: string; actor: any; claimCount: number | null }[];
-    expect(timeline.find((entry) => entry.kind === 'CLAIMED')).toMatchObject({ actor, claimCount: null });
-    // A person's entries name the person only.
-    expect(timeline.filter((entry) => entry.actor?.id === s.org.adminId).every((entry) => entry.actor.isAgent === false && entry.claimCount === null)).toBe(true);
+    const timeline = (await s.org.call('GET', `${path}/timeline?limit=100`)).body.data as { kind: string; actor: any; claimCount?: number }[];
+    const claimed = timeline.find((entry) => entry.kind === 'CLAIMED')!;
+    expect([claimed.actor, claimed.claimCount]).toEqual([actor, undefined]);
+    // The fenced change names its lease.
+    expect(timeline.filter((entry) => entry.claimCount === claimCount).map((entry) => entry.actor)).toEqual(expect.arrayContaining([actor]));
+    // A person's entries name the person only, as ever.
+    expect(timeline.filter((entry) => entry.actor?.id === s.org.adminId).map((entry) => Object.keys(entry.actor).sort())).toEqual(
+      timeline.filter((entry) => entry.actor?.id === s.org.adminId).map(() => ['id', 'name']),
+    );
     const events = await dispatchedEventsOf(s.org.orgId, ticket.id, 5);
-    const updates = events.filter((event) => event.type === 'ticket.updated');
-    // The fenced change names its lease; the person's change names no actor.
-    // Beside the event's data, which keeps exactly its documented fields (webhooks deliver it so).
+    // The fenced change names its lease; the person's change names no actor. Beside the event's data,
+    // which keeps exactly its documented fields (webhooks deliver it so).
     const attributed = (event: { attribution?: unknown }) => event.attribution as { actor: unknown; claimCount?: number } | undefined;
-    expect(updates.map(attributed)).toEqual(expect.arrayContaining([{ actor, claimCount }, undefined]));
-    expect(updates.every((event) => !('actor' in event.data))).toBe(true);
+    expect(attributed(events.find((event) => event.type === 'ticket.status_changed')!)).toEqual({ actor, claimCount });
+    const personal = events.filter((event) => event.type === 'ticket.updated' && event.data.actorId === s.org.adminId);
+    expect(personal.length).toBeGreaterThan(0);
+    expect(personal.map(attributed)).toEqual(personal.map(() => undefined));
+    expect(events.every((event) => !('actor' in event.data))).toBe(true);
     expect(attributed(events.find((event) => event.type === 'comment.created')!)).toEqual({ actor });
     expect(attributed(events.find((event) => event.type === 'ticket.claimed')!)).toEqual({ actor });
   });

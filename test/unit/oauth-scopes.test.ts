@@ -8,7 +8,7 @@ import { scopesOf, type AuthenticatedRoute, type Route } from '../../lib/http/ro
  * on here only as a check of the declarations: a new route under an administrative prefix that
  * declared less than `admin` fails this test.
  */
-const ADMIN_ALWAYS = ['/api/v1/permission-groups', '/api/v1/organizations/{orgId}/agents', '/api/v1/webhook-endpoints', '/api/v1/integrations/{provider}', '/api/v1/time-tracking/sync-endpoint'];
+const ADMIN_ALWAYS = ['/api/v1/spend', '/api/v1/permission-groups', '/api/v1/organizations/{orgId}/agents', '/api/v1/webhook-endpoints', '/api/v1/integrations/{provider}', '/api/v1/time-tracking/sync-endpoint'];
 const ADMIN_CHANGES = ['/api/v1/organization', '/api/v1/users', '/api/v1/invitations', '/api/v1/time-tracking/booking-items'];
 const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
 

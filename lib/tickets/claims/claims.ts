@@ -18,6 +18,7 @@ import { publishMetrics } from '../../core/telemetry.js';
 import { activityDelta } from '../../activity/index.js';
 import { isReady } from '../dependencies/readiness.js';
 import { heartbeatDelivery } from './directives.js';
+import { directiveOf } from './directive-view.js';
 import { assertDispatchOpen } from './dispatch.js';
 import { assertBudgetLeft, usageEffects, warnOfBudgets, type UsageInput } from './spend.js';
 import { latestHandoffOf, presentHandoff, type HandoffInput, type HandoffView } from './handoffs.js';
@@ -200,8 +201,12 @@ export async function claimOnce(ctx: DomainContext, boardId: string, ticketId: s
   const remove: (keyof TicketItem)[] = [];
   if (!client) remove.push('claimClient');
   if (!ctx.actor.agent?.ownerId) remove.push('claimAgentOwnerId');
-  if (!alreadyHeld) remove.push('claimHeartbeatAt');
+  // What people asked of a lease ends with it: a new lease starts with no directive and no note waiting.
+  if (!alreadyHeld) remove.push('claimHeartbeatAt', 'claimNote', 'claimDirective', 'claimMessages');
   else if (ticket.claimHeartbeatAt) claim.claimHeartbeatAt = ticket.claimHeartbeatAt;
+  // Renewing a lease asked to stop does not carry it past the stop's deadline.
+  const stopDeadline = alreadyHeld ? directiveOf(ticket)?.stopDeadline : undefined;
+  if (stopDeadline && stopDeadline < claim.claimExpiresAt!) claim.claimExpiresAt = stopDeadline;
 
   // A new claim by an agent takes a slot, unless it replaces its own lapsed claim (which holds one).
   const takesSlot = !alreadyHeld && limit !== null && previousHolder !== me;

@@ -192,7 +192,8 @@ export async function listIssues(ctx: DomainContext, query: IssuesQuery) {
   const { boardIds: _boardIds, ready, quarantined, ...filters } = query;
   if (ready) return listReadyIssues(ctx, [...visible.values()], filters, config);
   if (quarantined) {
-    const entries = (await quarantineEntries(ctx.org.orgId)).filter((entry) => visible.has(entry.boardId));
+    // The ticket's own board decides what the caller sees (an entry's board is where the ticket was quarantined).
+    const entries = await quarantineEntries(ctx.org.orgId);
     const tickets = (await loadTickets(ctx, entries.map((entry) => entry.ticketId))).filter((ticket) => ticket.quarantinedAt);
     const context = { config, now: ctx.clock.now(), callerId: ctx.actor.userId };
     const matching = sortTickets(tickets.filter((ticket) => visible.has(ticket.boardId) && matchesFilters(ticket, filters, context)), config);

@@ -3778,16 +3778,17 @@ export interface components {
             id: string;
             /** @enum {string} */
             kind: "CREATED" | "STATUS_CHANGED" | "ASSIGNED" | "MOVED" | "CONVERTED_TO_SUBTICKET" | "PROMOTED_TO_STANDALONE" | "CLAIMED" | "CLAIM_RELEASED" | "CLAIM_EXPIRED" | "REPORTED" | "HANDOFF" | "CLAIM_DIRECTIVE" | "CLAIM_MESSAGE" | "QUARANTINED" | "QUARANTINE_LIFTED" | "DEPENDENCY_ADDED" | "DEPENDENCY_REMOVED" | "UNBLOCKED" | "TIME_LOGGED" | "TIME_UPDATED" | "TIME_DELETED" | "TIME_APPROVED" | "TIME_REJECTED";
-            /** @description Who wrote it; for an agent, whose agent it is and the client it came through (the token's clientLabel or the MCP client's name) */
+            /** @description Who wrote it; an agent's entry also has `isAgent`, its `ownerId` and the `client` it came through (the token's clientLabel or the MCP client's name) */
             actor: {
                 id: string;
                 name: string;
-                isAgent: boolean;
-                ownerId: string | null;
-                client: string | null;
+                /** @constant */
+                isAgent?: true;
+                ownerId?: string | null;
+                client?: string | null;
             } | null;
-            /** @description The lease an agent wrote it under (a fenced write); null otherwise */
-            claimCount: number | null;
+            /** @description On an agent’s fenced write: the lease it wrote under */
+            claimCount?: number;
             /** @description Kind-specific; status ids come with their current names */
             details: {
                 [key: string]: unknown;
