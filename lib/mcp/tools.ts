@@ -4,14 +4,14 @@ import type { DomainContext } from '../db/context.js';
 import { listBoards } from '../boards/index.js';
 import { listStatuses } from '../statuses/index.js';
 import {
-  listIssues, createBoardTicket, getTicket, patchTicket, changeTicketStatus, REPORT_OUTCOMES, reportRun, claimTicket, claimNext, heartbeatClaim, releaseClaim, locateTicket,
+  listIssues, createBoardTicket, getTicket, patchTicket, changeTicketStatus, REPORT_OUTCOMES, reportFields, reportRun, claimTicket, claimNext, heartbeatClaim, releaseClaim, locateTicket,
   handoffFields, heartbeatNote, runUsage, leaseSeconds as leaseLength, statusChangeReason, ticketDescription, ticketSearch, ticketTimestamp, ticketTitle, type Ticket,
   acceptSuggestion, listPendingSuggestions, rejectSuggestion,
 } from '../tickets/index.js';
 import { PRIORITIES } from '../db/entities/index.js';
 import { commentContent, createComment, listComments } from '../comments/index.js';
 import { createEntry, decideEntry, entryDescription, entryDurationMinutes, listEntries } from '../time/index.js';
-import { calendarDate, idParam, requiredText, webLink } from '../core/fields.js';
+import { calendarDate, idParam, requiredText } from '../core/fields.js';
 import { groupDigits } from '../core/text.js';
 import { getPage, searchSpace, searchWiki } from '../wiki/index.js';
 import { INBOX_APP_URI } from './apps.js';
@@ -432,17 +432,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     readOnly: false,
     destructive: false,
     idempotent: false,
-    input: z.object({
-      ...ticketRef,
-      outcome: z.enum(REPORT_OUTCOMES),
-      summary: z.string().min(1).max(2_000),
-      prUrl: webLink(2_000).optional(),
-      branch: z.string().max(255).optional(),
-      setStatus: z.boolean().optional(),
-      releaseClaim: z.boolean().optional(),
-      usage: runUsage.optional(),
-      claimCount,
-    }),
+    input: z.object({ ...ticketRef, ...reportFields(), claimCount }),
     output: z.object({
       ticketId: z.string(),
       displayId: z.string(),

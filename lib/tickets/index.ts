@@ -5,7 +5,7 @@ export { assertFence, fenceCondition } from './claims/lease.js';
 export { claimNext } from './claims/next.js';
 export { HANDOFF_LIMITS } from './claims/handoffs.js';
 export { type SweepScope, liveClaimsOf, sweepLapsedClaims } from './claims/expiry.js';
-export { REPORT_OUTCOMES, reportRun } from './claims/reports.js';
+export { REPORT_OUTCOMES, reportFields, reportRun } from './claims/reports.js';
 export { loadOrgConfig } from './config.js';
 export { locateTicket, resolveTicketRef } from './display-ids.js';
 export { baseTicketData } from './events.js';

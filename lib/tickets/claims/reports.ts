@@ -1,4 +1,7 @@
+import * as z from 'zod';
 import { AppError } from '../../core/errors.js';
+import { webLink } from '../../core/fields.js';
+import { usage } from '../inputs.js';
 import type { DomainContext } from '../../db/context.js';
 import type { BoardItem, StatusItem } from '../../db/entities/index.js';
 import { usageEffects, warnOfBudgets, type UsageInput } from './spend.js';
@@ -13,6 +16,17 @@ import type { OrgConfig } from '../config.js';
 
 export const REPORT_OUTCOMES = ['done', 'blocked', 'needs_review', 'partial'] as const;
 export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
+
+/** A run report's input, one schema for REST (`POST …/reports`) and MCP (`tickets_report`), built on first use. */
+export const reportFields = () => ({
+  outcome: z.enum(REPORT_OUTCOMES),
+  summary: z.string().min(1).max(2_000),
+  prUrl: webLink(2_000).optional(),
+  branch: z.string().max(255).optional(),
+  setStatus: z.boolean().optional(),
+  releaseClaim: z.boolean().optional(),
+  usage: usage.optional(),
+});
 
 export interface ReportInput {
   outcome: ReportOutcome;

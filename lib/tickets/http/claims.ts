@@ -7,10 +7,10 @@ import { DIRECTIVE_ACTIONS, directClaim, MESSAGE_LIMIT, messageClaimHolder } fro
 import { claimNext } from '../claims/next.js';
 import { listHandoffs } from '../claims/handoffs.js';
 import { handoffBody, heartbeatNote, leaseSeconds as seconds, reason, usage } from './schemas.js';
-import { REPORT_OUTCOMES, reportRun } from '../claims/reports.js';
+import { reportFields, reportRun } from '../claims/reports.js';
 import { listSpend } from '../claims/spend.js';
 import { pageEnvelope } from '../../http/pagination.js';
-import { calendarDate, webLink } from '../../core/fields.js';
+import { calendarDate } from '../../core/fields.js';
 import { pageQuery } from '../../http/validation.js';
 import { SPEND_DIMENSIONS } from '../../db/entities/index.js';
 import { claimOutcomeResult, directiveResult, handoffResult, heartbeatResult, leaseMessageResult, reportResult, spendResult } from '../shapes.js';
@@ -108,15 +108,7 @@ export const claimsRoutes: Routes = {
       errors: { 409: ['CLAIM_NOT_HELD'] },
       status: 201,
       params: ticketParams,
-      body: z.strictObject({
-        outcome: z.enum(REPORT_OUTCOMES),
-        summary: z.string().min(1).max(2_000),
-        prUrl: webLink(2_000).optional(),
-        branch: z.string().max(255).optional(),
-        setStatus: z.boolean().optional(),
-        releaseClaim: z.boolean().optional(),
-        usage: usage.optional(),
-      }),
+      body: z.strictObject(reportFields()),
       handler: (ctx, { params, body }) => reportRun(ctx, params.boardId, params.ticketId, { ...body, clientName: ctx.actor.credential.clientLabel }),
     }),
   ),
