@@ -1,4 +1,4 @@
-import { AppError, forbidden } from '../../core/errors.js';
+import { type AppError, forbidden, invalidField } from '../../core/errors.js';
 import type { DomainContext } from '../../db/context.js';
 import { SPEND_SHARDS, type BoardItem, type SpendDayItem, type SpendDimension, type SpendMonthItem, type TicketItem } from '../../db/entities/index.js';
 import { batchGetMixed } from '../../db/batch.js';
@@ -175,8 +175,8 @@ export interface SpendGroup {
  */
 export async function listSpend(ctx: DomainContext, query: { groupBy: SpendDimension; from: string; to: string; page: number; limit: number }) {
   requirePermission(ctx, 'agents:manage');
-  if (query.from > query.to) throw new AppError(400, 'VALIDATION_ERROR', '`from` must not be after `to`', { issues: [{ path: 'from', message: 'After `to`' }] });
-  if (Date.parse(query.to) - Date.parse(query.from) > 366 * 86_400_000) throw new AppError(400, 'VALIDATION_ERROR', 'At most 366 days', { issues: [{ path: 'to', message: 'At most 366 days after `from`' }] });
+  if (query.from > query.to) throw invalidField('from', 'Must not be after `to`');
+  if (Date.parse(query.to) - Date.parse(query.from) > 366 * 86_400_000) throw invalidField('to', 'At most 366 days after `from`');
   const { data } = await db()
     .entities.spendDay.query.byDimension({ orgId: ctx.org.orgId, dimension: query.groupBy })
     .between({ day: query.from }, { day: `${query.to}~` })

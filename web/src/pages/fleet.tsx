@@ -124,6 +124,7 @@ function FleetRow({ agent, orgId }: { agent: FleetAgent; orgId: string }) {
       </td>
       <td data-label="Time to approve">{agent.pendingTime.count > 0 ? `${minutesText(agent.pendingTime.minutes)} (${agent.pendingTime.count})` : '—'}</td>
       <td>
+        <span className="actions">
         {claim ? (
           <button type="button" className="secondary" disabled={release.isPending} onClick={() => release.mutate()} aria-label={`Release ${claim.displayId} from ${agent.name}`}>
             Release
@@ -140,6 +141,7 @@ function FleetRow({ agent, orgId }: { agent: FleetAgent; orgId: string }) {
             {agent.dispatchPaused ? 'Resume' : 'Pause'}
           </button>
         ) : null}
+        </span>
         {(release.error ?? pause.error) ? (
           <span role="alert" className="error">
             {' '}
@@ -199,6 +201,9 @@ function DispatchBreaker() {
             Pause all dispatch
           </button>
         </form>
+      ) : null}
+      {boardList.length > 0 ? (
+        <h3 className="subheading">Boards</h3>
       ) : null}
       {boardList.length > 0 ? (
         <ul className="plain board-dispatch">
