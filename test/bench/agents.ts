@@ -4,9 +4,10 @@
  * claims, and 31 days of activity items (25 agents + the organization per day) as the write
  * paths keep them. Prints a table for the README; asserts nothing.
  */
-import { ok, percentile, printTable, send, type Sample } from './http.js';
+import { countCalls, cpuSpent, stopCounting, ok, perUnit, type CallCounts, percentile, printTable, send, type Sample } from './http.js';
 import { startLocalRuntime } from '../../infra/local/runtime.js';
 import { db } from '../../lib/db/service.js';
+import { dynamo } from '../../lib/db/client.js';
 import { utcDaysBefore } from '../../lib/activity/activity.js';
 
 const RUNS = Number(process.env.BENCH_AGENT_RUNS ?? 100);
@@ -15,6 +16,21 @@ const AGENTS = 25;
 const READY_BACKLOG = Number(process.env.BENCH_READY_BACKLOG ?? 300);
 const FLEET_AGENTS = 16;
 const FLEET_TICKETS = Number(process.env.BENCH_FLEET_TICKETS ?? 300);
+const FLEET_ROUNDS = Number(process.env.BENCH_FLEET_ROUNDS ?? 2);
+
+/** One way of taking a fleet board's work: the claims it took, the refusals, the wall time. */
+interface FleetRun {
+  label: string;
+  samples: Sample[];
+  refused: number;
+  seconds: number;
+  /** Seconds until the events function had also handled every change of the run. */
+  drained: number;
+  /** CPU ms spent during the run: the runtime's process (with the bench's clients) and DynamoDB Local. */
+  cpu: { node: number; dynamo: number };
+  /** The DynamoDB calls of the whole process during the run (the claims, the moves to DONE, the events function). */
+  calls: CallCounts;
+}
 
 async function main(): Promise<void> {
   const runtime = await startLocalRuntime({ credentialRateLimit: 0, port: 0, exposeRoundTrips: true, logRequests: false, sweeperIntervalSeconds: 3600 });
@@ -105,34 +121,85 @@ async function main(): Promise<void> {
       console.log(`${name}: p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`);
     }
 
-    // A fleet: 16 agents, one lease each, claim-next → DONE until a board of FLEET_TICKETS ready tickets is done.
+    // A fleet: 16 agents, one lease each, taking a board of FLEET_TICKETS ready tickets to DONE, two ways
+    // side by side (issue 43's bar): claim-next, and a named claim of tickets dealt to each agent in advance.
     await ok(send(base, 'PATCH', `/api/v1/organizations/${orgId}/agents/policies`, session, { statusTransitionsRequireApproval: [] }), 'policies');
-    const fleetBoard = await ok(send(base, 'POST', '/api/v1/boards', session, { name: 'Fleet', prefix: 'FLB' }), 'fleet board');
     const fleet = agents.slice(1, 1 + FLEET_AGENTS);
-    for (const agent of fleet) await ok(send(base, 'POST', `/api/v1/boards/${fleetBoard.id}/members`, session, { userId: agent.id }), 'member');
-    for (let index = 0; index < FLEET_TICKETS; index += 1) {
-      await ok(send(base, 'POST', `/api/v1/boards/${fleetBoard.id}/tickets`, session, { title: `Fleet ${index}`, statusId: inProgress }), 'fleet ticket');
-    }
-    await runtime.drainStream();
     const done = statuses.find((status) => status.key === 'DONE').id;
-    const fleetClaims: Sample[] = [];
-    let conflicts = 0;
-    const started = Date.now();
-    await Promise.all(fleet.map(async (agent) => {
-      for (;;) {
-        const sample = await send(base, 'POST', '/api/v1/claims/next', agent.auth, { boardIds: [fleetBoard.id] });
-        if (sample.status === 204) return;
-        if (sample.status !== 201) {
-          conflicts += 1;
-          continue;
-        }
-        fleetClaims.push(sample);
-        const ticket = (sample.body as { ticket: { id: string }; claim: { claimCount: number } });
-        await send(base, 'PATCH', `/api/v1/boards/${fleetBoard.id}/tickets/${ticket.ticket.id}/status`, { ...agent.auth, 'x-claim-count': String(ticket.claim.claimCount) }, { statusId: done });
+    const fleetBoard = async (name: string, prefix: string) => {
+      const created = await ok(send(base, 'POST', '/api/v1/boards', session, { name, prefix }), 'fleet board');
+      for (const agent of fleet) await ok(send(base, 'POST', `/api/v1/boards/${created.id}/members`, session, { userId: agent.id }), 'member');
+      const ids: string[] = [];
+      for (let index = 0; index < FLEET_TICKETS; index += 1) {
+        ids.push((await ok(send(base, 'POST', `/api/v1/boards/${created.id}/tickets`, session, { title: `${name} ${index}`, statusId: inProgress }), 'fleet ticket')).data.id);
       }
-    }));
-    const seconds = (Date.now() - started) / 1000;
-    printTable([[`POST /claims/next, ${FLEET_AGENTS} agents at once`, fleetClaims]], `Fleet: ${FLEET_AGENTS} agents took all ${fleetClaims.length} of ${FLEET_TICKETS} tickets (claim-next, then DONE) in ${seconds.toFixed(1)} s: ${(fleetClaims.length / seconds).toFixed(1)} claims/s; answers other than 201/204: ${conflicts}`);
+      await runtime.drainStream();
+      return { boardId: created.id as string, ticketIds: ids };
+    };
+    const race = async (label: string, take: (agent: (typeof fleet)[number], index: number) => Promise<Sample | null>): Promise<FleetRun> => {
+      const samples: Sample[] = [];
+      let refused = 0;
+      const calls = countCalls(dynamo());
+      const cpu = cpuSpent();
+      const started = Date.now();
+      await Promise.all(fleet.map(async (agent, index) => {
+        for (;;) {
+          const sample = await take(agent, index);
+          if (!sample) return;
+          if (sample.status !== 201) {
+            refused += 1;
+            continue;
+          }
+          samples.push(sample);
+          const taken = sample.body as { ticket: { id: string; boardId: string }; claim: { claimCount: number } };
+          const moved = await send(base, 'PATCH', `/api/v1/boards/${taken.ticket.boardId}/tickets/${taken.ticket.id}/status`, { ...agent.auth, 'x-claim-count': String(taken.claim.claimCount) }, { statusId: done });
+          if (moved.status !== 200) throw new Error(`done: ${moved.status} ${JSON.stringify(moved.body)}`);
+        }
+      }));
+      const seconds = (Date.now() - started) / 1000;
+      // The events function's share of the run's work is counted too: the stream is drained before the counts are read.
+      await runtime.drainStream();
+      const drained = (Date.now() - started) / 1000;
+      stopCounting();
+      const after = cpuSpent();
+      return { label, samples, refused, seconds, drained, cpu: { node: after.node - cpu.node, dynamo: after.dynamo - cpu.dynamo }, calls };
+    };
+    const runs: FleetRun[] = [];
+    for (let round = 1; round <= FLEET_ROUNDS; round += 1) {
+      const named = await fleetBoard(`Named ${round}`, `FN${String.fromCharCode(64 + round)}`);
+      const queues = fleet.map((_agent, index) => named.ticketIds.filter((_id, at) => at % FLEET_AGENTS === index));
+      runs.push(await race(`named claims, round ${round}`, async (agent, index) => {
+        const ticketId = queues[index]!.shift();
+        return ticketId ? send(base, 'POST', `/api/v1/boards/${named.boardId}/tickets/${ticketId}/claim`, agent.auth, {}) : null;
+      }));
+      const next = await fleetBoard(`Next ${round}`, `FX${String.fromCharCode(64 + round)}`);
+      runs.push(await race(`claim-next, round ${round}`, async (agent) => {
+        const sample = await send(base, 'POST', '/api/v1/claims/next', agent.auth, { boardIds: [next.boardId] });
+        return sample.status === 204 ? null : sample;
+      }));
+    }
+    const summary = (kind: string) => {
+      const chosen = runs.filter((run) => run.label.startsWith(kind));
+      const samples = chosen.flatMap((run) => run.samples);
+      const sorted = samples.map((sample) => sample.ms).sort((a, b) => a - b);
+      const perSecond = samples.length / chosen.reduce((sum, run) => sum + run.seconds, 0);
+      return { samples, p95: percentile(sorted, 95), perSecond, refused: chosen.reduce((sum, run) => sum + run.refused, 0) };
+    };
+    const named = summary('named');
+    const next = summary('claim-next');
+    printTable(
+      [[`POST …/claim, ${FLEET_AGENTS} agents at once (tickets named in advance)`, named.samples], [`POST /claims/next, ${FLEET_AGENTS} agents at once`, next.samples]],
+      `Fleet: ${FLEET_AGENTS} agents take boards of ${FLEET_TICKETS} ready tickets to DONE (claim, then DONE), ${FLEET_ROUNDS} rounds of each way, interleaved`,
+    );
+    for (const run of runs) {
+      console.log(`${run.label}: ${run.samples.length} claims in ${run.seconds.toFixed(1)} s, ${(run.samples.length / run.seconds).toFixed(1)} claims/s, answers other than 201/204: ${run.refused}; CPU per claim: runtime ${(run.cpu.node / run.samples.length).toFixed(1)} ms, DynamoDB Local ${(run.cpu.dynamo / run.samples.length).toFixed(1)} ms`);
+      const trips = new Map<number, number>();
+      for (const sample of run.samples) trips.set(sample.roundTrips, (trips.get(sample.roundTrips) ?? 0) + 1);
+      console.log(`  ${(run.samples.length / run.drained).toFixed(1)} claims/s with the events handled (${run.drained.toFixed(1)} s); round trips: ${[...trips].sort(([a], [b]) => a - b).map(([count, times]) => `${count}×${times}`).join(' ')}`);
+      console.log(`  DynamoDB calls per claim (claims, moves to DONE, events): ${perUnit(run.calls.calls, run.samples.length)}; failed: ${perUnit(run.calls.failures, run.samples.length)}`);
+    }
+    console.log(`claims/s: named ${named.perSecond.toFixed(1)}, claim-next ${next.perSecond.toFixed(1)}: ratio ${(next.perSecond / named.perSecond).toFixed(2)} (bar ≥ 0.8)`);
+    console.log(`p95: named ${named.p95.toFixed(1)} ms, claim-next ${next.p95.toFixed(1)} ms: ratio ${(next.p95 / named.p95).toFixed(2)} (bar ≤ 3)`);
   } finally {
     await runtime.stop();
   }

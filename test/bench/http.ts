@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 
 /** One timed request of a benchmark, with the runtime's round trips and (from `timeCase`) read capacity units. */
@@ -88,3 +89,64 @@ export function growthCell(samples: Sample[], unfilteredMs: number): { p50: numb
   const total = samples[0]!.body?.total;
   return { p50, cell: `${p50.toFixed(0)} ms, ${(p50 / (unfilteredMs || p50)).toFixed(1)}×, ${trips} rt, ${units} RU${total === undefined ? '' : ` (total ${total})`}` };
 }
+
+/** CPU time so far, in ms: this process (the runtime and the bench's clients) and DynamoDB Local's JVM (Linux /proc; NaN elsewhere). */
+export function cpuSpent(): { node: number; dynamo: number } {
+  const usage = process.cpuUsage();
+  let dynamo = Number.NaN;
+  try {
+    const pid = readdirSync('/proc').find((entry) => /^\d+$/.test(entry) && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('DynamoDBLocal') && readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1] === String(process.pid));
+    if (pid) {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      // utime and stime (fields 14 and 15 of stat; 12 and 13 after the command), in clock ticks of 10 ms.
+      dynamo = (Number(fields[11]) + Number(fields[12])) * 10;
+    }
+  } catch {
+    // Not Linux, or the process went away: the figure is left out.
+  }
+  return { node: (usage.user + usage.system) / 1000, dynamo };
+}
+
+/** DynamoDB calls this process sends, counted by operation and by failure, from `countCalls` on (one counter for the whole process). */
+export interface CallCounts {
+  calls: Map<string, number>;
+  failures: Map<string, number>;
+}
+
+let counting: CallCounts | undefined;
+let counterInstalled = false;
+
+/** Starts counting the DynamoDB calls of this process afresh (the runtime runs in it): the counts so far are dropped. */
+export function countCalls(client: { middlewareStack: { add: (middleware: any, options: any) => void } }): CallCounts {
+  if (!counterInstalled) {
+    counterInstalled = true;
+    client.middlewareStack.add(
+      (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
+        const counts = counting;
+        const operation = String(context.commandName ?? 'unknown').replace(/Command$/, '');
+        if (counts) counts.calls.set(operation, (counts.calls.get(operation) ?? 0) + 1);
+        try {
+          return await next(args);
+        } catch (error) {
+          // A cancelled transaction is named by its reasons (ConditionalCheckFailed, TransactionConflict).
+          const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons?.map((reason) => reason.Code).filter((code) => code && code !== 'None');
+          const name = `${operation}: ${reasons?.length ? reasons.join('+') : (error as Error).name}`;
+          if (counts) counts.failures.set(name, (counts.failures.get(name) ?? 0) + 1);
+          throw error;
+        }
+      },
+      { step: 'initialize', name: 'benchCallCounter' },
+    );
+  }
+  counting = { calls: new Map(), failures: new Map() };
+  return counting;
+}
+
+/** Stops counting: the counts returned by `countCalls` stay as they are. */
+export function stopCounting(): void {
+  counting = undefined;
+}
+
+/** The counts divided by `per`, as "Query 3.1, TransactWriteItems 1.2": calls per claim, say. */
+export const perUnit = (counts: Map<string, number>, per: number): string =>
+  [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([name, count]) => `${name} ${(count / per).toFixed(2)}`).join(', ') || 'none';

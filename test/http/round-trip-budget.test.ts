@@ -290,9 +290,10 @@ function claimProbes(): Record<string, Probe> {
   return {
     // Auth, the ticket ∥ its latest handoff (every claim answer carries it), the transaction.
     'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim': { budget: 4, run: async (org) => org.call('POST', claim(org, (await freshTicket(org)).id), { body: {} }) },
-    // Auth, boards ∥ configuration, each board's ready queue ∥ the lapsed claims, then the claim of one candidate (ticket ∥ handoff, transaction).
+    // Auth, boards ∥ configuration, each board's ready queue ∥ the lapsed claims, then the transaction claiming the first
+    // candidate, decided from the queue's copy of the ticket (a ticket that never had a handoff needs no handoff read).
     'POST /api/v1/claims/next': {
-      budget: 8,
+      budget: 6,
       run: async (org) => {
         const inProgress = org.statusIds[2]!;
         await freshTicket(org, { statusId: inProgress, priority: 'critical' });

@@ -105,6 +105,12 @@ export interface ClaimTerms {
   limit: number | null;
   /** Claim only if the ticket is ready work (claim-next): NotReady otherwise. */
   requireReady?: OrgConfig;
+  /**
+   * The ticket as claim-next read it from the ready queue (the index projects the whole item)
+   * and its board: the claim is decided from it with no read of its own, and the version it
+   * carries guards the write (LostRace if the ticket changed since the index showed it).
+   */
+  seen?: { ticket: TicketItem; board: BoardItem };
 }
 
 /**
@@ -147,13 +153,17 @@ export async function claimOnce(ctx: DomainContext, boardId: string, ticketId: s
   const { leaseSeconds, assign, limit } = terms;
   // The organization's configuration is needed only to assign (reference checks in updateTicket) or judge readiness.
   // The ticket's latest handoff is read beside it: every claim answer carries it.
+  // A ticket seen in the ready queue names its latest handoff, if it has any (lastHandoffId): read only then.
+  const { seen } = terms;
   const [loaded, latestHandoff]: [TicketOnBoard & { config?: OrgConfig }, HandoffView | null] = await Promise.all([
-    terms.requireReady
-      ? loadTicketOnBoard(ctx, boardId, ticketId).then((found) => ({ ...found, config: terms.requireReady }))
-      : assign
-        ? loadTicketWithConfig(ctx, boardId, ticketId)
-        : loadTicketOnBoard(ctx, boardId, ticketId),
-    latestHandoffOf(ctx, ticketId),
+    seen
+      ? { ...seen, config: terms.requireReady }
+      : terms.requireReady
+        ? loadTicketOnBoard(ctx, boardId, ticketId).then((found) => ({ ...found, config: terms.requireReady }))
+        : assign
+          ? loadTicketWithConfig(ctx, boardId, ticketId)
+          : loadTicketOnBoard(ctx, boardId, ticketId),
+    seen && !seen.ticket.lastHandoffId ? null : latestHandoffOf(ctx, ticketId),
   ]);
   const { ticket, config } = loaded;
   // The handoff was read beside the ticket: when the ticket names a later one (a lease ended

@@ -17,8 +17,6 @@ export interface ClaimNextInput extends ReadyFilters {
   boardIds?: string[];
 }
 
-/** Queue entries read per board per Query: a few more than the candidates contention usually costs. */
-const CANDIDATES_PER_READ = 10;
 
 /**
  * Refusals of one candidate that send claim-next on to the next one: someone else got there
@@ -31,6 +29,9 @@ const movesOn = (error: unknown): boolean =>
 
 /** Candidates a contended claim-next draws its next one from, at random. */
 const CONTENDED_WINDOW = 16;
+
+/** Queue entries read per board per Query: the head and, should it be lost, the window drawn from after it (one read for both). */
+const CANDIDATES_PER_READ = CONTENDED_WINDOW + 1;
 
 /** Fresh reads of one candidate after lost races before claim-next moves on to the next. */
 const READS_PER_CANDIDATE = 3;
@@ -69,13 +70,20 @@ export async function claimNext(ctx: DomainContext, input: ClaimNextInput): Prom
   const terms: ClaimTerms = { leaseSeconds: clampLease(input.leaseSeconds), assign: input.assign ?? false, limit: claimLimitOf(ctx), requireReady: config };
   const now = ctx.clock.now();
   const queue = readyTickets(ctx.org.orgId, boardIds, readyAcceptor(config, now, input), now, CANDIDATES_PER_READ)[Symbol.asyncIterator]();
-  // Uncontended, the first ready ticket is taken. Once a candidate was lost to another agent,
-  // the next is drawn at random from the following CONTENDED_WINDOW: a fleet asking at once then
+  const boardOf = new Map(visible.map((board) => [board.boardId, board]));
+  const take = (candidate: TicketItem, seen: boolean) =>
+    withClaimSlot(ctx, terms.limit, () => claimOnce(ctx, candidate.boardId, candidate.ticketId, seen ? { ...terms, seen: { ticket: candidate, board: boardOf.get(candidate.boardId)! } } : terms));
+  // Uncontended, the first ready ticket is taken. Once a candidate was lost to another agent
+  // (in this request, or in this container's last claim-next of the organization, a moment ago),
+  // candidates are drawn at random from the next CONTENDED_WINDOW: a fleet asking at once then
   // spreads over the head of the queue instead of every agent trying the same tickets in turn.
   const window: TicketItem[] = [];
-  let contended = false;
+  // Candidates that changed since the queue showed them (most often: another agent took them), tried again from fresh reads at the end.
+  const changed: TicketItem[] = [];
+  let contended = contendedLately(ctx.org.orgId, now.getTime());
   let exhausted = false;
   for (;;) {
+    // The window is filled when it is empty: the candidates left in it are drawn from first.
     while (!exhausted && window.length < (contended ? CONTENDED_WINDOW : 1)) {
       const next = await queue.next();
       if (next.done) exhausted = true;
@@ -83,25 +91,31 @@ export async function claimNext(ctx: DomainContext, input: ClaimNextInput): Prom
     }
     if (window.length === 0) break;
     const [candidate] = window.splice(contended ? Math.floor(Math.random() * window.length) : 0, 1) as [TicketItem];
+    try {
+      // Decided from the queue's own copy of the ticket: no read before the write.
+      const claimed = await take(candidate, true);
+      publishMetrics({ ClaimsTaken: 1 });
+      return { claimed };
+    } catch (error) {
+      if (!(error instanceof LostRace) && !movesOn(error)) throw refusal(error);
+      contended = true;
+      if (error instanceof LostRace || (error instanceof AppError && error.code === 'TICKET_ALREADY_CLAIMED')) rememberContention(ctx.org.orgId, ctx.clock.now().getTime());
+      if (error instanceof LostRace) changed.push(candidate);
+    }
+  }
+  // The queue is spent: a candidate that only changed since it was read may still be free. Each is decided from fresh reads.
+  for (const candidate of changed) {
     for (let read = 1; ; read += 1) {
       try {
-        const claimed = await withClaimSlot(ctx, terms.limit, () => claimOnce(ctx, candidate.boardId, candidate.ticketId, terms));
+        const claimed = await take(candidate, false);
         publishMetrics({ ClaimsTaken: 1 });
         return { claimed };
       } catch (error) {
-        if (movesOn(error)) {
-          contended = true;
-          break;
-        }
-        // The ticket changed between read and write: decide again from a fresh read, a few times, then move on.
-        if (error instanceof LostRace) {
-          contended = true;
-          if (read >= READS_PER_CANDIDATE) break;
-          await new Promise((resolve) => setTimeout(resolve, racePauseMs(read)));
-          continue;
-        }
-        if (error instanceof AppError && error.code === 'CLAIM_LIMIT_REACHED') publishMetrics({ ClaimsRefused: 1 }, { reason: error.code });
-        throw error;
+        if (movesOn(error)) break;
+        if (!(error instanceof LostRace)) throw refusal(error);
+        // It changed again between read and write: a few fresh reads, then it is passed over.
+        if (read >= READS_PER_CANDIDATE) break;
+        await new Promise((resolve) => setTimeout(resolve, racePauseMs(read)));
       }
     }
   }
@@ -111,6 +125,36 @@ export async function claimNext(ctx: DomainContext, input: ClaimNextInput): Prom
   if (paused.length > 0 && (await readyWorkWaits(ctx, paused.map((board) => board.boardId), accept, now))) return { claimed: null, paused: 'board' };
   if (overBudget.length > 0 && (await readyWorkWaits(ctx, overBudget.map((board) => board.boardId), accept, now))) return { claimed: null, paused: 'budget' };
   return { claimed: null };
+}
+
+/** How long a lost candidate makes this container's next claim-nexts of the organization start spread out (ms). */
+const CONTENTION_MEMORY_MS = 10_000;
+
+/** Organizations whose claim-next lost a candidate to another agent in this container, with when (most recent last); a hint, never a rule. */
+const contention = new Map<string, number>();
+
+/** Whether a claim-next of this organization lost a candidate here lately: a fleet is taking its work at once. */
+function contendedLately(orgId: string, now: number): boolean {
+  const at = contention.get(orgId);
+  if (at === undefined) return false;
+  if (now - at < CONTENTION_MEMORY_MS) return true;
+  contention.delete(orgId);
+  return false;
+}
+
+/** Organizations remembered at most: the oldest is forgotten first. */
+const CONTENTION_MEMORY_SIZE = 1_000;
+
+function rememberContention(orgId: string, now: number): void {
+  contention.delete(orgId);
+  contention.set(orgId, now);
+  if (contention.size > CONTENTION_MEMORY_SIZE) contention.delete(contention.keys().next().value!);
+}
+
+/** A refusal about the caller, counted where operators watch the claim limit. */
+function refusal(error: unknown): unknown {
+  if (error instanceof AppError && error.code === 'CLAIM_LIMIT_REACHED') publishMetrics({ ClaimsRefused: 1 }, { reason: error.code });
+  return error;
 }
 
 /** What claim-next answers: the claim, or none (204) and, when dispatch is what held work back, which breaker. */
