@@ -223,6 +223,30 @@ describe('POST /api/v1/claims/next', () => {
     expect(new Set(claimedIds).size).toBe(12);
     expect((await readyIds(`&boardId=${board.id}`)).total).toBe(3);
   });
+
+  it('spreads a fleet asking at once over the head of the queue, never further behind it than the window of 32', async () => {
+    // An organization of its own: the agents of this file's organization are near its limit.
+    const wide = await boardSetup('Wide queue', 'WDQ');
+    await setPlan(wide.org.slug, 'PRO');
+    const board = { id: wide.boardId };
+    for (let batch = 0; batch < 6; batch += 1) {
+      await Promise.all(Array.from({ length: 10 }, (_, index) => createAnyTicket(wide.org, board.id, { title: `Queued ${batch * 10 + index}`, statusId: wide.statuses.IN_PROGRESS.id })));
+    }
+    // The queue's order, as the ready list reads it.
+    const queued = await waitUntil(() => readyIds(`&boardId=${board.id}`, wide.org.call), (found) => found.total === 60);
+    const agents = await Promise.all(Array.from({ length: 12 }, () => createAgent(wide.org, { boardIds: [board.id], settings: { maxConcurrentClaims: 2 } })));
+    const place = new Map(queued.ids.map((id, index) => [id, index]));
+    let takenBefore = 0;
+    for (let wave = 0; wave < 2; wave += 1) {
+      const answers = await Promise.all(agents.map((agent) => agent.call('POST', '/api/v1/claims/next', { boardIds: [board.id] })));
+      for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      // A candidate is the head or one of the 32 behind it when the agent read the queue, and the others of this
+      // wave and the ones before can only have moved that head on: nothing is taken further down than that.
+      for (const answer of answers) expect(place.get(answer.body.ticket.id)!).toBeLessThan(takenBefore + agents.length - 1 + 33);
+      takenBefore += agents.length;
+    }
+    expect((await readyIds(`&boardId=${board.id}`, wide.org.call)).total).toBe(60 - 24);
+  });
 });
 
 describe('handoffs', () => {

@@ -13,7 +13,11 @@ import type { HandoffItem, TicketItem, TimelineEntryItem } from '../../lib/db/en
  * 320 ready tickets on three boards with dependency chains and fan-in. Afterwards the tickets'
  * timelines, claims and handoffs are read back and every promise is checked: one holder at a
  * time, never claimed before its blockers were FINAL, no agent over its limit, no conflict from
- * claim-next, an automatic handoff for every lapse, claim counts rising one by one.
+ * claim-next, an automatic handoff for every lapse, claim counts rising one by one. Fleet control
+ * runs under the same load (docs/fleet-control.md): one lease is paused, resumed and stopped by a
+ * person and its agent obeys; the organization's breaker is thrown and lifted with no ticket lost;
+ * a ticket every agent crashes on is quarantined after three lapses and returned; the spend
+ * reported (heartbeats, and two reports racing on one lease) adds up exactly.
  */
 const AGENTS = 16;
 const CHAINS = 40; // of 4 tickets: each waits for the one before
@@ -33,6 +37,8 @@ interface Claimed {
 let s: BoardSetup;
 let boards: string[];
 let agents: (TestAgent & { limit: number })[];
+/** An independent ticket every agent crashes on, until it has been quarantined (after three lapses in a row) and returned. */
+let poison: string;
 /** Ticket id → its board and the tickets it waits for. */
 const tickets = new Map<string, { boardId: string; blockers: string[] }>();
 
@@ -71,6 +77,7 @@ beforeAll(async () => {
   }));
   const created = Array.from({ length: total }, (_, index) => onBoard[index % boards.length]![Math.floor(index / boards.length)]!);
   for (const [index, ticketId] of created.entries()) tickets.set(ticketId, { boardId: boards[index % boards.length]!, blockers: [] });
+  poison = created[created.length - 1]!;
   // Step by step across the chains and source by source across the fan-ins, so the edges added
   // at the same time touch different tickets (edges of one chain or fan-in would contend).
   const edges: [string, string][] = [];
@@ -113,6 +120,15 @@ describe('a fleet of 16 agents on one backlog of 320 tickets', () => {
     let pausedAnswers = 0;
     let lifted = 0;
     let spent = 0;
+    let poisonLapses = 0;
+    /** Two reports with usage sent at once on one lease, both counted. */
+    let racedReports = false;
+    /**
+     * Directives mid-run: one lease of agent 0 (slot 0), taken once the fleet is busy, works in
+     * 100 ms heartbeats; a person pauses it, resumes it, then stops it, and the agent obeys each
+     * as the heartbeat tells it (examples/agent-loop.mjs does the same).
+     */
+    const steering = { ticketId: undefined as string | undefined, pausedSeen: false, resumedSeen: false, stopObeyed: false, sent: [] as string[] };
     const deadline = Date.now() + 200_000;
     const note = (answer: ApiResponse, what: string) => unexpected.push(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
 
@@ -154,6 +170,49 @@ describe('a fleet of 16 agents on one backlog of 320 tickets', () => {
         const beat = await agent.call('POST', `${ticketPath(ticketId)}/claim/heartbeat`, { note: progress, usage: { costMicros, inputTokens: 10 } });
         if (beat.status === 200) spent += costMicros;
         else note(beat, 'heartbeat');
+        if (agent === agents[0] && slot === 0 && steering.ticketId === undefined && Date.now() - started > 1_000) {
+          steering.ticketId = ticketId;
+          for (let beats = 0; beats < 300 && !steering.stopObeyed; beats += 1) {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            const steered = await agent.call('POST', `${ticketPath(ticketId)}/claim/heartbeat`, { note: progress });
+            if (steered.status !== 200) {
+              note(steered, 'steered heartbeat');
+              break;
+            }
+            const directive = steered.body.directive as { action: string; message: string | null } | null;
+            if (directive?.action === 'pause') steering.pausedSeen = true;
+            if (directive?.action === 'resume' && steering.pausedSeen) steering.resumedSeen = true;
+            if (directive?.action === 'stop') {
+              // Stopped: hand the work back at once, saying why.
+              const summary = `Stopped: ${directive.message}`;
+              releases += 1;
+              expectedHandoff.set(ticketId, { auto: false, text: summary });
+              holds.push({ agentId: agent.id, from: heldFrom, to: Date.now() });
+              const released = await fetchWith(agent, 'DELETE', `${ticketPath(ticketId)}/claim`, { handoff: { summary } }, fence);
+              if (released.status === 200) steering.stopObeyed = true;
+              else note(released, 'release on stop');
+            }
+          }
+          if (steering.stopObeyed) continue;
+        }
+        if (ticketId === poison && poisonLapses < 3) {
+          // Every agent crashes on this one, until a person has looked at it.
+          poisonLapses += 1;
+          lapses += 1;
+          expectedHandoff.set(ticketId, { auto: true, text: progress });
+          holds.push({ agentId: agent.id, from: heldFrom, to: Date.now() });
+          await lapseClaim(ticketId);
+          continue;
+        }
+        if (!racedReports && Date.now() - started > 2_000) {
+          racedReports = true;
+          const report = (costMicros: number) => fetchWith(agent, 'POST', `${ticketPath(ticketId)}/reports`, { outcome: 'partial', summary: 'a run', usage: { costMicros, outputTokens: 5 } }, fence);
+          const [first, second] = await Promise.all([report(70_001), report(29_999)]);
+          for (const [answer, costMicros] of [[first!, 70_001], [second!, 29_999]] as const) {
+            if (answer.status === 201) spent += costMicros;
+            else note(answer, 'racing report');
+          }
+        }
         const roll = Math.random();
         holds.push({ agentId: agent.id, from: heldFrom, to: Date.now() });
         if (roll < 0.1 && lapses < LAPSES) {
@@ -195,6 +254,15 @@ describe('a fleet of 16 agents on one backlog of 320 tickets', () => {
           if (returned.status === 204) lifted += 1;
           else note(returned, 'lift quarantine');
         }
+        // Steer the lease agent 0 is working on: pause, then resume once it paused, then stop once it resumed.
+        const steer = async (action: string, message?: string) => {
+          steering.sent.push(action);
+          const answer = await s.org.call('POST', `${ticketPath(steering.ticketId!)}/claim/directive`, { body: { action, ...(message ? { message } : {}) } });
+          if (answer.status !== 200) note(answer, `directive ${action}`);
+        };
+        if (steering.ticketId && !steering.sent.includes('pause')) await steer('pause', 'hold on');
+        else if (steering.pausedSeen && !steering.sent.includes('resume')) await steer('resume');
+        else if (steering.resumedSeen && !steering.sent.includes('stop')) await steer('stop', 'wrong ticket');
         if (breaker === 'closed' && Date.now() - started > 3_000) {
           const thrown = await s.org.call('PUT', '/api/v1/organization/dispatch', { body: { paused: true, reason: 'fleet test' } });
           if (thrown.status !== 200) note(thrown, 'throw the breaker');
@@ -218,6 +286,11 @@ describe('a fleet of 16 agents on one backlog of 320 tickets', () => {
     expect(breaker).toBe('lifted');
     expect(pausedAnswers).toBeGreaterThan(0);
     expect(done.size).toBe(tickets.size);
+    // A lease paused, resumed and stopped mid-run, each heard through the heartbeat, and the stop obeyed.
+    expect(steering).toMatchObject({ pausedSeen: true, resumedSeen: true, stopObeyed: true, sent: ['pause', 'resume', 'stop'] });
+    // The ticket every agent crashed on: quarantined after its third lapse in a row, returned by the person, then done.
+    expect(poisonLapses).toBe(3);
+    expect(racedReports).toBe(true);
 
     // Read back what the service recorded.
     const ids = [...tickets.keys()];
@@ -227,6 +300,9 @@ describe('a fleet of 16 agents on one backlog of 320 tickets', () => {
       inParallel(ids, 8, async (ticketId) => (await db().entities.handoff.query.byTicket({ ticketId }).go({ pages: 'all', consistent: true })).data as HandoffItem[]),
     ]);
     const timelineOf = new Map(ids.map((ticketId, index) => [ticketId, timelines[index]!]));
+    const kindsOf = (ticketId: string) => timelineOf.get(ticketId)!.map((entry) => entry.kind);
+    expect(kindsOf(poison)).toEqual(expect.arrayContaining(['QUARANTINED', 'QUARANTINE_LIFTED']));
+    expect(kindsOf(steering.ticketId!).filter((kind) => kind === 'CLAIM_DIRECTIVE')).toHaveLength(3);
     // Spend: exactly the sum of the usage every heartbeat reported, on the tickets and in /spend.
     expect(stored.reduce((sum, ticket) => sum + (ticket.spendCostMicros ?? 0), 0)).toBe(spent);
     const today = new Date().toISOString().slice(0, 10);

@@ -28,10 +28,12 @@ const movesOn = (error: unknown): boolean =>
   (error instanceof AppError && ['TICKET_ALREADY_CLAIMED', 'TICKET_NOT_CLAIMABLE', 'TICKET_QUARANTINED', 'DISPATCH_PAUSED', 'NOT_FOUND', 'CONFLICT'].includes(error.code) && !(error instanceof LostRace));
 
 /** Candidates a contended claim-next draws its next one from, at random. */
-const CONTENDED_WINDOW = 16;
+const CONTENDED_WINDOW = 32;
 
-/** Queue entries read per board per Query: the head and, should it be lost, the window drawn from after it (one read for both). */
-const CANDIDATES_PER_READ = CONTENDED_WINDOW + 1;
+/** Queue entries read per board per Query: uncontended, the head and a few behind it (a BLOCKED ticket or a stale entry is passed over)… */
+const UNCONTENDED_READ = 5;
+/** …contended, the whole window in one read. */
+const CONTENDED_READ = CONTENDED_WINDOW + 1;
 
 /** Fresh reads of one candidate after lost races before claim-next moves on to the next. */
 const READS_PER_CANDIDATE = 3;
@@ -39,13 +41,16 @@ const READS_PER_CANDIDATE = 3;
 /**
  * POST /api/v1/claims/next: claims for the caller the first ready ticket (lists/ready.ts order)
  * on the boards it may see, narrowed by the filters; null when no ready ticket matches (204).
- * Candidates come from the byReady index a few at a time; each is claimed exactly as a named
- * claim is (one consistent read, one transaction guarded by the ticket's version and the
- * agent's slot counter), after checking it is still ready. A candidate someone else took, or
- * that stopped being ready, is passed over (and the next drawn from the head of the queue at
- * random); a lost race on one is decided again from a fresh read. So under contention
- * claim-next moves on and never answers a conflict while a matching ticket is free; its cost
- * follows the contention, not the backlog.
+ * Candidates come from the byReady index, which holds whole tickets: each is claimed from the
+ * index's copy with no read of its own, in one transaction guarded by the version the copy
+ * carries and the agent's slot counter (a ticket that never had a handoff needs no handoff
+ * read). A candidate someone else took, or that stopped being ready, is passed over; one that
+ * changed since the index showed it is passed over too, and decided again from fresh reads
+ * before claim-next answers that nothing is free. Once a candidate was lost to another agent
+ * the next is drawn at random from the following CONTENDED_WINDOW, and this container's
+ * claim-nexts of the organization start that way for a while (a fleet is at work). So under
+ * contention claim-next moves on and never answers a conflict while a matching ticket is
+ * free; its cost follows the contention, not the backlog (docs/fleet.md).
  */
 export async function claimNext(ctx: DomainContext, input: ClaimNextInput): Promise<ClaimNextResult> {
   requirePermission(ctx, 'tickets:edit');
@@ -69,7 +74,8 @@ export async function claimNext(ctx: DomainContext, input: ClaimNextInput): Prom
   const boardIds = visible.filter((board) => !paused.includes(board) && !overBudget.includes(board)).map((board) => board.boardId);
   const terms: ClaimTerms = { leaseSeconds: clampLease(input.leaseSeconds), assign: input.assign ?? false, limit: claimLimitOf(ctx), requireReady: config };
   const now = ctx.clock.now();
-  const queue = readyTickets(ctx.org.orgId, boardIds, readyAcceptor(config, now, input), now, CANDIDATES_PER_READ)[Symbol.asyncIterator]();
+  let contended = contendedLately(ctx.org.orgId, now.getTime());
+  const queue = readyTickets(ctx.org.orgId, boardIds, readyAcceptor(config, now, input), now, () => (contended ? CONTENDED_READ : UNCONTENDED_READ))[Symbol.asyncIterator]();
   const boardOf = new Map(visible.map((board) => [board.boardId, board]));
   const take = (candidate: TicketItem, seen: boolean) =>
     withClaimSlot(ctx, terms.limit, () => claimOnce(ctx, candidate.boardId, candidate.ticketId, seen ? { ...terms, seen: { ticket: candidate, board: boardOf.get(candidate.boardId)! } } : terms));
@@ -80,7 +86,6 @@ export async function claimNext(ctx: DomainContext, input: ClaimNextInput): Prom
   const window: TicketItem[] = [];
   // Candidates that changed since the queue showed them (most often: another agent took them), tried again from fresh reads at the end.
   const changed: TicketItem[] = [];
-  let contended = contendedLately(ctx.org.orgId, now.getTime());
   let exhausted = false;
   for (;;) {
     // The window is filled when it is empty: the candidates left in it are drawn from first.
@@ -165,6 +170,6 @@ export interface ClaimNextResult {
 
 /** Whether any of these boards has ready work matching the filters (reads the head of each queue). */
 async function readyWorkWaits(ctx: DomainContext, boardIds: string[], accept: (ticket: TicketItem) => boolean, now: Date): Promise<boolean> {
-  for await (const _ticket of readyTickets(ctx.org.orgId, boardIds, accept, now, CANDIDATES_PER_READ)) return true;
+  for await (const _ticket of readyTickets(ctx.org.orgId, boardIds, accept, now, UNCONTENDED_READ)) return true;
   return false;
 }

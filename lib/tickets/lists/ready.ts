@@ -32,8 +32,9 @@ interface BoardSource {
 
 /**
  * Ready tickets of these boards in queue order, read lazily: each board's byReady partition a
- * few entries at a time (`batch`), merged, plus the organization's lapsed but unswept claims
- * (byOrgClaimExpiry: they are ready again, though the index cannot know it yet). `accept`
+ * few entries at a time (`batch`, asked before each read: a reader may come to want more),
+ * merged, plus the organization's lapsed but unswept claims (byOrgClaimExpiry: they are ready
+ * again, though the index cannot know it yet). `accept`
  * judges each ticket as read (the index is eventually consistent, and holds tickets of the
  * BLOCKED status, which only the configuration names). What a caller stops reading is never
  * read, so taking the first ready ticket costs the same on a backlog of any size.
@@ -43,13 +44,13 @@ export async function* readyTickets(
   boardIds: string[],
   accept: (ticket: TicketItem) => boolean,
   now: Date,
-  batch: number,
+  batch: number | (() => number),
   lapsedRead: Promise<TicketItem[]> = lapsedClaimsOfOrganization(orgId, now),
 ): AsyncGenerator<TicketItem> {
   const wanted = new Set(boardIds);
   const sources: BoardSource[] = boardIds.map((boardId) => ({ boardId, buffer: [], cursor: null, done: false }));
   const fill = async (source: BoardSource) => {
-    const { data, cursor } = await db().entities.ticket.query.byReady({ orgId, readyBoard: source.boardId }).go({ limit: batch, ...(source.cursor ? { cursor: source.cursor } : {}) });
+    const { data, cursor } = await db().entities.ticket.query.byReady({ orgId, readyBoard: source.boardId }).go({ limit: typeof batch === 'number' ? batch : batch(), ...(source.cursor ? { cursor: source.cursor } : {}) });
     source.cursor = cursor ?? null;
     source.done = !cursor;
     source.buffer.push(...(data as TicketItem[]).filter(accept));
