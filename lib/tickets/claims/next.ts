@@ -17,7 +17,6 @@ export interface ClaimNextInput extends ReadyFilters {
   boardIds?: string[];
 }
 
-
 /**
  * Refusals of one candidate that send claim-next on to the next one: someone else got there
  * first, it is no longer ready, or it kept changing under us (a plain CONFLICT is what the

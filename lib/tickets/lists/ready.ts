@@ -34,10 +34,10 @@ interface BoardSource {
  * Ready tickets of these boards in queue order, read lazily: each board's byReady partition a
  * few entries at a time (`batch`, asked before each read: a reader may come to want more),
  * merged, plus the organization's lapsed but unswept claims (byOrgClaimExpiry: they are ready
- * again, though the index cannot know it yet). `accept`
- * judges each ticket as read (the index is eventually consistent, and holds tickets of the
- * BLOCKED status, which only the configuration names). What a caller stops reading is never
- * read, so taking the first ready ticket costs the same on a backlog of any size.
+ * again, though the index cannot know it yet). `accept` judges each ticket as read (the index
+ * is eventually consistent, and holds tickets of the BLOCKED status, which only the
+ * configuration names). What a caller stops reading is never read, so taking the first ready
+ * ticket costs the same on a backlog of any size.
  */
 export async function* readyTickets(
   orgId: string,

@@ -125,22 +125,22 @@ function FleetRow({ agent, orgId }: { agent: FleetAgent; orgId: string }) {
       <td data-label="Time to approve">{agent.pendingTime.count > 0 ? `${minutesText(agent.pendingTime.minutes)} (${agent.pendingTime.count})` : '—'}</td>
       <td>
         <span className="actions">
-        {claim ? (
-          <button type="button" className="secondary" disabled={release.isPending} onClick={() => release.mutate()} aria-label={`Release ${claim.displayId} from ${agent.name}`}>
-            Release
-          </button>
-        ) : null}
-        {agent.isActive ? (
-          <button
-            type="button"
-            className="secondary"
-            disabled={pause.isPending}
-            onClick={() => pause.mutate(!agent.dispatchPaused)}
-            aria-label={`${agent.dispatchPaused ? 'Resume' : 'Pause'} new work for ${agent.name}`}
-          >
-            {agent.dispatchPaused ? 'Resume' : 'Pause'}
-          </button>
-        ) : null}
+          {claim ? (
+            <button type="button" className="secondary" disabled={release.isPending} onClick={() => release.mutate()} aria-label={`Release ${claim.displayId} from ${agent.name}`}>
+              Release
+            </button>
+          ) : null}
+          {agent.isActive ? (
+            <button
+              type="button"
+              className="secondary"
+              disabled={pause.isPending}
+              onClick={() => pause.mutate(!agent.dispatchPaused)}
+              aria-label={`${agent.dispatchPaused ? 'Resume' : 'Pause'} new work for ${agent.name}`}
+            >
+              {agent.dispatchPaused ? 'Resume' : 'Pause'}
+            </button>
+          ) : null}
         </span>
         {(release.error ?? pause.error) ? (
           <span role="alert" className="error">
@@ -189,6 +189,7 @@ function DispatchBreaker() {
         </>
       ) : dispatch ? (
         <form
+          className="dispatch-form"
           onSubmit={(event) => {
             event.preventDefault();
             toggle.mutate(true);
@@ -202,9 +203,7 @@ function DispatchBreaker() {
           </button>
         </form>
       ) : null}
-      {boardList.length > 0 ? (
-        <h3 className="subheading">Boards</h3>
-      ) : null}
+      {boardList.length > 0 ? <h3 className="subheading">Boards</h3> : null}
       {boardList.length > 0 ? (
         <ul className="plain board-dispatch">
           {boardList.map((board) => (
