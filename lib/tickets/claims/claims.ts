@@ -12,7 +12,7 @@ import { baseTicketData } from '../events.js';
 import { presentLease } from '../present.js';
 import { updateTicket } from '../update.js';
 import { saveTicket } from '../write.js';
-import { expireClaim, lapsedClaimsOf, liveClaimsOf } from './expiry.js';
+import { claimsHeldBy, expireClaim } from './expiry.js';
 import { hasLiveClaim, lapseRun, lapsedClaimEffects, releasedClaimEffects, withoutClaim, fenceRefusal } from './lease.js';
 import { publishMetrics } from '../../core/telemetry.js';
 import { activityDelta } from '../../activity/index.js';
@@ -58,12 +58,6 @@ export const quarantined = (ticket: TicketItem): AppError =>
   });
 
 const claimNotHeld = (): AppError => new AppError(409, 'CLAIM_NOT_HELD', 'You hold no live claim on this ticket; claim it again');
-/** CLAIM_LIMIT_REACHED names the tickets the agent holds, so it can finish or release one (one byClaimHolder Query, on refusal only). */
-async function claimLimitReached(ctx: DomainContext, max: number): Promise<AppError> {
-  const held = await liveClaimsOf(ctx.org.orgId, ctx.actor.userId, ctx.clock.now());
-  return slotsFull(max, held.map((ticket) => ticket.ticketId));
-}
-
 /** The failure of the slot counter's guard: the agent holds its maximum (details completed by `claimLimitReached`). */
 const slotsFull = (max: number, heldTicketIds?: string[]): AppError =>
   forbidden(`The agent already holds its maximum of ${max} concurrent claims`, 'CLAIM_LIMIT_REACHED', { maxConcurrentClaims: max, ...(heldTicketIds ? { heldTicketIds } : {}) });
@@ -114,36 +108,31 @@ export interface ClaimTerms {
 }
 
 /**
- * Runs a claim; when the agent's slots are full, clears its own lapsed claims (as the sweeper
- * would: they still hold slots) and tries once more, then answers CLAIM_LIMIT_REACHED naming
- * the tickets it holds.
+ * Runs a claim; when the agent's slots are full, reads the claims it holds (one byClaimHolder
+ * Query): it is refused, naming them, only when its live claims fill the maximum. Otherwise a
+ * lapsed but unswept claim still holds a slot, so its own lapsed claims are cleared (as the
+ * sweeper would) and the claim is tried again. Another lease of the same agent may lapse
+ * meanwhile (its other workers run concurrently), so this repeats, a few times at most.
  */
 export async function withClaimSlot<T>(ctx: DomainContext, limit: number | null, attempt: () => Promise<T>): Promise<T> {
-  try {
-    return await attempt();
-  } catch (error) {
-    if (!isClaimLimit(error) || limit === null) throw error;
-  }
-  // A lapsed but unswept claim still occupies a slot: clear the agent's own lapsed claims (as the
-  // sweeper would) and try once more. Once more even when none was left to clear: another
-  // agent's claim may have just ended one of them, freeing its slot in the same transaction.
-  await clearOwnLapsedClaims(ctx);
-  try {
-    return await attempt();
-  } catch (error) {
-    if (!isClaimLimit(error)) throw error;
-  }
-  // Fewer live claims than the maximum: one the counter held was released meanwhile, freeing its slot. Once more,
-  // so a refusal never names fewer held tickets than the limit it cites (an agent must have something to release).
-  if ((await liveClaimsOf(ctx.org.orgId, ctx.actor.userId, ctx.clock.now())).length < limit) {
+  for (let round = 0; ; round += 1) {
     try {
       return await attempt();
     } catch (error) {
-      if (!isClaimLimit(error)) throw error;
+      if (!isClaimLimit(error) || limit === null) throw error;
     }
+    const now = ctx.clock.now();
+    const held = await claimsHeldBy(ctx.org.orgId, ctx.actor.userId);
+    const live = held.filter((ticket) => hasLiveClaim(ticket, now));
+    if (live.length >= limit || round === SLOT_ROUNDS - 1) throw slotsFull(limit, live.map((ticket) => ticket.ticketId));
+    // Fewer live claims than the maximum: clear the lapsed ones, or (none left) one was released
+    // or taken over meanwhile, freeing its slot; either way, once more.
+    for (const ticket of held) if (!hasLiveClaim(ticket, now)) await expireClaim(ctx.org, ticket, ctx.clock);
   }
-  throw await claimLimitReached(ctx, limit);
 }
+
+/** How many times a claim refused for a full slot counter is tried again while live claims leave room. */
+const SLOT_ROUNDS = 4;
 
 /** Claim-next's candidate stopped being ready work between the queue read and the claim. */
 export class NotReady extends Error {}
@@ -273,11 +262,6 @@ export async function claimOnce(ctx: DomainContext, boardId: string, ticketId: s
     // A lapsed lease this claim ended left a handoff just now: that is the latest.
     handoff: lapsed?.handoff ? presentHandoff(lapsed.handoff) : handoffBefore,
   };
-}
-
-/** Clears the calling agent's own lapsed claims (byClaimHolder, expiry < now), as the sweeper would. */
-async function clearOwnLapsedClaims(ctx: DomainContext): Promise<void> {
-  for (const ticket of await lapsedClaimsOf(ctx.org.orgId, ctx.actor.userId, ctx.clock.now())) await expireClaim(ctx.org, ticket, ctx.clock);
 }
 
 /** POST .../claim/heartbeat: pushes the caller's live lease to now + extendSeconds, keeping its latest progress note. */

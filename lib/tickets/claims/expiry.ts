@@ -36,13 +36,10 @@ export async function liveClaimsOf(orgId: string, holderId: string, now: Date): 
   return (result.data as TicketItem[]).filter((ticket) => !ticket.isDeleted && ticket.claimedById === holderId);
 }
 
-/** One holder's claims whose lease lapsed before `now` (byClaimHolder). */
-export async function lapsedClaimsOf(orgId: string, holderId: string, now: Date): Promise<TicketItem[]> {
-  const result = await db().entities.ticket.query
-    .byClaimHolder({ orgId, claimHolderKey: holderId })
-    .lt({ claimExpiresAtKey: now.toISOString() })
-    .go({ pages: 'all' });
-  return result.data as TicketItem[];
+/** Every claim one holder has, live or lapsed and not yet cleared (byClaimHolder), as the index shows them. */
+export async function claimsHeldBy(orgId: string, holderId: string): Promise<TicketItem[]> {
+  const result = await db().entities.ticket.query.byClaimHolder({ orgId, claimHolderKey: holderId }).go({ pages: 'all' });
+  return (result.data as TicketItem[]).filter((ticket) => !ticket.isDeleted && ticket.claimedById === holderId);
 }
 
 /**
