@@ -1,8 +1,8 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { deliverQueuedMessages } from '../lib/webhooks/worker.js';
+import { deliverQueuedMessages } from '../lib/webhooks/index.js';
 import { systemClock } from '../lib/core/clock.js';
 import { log, takeColdStart } from '../lib/core/telemetry.js';
-import { TIME_SYNC_KIND, timeSyncDeliveries } from '../lib/time/sync.js';
+import { TIME_SYNC_KIND, timeSyncDeliveries } from '../lib/time/index.js';
 
 /**
  * The webhook queue's consumer: one attempt per message, partial batch failures for the ones

@@ -4,7 +4,8 @@ import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
 import { guarded, transact } from '../db/transact.js';
 import type { BoardItem, TeamItem, UserItem } from '../db/entities/index.js';
-import { eventPuts, newEventRecord } from '../events/index.js';
+import * as z from 'zod/mini';
+import { eventPuts, jobKind, jobRecord } from '../events/index.js';
 import { requirePermission } from '../organizations/index.js';
 import { loadVisibleBoard, membershipGrantsAccess, teamsOf, visibleOrNotFound, type BoardAccessSubject } from './access.js';
 import { boardChanged, patchLiveBoard, writeBoardTeams } from './board-writes.js';
@@ -20,23 +21,25 @@ export type CountTicketsOfAssignees = (orgId: string, boardId: string, userIds: 
 
 /**
  * The background job that flags the live tickets of users who lost access to a board as needing
- * reassignment (implemented by the tickets domain, wired in functions/events.ts). Recorded in
- * the same transaction as the membership change, so it is never lost nor run before it.
+ * reassignment (run by the tickets domain, lib/tickets/jobs.ts). Recorded in the same
+ * transaction as the membership change, so it is never lost nor run before it.
  */
-export const LOST_ASSIGNEES_JOB = 'boards.lostAssignees';
-
-export interface LostAssignees {
-  boardId: string;
-  /** The users who could see the board before the change and not after it. */
-  userIds: string[];
-  /** The user the next step reads, by position in `userIds`. */
-  user?: number;
-  /** Where that user's Query reads on. */
-  cursor?: string;
-}
+export const LOST_ASSIGNEES_JOB = jobKind(
+  'boards.lostAssignees',
+  z.object({
+    boardId: z.string(),
+    /** The users who could see the board before the change and not after it. */
+    userIds: z.array(z.string()),
+    /** The user the next step reads, by position in `userIds`. */
+    user: z.optional(z.int().check(z.nonnegative())),
+    /** Where that user's Query reads on. */
+    cursor: z.optional(z.string()),
+  }),
+);
+export type LostAssignees = z.infer<typeof LOST_ASSIGNEES_JOB.payload>;
 
 const lostAssigneesJob = (ctx: DomainContext, boardId: string, userIds: string[]) =>
-  newEventRecord(ctx.org.orgId, ctx.clock, { type: LOST_ASSIGNEES_JOB, subjectId: boardId, data: { boardId, userIds } satisfies LostAssignees as unknown as Record<string, unknown> });
+  jobRecord(LOST_ASSIGNEES_JOB, ctx.org.orgId, ctx.clock, { subjectId: boardId, data: { boardId, userIds } });
 
 /** Assigns a team to the board (spec §4.4); assigning an assigned team again changes nothing. */
 export async function assignTeamToBoard(ctx: DomainContext, boardId: string, teamId: string) {

@@ -1,23 +1,36 @@
 import type { Clock } from '../core/clock.js';
-import { fanOutEvent, type BatchMemo } from '../webhooks/index.js';
+import { EVENT_TYPES, fanOutEvent, type BatchMemo } from '../webhooks/index.js';
 import type { DispatchedEvent, Dispatcher } from './consumer.js';
+import { type Job, jobRegistry } from './jobs.js';
 import { log } from '../core/telemetry.js';
 
-/** Hands one outbox record of an internal type to its receiver; answers how many deliveries it queued. */
-export type InternalHandler = (event: DispatchedEvent, clock: Clock) => Promise<number>;
+const WEBHOOK_EVENTS: ReadonlySet<string> = new Set(EVENT_TYPES);
 
 /**
- * The stream consumer's dispatcher. An event goes to its subscribers: the organization's
- * webhook endpoints (one SQS message per subscribed endpoint, lib/webhooks/fanout.ts). An
- * outbox record of an internal type (never a webhook event; e.g. a time entry's push to the
- * time-booking system) goes to the handler the function's entry wires in for it, so this
- * module depends on no domain. Throws when the hand-over fails, so the stream consumer
- * reports the record and it is replayed; a replay queues nothing twice.
+ * The stream consumer's dispatcher. A webhook event goes to its subscribers: the organization's
+ * webhook endpoints (one SQS message per subscribed endpoint, lib/webhooks/fanout.ts). A job
+ * (lib/events/jobs.ts) goes to its handler, from the registry the function's entry builds from
+ * the domains' jobs, so this module depends on no domain. A record of any other type is a job
+ * nobody declared or wired: logged as an error with its id, and not retried (it never would
+ * succeed, and a retry blocks the shard); likewise a job whose payload its schema refuses.
+ * Throws when a hand-over fails, so the stream consumer reports the record and it is replayed;
+ * a replay queues nothing twice.
  */
-export function eventDispatcher(internal: Record<string, InternalHandler> = {}): Dispatcher {
+export function eventDispatcher(jobs: readonly Job[] = []): Dispatcher {
+  const registry = jobRegistry(jobs);
   return async (event: DispatchedEvent, clock: Clock, batch: BatchMemo): Promise<void> => {
-    const handler = internal[event.type];
-    const queued = handler ? await handler(event, clock) : await fanOutEvent(event, clock, batch);
+    const job = registry.get(event.type);
+    if (job) {
+      const outcome = await job.run(event, clock);
+      if ('refused' in outcome) log.error('job payload refused', { eventId: event.eventId, type: event.type, orgId: event.orgId, issues: outcome.refused });
+      else log.info('job run', { eventId: event.eventId, type: event.type, orgId: event.orgId, deliveries: outcome.queued });
+      return;
+    }
+    if (!WEBHOOK_EVENTS.has(event.type)) {
+      log.error('undeclared job', { eventId: event.eventId, type: event.type, orgId: event.orgId });
+      return;
+    }
+    const queued = await fanOutEvent(event, clock, batch);
     log.info('event dispatched', { eventId: event.eventId, type: event.type, orgId: event.orgId, deliveries: queued });
   };
 }

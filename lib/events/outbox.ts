@@ -1,7 +1,6 @@
-import { newId, sha256Hex } from '../core/ids.js';
+import { newId } from '../core/ids.js';
 import { addSeconds, epochSeconds, type Clock } from '../core/clock.js';
-import { isConditionFailure, type TransactionEntities } from '../db/transact.js';
-import { db } from '../db/service.js';
+import type { TransactionEntities } from '../db/transact.js';
 
 /** Outbox records live a week: long enough for stream retries, TTL is only housekeeping. */
 const EVENT_RETENTION_SECONDS = 7 * 24 * 3600;
@@ -45,24 +44,4 @@ export function newEventRecord(orgId: string, clock: Clock, input: EventInput): 
  */
 export function eventPuts(entities: TransactionEntities, records: EventRecord[]) {
   return records.map((record) => entities.event.create(record).commit());
-}
-
-/** The id of the record that continues `eventId`'s work: the same on every run of that event. */
-const continuationId = (eventId: string): string => `evt_${sha256Hex(`${eventId}:continued`).slice(0, 26).toUpperCase()}`;
-
-/**
- * Background work in steps: a job is an internal outbox record whose handler does a bounded
- * part of the work and, while some remains, writes the record that continues it (with `data`,
- * e.g. where the next step starts). The stream consumer marks a record only after its handler
- * returned, so a crash at any point replays the step, and a replayed step writes the same
- * continuation (its id derives from the record's), which then already exists: one chain, never
- * two, and no step lost. Each step must be idempotent (re-reading what it changes).
- */
-export async function continueJob(event: { eventId: string; orgId: string; subjectId: string; type: string }, clock: Clock, data: Record<string, unknown>): Promise<void> {
-  const next = newEventRecord(event.orgId, clock, { type: event.type, subjectId: event.subjectId, data, eventId: continuationId(event.eventId) });
-  try {
-    await db().entities.event.create(next).go({ response: 'none' });
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
 }

@@ -1,2 +1,3 @@
 /** Public face of the milestones domain for other domains: they reach it only through this file. */
-export { enterFeatureBoard, milestonesOf, clearDeletedMilestone, MILESTONE_CLEARING_JOB } from './milestones.js';
+export { enterFeatureBoard, milestonesOf } from './milestones.js';
+export { milestoneJobs } from './jobs.js';

@@ -9,7 +9,8 @@ import { STATUS_CATEGORIES, type BoardItem, type MilestoneItem, type StatusCateg
 import { queryCount, type QueryParams } from '../db/projected.js';
 import { forEachAtMost } from '../core/concurrency.js';
 import { saveTicket, loadOrgConfig, pageOfTickets, systemContext } from '../tickets/index.js';
-import { continueJob, eventPuts, newEventRecord, type DispatchedEvent } from '../events/index.js';
+import * as z from 'zod/mini';
+import { continueJob, eventPuts, jobKind, jobRecord, type JobRun } from '../events/index.js';
 import type { Clock } from '../core/clock.js';
 import { visibleOrNotFound } from '../boards/index.js';
 import { requirePermission, type Permission, claimName, nameChanges, nameTaken, releaseName } from '../organizations/index.js';
@@ -184,15 +185,17 @@ const CLEARING_CONCURRENCY = 8;
 /** Tickets one step of the clearing job takes (about 2 s of writes, far inside the function's 60 s). */
 export const CLEARED_PER_STEP = 200;
 
-/** The background job that clears a deleted milestone from its tickets (wired in functions/events.ts). */
-export const MILESTONE_CLEARING_JOB = 'milestones.clear';
-
-interface MilestoneClearing {
-  boardId: string;
-  milestoneId: string;
-  /** Where the next step reads on in the milestone's index (absent: from its start). */
-  cursor?: string;
-}
+/** The background job that clears a deleted milestone from its tickets (`clearDeletedMilestone`). */
+export const MILESTONE_CLEARING_JOB = jobKind(
+  'milestones.clear',
+  z.object({
+    boardId: z.string(),
+    milestoneId: z.string(),
+    /** Where the next step reads on in the milestone's index (absent: from its start). */
+    cursor: z.optional(z.string()),
+  }),
+);
+type MilestoneClearing = z.infer<typeof MILESTONE_CLEARING_JOB.payload>;
 
 /**
  * DELETE …/milestones/{id} (soft): the milestone is marked deleted, its name freed and the
@@ -216,7 +219,7 @@ export async function deleteMilestone(ctx: DomainContext, boardId: string, miles
       () => notFound('Milestone'),
     ),
     releaseName(e, ctx.org.orgId, 'milestone', guardName(boardId, milestone.name)),
-    ...eventPuts(e, [newEventRecord(ctx.org.orgId, ctx.clock, { type: MILESTONE_CLEARING_JOB, subjectId: milestoneId, data: { ...clearing } })]),
+    ...eventPuts(e, [jobRecord(MILESTONE_CLEARING_JOB, ctx.org.orgId, ctx.clock, { subjectId: milestoneId, data: clearing })]),
   ]);
 }
 
@@ -227,15 +230,15 @@ export async function deleteMilestone(ctx: DomainContext, boardId: string, miles
  * after a crash redoes nothing; the walk follows the index once, so deleted tickets that keep
  * the id are passed, not read again and again. Done by the service (actor `system`).
  */
-export async function clearDeletedMilestone(event: DispatchedEvent, clock: Clock): Promise<number> {
-  const { boardId, milestoneId, cursor } = event.data as unknown as MilestoneClearing;
+export async function clearDeletedMilestone(event: JobRun<MilestoneClearing>, clock: Clock): Promise<number> {
+  const { boardId, milestoneId, cursor } = event.data;
   const page = await db()
     .entities.ticket.query.byMilestone({ orgId: event.orgId, milestoneKey: milestoneId })
     .go({ limit: CLEARED_PER_STEP, ...(cursor ? { cursor } : {}) });
   const ctx = systemContext(clock, { orgId: event.orgId });
   await forEachAtMost(page.data, CLEARING_CONCURRENCY, (ticket) => leaveMilestone(ctx, ticket, milestoneId));
   if (page.cursor) {
-    await continueJob(event, clock, { ...(event.data as object), cursor: page.cursor });
+    await continueJob(MILESTONE_CLEARING_JOB, event, clock, { ...event.data, cursor: page.cursor });
     return 0;
   }
   // Every ticket has left (their writes skipped the counts): the deleted milestone holds nothing.

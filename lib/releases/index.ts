@@ -1,2 +1,2 @@
 /** Public face of the releases domain for the functions: the background job of a deletion. */
-export { detachDeletedRelease, RELEASE_DETACHING_JOB } from './releases.js';
+export { releaseJobs } from './jobs.js';

@@ -10,7 +10,8 @@ import type { BoardItem, MilestoneItem, ReleaseItem, TicketItem } from '../db/en
 import type { Permission } from '../organizations/index.js';
 import { enterFeatureBoard, milestonesOf } from '../milestones/index.js';
 import { liveTicketOf, loadTickets, loadOrgConfig, pageOfTickets, joinRelease, leaveRelease, systemContext } from '../tickets/index.js';
-import { continueJob, eventPuts, newEventRecord, type DispatchedEvent } from '../events/index.js';
+import * as z from 'zod/mini';
+import { continueJob, eventPuts, jobKind, jobRecord, type JobRun } from '../events/index.js';
 import type { Clock } from '../core/clock.js';
 
 /*
@@ -266,15 +267,17 @@ const DETACH_CONCURRENCY = 8;
 /** Memberships one step of the detaching job takes. */
 export const DETACHED_PER_STEP = 200;
 
-/** The background job that detaches a deleted release's tickets and then removes it (wired in functions/events.ts). */
-export const RELEASE_DETACHING_JOB = 'releases.detach';
-
-interface ReleaseDetaching {
-  boardId: string;
-  releaseId: string;
-  /** Where the next step reads on in the release's memberships (absent: from their start). */
-  cursor?: string;
-}
+/** The background job that detaches a deleted release's tickets and then removes it (`detachDeletedRelease`). */
+export const RELEASE_DETACHING_JOB = jobKind(
+  'releases.detach',
+  z.object({
+    boardId: z.string(),
+    releaseId: z.string(),
+    /** Where the next step reads on in the release's memberships (absent: from their start). */
+    cursor: z.optional(z.string()),
+  }),
+);
+type ReleaseDetaching = z.infer<typeof RELEASE_DETACHING_JOB.payload>;
 
 /**
  * DELETE …/releases/{id}: the release is marked deleted and the detaching job recorded, in one
@@ -294,7 +297,7 @@ export async function deleteRelease(ctx: DomainContext, boardId: string, release
         .commit(),
       () => notFound('Release'),
     ),
-    ...eventPuts(e, [newEventRecord(ctx.org.orgId, ctx.clock, { type: RELEASE_DETACHING_JOB, subjectId: releaseId, data: { ...detaching } })]),
+    ...eventPuts(e, [jobRecord(RELEASE_DETACHING_JOB, ctx.org.orgId, ctx.clock, { subjectId: releaseId, data: detaching })]),
   ]);
 }
 
@@ -305,15 +308,15 @@ export async function deleteRelease(ctx: DomainContext, boardId: string, release
  * deletes the item once its `ticketCount` is 0 (read again and retried while members change).
  * Idempotent: a step replayed after a crash redoes nothing.
  */
-export async function detachDeletedRelease(event: DispatchedEvent, clock: Clock, perStep = DETACHED_PER_STEP): Promise<number> {
-  const { boardId, releaseId, cursor } = event.data as unknown as ReleaseDetaching;
+export async function detachDeletedRelease(event: JobRun<ReleaseDetaching>, clock: Clock, perStep = DETACHED_PER_STEP): Promise<number> {
+  const { boardId, releaseId, cursor } = event.data;
   const ctx = systemContext(clock, { orgId: event.orgId });
   const page = await db()
     .entities.releaseTicket.query.byRelease({ orgId: event.orgId, releaseId })
     .go({ limit: perStep, ...(cursor ? { cursor } : {}) });
   await forEachAtMost(page.data, DETACH_CONCURRENCY, (member) => leaveDeletedRelease(ctx, member.ticketId, releaseId));
   if (page.cursor) {
-    await continueJob(event, clock, { ...(event.data as object), cursor: page.cursor });
+    await continueJob(RELEASE_DETACHING_JOB, event, clock, { ...event.data, cursor: page.cursor });
     return 0;
   }
   const key = { orgId: event.orgId, boardId, releaseId };

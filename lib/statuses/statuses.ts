@@ -5,7 +5,8 @@ import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { guarded, inTransactionChunks, transact, type TransactionEntities } from '../db/transact.js';
 import type { StatusCategory, StatusItem } from '../db/entities/index.js';
-import { eventPuts, newEventRecord } from '../events/index.js';
+import * as z from 'zod/mini';
+import { eventPuts, jobKind, jobRecord } from '../events/index.js';
 import { requirePermission, assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/index.js';
 
 /**
@@ -156,26 +157,28 @@ export async function createStatus(ctx: DomainContext, input: CreateStatusInput)
 }
 
 /**
- * The background job of a category change (lib/tickets/lists/recategorize.ts, wired in
- * functions/events.ts): it moves the status's tickets to the new category, which they carry in
- * their board index key. Statuses never import tickets, so the job's name and data live here.
+ * The background job of a category change (run by lib/tickets/lists/recategorize.ts): it moves
+ * the status's tickets to the new category, which they carry in their board index key.
+ * Statuses never import tickets, so the job's kind (its name and payload) is declared here.
  */
-export const RECATEGORIZE_JOB = 'statuses.recategorize';
-
-export interface Recategorizing {
-  statusId: string;
-  /** The status's `recategorizing` mark: a later category change's job supersedes this one. */
-  jobId: string;
-  /** Who changed the category: the claims it ends are released by them. */
-  actorId: string;
-  actorName: string;
-  /** The last board this walk is done with (boards in id order; absent: none yet). */
-  after?: string;
-  /** Whether the walk over the boards so far moved a ticket (then another walk checks for none left). */
-  moved?: boolean;
-  /** Walks over the boards so far, after the first. */
-  pass?: number;
-}
+export const RECATEGORIZE_JOB = jobKind(
+  'statuses.recategorize',
+  z.object({
+    statusId: z.string(),
+    /** The status's `recategorizing` mark: a later category change's job supersedes this one. */
+    jobId: z.string(),
+    /** Who changed the category: the claims it ends are released by them. */
+    actorId: z.string(),
+    actorName: z.string(),
+    /** The last board this walk is done with (boards in id order; absent: none yet). */
+    after: z.optional(z.string()),
+    /** Whether the walk over the boards so far moved a ticket (then another walk checks for none left). */
+    moved: z.optional(z.boolean()),
+    /** Walks over the boards so far, after the first. */
+    pass: z.optional(z.int().check(z.nonnegative())),
+  }),
+);
+export type Recategorizing = z.infer<typeof RECATEGORIZE_JOB.payload>;
 
 export interface UpdateStatusInput {
   name?: string;
@@ -231,7 +234,7 @@ export async function updateStatus(ctx: DomainContext, statusId: string, input: 
         ? [releaseName(e, ctx.org.orgId, 'status', status.name), claimName(e, ctx.org.orgId, 'status', changes.name, statusId, () => nameTaken('status', changes.name))]
         : []),
       ...(previousDefault ? [clearDefault(e, previousDefault, at)] : []),
-      ...(recategorizing ? eventPuts(e, [newEventRecord(ctx.org.orgId, ctx.clock, { type: RECATEGORIZE_JOB, subjectId: statusId, data: { ...recategorizing } })]) : []),
+      ...(recategorizing ? eventPuts(e, [jobRecord(RECATEGORIZE_JOB, ctx.org.orgId, ctx.clock, { subjectId: statusId, data: recategorizing })]) : []),
     ]);
     return presentStatus({ ...status, ...changes });
   });

@@ -7,7 +7,7 @@ import { LostRace, retryLostRaces } from '../db/races.js';
 import type { TicketTypeItem } from '../db/entities/index.js';
 import { requirePermission, assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/index.js';
 import { RETYPE_JOB, type Retyping } from '../tickets/index.js';
-import { eventPuts, newEventRecord } from '../events/index.js';
+import { eventPuts, jobRecord } from '../events/index.js';
 
 /** Spec §8: a ticket type's order is 0-100. */
 export const MAX_TYPE_ORDER = 100;
@@ -234,7 +234,7 @@ export async function deleteTicketType(ctx: DomainContext, typeId: string, repla
           changedConcurrently,
         ),
         releaseName(e, ctx.org.orgId, 'ticketType', type.name),
-        ...eventPuts(e, [newEventRecord(ctx.org.orgId, ctx.clock, { type: RETYPE_JOB, subjectId: typeId, data: { ...retyping } })]),
+        ...eventPuts(e, [jobRecord(RETYPE_JOB, ctx.org.orgId, ctx.clock, { subjectId: typeId, data: retyping })]),
       ]);
       return;
     }

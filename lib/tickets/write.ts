@@ -320,7 +320,7 @@ export const SETTLED_DEPENDENTS = 25;
  * a time) and, for a subticket, its parent's open subtickets before it answers, each recount a
  * ticket write of its own (none when the count is already right). So the very next request of
  * anyone (claim-next, the ready list, `isReady`, `openBlockerCount`) sees them ready or blocked.
- * The READINESS_EVENT written with the change stays the backstop: the events function recounts
+ * The READINESS_JOB written with the change stays the backstop: the events function recounts
  * again from what is stored (a recount that finds the count right writes nothing) after a crash
  * between the write and its recounts, or a recount that failed here, which never fails the write.
  */

@@ -2,3 +2,5 @@
 export { createEntry, decideEntry } from './entries.js';
 export { listEntries } from './reports.js';
 export { entryDescription, entryDurationMinutes } from './shapes.js';
+export { timeJobs } from './jobs.js';
+export { TIME_SYNC_KIND, timeSyncDeliveries } from './sync.js';

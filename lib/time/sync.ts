@@ -8,8 +8,9 @@ import type { DomainContext } from '../db/context.js';
 import { LostRace, retryLostRaces } from '../db/races.js';
 import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
-import type { TimeEntryItem, TimeSyncEndpointItem, WebhookDeliveryItem } from '../db/entities/index.js';
-import { newEventRecord, type EventRecord } from '../events/index.js';
+import { TIME_ENTRY_STATES, type TimeEntryItem, type TimeSyncEndpointItem, type WebhookDeliveryItem } from '../db/entities/index.js';
+import * as z from 'zod/mini';
+import { type EventRecord, jobKind, jobRecord, type JobRun } from '../events/index.js';
 import { requireAdmin } from '../organizations/index.js';
 import { type DeliveryKind, automaticDeliveryId, deliveryRecord, envelope, recordOnce, enqueueDeliveries, newWebhookSecret, type PostResult } from '../webhooks/index.js';
 import { enterTimeTracking } from './access.js';
@@ -25,8 +26,33 @@ import { enterTimeTracking } from './access.js';
  * writes the outcome on the entry (`syncStatus`, `syncedAt`, `externalId`, `billed`).
  */
 
-/** The outbox type of a push (internal: not a webhook event). */
-export const TIME_SYNC_EVENT = 'time_entry.sync';
+/**
+ * The job of one push (never a webhook event; its name is the pushed body's `event`): the entry
+ * as it is (or was, for a deletion); the handler adds the ticket's and booking item's references.
+ */
+export const TIME_SYNC_JOB = jobKind(
+  'time_entry.sync',
+  z.object({
+    entryId: z.string(),
+    deleted: z.boolean(),
+    userId: z.string(),
+    userName: z.string(),
+    isAgent: z.boolean(),
+    ticketId: z.nullable(z.string()),
+    boardId: z.nullable(z.string()),
+    bookingItemId: z.nullable(z.string()),
+    date: z.string(),
+    durationMinutes: z.number(),
+    rawMinutes: z.number(),
+    timeFactor: z.nullable(z.number()),
+    description: z.string(),
+    state: z.enum(TIME_ENTRY_STATES),
+    approvedAt: z.nullable(z.string()),
+    externalId: z.nullable(z.string()),
+  }),
+);
+type SyncPayload = z.infer<typeof TIME_SYNC_JOB.payload>;
+const TIME_SYNC_EVENT = TIME_SYNC_JOB.name;
 /** The delivery kind of pushes (WebhookDelivery `kind`). */
 export const TIME_SYNC_KIND = 'timeSync';
 /** How much of a receiver's answer is read: `{"externalId": "…", "billed": true}` and then some. */
@@ -95,8 +121,8 @@ export async function deleteSyncEndpoint(ctx: DomainContext): Promise<void> {
   }
 }
 
-/** What a push carries: the entry as it is (or was, for a deletion); the dispatcher adds the ticket's and booking item's references. */
-function syncPayload(entry: TimeEntryItem, deleted: boolean): Record<string, unknown> {
+/** What a push carries (TIME_SYNC_JOB). */
+function syncPayload(entry: TimeEntryItem, deleted: boolean): SyncPayload {
   return {
     entryId: entry.entryId,
     deleted,
@@ -134,7 +160,7 @@ export function withSyncPush(
   const approved = after?.state === 'APPROVED';
   if (!endpoint || (!approved && !pushedBefore)) return { entry: after, events: [] };
   const deleted = !approved;
-  const event = newEventRecord(entry.orgId, ctx.clock, { type: TIME_SYNC_EVENT, subjectId: entry.entryId, data: syncPayload(entry, deleted) });
+  const event = jobRecord(TIME_SYNC_JOB, entry.orgId, ctx.clock, { subjectId: entry.entryId, data: syncPayload(entry, deleted) });
   if (!after) return { entry: after, events: [event] };
   const marked: TimeEntryItem = { ...after, syncStatus: 'PENDING', syncEventId: event.eventId };
   delete marked.syncError;
@@ -146,17 +172,17 @@ export function withSyncPush(
  * under an id derived from the outbox record (a replayed record creates nothing twice), with
  * the ticket's display id and the booking item's name and external id added to the payload.
  */
-export async function queueTimeSync(event: { eventId: string; orgId: string; occurredAt: string; data: Record<string, unknown> }, clock: Clock): Promise<number> {
+export async function queueTimeSync(event: JobRun<SyncPayload>, clock: Clock): Promise<number> {
   const data = event.data;
   const [endpoint, ticket, item] = await Promise.all([
     db().entities.timeSyncEndpoint.get({ orgId: event.orgId }).go().then((result) => result.data ?? undefined),
-    typeof data.ticketId === 'string' ? db().entities.ticket.get({ ticketId: data.ticketId }).go().then((result) => result.data ?? undefined) : undefined,
-    typeof data.bookingItemId === 'string'
+    data.ticketId ? db().entities.ticket.get({ ticketId: data.ticketId }).go().then((result) => result.data ?? undefined) : undefined,
+    data.bookingItemId
       ? db().entities.bookingItem.get({ orgId: event.orgId, bookingItemId: data.bookingItemId }).go().then((result) => result.data ?? undefined)
       : undefined,
   ]);
   if (!endpoint) {
-    await recordOutcome(event.orgId, String(data.entryId), event.eventId, { success: false, error: 'No sync endpoint is configured' }, clock.now());
+    await recordOutcome(event.orgId, data.entryId, event.eventId, { success: false, error: 'No sync endpoint is configured' }, clock.now());
     return 0;
   }
   const body = envelope(event.eventId, TIME_SYNC_EVENT, event.occurredAt, event.orgId, {

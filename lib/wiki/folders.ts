@@ -5,9 +5,9 @@ import { db } from '../db/service.js';
 import { guarded, inTransactionChunks, transact, type TransactionEntities, type TransactionItem } from '../db/transact.js';
 import { LostRace, retryLostRaces } from '../db/races.js';
 import type { WikiFolderItem, WikiPageItem } from '../db/entities/index.js';
-import { eventPuts, newEventRecord } from '../events/index.js';
+import { eventPuts, jobRecord } from '../events/index.js';
 import { enterSpace } from './spaces.js';
-import { WIKI_PURGE_EVENT } from './purge.js';
+import { WIKI_PURGE_JOB } from './purge.js';
 
 /*
  * Folders of a wiki space (spec §4.13, §7): nested by `parentId`, ordered by `order` then
@@ -196,7 +196,7 @@ export async function deleteFolder(ctx: DomainContext, spaceId: string, folderId
   // One item of each transaction is kept for the purge record of its pages.
   for (const chunk of inTransactionChunks(deletions, 1)) {
     const pageIds = chunk.flatMap((deletion) => (deletion.pageId ? [deletion.pageId] : []));
-    const purge = pageIds.length > 0 ? [newEventRecord(ctx.org.orgId, ctx.clock, { type: WIKI_PURGE_EVENT, subjectId: spaceId, data: { spaceId, pageIds } })] : [];
+    const purge = pageIds.length > 0 ? [jobRecord(WIKI_PURGE_JOB, ctx.org.orgId, ctx.clock, { subjectId: spaceId, data: { spaceId, pageIds } })] : [];
     await transact((e) => [...chunk.map((deletion) => deletion.build(e)), ...eventPuts(e, purge)]);
   }
 }

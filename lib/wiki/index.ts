@@ -1,4 +1,5 @@
 /** Public face of the wiki for other domains: they reach it only through this file. */
 export { getPage } from './pages.js';
 export { searchSpace, searchWiki } from './search.js';
-export { WIKI_SEARCH_INDEX_JOB, indexWikiPage, runWikiSearchIndexJob, sweepStaleWikiIndex } from './search-index.js';
+export { indexWikiPage, sweepStaleWikiIndex } from './search-index.js';
+export { wikiJobs } from './jobs.js';

@@ -7,11 +7,11 @@ import { guarded, transact, type TransactionEntities, type TransactionItem } fro
 import { LostRace, retryLostRaces } from '../db/races.js';
 import { countCall, rateWindow, reportWindows } from '../db/rate-limit.js';
 import { versionKeyOf, type WikiPageItem, type WikiRole, type WikiVersionItem } from '../db/entities/index.js';
-import { eventPuts, newEventRecord } from '../events/index.js';
+import { eventPuts, jobRecord } from '../events/index.js';
 import { chunkCountOf, contentPuts, readContent } from './content.js';
 import { enterSpace, type EnteredSpace } from './spaces.js';
 import { spaceLive } from './folders.js';
-import { WIKI_PURGE_EVENT } from './purge.js';
+import { WIKI_PURGE_JOB } from './purge.js';
 import { pageIndexItems } from './search-index.js';
 
 /*
@@ -238,7 +238,7 @@ export async function updatePage(ctx: DomainContext, spaceId: string, pageId: st
 /** DELETE …/pages/{pageId} (edit): the page goes at once; its versions and content in the background (lib/wiki/purge.ts). */
 export async function deletePage(ctx: DomainContext, spaceId: string, pageId: string): Promise<void> {
   const { page } = await enterPage(ctx, spaceId, pageId, 'edit');
-  const purge = newEventRecord(page.orgId, ctx.clock, { type: WIKI_PURGE_EVENT, subjectId: spaceId, data: { spaceId, pageIds: [pageId] } });
+  const purge = jobRecord(WIKI_PURGE_JOB, page.orgId, ctx.clock, { subjectId: spaceId, data: { spaceId, pageIds: [pageId] } });
   await transact((e) => [
     guarded(e.wikiPage.delete({ orgId: page.orgId, spaceId, pageId }).where((attr, op) => op.exists(attr.pageId)).commit(), () => notFound('Page')),
     ...eventPuts(e, [purge]),

@@ -1,13 +1,13 @@
 import type { Clock } from '../core/clock.js';
 import { db } from '../db/service.js';
-import { continueJob, type DispatchedEvent } from '../events/index.js';
+import * as z from 'zod/mini';
+import { continueJob, jobKind, type JobRun } from '../events/index.js';
 import { forgetPages } from './search-index.js';
 
 /*
  * Background deletion of wiki content. Deleting a space (or a page, or a folder with its
  * contents) removes what the API shows in its own transaction and writes an internal outbox
- * record of this type; the stream consumer hands it to `purgeWiki` (wired in
- * functions/events.ts), which deletes what is left: a whole space's partition, or the
+ * job of this kind; the events function runs it (`purgeWiki`, lib/wiki/jobs.ts), which deletes what is left: a whole space's partition, or the
  * versions and content of some pages. It deletes at most PURGE_ITEMS_PER_RUN items per run and
  * then writes a record that continues, so no size of space runs into the function's timeout.
  * Deleted pages leave the search index (`forgetPages`); a deleted space's index entries, records
@@ -15,15 +15,17 @@ import { forgetPages } from './search-index.js';
  * A replayed record deletes what is already gone: nothing.
  */
 
-export const WIKI_PURGE_EVENT = 'wiki.purge';
-
-export interface WikiPurge {
-  spaceId: string;
-  /** Only these pages' versions and content (the space lives on); the whole space when absent. */
-  pageIds?: string[];
-  /** Set on the continuations of a pages' purge: the pages already left the search index. */
-  unindexed?: boolean;
-}
+export const WIKI_PURGE_JOB = jobKind(
+  'wiki.purge',
+  z.object({
+    spaceId: z.string(),
+    /** Only these pages' versions and content (the space lives on); the whole space when absent. */
+    pageIds: z.optional(z.array(z.string())),
+    /** Set on the continuations of a pages' purge: the pages already left the search index. */
+    unindexed: z.optional(z.boolean()),
+  }),
+);
+export type WikiPurge = z.infer<typeof WIKI_PURGE_JOB.payload>;
 
 /** Items one run deletes before handing the rest to a new record. */
 export const PURGE_ITEMS_PER_RUN = 4000;
@@ -79,14 +81,14 @@ async function pending(orgId: string, purge: WikiPurge, limit: number): Promise<
 }
 
 /** Runs one purge record: deletes up to PURGE_ITEMS_PER_RUN items, four batches at a time, and records a continuation if more remain. */
-export async function purgeWiki(event: DispatchedEvent, clock: Clock, itemsPerRun = PURGE_ITEMS_PER_RUN): Promise<number> {
-  const purge = event.data as unknown as WikiPurge;
+export async function purgeWiki(event: JobRun<WikiPurge>, clock: Clock, itemsPerRun = PURGE_ITEMS_PER_RUN): Promise<number> {
+  const purge = event.data;
   // Deleted pages leave the search index first (by their records, which list their entries).
   if (purge.pageIds && !purge.unindexed) await forgetPages(event.orgId, purge.spaceId, purge.pageIds, clock);
   const { deletions, more } = await pending(event.orgId, purge, itemsPerRun);
   for (let start = 0; start < deletions.length; start += 4) await Promise.all(deletions.slice(start, start + 4).map((run) => run()));
   if (more) {
-    await continueJob(event, clock, { ...purge, ...(purge.pageIds ? { unindexed: true } : {}) });
+    await continueJob(WIKI_PURGE_JOB, event, clock, { ...purge, ...(purge.pageIds ? { unindexed: true } : {}) });
   }
   return 0;
 }

@@ -3,7 +3,8 @@ import { db } from '../db/service.js';
 import type { TransactionEntities, TransactionItem } from '../db/transact.js';
 import { mapLimited } from '../core/concurrency.js';
 import { DELETED_PAGE_VERSION, SEARCH_PENDING_SHARDS, type WikiPageItem, type WikiSearchDocItem, type WikiTermItem } from '../db/entities/index.js';
-import { eventPuts, newEventRecord, type DispatchedEvent } from '../events/index.js';
+import * as z from 'zod/mini';
+import { eventPuts, jobKind, jobRecord, type JobRun } from '../events/index.js';
 import { identityOf, indexPendingSubject, indexSubject, itemTarget, sweepStaleMarkers, type IndexSubject } from '../search/index.js';
 import { readContent } from './content.js';
 import { pageTermsOf } from './search-rule.js';
@@ -16,12 +17,12 @@ import { pageTermsOf } from './search-rule.js';
  * and clears the marker. A search reads the markers first and judges pending pages itself.
  */
 
-/** The internal outbox record (a job, never a webhook event) that indexes one page's words. */
-export const WIKI_SEARCH_INDEX_JOB = 'wiki.search-index';
+/** The job that indexes one page's words. */
+export const WIKI_SEARCH_INDEX_JOB = jobKind('wiki.search-index', z.object({ spaceId: z.string(), pageId: z.string() }));
 
 /** The marker and the job of a page write that changes its title or content (in the write's transaction). */
 export function pageIndexItems(e: TransactionEntities, page: Pick<WikiPageItem, 'orgId' | 'spaceId' | 'pageId' | 'version'>, clock: Clock): TransactionItem[] {
-  const job = newEventRecord(page.orgId, clock, { type: WIKI_SEARCH_INDEX_JOB, subjectId: `wikisearch:${page.pageId}`, data: { spaceId: page.spaceId, pageId: page.pageId } });
+  const job = jobRecord(WIKI_SEARCH_INDEX_JOB, page.orgId, clock, { subjectId: `wikisearch:${page.pageId}`, data: { spaceId: page.spaceId, pageId: page.pageId } });
   return [e.wikiSearchPending.put({ orgId: page.orgId, spaceId: page.spaceId, pageId: page.pageId, version: page.version, at: job.occurredAt }).commit(), ...eventPuts(e, [job])];
 }
 
@@ -71,10 +72,10 @@ export async function forgetPages(orgId: string, spaceId: string, pageIds: strin
   });
 }
 
-/** The events function's handler of WIKI_SEARCH_INDEX_JOB. */
-export async function runWikiSearchIndexJob(event: DispatchedEvent, clock: Clock): Promise<number> {
+/** The handler of WIKI_SEARCH_INDEX_JOB (lib/wiki/jobs.ts). */
+export async function runWikiSearchIndexJob(event: JobRun<{ spaceId: string; pageId: string }>, clock: Clock): Promise<number> {
   // Only while its marker stands (a replayed or already-covered job writes nothing).
-  await indexPendingSubject(pageSubject(event.orgId, String(event.data.spaceId), String(event.data.pageId)), clock);
+  await indexPendingSubject(pageSubject(event.orgId, event.data.spaceId, event.data.pageId), clock);
   return 0;
 }
 

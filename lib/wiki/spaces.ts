@@ -7,11 +7,11 @@ import { guarded, transact, type TransactionEntities, type TransactionItem } fro
 import { LostRace, retryLostRaces } from '../db/races.js';
 import { countCall, rateWindow, reportWindows } from '../db/rate-limit.js';
 import type { BoardItem, UniqueNameItem, UserItem, WikiMemberMode, WikiRole, WikiSpaceItem } from '../db/entities/index.js';
-import { eventPuts, newEventRecord } from '../events/index.js';
+import { eventPuts, jobRecord } from '../events/index.js';
 import { canSeeBoard, listOrganizationBoards } from '../boards/index.js';
 import { requirePermission, groupDirectoryOf, permissionsOfGroups, claimName, comparableName, releaseName } from '../organizations/index.js';
 import { callerAccess, membersOf, roleAllows, wikiAccess, type WikiAccess } from './roles.js';
-import { WIKI_PURGE_EVENT } from './purge.js';
+import { WIKI_PURGE_JOB } from './purge.js';
 
 /*
  * Wiki spaces (spec §4.13): CRUD, the board link, the member list and the caller's and
@@ -234,7 +234,7 @@ export async function updateSpace(ctx: DomainContext, spaceId: string, input: Pa
 export async function deleteSpace(ctx: DomainContext, spaceId: string): Promise<void> {
   await retryLostRaces(async () => {
     const { space } = await enterSpace(ctx, spaceId, 'manage');
-    const purge = newEventRecord(space.orgId, ctx.clock, { type: WIKI_PURGE_EVENT, subjectId: spaceId, data: { spaceId } });
+    const purge = jobRecord(WIKI_PURGE_JOB, space.orgId, ctx.clock, { subjectId: spaceId, data: { spaceId } });
     await transact((e) => [
       guarded(
         e.wikiSpace

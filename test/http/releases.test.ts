@@ -4,7 +4,7 @@ import { createAgent, createTicket, createBoard, createMilestone } from '../supp
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { db } from '../../lib/db/service.js';
 import { systemClock } from '../../lib/core/clock.js';
-import { detachDeletedRelease, RELEASE_DETACHING_JOB } from '../../lib/releases/index.js';
+import { detachDeletedRelease, RELEASE_DETACHING_JOB } from '../../lib/releases/releases.js';
 import { waitUntil } from '../support/wait.js';
 
 /*
@@ -261,11 +261,11 @@ describe('releases', () => {
     await db().entities.release.patch({ orgId: s.org.orgId, boardId: s.boardId, releaseId: half.id }).set({ isDeleted: true }).go();
     expect((await s.org.call('GET', `${R()}/${half.id}`)).status).toBe(404);
     expect((await s.org.call('POST', `${R()}/${half.id}/tickets`, { body: { ticketId: members[0]!.id } })).status).toBe(404);
-    const step = { eventId: `evt_STEP${Date.now()}`, orgId: s.org.orgId, subjectId: half.id, type: RELEASE_DETACHING_JOB, occurredAt: new Date().toISOString(), data: { boardId: s.boardId, releaseId: half.id } };
+    const step = { eventId: `evt_STEP${Date.now()}`, orgId: s.org.orgId, subjectId: half.id, type: RELEASE_DETACHING_JOB.name, occurredAt: new Date().toISOString(), data: { boardId: s.boardId, releaseId: half.id } };
     await detachDeletedRelease(step, systemClock, 2);
     await detachDeletedRelease(step, systemClock, 2);
     // One continuation, whichever run wrote it; the stream consumer runs it and the item goes.
-    const continuations = (await db().entities.event.query.bySubject({ orgId: s.org.orgId, subjectId: half.id }).go()).data.filter((event) => event.type === RELEASE_DETACHING_JOB);
+    const continuations = (await db().entities.event.query.bySubject({ orgId: s.org.orgId, subjectId: half.id }).go()).data.filter((event) => event.type === RELEASE_DETACHING_JOB.name);
     expect(continuations).toHaveLength(1);
     await waitUntil(() => db().entities.release.get({ orgId: s.org.orgId, boardId: s.boardId, releaseId: half.id }).go({ consistent: true }), (found) => found.data === null);
     for (const t of members) expect((await db().entities.ticket.get({ ticketId: t.id }).go({ consistent: true })).data!.releaseIds ?? []).toEqual([]);

@@ -5,7 +5,7 @@ import { waitUntil } from '../support/wait.js';
 import { allPages, answered } from '../support/lists.js';
 import { db } from '../../lib/db/service.js';
 import { systemClock } from '../../lib/core/clock.js';
-import { newEventRecord } from '../../lib/events/index.js';
+import { jobRecord } from '../../lib/events/index.js';
 import { RECATEGORIZE_JOB, type Recategorizing } from '../../lib/statuses/index.js';
 import { RECATEGORIZED_PER_STEP, recategorizeStep } from '../../lib/tickets/lists/recategorize.js';
 import { sortInColumn } from '../../lib/tickets/lists/filters.js';
@@ -104,7 +104,7 @@ describe('a status moved to another category', () => {
     // The change as the request makes it, without its job record: the test runs the job's first step itself.
     const first: Recategorizing = { statusId: triage, jobId: 'job_TESTFIRST', actorId: org.adminId, actorName: 'Ada Admin' };
     await db().entities.status.patch({ orgId: org.orgId, statusId: triage }).set({ category: 'PLANNING', recategorizing: first.jobId }).go();
-    const event = { ...newEventRecord(org.orgId, systemClock, { type: RECATEGORIZE_JOB, subjectId: triage, data: { ...first } }) };
+    const event = { ...jobRecord(RECATEGORIZE_JOB, org.orgId, systemClock, { subjectId: triage, data: first }), data: first };
     await recategorizeStep(event, systemClock);
     const afterOne = await stored(triage);
     // At least the step's tickets (the events function may already run the continuation the step recorded).

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, createMember, expectValidationError, signupOrg, type ApiResponse, type TestOrg } from '../support/api.js';
 import { waitUntil } from '../support/wait.js';
 import { db } from '../../lib/db/service.js';
-import { purgeWiki, WIKI_PURGE_EVENT } from '../../lib/wiki/purge.js';
+import { purgeWiki, WIKI_PURGE_JOB } from '../../lib/wiki/purge.js';
 import { systemClock } from '../../lib/core/clock.js';
 import { createBoard } from '../support/factories.js';
 
@@ -366,7 +366,7 @@ describe('wiki folders and pages', () => {
     };
     expect(await left()).toBe(9);
     // One run of at most 4 items, as the stream consumer would make it: the rest follows through a new outbox record.
-    await purgeWiki({ eventId: 'evt_test', orgId: org.orgId, subjectId: purged.id, type: WIKI_PURGE_EVENT, occurredAt: new Date().toISOString(), data: { spaceId: purged.id } }, systemClock, 4);
+    await purgeWiki({ eventId: 'evt_test', orgId: org.orgId, subjectId: purged.id, type: WIKI_PURGE_JOB.name, occurredAt: new Date().toISOString(), data: { spaceId: purged.id } }, systemClock, 4);
     expect(await left()).toBeLessThanOrEqual(5);
     expect(await waitUntil(left, (n) => n === 0)).toBe(0);
   });

@@ -10,6 +10,8 @@ import { dirname, join, relative, resolve } from 'node:path';
  * domain, and no domain code imports them or lib/http. Among modules, no import cycle (runtime
  * imports; type-only imports are erased). A domain is reached from outside only through its
  * `index.ts`, its public face; core, db and http are layers, not domains, and are imported by file.
+ * The functions (functions/*.ts, the Lambda entries) stand above lib: they import layers, HTTP
+ * adapters and faces, never a domain's inner file (so a job handler is wired from its domain's face).
  */
 const LIB = resolve('lib');
 
@@ -59,6 +61,14 @@ describe('module graph of lib', () => {
     const bypassing = edges
       .filter((edge) => moduleOf(edge.to) !== moduleOf(edge.from) && !LAYERS.has(moduleOf(edge.to)) && edge.to !== faceOf(moduleOf(edge.to)))
       .map((edge) => `${relative(LIB, edge.from)} → ${relative(LIB, edge.to)}`);
+    expect(bypassing).toEqual([]);
+  });
+
+  it('lets the functions reach a domain only through its face (or an HTTP adapter)', () => {
+    const bypassing = sourceFiles(resolve('functions'))
+      .flatMap(importsOf)
+      .filter((edge) => edge.to.startsWith(`${LIB}/`) && !LAYERS.has(moduleOf(edge.to)) && !isAdapter(edge.to) && edge.to !== faceOf(moduleOf(edge.to)))
+      .map((edge) => `${relative(resolve('.'), edge.from)} → ${relative(LIB, edge.to)}`);
     expect(bypassing).toEqual([]);
   });
 

@@ -1,22 +1,23 @@
 import type { Clock } from '../../core/clock.js';
 import type { DependencyItem } from '../../db/entities/index.js';
 import { inTransactionChunks, transact } from '../../db/transact.js';
-import type { DispatchedEvent } from '../../events/index.js';
+import type { JobRun } from '../../events/index.js';
 import { saveTicket } from '../write.js';
 import { systemContext } from '../system-context.js';
 import { dependencyItemsOf } from './edges.js';
 import { recountBlockers, recountSubtickets } from './recount.js';
+import type { ReadinessChange } from './readiness.js';
 
 /**
- * The events function's handler of READINESS_EVENT, the backstop of the recount the write itself
+ * The handler of READINESS_JOB (lib/tickets/jobs.ts), the backstop of the recount the write itself
  * made before answering (lib/tickets/write.ts, `settleReadiness`): a deleted ticket's
  * dependencies are removed in both directions; the tickets that depended on it have their open
  * blockers recounted; its parents their open subtickets. Every step recounts from what is
  * stored, so a replay, a write that already recounted, or two records racing, converge on the
  * same counts (a recount that finds the count right writes nothing). Queues no delivery.
  */
-export async function propagateReadiness(event: DispatchedEvent, clock: Clock): Promise<number> {
-  const { ticketId, parentIds = [], deleted = false, dependents = true } = event.data as { ticketId: string; parentIds?: string[]; deleted?: boolean; dependents?: boolean };
+export async function propagateReadiness(event: JobRun<ReadinessChange>, clock: Clock): Promise<number> {
+  const { ticketId, parentIds, deleted, dependents } = event.data;
   const ctx = systemContext(clock, { orgId: event.orgId });
   let dependentIds: string[] = [];
   if (dependents || deleted) {

@@ -1,6 +1,7 @@
 import type { TicketItem } from '../../db/entities/index.js';
 import { isQueued } from '../../db/entities/index.js';
-import type { EventInput } from '../../events/index.js';
+import * as z from 'zod/mini';
+import { type EventInput, jobEvent, jobKind } from '../../events/index.js';
 import type { OrgConfig } from '../config.js';
 import { hasLiveClaim } from '../claims/lease.js';
 
@@ -31,18 +32,20 @@ export const isOpenTicket = (ticket: TicketItem | undefined): boolean => !!ticke
  * the tickets that depend on it and the open subtickets of its parents (`propagateReadiness`).
  * Not a webhook event: never in the catalogue, never delivered.
  */
-export const READINESS_EVENT = 'tickets.readiness';
-
-/** What a ticket write changes of other tickets' readiness: its dependents' (it opened or closed), its parents'. */
-export interface ReadinessChange {
-  ticketId: string;
-  parentIds: string[];
-  deleted: boolean;
-  /** It entered or left FINAL, or was deleted while open: its dependents' open blockers change. */
-  dependents: boolean;
-  /** Its parent is the same before and after (a subticket that opened or closed, not one attached or detached, whose parent the write itself updates). */
-  sameParent: boolean;
-}
+export const READINESS_JOB = jobKind(
+  'tickets.readiness',
+  /** What a ticket write changes of other tickets' readiness: its dependents' (it opened or closed), its parents'. */
+  z.object({
+    ticketId: z.string(),
+    parentIds: z.array(z.string()),
+    deleted: z.boolean(),
+    /** It entered or left FINAL, or was deleted while open: its dependents' open blockers change. */
+    dependents: z.boolean(),
+    /** Its parent is the same before and after (a subticket that opened or closed, not one attached or detached, whose parent the write itself updates). */
+    sameParent: z.boolean(),
+  }),
+);
+export type ReadinessChange = z.infer<typeof READINESS_JOB.payload>;
 
 export function readinessChangeOf(before: TicketItem | undefined, after: TicketItem): ReadinessChange | undefined {
   const parentIds = [...new Set([before?.parentTicketId, after.parentTicketId].filter((id): id is string => !!id))];
@@ -54,6 +57,6 @@ export function readinessChangeOf(before: TicketItem | undefined, after: TicketI
 
 export function readinessEventFor(change: ReadinessChange): EventInput {
   // Its own outbox partition, apart from the ticket's webhook events.
-  return { type: READINESS_EVENT, subjectId: `readiness:${change.ticketId}`, data: { ...change } };
+  return jobEvent(READINESS_JOB, { subjectId: `readiness:${change.ticketId}`, data: change });
 }
 

@@ -2,8 +2,8 @@ import { retryLostRaces } from '../../db/races.js';
 import type { Clock } from '../../core/clock.js';
 import { batchGetMixed } from '../../db/batch.js';
 import { queryCount, type QueryParams } from '../../db/projected.js';
-import { continueJob, type DispatchedEvent } from '../../events/index.js';
-import { userSeesBoard, type LostAssignees } from '../../boards/index.js';
+import { continueJob, type JobRun } from '../../events/index.js';
+import { LOST_ASSIGNEES_JOB, userSeesBoard, type LostAssignees } from '../../boards/index.js';
 import { systemContext } from '../system-context.js';
 import type { DomainContext } from '../../db/context.js';
 import { db } from '../../db/service.js';
@@ -73,7 +73,7 @@ export async function countTicketsOfAssignees(orgId: string, boardId: string, us
 export const FLAGGED_PER_STEP = 200;
 
 /**
- * One step of LOST_ASSIGNEES_JOB (wired in functions/events.ts): the next FLAGGED_PER_STEP
+ * One step of LOST_ASSIGNEES_JOB (run by lib/tickets/jobs.ts): the next FLAGGED_PER_STEP
  * tickets one lost user is assigned on the board, flagged as needing reassignment through the
  * ticket write path (ticket.updated, version), then the step that continues: that user's next
  * page, or the next user. A user who can see the board again by the time the step runs (added
@@ -81,8 +81,8 @@ export const FLAGGED_PER_STEP = 200;
  * since. Idempotent: a flagged ticket is not written again, so a step replayed after a crash
  * redoes nothing. Done by the service (actor `system`).
  */
-export async function flagLostAssigneesStep(event: DispatchedEvent, clock: Clock): Promise<number> {
-  const job = event.data as unknown as LostAssignees;
+export async function flagLostAssigneesStep(event: JobRun<LostAssignees>, clock: Clock): Promise<number> {
+  const job = event.data;
   const orgId = event.orgId;
   const index = job.user ?? 0;
   const userId = job.userIds[index];
@@ -105,6 +105,6 @@ export async function flagLostAssigneesStep(event: DispatchedEvent, clock: Clock
     cursor = page.cursor;
   }
   const next: LostAssignees = cursor ? { ...job, user: index, cursor } : { boardId: job.boardId, userIds: job.userIds, user: index + 1 };
-  if (cursor || index + 1 < job.userIds.length) await continueJob(event, clock, { ...next });
+  if (cursor || index + 1 < job.userIds.length) await continueJob(LOST_ASSIGNEES_JOB, event, clock, next);
   return 0;
 }

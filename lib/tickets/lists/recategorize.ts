@@ -5,8 +5,8 @@ import { guarded, isConditionFailure, transact, type TransactionEntities } from 
 import { LostRace, retryLostRaces } from '../../db/races.js';
 import { log } from '../../core/telemetry.js';
 import { STATUS_CATEGORIES, type StatusItem, type TicketItem } from '../../db/entities/index.js';
-import { continueJob, eventPuts, newEventRecord, type DispatchedEvent } from '../../events/index.js';
-import type { Recategorizing } from '../../statuses/index.js';
+import { continueJob, eventPuts, newEventRecord, type JobRun } from '../../events/index.js';
+import { RECATEGORIZE_JOB, type Recategorizing } from '../../statuses/index.js';
 import { readinessChangeOf, readinessEventFor } from '../dependencies/readiness.js';
 import { systemContext } from '../system-context.js';
 import { nextBoardOf } from '../../boards/index.js';
@@ -35,8 +35,8 @@ class Superseded extends Error {}
  * meanwhile (its own job supersedes this one) or a deleted status ends the job without writing.
  * Done by the service, in the name of whoever changed the category.
  */
-export async function recategorizeStep(event: DispatchedEvent, clock: Clock): Promise<number> {
-  const job = event.data as unknown as Recategorizing;
+export async function recategorizeStep(event: JobRun<Recategorizing>, clock: Clock): Promise<number> {
+  const job = event.data;
   const orgId = event.orgId;
   const [status, board] = await Promise.all([
     db().entities.status.get({ orgId, statusId: job.statusId }).go({ consistent: true }).then((result) => result.data),
@@ -62,13 +62,13 @@ export async function recategorizeStep(event: DispatchedEvent, clock: Clock): Pr
       throw error;
     }
     const more = pages.some((page) => page.cursor);
-    await continueJob(event, clock, { ...job, ...(more ? {} : { after: board.boardId }), moved });
+    await continueJob(RECATEGORIZE_JOB, event, clock, { ...job, ...(more ? {} : { after: board.boardId }), moved });
     return 0;
   }
   const pass = job.pass ?? 0;
   if (job.moved && pass + 1 < MAX_PASSES) {
     const { after: _done, ...rest } = job;
-    await continueJob(event, clock, { ...rest, moved: false, pass: pass + 1 });
+    await continueJob(RECATEGORIZE_JOB, event, clock, { ...rest, moved: false, pass: pass + 1 });
     return 0;
   }
   if (job.moved) log.warn('a recategorized status still had tickets to move after every pass', { orgId, statusId: job.statusId });

@@ -4,29 +4,32 @@ import { isConditionFailure } from '../../db/transact.js';
 import { log } from '../../core/telemetry.js';
 import type { TicketItem } from '../../db/entities/index.js';
 import { nextBoardOf } from '../../boards/index.js';
-import { continueJob, type DispatchedEvent } from '../../events/index.js';
+import * as z from 'zod/mini';
+import { continueJob, jobKind, type JobRun } from '../../events/index.js';
 import { loadOrgConfig } from '../config.js';
 import { systemContext } from '../system-context.js';
 import { rewriteTickets } from './bulk.js';
 
-/** The background job that moves a deleted type's tickets to its replacement (wired in functions/events.ts). */
-export const RETYPE_JOB = 'ticketTypes.retype';
+/** The background job that moves a deleted type's tickets to its replacement (run by lib/tickets/jobs.ts). */
+export const RETYPE_JOB = jobKind(
+  'ticketTypes.retype',
+  z.object({
+    fromTypeId: z.string(),
+    /** The last board this walk is done with (boards in id order; absent: none yet). */
+    after: z.optional(z.string()),
+    /** Where the Query of the board after `after` reads on. */
+    cursor: z.optional(z.string()),
+    /** Walks over the boards so far, after the first. */
+    pass: z.optional(z.int().check(z.nonnegative())),
+  }),
+);
+export type Retyping = z.infer<typeof RETYPE_JOB.payload>;
 
 /** Tickets one step reads (about 2 s of writes at most, far inside the function's 60 s). */
 export const RETYPED_PER_STEP = 200;
 
 /** Walks over every board before the type is deleted anyway (a ticket that kept it then shows no type name). */
 const MAX_PASSES = 3;
-
-export interface Retyping {
-  fromTypeId: string;
-  /** The last board this walk is done with (boards in id order; absent: none yet). */
-  after?: string;
-  /** Where the Query of the board after `after` reads on. */
-  cursor?: string;
-  /** Walks over the boards so far, after the first. */
-  pass?: number;
-}
 
 /**
  * One step of moving a deleted type's tickets (the type marked `replacedBy`, so reads already
@@ -39,8 +42,8 @@ export interface Retyping {
  * of replacements ends now (it may have been deleted since, too). Done by the service (actor
  * `system`).
  */
-export async function retypeStep(event: DispatchedEvent, clock: Clock): Promise<number> {
-  const job = event.data as unknown as Retyping;
+export async function retypeStep(event: JobRun<Retyping>, clock: Clock): Promise<number> {
+  const job = event.data;
   const orgId = event.orgId;
   const [board, config] = await Promise.all([nextBoardOf(orgId, job.after), loadOrgConfig(orgId)]);
   const target = config.shownType(job.fromTypeId);
@@ -52,14 +55,14 @@ export async function retypeStep(event: DispatchedEvent, clock: Clock): Promise<
       ticket.typeId === job.fromTypeId ? { changes: { typeId: target.typeId } } : 'skip',
     );
     const next: Retyping = page.cursor ? { ...job, cursor: page.cursor } : { fromTypeId: job.fromTypeId, after: board.boardId, ...(job.pass ? { pass: job.pass } : {}) };
-    await continueJob(event, clock, { ...next });
+    await continueJob(RETYPE_JOB, event, clock, next);
     return 0;
   }
   const type = (await db().entities.ticketType.get({ orgId, typeId: job.fromTypeId }).go({ consistent: true })).data;
   if (!type) return 0;
   const pass = job.pass ?? 0;
   if (type.ticketCount > 0 && target && pass + 1 < MAX_PASSES) {
-    await continueJob(event, clock, { fromTypeId: job.fromTypeId, pass: pass + 1 });
+    await continueJob(RETYPE_JOB, event, clock, { fromTypeId: job.fromTypeId, pass: pass + 1 });
     return 0;
   }
   if (type.ticketCount > 0) log.warn('deleted ticket type kept tickets after every pass', { orgId, typeId: job.fromTypeId, tickets: type.ticketCount });

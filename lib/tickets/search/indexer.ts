@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import { db } from '../../db/service.js';
 import { identityOf, indexPendingSubject, indexSubject, itemTarget, sweepStaleMarkers, type IndexSubject } from '../../search/index.js';
 import { positionKeyOf, SEARCH_PENDING_SHARDS, type TicketItem, type TicketSearchDocItem, type TicketTermItem } from '../../db/entities/index.js';
-import type { DispatchedEvent } from '../../events/index.js';
+import type { JobRun } from '../../events/index.js';
 import { searchTermsOf } from './text.js';
 import { writeCountedEntries, type EntryKey, type StoredEntry } from './counts.js';
 
@@ -124,10 +124,10 @@ export function recordOfEntries(entries: readonly TicketTermItem[]) {
   };
 }
 
-/** The events function's handler of SEARCH_INDEX_JOB. */
-export async function runSearchIndexJob(event: DispatchedEvent, clock: Clock): Promise<number> {
+/** The handler of SEARCH_INDEX_JOB (lib/tickets/jobs.ts). */
+export async function runSearchIndexJob(event: JobRun<{ ticketId: string }>, clock: Clock): Promise<number> {
   // Only while its marker stands: a job replayed after a restart, or covered by a later write's run, writes nothing.
-  await indexPendingSubject(ticketSubject(event.orgId, String(event.data.ticketId)), clock);
+  await indexPendingSubject(ticketSubject(event.orgId, event.data.ticketId), clock);
   return 0;
 }
 

@@ -1,12 +1,13 @@
 import { positionKeyOf, termCountName, type TicketItem } from '../../db/entities/index.js';
 import { db } from '../../db/service.js';
 import type { TransactionEntities, TransactionItem } from '../../db/transact.js';
-import { eventPuts, type EventInput, type EventRecord } from '../../events/index.js';
+import * as z from 'zod/mini';
+import { eventPuts, type EventInput, type EventRecord, jobEvent, jobKind } from '../../events/index.js';
 import { recordOfEntries, termEntriesOf } from './indexer.js';
 import { countUpdate } from './counts.js';
 
-/** The internal outbox record (a job, never a webhook event) that indexes one ticket's search entries. */
-export const SEARCH_INDEX_JOB = 'tickets.search-index';
+/** The job that indexes one ticket's search entries. */
+export const SEARCH_INDEX_JOB = jobKind('tickets.search-index', z.object({ ticketId: z.string() }));
 
 /** Whether a write changes what the ticket's search entries hold: its words, board, status, position, archived or deleted state. */
 export function changesSearchEntries(before: TicketItem | undefined, after: TicketItem): boolean {
@@ -26,7 +27,7 @@ export function changesSearchEntries(before: TicketItem | undefined, after: Tick
 /** The job that brings the ticket's entries up to date (its own outbox partition, apart from the ticket's webhook events). */
 export function searchIndexJobFor(before: TicketItem | undefined, after: TicketItem): EventInput | undefined {
   if (!changesSearchEntries(before, after)) return undefined;
-  return { type: SEARCH_INDEX_JOB, subjectId: `search:${after.ticketId}`, data: { ticketId: after.ticketId } };
+  return jobEvent(SEARCH_INDEX_JOB, { subjectId: `search:${after.ticketId}`, data: { ticketId: after.ticketId } });
 }
 
 /**
