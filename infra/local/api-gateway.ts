@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { AppError } from '../../lib/core/errors.js';
+import { AppError, NotFound } from '../../lib/core/errors.js';
 import { errorResponse } from '../../lib/http/respond.js';
 import { compileRoutes, matchRoute, pathSegments } from '../../lib/http/route-match.js';
 
@@ -47,7 +47,7 @@ export function createApiGateway(routes: { routeKey: string; handler: HttpLambda
 async function handle(dispatch: Dispatch, req: IncomingMessage, res: ServerResponse, options: ApiGatewayOptions): Promise<void> {
   const body = await readBody(req);
   if (body === undefined) {
-    return send(res, errorResponse(new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_PAYLOAD_BYTES} bytes`), randomUUID()));
+    return send(res, errorResponse(new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_PAYLOAD_BYTES} bytes`), randomUUID()));
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -90,7 +90,7 @@ async function dispatchOne(routes: ReturnType<typeof compileRoutes>, handlers: M
   const match = segments ? matchRoute(routes, method, segments) : undefined;
   const routeKey = match?.routeKey ?? '$default';
   const handler = handlers.get(routeKey);
-  if (!handler) return errorResponse(new AppError(404, 'NOT_FOUND', 'No such route'), requestId);
+  if (!handler) return errorResponse(new NotFound('No such route'), requestId);
 
   const headers = { ...request.headers };
   // Payload 2.0 passes cookies in `cookies`, apart from the headers.
@@ -162,8 +162,8 @@ function refuseMalformed(error: NodeJS.ErrnoException, socket: Socket): void {
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const response = errorResponse(
     tooLarge
-      ? new AppError(431, 'HEADERS_TOO_LARGE', `Request headers are larger than ${MAX_HEADER_BYTES} bytes`)
-      : new AppError(400, 'VALIDATION_ERROR', 'Malformed HTTP request', { issues: [{ path: 'request', message: 'Not a valid HTTP/1.1 request' }] }),
+      ? new AppError('HEADERS_TOO_LARGE', `Request headers are larger than ${MAX_HEADER_BYTES} bytes`)
+      : new AppError('VALIDATION_ERROR', 'Malformed HTTP request', { issues: [{ path: 'request', message: 'Not a valid HTTP/1.1 request' }] }),
     randomUUID(),
   );
   const body = Buffer.from(response.body ?? '', 'utf8');

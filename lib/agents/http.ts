@@ -27,7 +27,7 @@ export const agentRoutes: Routes = {
       scope: 'admin',
       summary: 'Create an agent',
       result: agentResult,
-      errors: { 403: ['PLAN_FEATURE_REQUIRED', 'AGENT_LIMIT_REACHED'] },
+      errors: ['PLAN_FEATURE_REQUIRED', 'AGENT_LIMIT_REACHED'],
       status: 201,
       params: orgParams,
       body: z.strictObject({
@@ -124,7 +124,7 @@ export const agentRoutes: Routes = {
       scope: 'admin',
       summary: 'Mint a token for an agent',
       result: createdTokenResult,
-      errors: { 403: ['PLAN_FEATURE_REQUIRED'], 429: ['RATE_LIMITED'] },
+      errors: ['PLAN_FEATURE_REQUIRED', 'RATE_LIMITED'],
       status: 201,
       params: agentParams,
       body: tokenRestrictionsBody,

@@ -1,4 +1,4 @@
-import { AppError, conflict, invalidField, notFound } from '../core/errors.js';
+import { Conflict, conflict, invalidField, notFound } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
@@ -53,9 +53,9 @@ export interface CreateBoardInput {
 }
 
 /** The prefix a create wanted is held by another board (explicit prefix: 409; generated: try the next). */
-class PrefixTaken extends AppError {
+class PrefixTaken extends Conflict {
   constructor(readonly prefix: string) {
-    super(409, 'CONFLICT', `The prefix ${prefix} is already in use`, { field: 'prefix', prefix });
+    super(`The prefix ${prefix} is already in use`, { field: 'prefix', prefix });
   }
 }
 

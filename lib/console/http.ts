@@ -120,7 +120,7 @@ export const consoleRoutes: Routes = {
     open({
       summary: "The console's scripts and styles (hashed names, cached for a year)",
       raw: { contentType: 'application/octet-stream' },
-      errors: { 404: ['NOT_FOUND'] },
+      errors: ['NOT_FOUND'],
       params: z.object({ file: z.string().max(200) }),
       handler: async (_ctx, { params, request }): Promise<RawBody> => asset(params.file, /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')),
     }),

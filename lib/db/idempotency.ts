@@ -1,7 +1,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Clock } from '../core/clock.js';
 import { answerSealingKey } from '../core/config.js';
-import { AppError } from '../core/errors.js';
+import { AppError, Conflict } from '../core/errors.js';
 import { sha256Hex } from '../core/ids.js';
 import { seal, unseal } from '../core/sealed.js';
 import { log } from '../core/telemetry.js';
@@ -48,16 +48,15 @@ export interface IdempotentCall {
 }
 
 export const idempotencyKeyReused = () =>
-  new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used with a different request; use a new key for a new request');
+  new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used with a different request; use a new key for a new request');
 export const idempotencyKeyCommitted = (created: CreatedRef[]) =>
   new AppError(
-    409,
     'IDEMPOTENCY_KEY_COMMITTED',
     'The first request with this idempotency key took effect, but the service stopped before it answered, so there is no answer to give again; read what it created (details.created) instead of repeating it',
     { created },
   );
 export const idempotencyKeyInUse = () =>
-  new AppError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key is still running; retry after it has answered', undefined, { 'Retry-After': '1' });
+  new AppError('IDEMPOTENCY_KEY_IN_USE', 'A request with this idempotency key is still running; retry after it has answered', undefined, { 'Retry-After': '1' });
 
 /**
  * Runs `run` once per (organization, actor, key): the first call runs it and, when `keep` accepts
@@ -150,7 +149,7 @@ async function replay<T>(key: { orgId: string; actorId: string; keyHash: string 
     return JSON.parse(inflateRawSync(Buffer.from(unseal(record.answer, answerSealingKey()), 'base64')).toString('utf8')) as T;
   } catch {
     // Sealed under a key since rotated (docs/operations.md): the answer cannot be given again.
-    throw new AppError(409, 'CONFLICT', 'The first answer to this idempotency key can no longer be read (the service key was rotated); check whether the first request took effect, then use a new key');
+    throw new Conflict('The first answer to this idempotency key can no longer be read (the service key was rotated); check whether the first request took effect, then use a new key');
   }
 }
 
@@ -167,7 +166,7 @@ export function idempotencyKeyOf(header: string | undefined): string | undefined
 /** A key of 1–255 characters, or 400 VALIDATION_ERROR naming `field`. */
 export function checkIdempotencyKey(key: string, field: string): string {
   if (key.length < 1 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw new AppError(400, 'VALIDATION_ERROR', `${field} must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`, {
+    throw new AppError('VALIDATION_ERROR', `${field} must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`, {
       issues: [{ path: field, message: `Must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }],
     });
   }

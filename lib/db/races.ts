@@ -1,4 +1,4 @@
-import { AppError } from '../core/errors.js';
+import { Conflict } from '../core/errors.js';
 
 /**
  * The project's one retry policy for lost races. A race is lost when a write meets a
@@ -47,9 +47,9 @@ export function raceBudget(draw: (attempt: number) => number = racePauseMs): { p
  * counter moved): the caller reads again and decides again. If it keeps losing, this escapes
  * as what it is, a 409 CONFLICT.
  */
-export class LostRace extends AppError {
+export class LostRace extends Conflict {
   constructor(message = 'The resource changed concurrently; retry') {
-    super(409, 'CONFLICT', message);
+    super(message);
     this.name = 'LostRace';
   }
 }

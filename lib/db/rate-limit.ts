@@ -35,7 +35,7 @@ export function rateWindow(scope: string, key: string, limit: number, windowSeco
 export function rateLimited(window: RateWindowRef, now: Date, message = `At most ${window.limit} calls per ${describeSeconds(window.windowSeconds)}; retry later`): AppError {
   const retryAfter = Math.max(1, window.end - Math.floor(now.getTime() / 1000));
   const policy = window.key.split('#')[0];
-  return new AppError(429, 'RATE_LIMITED', message, { limit: window.limit, retryAfterSeconds: retryAfter }, {
+  return new AppError('RATE_LIMITED', message, { limit: window.limit, retryAfterSeconds: retryAfter }, {
     'Retry-After': String(retryAfter),
     'RateLimit-Policy': `"${policy}";q=${window.limit};w=${window.windowSeconds}`,
     RateLimit: `"${policy}";r=0;t=${retryAfter}`,

@@ -36,7 +36,7 @@ export async function authenticateRequest(request: RequestInfo, clock: Clock): P
       ...(addressedSlugOf(request.headers) ? [`resource_metadata="${resourceMetadataUrl(originOf(request))}"`] : []),
       ...(sent ? ['error="invalid_token"'] : []),
     ];
-    throw new AppError(401, error.code, error.message, error.details, { ...error.headers, 'WWW-Authenticate': challenge.length ? `Bearer ${challenge.join(', ')}` : 'Bearer' });
+    throw new AppError(error.code, error.message, error.details, { ...error.headers, 'WWW-Authenticate': challenge.length ? `Bearer ${challenge.join(', ')}` : 'Bearer' });
   }
 }
 
@@ -46,7 +46,7 @@ export function enforceOAuthScopes(ctx: DomainContext, needed: readonly OAuthSco
   if (!granted) return;
   const missing = needed.filter((scope) => !granted.includes(scope));
   if (missing.length === 0) return;
-  throw new AppError(403, 'INSUFFICIENT_SCOPE', `This token lacks the scope ${missing.join(' and ')}`, { required: needed, granted }, {
+  throw new AppError('INSUFFICIENT_SCOPE', `This token lacks the scope ${missing.join(' and ')}`, { required: needed, granted }, {
     'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${needed.join(' ')}"`,
   });
 }

@@ -1,4 +1,4 @@
-import { AppError } from '../core/errors.js';
+import { AppError, NotFound } from '../core/errors.js';
 import { embedded } from '../core/embedded.js';
 import { open, type Routes } from './routes.js';
 import { allowedMethods, compileRoutes, malformedPath, pathSegments, type CompiledRoute } from './route-match.js';
@@ -10,15 +10,15 @@ import { allowedMethods, compileRoutes, malformedPath, pathSegments, type Compil
  */
 export const fallbackRoutes: Routes = {
   $default: open({
-    errors: { 404: ['NOT_FOUND'], 405: ['METHOD_NOT_ALLOWED'] },
+    errors: ['NOT_FOUND', 'METHOD_NOT_ALLOWED'],
     handler: async (_ctx, { request }) => {
       const segments = pathSegments(request.path);
       if (!segments) throw malformedPath();
       const allowed = allowedMethods(knownRoutes(), segments);
       if (allowed.length > 0) {
-        throw new AppError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on this path`, { allowed }, { Allow: allowed.join(', ') });
+        throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on this path`, { allowed }, { Allow: allowed.join(', ') });
       }
-      throw new AppError(404, 'NOT_FOUND', 'No such route');
+      throw new NotFound('No such route');
     },
   }),
 };

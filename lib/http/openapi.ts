@@ -84,7 +84,7 @@ function operation(routeKey: string, route: Route, tag: string, method: string, 
   for (const [errorStatus, codes] of errorResponses(routeKey, route)) {
     if (responses[String(errorStatus)]) continue; // a page of a `raw` route
     responses[String(errorStatus)] = {
-      description: `${errorDescription(errorStatus)}. Codes: ${[...codes].map((code) => `\`${code}\``).join(', ')}`,
+      description: `${errorDescription(errorStatus)}. Codes:\n${[...codes].map(([code, meaning]) => `- \`${code}\`: ${meaning}`).join('\n')}`,
       content: { 'application/json': { schema: route.errorFormat === 'oauth' ? oauthErrorBody : errorBody } },
     };
   }

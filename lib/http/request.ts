@@ -11,7 +11,7 @@ import type { Route } from './routes.js';
 export function claimFenceOf(headers: Record<string, string | undefined>): number | undefined {
   const value = headers['x-claim-count'];
   if (value === undefined) return undefined;
-  if (!/^\d{1,9}$/.test(value.trim())) throw new AppError(400, 'VALIDATION_ERROR', 'X-Claim-Count must be a claim count (a non-negative integer)', { issues: [{ path: 'X-Claim-Count', message: 'Not a non-negative integer' }] });
+  if (!/^\d{1,9}$/.test(value.trim())) throw new AppError('VALIDATION_ERROR', 'X-Claim-Count must be a claim count (a non-negative integer)', { issues: [{ path: 'X-Claim-Count', message: 'Not a non-negative integer' }] });
   return Number(value.trim());
 }
 
@@ -25,12 +25,12 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 export function requestBodyText(event: APIGatewayProxyEventV2, maxBytes: number): string | undefined {
   if (!event.body) return undefined;
   const bytes = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
-  if (bytes.length > maxBytes) throw new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`);
+  if (bytes.length > maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBytes} bytes`);
   if (!event.isBase64Encoded) return event.body;
   try {
     return strictUtf8.decode(bytes);
   } catch {
-    throw new AppError(400, 'VALIDATION_ERROR', 'Request body is not valid UTF-8', { issues: [{ path: 'body', message: 'Not valid UTF-8' }] });
+    throw new AppError('VALIDATION_ERROR', 'Request body is not valid UTF-8', { issues: [{ path: 'body', message: 'Not valid UTF-8' }] });
   }
 }
 
@@ -51,13 +51,13 @@ export function parseBody(route: Route, headers: Record<string, string | undefin
   if (JSON_MEDIA_TYPE.test(contentType)) return parseJson(text);
   if (route.bodyFormat === 'form' && contentType === FORM) return parseForm(text);
   const accepted = route.bodyFormat === 'form' ? `${FORM} or application/json` : 'application/json';
-  throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `The request body must be ${accepted} (Content-Type: ${contentType || 'none'})`, { accepted: accepted.split(' or ') });
+  throw new AppError('UNSUPPORTED_MEDIA_TYPE', `The request body must be ${accepted} (Content-Type: ${contentType || 'none'})`, { accepted: accepted.split(' or ') });
 }
 
 function parseForm(text: string): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(text)) {
-    if (name in fields) throw new AppError(400, 'VALIDATION_ERROR', `Parameter ${name} is repeated`, { issues: [{ path: name, message: 'Repeated parameter' }] });
+    if (name in fields) throw new AppError('VALIDATION_ERROR', `Parameter ${name} is repeated`, { issues: [{ path: name, message: 'Repeated parameter' }] });
     fields[name] = value;
   }
   return fields;
@@ -102,7 +102,7 @@ export function jsonNestsDeeperThan(text: string, max: number): boolean {
 
 /** 400 VALIDATION_ERROR for a body nested deeper than MAX_JSON_DEPTH. */
 export function nestingTooDeep(): AppError {
-  return new AppError(400, 'VALIDATION_ERROR', `Request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`, {
+  return new AppError('VALIDATION_ERROR', `Request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`, {
     issues: [{ path: 'body', message: `Nested deeper than ${MAX_JSON_DEPTH} levels` }],
     maxDepth: MAX_JSON_DEPTH,
   });
@@ -113,7 +113,7 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new AppError(400, 'VALIDATION_ERROR', 'Request body is not valid JSON', { issues: [{ path: 'body', message: 'Malformed JSON' }] });
+    throw new AppError('VALIDATION_ERROR', 'Request body is not valid JSON', { issues: [{ path: 'body', message: 'Malformed JSON' }] });
   }
 }
 

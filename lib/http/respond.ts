@@ -1,4 +1,4 @@
-import { AppError } from '../core/errors.js';
+import { AppError, oauthCodeOf } from '../core/errors.js';
 import { log } from '../core/telemetry.js';
 
 export interface HttpResponse {
@@ -19,27 +19,6 @@ export function jsonResponse(statusCode: number, body: unknown, headers: Record<
 }
 
 /**
- * The OAuth code a service error answers with on an OAuth route: OAuth codes as they are, the
- * service's generic ones mapped to their RFC 6749 / RFC 6750 counterparts.
- */
-function oauthCodeOf(error: AppError): string {
-  switch (error.code) {
-    case 'VALIDATION_ERROR':
-    case 'PAYLOAD_TOO_LARGE':
-    case 'UNSUPPORTED_MEDIA_TYPE':
-      return 'invalid_request';
-    case 'UNAUTHENTICATED':
-      return 'invalid_token';
-    case 'FORBIDDEN':
-      return 'access_denied';
-    case 'INTERNAL_ERROR':
-      return 'server_error';
-    default:
-      return error.code.toLowerCase();
-  }
-}
-
-/**
  * The one place where errors become HTTP responses: the service's envelope (DESIGN.md §4), or
  * for OAuth routes RFC 6749 §5.2 JSON (`{error, error_description}`, never cached).
  */
@@ -49,7 +28,7 @@ export function errorResponse(error: unknown, requestId: string, format?: 'oauth
     if (!known) log.error('unhandled error', { requestId }, error);
     return jsonResponse(
       known?.status ?? 500,
-      { error: known ? oauthCodeOf(known) : 'server_error', error_description: known?.message ?? 'Internal error' },
+      { error: known ? oauthCodeOf(known.code) : 'server_error', error_description: known?.message ?? 'Internal error' },
       { ...known?.headers, pragma: 'no-cache' },
     );
   }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { Route } from './routes.js';
+import { ERRORS, type ErrorCode, oauthCodeOf } from '../core/errors.js';
 
 /**
  * What a route answers, derived from its declaration: the success status and body (the route's
@@ -64,44 +65,45 @@ const describe: Record<number, string> = {
   500: 'Unexpected error; nothing internal is revealed',
 };
 
-/** Every error status the route can answer, with the codes each can carry. */
-export function errorResponses(routeKey: string, route: Route): Map<number, Set<string>> {
-  const errors = new Map<number, Set<string>>();
-  const add = (status: number, ...codes: string[]) => {
-    const known = errors.get(status) ?? new Set<string>();
-    for (const code of codes) known.add(code);
-    errors.set(status, known);
+/**
+ * Every error status the route can answer, with the codes each can carry (as the route answers
+ * them: an OAuth route's in their RFC form) and what each means, from the catalogue
+ * (lib/core/errors.ts), which also gives each code its status.
+ */
+export function errorResponses(routeKey: string, route: Route): Map<number, Map<string, string>> {
+  const declared = new Set<ErrorCode>();
+  const add = (...codes: readonly ErrorCode[]) => {
+    for (const code of codes) declared.add(code);
   };
   const method = routeKey.split(' ')[0];
   // Every request: a body that is not JSON or not UTF-8 or a malformed path, an oversized body, the unexpected.
-  add(400, 'VALIDATION_ERROR');
-  add(413, 'PAYLOAD_TOO_LARGE');
-  add(500, 'INTERNAL_ERROR');
-  if (route.body) add(415, 'UNSUPPORTED_MEDIA_TYPE');
-  if (route.auth === 'credential' || route.auth === 'platform' || (route.auth === 'none' && route.optionalCredential)) add(401, 'UNAUTHENTICATED');
+  add('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'INTERNAL_ERROR');
+  if (route.body) add('UNSUPPORTED_MEDIA_TYPE');
+  if (route.auth === 'credential' || route.auth === 'platform' || (route.auth === 'none' && route.optionalCredential)) add('UNAUTHENTICATED');
   if (route.auth === 'credential') {
-    add(403, 'FORBIDDEN', 'INSUFFICIENT_SCOPE');
+    add('FORBIDDEN', 'INSUFFICIENT_SCOPE');
     // The general per-credential limit (CREDENTIAL_RATE_LIMIT).
-    add(429, 'RATE_LIMITED');
+    add('RATE_LIMITED');
     if (method !== 'GET') {
-      add(403, 'PAT_READ_ONLY');
+      add('PAT_READ_ONLY');
       // Any write can meet a concurrent one it cannot merge with (a lost race, a taken name).
-      add(409, 'CONFLICT');
+      add('CONFLICT');
     }
-    if (method === 'DELETE') add(403, 'PAT_DENY_DELETE');
+    if (method === 'DELETE') add('PAT_DENY_DELETE');
     // Every POST with a credential takes an Idempotency-Key (lib/db/idempotency.ts).
-    if (method === 'POST') {
-      add(409, 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_COMMITTED');
-      add(422, 'IDEMPOTENCY_KEY_REUSED');
-    }
-    if (route.fence) add(409, 'CLAIM_SUPERSEDED', 'CLAIM_NOT_HELD');
+    if (method === 'POST') add('IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_COMMITTED', 'IDEMPOTENCY_KEY_REUSED');
+    if (route.fence) add('CLAIM_SUPERSEDED', 'CLAIM_NOT_HELD');
   }
-  if (routeKey.includes('{')) add(404, 'NOT_FOUND');
-  for (const [status, codes] of Object.entries(route.errors ?? {})) add(Number(status), ...(codes ?? []));
-  if (route.errorFormat === 'oauth') {
-    // The generic codes as an OAuth route answers them (lib/http/respond.ts).
-    const generic: Record<string, string> = { VALIDATION_ERROR: 'invalid_request', PAYLOAD_TOO_LARGE: 'invalid_request', UNSUPPORTED_MEDIA_TYPE: 'invalid_request', UNAUTHENTICATED: 'invalid_token', FORBIDDEN: 'access_denied', INTERNAL_ERROR: 'server_error' };
-    for (const [status, codes] of errors) errors.set(status, new Set([...codes].map((code) => generic[code] ?? code.toLowerCase())));
+  if (routeKey.includes('{')) add('NOT_FOUND');
+  add(...(route.errors ?? []));
+  const errors = new Map<number, Map<string, string>>();
+  for (const code of declared) {
+    const { status, meaning } = ERRORS[code];
+    const answered = route.errorFormat === 'oauth' ? oauthCodeOf(code) : code;
+    const codes = errors.get(status) ?? new Map<string, string>();
+    // Generic codes an OAuth route answers as one RFC code keep the first meaning.
+    if (!codes.has(answered)) codes.set(answered, meaning);
+    errors.set(status, codes);
   }
   return new Map([...errors.entries()].sort(([a], [b]) => a - b));
 }

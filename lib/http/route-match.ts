@@ -29,7 +29,7 @@ export function compileRoutes(routeKeys: readonly string[]): CompiledRoute[] {
 
 /** 400 for a path whose percent-encoding cannot be decoded (e.g. `%E0%A4%A`). */
 export const malformedPath = (): AppError =>
-  new AppError(400, 'VALIDATION_ERROR', 'The path is not valid percent-encoded UTF-8', { issues: [{ path: 'path', message: 'Malformed percent-encoding' }] });
+  new AppError('VALIDATION_ERROR', 'The path is not valid percent-encoded UTF-8', { issues: [{ path: 'path', message: 'Malformed percent-encoding' }] });
 
 /** The decoded segments of a raw path, or undefined when its percent-encoding is malformed. */
 export function pathSegments(rawPath: string): string[] | undefined {

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { AppError, notFound } from '../core/errors.js';
+import { AppError, notFound, NotFound } from '../core/errors.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { newId, sha256Hex } from '../core/ids.js';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
@@ -92,7 +92,7 @@ function responseConformance(routes: Routes): middy.MiddlewareObj<APIGatewayProx
     const problem = nonConformance(request.event.routeKey, route, request.response);
     if (!problem) return;
     log.error('response does not match the reference', { route: request.event.routeKey, status: request.response.statusCode, problem });
-    request.response = errorResponse(new AppError(500, 'INTERNAL_ERROR', 'The response does not match the API reference', { mismatch: problem, status: request.response.statusCode, body: request.response.body?.slice(0, 2000) }), traceOf(request).requestId);
+    request.response = errorResponse(new AppError('INTERNAL_ERROR', 'The response does not match the API reference', { mismatch: problem, status: request.response.statusCode, body: request.response.body?.slice(0, 2000) }), traceOf(request).requestId);
   };
   return { after: check, onError: check };
 }
@@ -127,7 +127,7 @@ export function createHttpHandler(routes: Routes, options: HttpHandlerOptions = 
 async function handleRoute(routes: Routes, event: APIGatewayProxyEventV2, trace: RequestTrace, clock: Clock): Promise<HttpResponse> {
   const { requestId } = trace;
   const route = routes[event.routeKey];
-  if (!route) throw new AppError(404, 'NOT_FOUND', 'No such route');
+  if (!route) throw new NotFound('No such route');
   // Checked for every route, whether it reads a body or not: a bad request is refused before any work.
   const bodyText = requestBodyText(event, route.maxBodyBytes ?? MAX_BODY_BYTES);
   if (!pathSegments(event.rawPath)) throw malformedPath();

@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
 import type { OAuthScope } from '../oauth/index.js';
 import type { CursorPage, Page } from '../core/pages.js';
+import type { ErrorCode } from '../core/errors.js';
 
 /*
  * What a route is: its declaration (schemas, the rules it obeys, its handler), the request it
@@ -68,8 +69,8 @@ interface Schemas<P, Q, B, R = unknown, E extends Envelope = Envelope> {
    * success body, checked against every response in test runs. Every route but a 204 has one.
    */
   result?: z.ZodType<R>;
-  /** Error codes this route answers beyond those every route of its kind can (lib/http/responses.ts), by status. */
-  errors?: Partial<Record<number, readonly string[]>>;
+  /** Error codes this route answers beyond those every route of its kind can (lib/http/responses.ts); each code's status is in the catalogue (lib/core/errors.ts). */
+  errors?: readonly ErrorCode[];
   /** One line for the reference (OpenAPI `summary`). */
   summary?: string;
   /** More about the operation, when the summary is not enough (OpenAPI `description`). */

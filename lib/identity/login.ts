@@ -7,7 +7,7 @@ import { presentUser } from '../users/index.js';
 import { hashPassword, verifyPassword } from '../core/passwords.js';
 import { issueSession } from './session-issuer.js';
 
-const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'Invalid e-mail or password', undefined, { 'WWW-Authenticate': 'Bearer' });
+const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Invalid e-mail or password', undefined, { 'WWW-Authenticate': 'Bearer' });
 
 /** Failed sign-ins allowed per account (organization and e-mail) in one window. */
 export const LOGIN_FAILURES_PER_ACCOUNT = 10;
@@ -73,7 +73,7 @@ export async function endSession(ctx: DomainContext): Promise<void> {
  */
 export async function logout(ctx: DomainContext): Promise<void> {
   if (ctx.actor.credential.kind !== 'SESSION') {
-    throw new AppError(400, 'VALIDATION_ERROR', 'Only a session can log out; revoke access tokens instead', {
+    throw new AppError('VALIDATION_ERROR', 'Only a session can log out; revoke access tokens instead', {
       issues: [{ path: 'Authorization', message: 'Not a session token' }],
     });
   }

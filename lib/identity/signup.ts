@@ -28,7 +28,7 @@ const RESERVED_SLUGS = new Set(['www', 'api', 'app', 'admin', 'auth', 'mcp', 'st
  */
 export async function signup(ctx: AnonymousContext, input: SignupInput, options: { byPlatformOperator?: boolean } = {}) {
   // With sign-up off, the platform operator still creates organizations (the first one among them).
-  if (!config().signupEnabled && !options.byPlatformOperator) throw new AppError(403, 'FORBIDDEN', 'Sign-up is disabled on this installation; the platform operator creates organizations');
+  if (!config().signupEnabled && !options.byPlatformOperator) throw new AppError('FORBIDDEN', 'Sign-up is disabled on this installation; the platform operator creates organizations');
   if (RESERVED_SLUGS.has(input.slug)) throw conflict('This slug is reserved', { field: 'slug' });
   const now = ctx.clock.now();
   const at = now.toISOString();

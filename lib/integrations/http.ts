@@ -5,7 +5,7 @@ import { deleteIntegration, getIntegration, putIntegration, receiveGithubHook, r
 import { connectedIntegrationResult, hookOutcomeResult, integrationResult } from './shapes.js';
 
 const providerParams = z.object({ provider: z.enum(GIT_PROVIDERS) });
-const REFUSED = { 401: ['UNAUTHENTICATED'] } as const;
+const REFUSED = ['UNAUTHENTICATED'] as const;
 
 /** Routes of the `integrations` group: git provider connections and the providers' inbound hooks (DESIGN.md, Integrations). */
 export const integrationsRoutes: Routes = {

@@ -91,7 +91,7 @@ export const mcpRoutes: Routes = {
         'The remote MCP server: protocol revisions 2026-07-28 and 2025-11-25 (stateless). Any credential as `Authorization: Bearer`; OAuth access tokens need this origin as audience. Tools are offered by what the token allows: read-only tokens and `read` scope see read tools only.',
       raw: { contentType: 'application/json', statuses: MCP_STATUSES, schema: jsonRpcMessage },
       restrictionsCheckedByOperation: true,
-      errors: { 403: ['FORBIDDEN'] },
+      errors: ['FORBIDDEN'],
       handler: (ctx, { request }) => serveMcp(ctx, request),
     }),
   ),

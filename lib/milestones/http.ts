@@ -8,7 +8,7 @@ import { milestoneResult } from './shapes.js';
 
 const boardParams = z.object({ boardId: idParam });
 const milestoneParams = z.object({ boardId: idParam, milestoneId: idParam });
-const FEATURE = { 403: ['FEATURE_DISABLED'] } as const;
+const FEATURE = ['FEATURE_DISABLED'] as const;
 const sortOrder = z.number().int().min(0).max(1_000_000);
 
 /** Routes of the `milestones` group (spec §4.10); every route needs the board's Milestones & Releases feature. */

@@ -22,8 +22,8 @@ import {
   authorizationServerResult, authorizedOrganizationResult, grantResult, jwksResult, protectedResourceResult, registeredClientResult, tokenResult,
 } from './shapes.js';
 
-const ORG_BY_SUBDOMAIN = { 404: ['NOT_FOUND'] } as const;
-const LIMITED_PAGE = { 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'] } as const;
+const ORG_BY_SUBDOMAIN = ['NOT_FOUND'] as const;
+const LIMITED_PAGE = ['NOT_FOUND', 'RATE_LIMITED'] as const;
 const SUBDOMAIN_NOTE =
   "Served on an organization's own origin (`https://<slug>.<base domain>`), or on a shared origin (`npm start` on localhost) for the organization `X-Organization` names; any other request answers 404.";
 const HTML = 'text/html; charset=utf-8';
@@ -190,7 +190,7 @@ export const oauthRoutes: Routes = {
       status: 201,
       errorFormat: 'oauth',
       result: registeredClientResult,
-      errors: { 400: ['invalid_redirect_uri', 'invalid_client_metadata'], 401: ['UNAUTHENTICATED'], 403: ['FORBIDDEN'], 404: ['NOT_FOUND'], 429: ['rate_limited'] },
+      errors: ['invalid_redirect_uri', 'invalid_client_metadata', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'RATE_LIMITED'],
       body: z.object({
         client_name: z.string().trim().min(1).max(200),
         redirect_uris: z.array(storedUrl(2000)).min(1).max(20),
@@ -310,7 +310,7 @@ export const oauthRoutes: Routes = {
       bodyFormat: 'form',
       errorFormat: 'oauth',
       result: tokenResult,
-      errors: { 400: ['invalid_grant', 'invalid_scope', 'invalid_target', 'unauthorized_client', 'unsupported_grant_type'], 401: ['invalid_client'], 404: ['NOT_FOUND'], 429: ['rate_limited'] },
+      errors: ['invalid_grant', 'invalid_scope', 'invalid_target', 'unauthorized_client', 'unsupported_grant_type', 'invalid_client', 'NOT_FOUND', 'RATE_LIMITED'],
       body: z.object({
         grant_type: optionalText(100),
         code: optionalText(200),
@@ -339,7 +339,7 @@ export const oauthRoutes: Routes = {
       bodyFormat: 'form',
       errorFormat: 'oauth',
       result: z.strictObject({}).meta({ id: 'OAuthRevocation', description: 'Empty: the token is revoked now, or was not valid' }),
-      errors: { 401: ['invalid_client'], 404: ['NOT_FOUND'], 429: ['rate_limited'] },
+      errors: ['invalid_client', 'NOT_FOUND', 'RATE_LIMITED'],
       body: z.object({ token: z.string().min(1).max(4000), token_type_hint: optionalText(100), client_id: optionalText(2000), client_secret: optionalText(200) }),
       handler: async (ctx, { body, request }) => {
         const site = await namedSite(request, 'revoke', ctx);
@@ -355,7 +355,7 @@ export const oauthRoutes: Routes = {
       description: 'With an access token of that (registered) client: every organization where you (the same e-mail address) authorized it, the targets of `organization_id` at the token endpoint. With any other credential: this organization, if you authorized the client here.',
       envelope: 'data',
       result: z.array(authorizedOrganizationResult),
-      errors: { 429: ['RATE_LIMITED'] },
+      errors: ['RATE_LIMITED'],
       query: z.strictObject({ client_id: z.string().min(1).max(2000) }),
       handler: async (ctx, { query, request }) => {
         await limitOAuthCalls('account', request.sourceIp, ctx.clock.now());
@@ -369,7 +369,7 @@ export const oauthRoutes: Routes = {
       summary: 'The clients you authorized in this organization',
       envelope: 'data',
       result: z.array(grantResult),
-      errors: { 429: ['RATE_LIMITED'] },
+      errors: ['RATE_LIMITED'],
       handler: async (ctx, { request }) => {
         await limitOAuthCalls('account', request.sourceIp, ctx.clock.now());
         return listGrants(ctx);
@@ -381,7 +381,7 @@ export const oauthRoutes: Routes = {
       scope: 'write',
       summary: 'Revoke a client you authorized (its tokens stop working at once)',
       status: 204,
-      errors: { 429: ['RATE_LIMITED'] },
+      errors: ['RATE_LIMITED'],
       params: z.strictObject({ grantId: z.string().min(1).max(100) }),
       handler: async (ctx, { params, request }) => {
         await limitOAuthCalls('account', request.sourceIp, ctx.clock.now());

@@ -56,7 +56,7 @@ export const organizationRoutes: Routes = {
       summary: 'Create a permission group',
       status: 201,
       result: permissionGroupResult,
-      errors: { 409: ['CONFLICT'] },
+      errors: ['CONFLICT'],
       body: z.strictObject({
         name: requiredText(100),
         color: hexColor,
@@ -80,7 +80,7 @@ export const organizationRoutes: Routes = {
       scope: 'admin',
       summary: 'Update a permission group',
       result: permissionGroupResult,
-      errors: { 409: ['CONFLICT'] },
+      errors: ['CONFLICT'],
       params: groupParams,
       body: z.strictObject({
         name: requiredText(100).optional(),
@@ -94,7 +94,7 @@ export const organizationRoutes: Routes = {
     authenticated({
       scope: 'admin',
       summary: 'Delete a permission group',
-      errors: { 409: ['CONFLICT'] },
+      errors: ['CONFLICT'],
       status: 204,
       params: groupParams,
       handler: (ctx, { params }) => deleteGroup(ctx, params.groupId),

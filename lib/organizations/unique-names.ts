@@ -1,4 +1,4 @@
-import { AppError } from '../core/errors.js';
+import { type AppError, Conflict } from '../core/errors.js';
 import { guarded, type TransactionEntities } from '../db/transact.js';
 import type { UniqueNameScope } from '../db/entities/index.js';
 
@@ -17,7 +17,7 @@ import type { UniqueNameScope } from '../db/entities/index.js';
 export const comparableName = (name: string): string => name.normalize('NFC').toLowerCase();
 
 /** The 409 a taken name gets, from the Query check and from a failed guard alike. */
-export const nameTaken = (what: string, name: string): AppError => new AppError(409, 'CONFLICT', `A ${what} named "${name}" already exists`, { field: 'name' });
+export const nameTaken = (what: string, name: string): AppError => new Conflict(`A ${what} named "${name}" already exists`, { field: 'name' });
 
 export interface NameCheck<T> {
   idOf: (item: T) => string;

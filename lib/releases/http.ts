@@ -8,7 +8,7 @@ import { releaseResult } from './shapes.js';
 
 const boardParams = z.object({ boardId: idParam });
 const releaseParams = z.object({ boardId: idParam, releaseId: idParam });
-const FEATURE = { 403: ['FEATURE_DISABLED'] } as const;
+const FEATURE = ['FEATURE_DISABLED'] as const;
 /** One create is one transaction: the release and a check per milestone. */
 const MAX_MILESTONES_ON_CREATE = 50;
 

@@ -23,7 +23,7 @@ export const teamsRoutes: Routes = {
       scope: 'write',
       summary: 'Create a team',
       result: teamResult,
-      errors: { 403: ['PLAN_FEATURE_REQUIRED'] },
+      errors: ['PLAN_FEATURE_REQUIRED'],
       status: 201,
       body: z.strictObject({
         name: requiredText(100),
@@ -47,7 +47,7 @@ export const teamsRoutes: Routes = {
       scope: 'write',
       summary: 'Update a team',
       result: teamResult,
-      errors: { 403: ['PLAN_FEATURE_REQUIRED'] },
+      errors: ['PLAN_FEATURE_REQUIRED'],
       params: teamPath,
       body: z.strictObject({ name: requiredText(100).optional(), color: hexColor.optional() }),
       handler: (ctx, { params, body }) => updateTeam(ctx, params.teamId, body),
@@ -57,7 +57,7 @@ export const teamsRoutes: Routes = {
     authenticated({
       scope: 'write',
       summary: 'Delete a team',
-      errors: { 403: ['PLAN_FEATURE_REQUIRED'] },
+      errors: ['PLAN_FEATURE_REQUIRED'],
       status: 204,
       params: teamPath,
       handler: (ctx, { params }) => deleteTeam(ctx, params.teamId),
@@ -68,7 +68,7 @@ export const teamsRoutes: Routes = {
       scope: 'write',
       summary: 'Add a member to a team',
       result: teamWithMembersResult,
-      errors: { 403: ['PLAN_FEATURE_REQUIRED'] },
+      errors: ['PLAN_FEATURE_REQUIRED'],
       // 200: the response is the updated team, not a new resource.
       params: teamPath,
       body: z.strictObject({ userId: idParam }),

@@ -45,7 +45,7 @@ export async function patchTicket(ctx: DomainContext, boardId: string, ticketId:
 }
 
 const staleUpdate = (currentUpdatedAt: string | undefined): AppError =>
-  new AppError(409, 'STALE_UPDATE', 'The ticket was changed since it was read; reload it and retry', { currentUpdatedAt: currentUpdatedAt ?? null });
+  new AppError('STALE_UPDATE', 'The ticket was changed since it was read; reload it and retry', { currentUpdatedAt: currentUpdatedAt ?? null });
 
 /**
  * An edit guarded by the `updatedAt` the editor read (optimistic locking, docs/features.md

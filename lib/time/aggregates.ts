@@ -1,4 +1,4 @@
-import { AppError, forbidden } from '../core/errors.js';
+import { AppError } from '../core/errors.js';
 import { activityDelta } from '../activity/index.js';
 import { db } from '../db/service.js';
 import { guarded, transact, type TransactionEntities, type TransactionItem } from '../db/transact.js';
@@ -25,12 +25,24 @@ import { ticketTimeItems } from './ticket-time.js';
  * 403 WEEKLY_HOURS_CAP_REACHED. Details in hours as the cap is (`cap`, `used`: the week's
  * PENDING + APPROVED hours before the request, `requested`), and the exact minutes.
  */
-export const capReached = (capHours: number, usedMinutes: number, requestedMinutes: number): AppError =>
-  forbidden(
-    `This entry would take the agent past its weekly cap of ${capHours} hours`,
-    'WEEKLY_HOURS_CAP_REACHED',
-    { cap: capHours, used: round2(usedMinutes / 60), requested: round2(requestedMinutes / 60), usedMinutes, requestedMinutes },
-  );
+export class WeeklyCapReached extends AppError {
+  constructor(
+    readonly capHours: number,
+    usedMinutes: number,
+    readonly requestedMinutes: number,
+  ) {
+    super('WEEKLY_HOURS_CAP_REACHED', `This entry would take the agent past its weekly cap of ${capHours} hours`, {
+      cap: capHours,
+      used: round2(usedMinutes / 60),
+      requested: round2(requestedMinutes / 60),
+      usedMinutes,
+      requestedMinutes,
+    });
+    this.name = 'WeeklyCapReached';
+  }
+}
+
+export const capReached = (capHours: number, usedMinutes: number, requestedMinutes: number): AppError => new WeeklyCapReached(capHours, usedMinutes, requestedMinutes);
 
 const round2 = (value: number): number => Math.round(value * 100) / 100;
 
@@ -115,10 +127,9 @@ export async function transactWithCap(entry: TimeEntryItem, build: Parameters<ty
   try {
     await transact(build);
   } catch (error) {
-    if (!(error instanceof AppError) || error.code !== 'WEEKLY_HOURS_CAP_REACHED') throw error;
+    if (!(error instanceof WeeklyCapReached)) throw error;
     const week = isoWeekOf(entry.date);
     const counter = (await db().entities.agentWeek.get({ orgId: entry.orgId, agentId: entry.userId, week }).go()).data;
-    const details = error.details as { cap: number; requestedMinutes: number };
-    throw capReached(details.cap, counter?.minutes ?? 0, details.requestedMinutes);
+    throw capReached(error.capHours, counter?.minutes ?? 0, error.requestedMinutes);
   }
 }

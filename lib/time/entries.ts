@@ -279,7 +279,7 @@ async function assertEntryVisible(ctx: DomainContext, entry: TimeEntryItem): Pro
   });
 }
 
-const billed = () => new AppError(409, 'ENTRY_BILLED', 'The entry was billed by the time-booking system and is locked');
+const billed = () => new AppError('ENTRY_BILLED', 'The entry was billed by the time-booking system and is locked');
 
 /**
  * Who may change or delete an entry: its owner, or a holder of time-tracking:approve. A billed
@@ -388,7 +388,7 @@ export async function resyncEntry(ctx: DomainContext, entryId: string) {
     const { entry, endpoint } = await loadEntry(ctx, entryId);
     if (entry.userId !== ctx.actor.userId && !ctx.actor.isAdmin) throw forbidden('Only the owner of an entry or an administrator may re-sync it', 'FORBIDDEN', { requiredRole: 'ADMIN' });
     if (entry.billed) throw billed();
-    if (!endpoint) throw new AppError(409, 'SYNC_NOT_CONFIGURED', 'No time-booking sync endpoint is configured');
+    if (!endpoint) throw new AppError('SYNC_NOT_CONFIGURED', 'No time-booking sync endpoint is configured');
     if (entry.state !== 'APPROVED') throw conflict('Only approved entries are synced', { state: entry.state });
     const stored = await writeEntry(ctx, { before: entry, after: entry, endpoint, cap: { weeklyHoursCap: null } });
     return (await presentEntries(ctx, [stored!]))[0]!;

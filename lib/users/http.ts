@@ -29,7 +29,7 @@ export const userRoutes: Routes = {
       summary: 'Create a user',
       status: 201,
       result: userResult,
-      errors: { 409: ['CONFLICT'] },
+      errors: ['CONFLICT'],
       body: z.strictObject({
         name: requiredText(100),
         email,
@@ -110,7 +110,7 @@ export const userRoutes: Routes = {
         "Mails the address a link to join the organization (valid 7 days, once) with the role and permission groups given (the role's group unless named). Needs `users:manage`, and the caller must hold what the groups grant; only an administrator invites an administrator. Customers are created with `POST /api/v1/users`. Until someone accepts, the invitation is listed and can be withdrawn. Without a mail service configured, the message waits in the platform operator's outbox.",
       status: 201,
       result: invitationResult,
-      errors: { 409: ['CONFLICT'] },
+      errors: ['CONFLICT'],
       body: z.strictObject({
         email,
         role: z.enum(['ADMIN', 'TEAM_MEMBER']).default('TEAM_MEMBER'),
@@ -147,7 +147,7 @@ export const userRoutes: Routes = {
         "`token` is the invitation link's `token` parameter. The person joins with the e-mail address and permission groups of the invitation and is signed in (a session, as sign-in gives). A link works once and for 7 days; one that is not valid any more answers 400 `VALIDATION_ERROR` on `token`.",
       status: 201,
       result: z.strictObject({ organization: organizationBrief, user: userResult, token: z.string().meta({ description: 'Session token (a JWT); send it as `Authorization: Bearer …`' }), expiresIn: z.number().int().meta({ description: 'Seconds until the session expires' }) }).meta({ id: 'AcceptedInvitation' }),
-      errors: { 404: ['NOT_FOUND'], 409: ['CONFLICT'] },
+      errors: ['NOT_FOUND', 'CONFLICT'],
       body: z.strictObject({ token: z.string().min(1).max(200), name: requiredText(100), password: z.string().min(8, 'At least 8 characters').max(256, 'At most 256 characters') }),
       handler: (ctx, { body, request }) => acceptInvitation(ctx, addressedSlugOf(request.headers), body),
     }),

@@ -10,7 +10,7 @@ const endpointParams = z.object({ endpointId: idParam });
 const deliveryParams = z.object({ endpointId: idParam, deliveryId: idParam });
 const url = storedUrl(2000).meta({ description: 'HTTPS URL of a public address' });
 const events = z.array(z.enum(EVENT_TYPES)).min(1, 'At least one event').max(EVENT_TYPES.length);
-const PLAN = { 403: ['PLAN_FEATURE_REQUIRED'] } as const;
+const PLAN = ['PLAN_FEATURE_REQUIRED'] as const;
 
 /** Routes of the `webhooks` group (spec §4.15; Pro plan and up, except the catalogue). */
 export const webhooksRoutes: Routes = {

@@ -184,7 +184,7 @@ export async function deleteFolder(ctx: DomainContext, spaceId: string, folderId
   const inside = new Set(subtree.map((folder) => folder.folderId));
   const contained: WikiPageItem[] = pages.data.filter((page) => page.folderId && inside.has(page.folderId));
   if (!deleteContents && (subtree.length > 1 || contained.length > 0)) {
-    throw new AppError(409, 'FOLDER_NOT_EMPTY', 'The folder has subfolders or pages; delete them first or pass deleteContents=true', {
+    throw new AppError('FOLDER_NOT_EMPTY', 'The folder has subfolders or pages; delete them first or pass deleteContents=true', {
       folders: subtree.length - 1,
       pages: contained.length,
     });

@@ -36,7 +36,7 @@ const spaceFields = {
   icon: optionalText(100).nullable().optional(),
   memberMode: z.enum(WIKI_MEMBER_MODES).optional(),
 };
-const RATE_LIMITED = { 429: ['RATE_LIMITED'] } as const;
+const RATE_LIMITED = ['RATE_LIMITED'] as const;
 
 const content = z
   .string()
@@ -247,7 +247,7 @@ export const wikiRoutes: Routes = {
       summary: 'Change a page (edit role)',
       description: 'A change of title or content makes a new version. With `expectedVersion`, a page at another version is 409 STALE_UPDATE naming the current one.',
       result: pageResult,
-      errors: { 409: ['STALE_UPDATE'] },
+      errors: ['STALE_UPDATE'],
       maxBodyBytes: PAGE_BODY_BYTES,
       params: pageParams,
       body: z.strictObject({
@@ -346,7 +346,7 @@ export const wikiRoutes: Routes = {
       summary: 'Delete a folder (edit role)',
       description: 'A folder with subfolders or pages is 409 FOLDER_NOT_EMPTY unless `deleteContents=true`, which deletes them too.',
       status: 204,
-      errors: { 409: ['FOLDER_NOT_EMPTY'] },
+      errors: ['FOLDER_NOT_EMPTY'],
       params: folderParams,
       query: z.strictObject({ deleteContents: queryBoolean.optional() }),
       handler: (ctx, { params, query }) => deleteFolder(ctx, params.spaceId, params.folderId, query.deleteContents ?? false),

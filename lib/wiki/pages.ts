@@ -165,7 +165,7 @@ export interface PagePatch extends Partial<PageInput> {
 }
 
 const staleUpdate = (page: WikiPageItem) =>
-  new AppError(409, 'STALE_UPDATE', `The page is at version ${page.version}; reload it and apply the change again`, { currentVersion: page.version, updatedAt: page.updatedAt });
+  new AppError('STALE_UPDATE', `The page is at version ${page.version}; reload it and apply the change again`, { currentVersion: page.version, updatedAt: page.updatedAt });
 
 interface SaveOptions {
   /** The new content (undefined: unchanged). */

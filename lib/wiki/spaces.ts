@@ -1,4 +1,4 @@
-import { AppError, forbidden, invalidField, notFound } from '../core/errors.js';
+import { AppError, forbidden, invalidField, notFound, Conflict } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { DomainContext } from '../db/context.js';
 import { db } from '../db/service.js';
@@ -98,8 +98,8 @@ export function slugFrom(name: string): string {
   return slug || 'space';
 }
 
-const slugTaken = (slug: string) => new AppError(409, 'CONFLICT', `A wiki space with the slug "${slug}" already exists`, { field: 'slug' });
-const boardTaken = () => new AppError(409, 'CONFLICT', 'The board is already linked to a wiki space', { field: 'boardId' });
+const slugTaken = (slug: string) => new Conflict(`A wiki space with the slug "${slug}" already exists`, { field: 'slug' });
+const boardTaken = () => new Conflict('The board is already linked to a wiki space', { field: 'boardId' });
 
 /** The transaction items that link a space to a board: the board's one-space guard, and the board still live. */
 function linkItems(e: TransactionEntities, orgId: string, spaceId: string, boardId: string): TransactionItem[] {

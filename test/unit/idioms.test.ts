@@ -11,6 +11,8 @@ import { join, relative, resolve } from 'node:path';
  * - the search copies of a name (`searchName`, `searchText`) are derived by their entity (ElectroDB
  *   `watch`), never written by domain code;
  * - DynamoDB's errors are recognised by the SDK's classes, not by their `name` text;
+ * - an error code acts on is its own class (ClaimRefused, NotFound, WeeklyCapReached…): no control
+ *   flow compares an error's code with a string (docs/design/errors.md);
  * - round trips are asserted in test/http/round-trip-budget.test.ts, the one table of what each
  *   request costs (its routes and its scenarios), so a change of cost is one edit in one file.
  */
@@ -46,6 +48,10 @@ describe('one idiom for each recurring need', () => {
       .filter((path) => path.endsWith('.test.ts') && path !== 'http/round-trip-budget.test.ts' && path !== 'unit/idioms.test.ts')
       .filter((path) => /\.roundTrips\b/.test(readFileSync(join(TEST, path), 'utf8')));
     expect(asserting).toEqual([]);
+  });
+
+  it('tells the errors it acts on apart by their class, never by comparing codes', () => {
+    expect(linesMatching(/\.code\s*[!=]==?\s*'[A-Z][A-Z_]+'|'[A-Z][A-Z_]+'\s*[!=]==?\s*[\w.]*\.code\b|\.includes\([\w.]*\.code\)/)).toEqual([]);
   });
 
   it('recognises DynamoDB errors by their class', () => {

@@ -1,4 +1,5 @@
 import { AppError, forbidden } from '../../core/errors.js';
+import { AlreadyClaimed, ClaimLimitReached, ClaimRefused } from './refusals.js';
 import type { DomainContext } from '../../db/context.js';
 import { addSeconds } from '../../core/clock.js';
 import type { BoardItem, TicketItem } from '../../db/entities/index.js';
@@ -37,11 +38,7 @@ export function claimLimitOf(ctx: DomainContext): number | null {
   return ctx.actor.agent.maxConcurrentClaims ?? ctx.org.defaultMaxConcurrentClaims ?? DEFAULT_MAX_CONCURRENT_CLAIMS;
 }
 
-export const alreadyClaimed = (ticket: TicketItem): AppError =>
-  new AppError(409, 'TICKET_ALREADY_CLAIMED', 'Another actor holds a live claim on this ticket', {
-    claimedBy: { id: ticket.claimedById, name: ticket.claimedByName ?? '' },
-    claimExpiresAt: ticket.claimExpiresAt,
-  });
+export const alreadyClaimed = (ticket: TicketItem): AppError => new AlreadyClaimed({ id: ticket.claimedById, name: ticket.claimedByName ?? '' }, ticket.claimExpiresAt);
 
 /** A heartbeat or release under a named claim answers precisely whether that claim lapsed or was superseded. */
 function throwIfFencedOut(ctx: DomainContext, ticket: TicketItem, now: Date): void {
@@ -52,16 +49,15 @@ function throwIfFencedOut(ctx: DomainContext, ticket: TicketItem, now: Date): vo
 
 /** The ticket left the ready queue after too many lapses in a row: a person lifts the quarantine first. */
 export const quarantined = (ticket: TicketItem): AppError =>
-  new AppError(409, 'TICKET_QUARANTINED', 'This ticket is quarantined after its leases lapsed too often in a row; a person must lift the quarantine', {
+  new ClaimRefused('TICKET_QUARANTINED', 'This ticket is quarantined after its leases lapsed too often in a row; a person must lift the quarantine', {
     since: ticket.quarantinedAt,
     lapses: ticket.quarantineLapses,
   });
 
-const claimNotHeld = (): AppError => new AppError(409, 'CLAIM_NOT_HELD', 'You hold no live claim on this ticket; claim it again');
-/** The failure of the slot counter's guard: the agent holds its maximum (details completed by `claimLimitReached`). */
-const slotsFull = (max: number, heldTicketIds?: string[]): AppError =>
-  forbidden(`The agent already holds its maximum of ${max} concurrent claims`, 'CLAIM_LIMIT_REACHED', { maxConcurrentClaims: max, ...(heldTicketIds ? { heldTicketIds } : {}) });
-const isClaimLimit = (error: unknown): boolean => error instanceof AppError && error.code === 'CLAIM_LIMIT_REACHED';
+const claimNotHeld = (): AppError => new AppError('CLAIM_NOT_HELD', 'You hold no live claim on this ticket; claim it again');
+/** The failure of the slot counter's guard: the agent holds its maximum (the held tickets named by `withClaimSlot`). */
+const slotsFull = (max: number, heldTicketIds?: string[]): AppError => new ClaimLimitReached(max, heldTicketIds);
+const isClaimLimit = (error: unknown): boolean => error instanceof ClaimLimitReached;
 
 export interface ClaimInput {
   leaseSeconds?: number;
@@ -81,7 +77,7 @@ export async function claimTicket(ctx: DomainContext, boardId: string, ticketId:
     return result;
   } catch (error) {
     // Refused because someone else holds it, or the agent holds its maximum: the contention operators watch.
-    if (error instanceof AppError && (error.code === 'TICKET_ALREADY_CLAIMED' || error.code === 'CLAIM_LIMIT_REACHED')) publishMetrics({ ClaimsRefused: 1 }, { reason: error.code });
+    if (error instanceof AlreadyClaimed || error instanceof ClaimLimitReached) publishMetrics({ ClaimsRefused: 1 }, { reason: error.code });
     throw error;
   }
 }
@@ -161,7 +157,7 @@ export async function claimOnce(ctx: DomainContext, boardId: string, ticketId: s
   if (terms.requireReady && !isReady(ticket, terms.requireReady, ctx.clock.now())) throw new NotReady();
   if (ticket.statusCategory === 'FINAL' || (config && config.status(ticket.statusId)?.category === 'FINAL')) {
     // Its own code, so an agent knows to move on rather than retry.
-    throw new AppError(409, 'TICKET_NOT_CLAIMABLE', 'A ticket in a final status cannot be claimed', { statusId: ticket.statusId, category: 'FINAL' });
+    throw new ClaimRefused('TICKET_NOT_CLAIMABLE', 'A ticket in a final status cannot be claimed', { statusId: ticket.statusId, category: 'FINAL' });
   }
   const nowDate = ctx.clock.now();
   const now = nowDate.toISOString();

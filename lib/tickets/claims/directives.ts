@@ -29,7 +29,7 @@ function assertMayDirect(ctx: DomainContext, ticket: TicketItem): void {
   if (!owns && !hasPermission(ctx, 'tickets:edit')) throw forbidden('Missing permission tickets:edit', 'FORBIDDEN', { permission: 'tickets:edit' });
 }
 
-const noLiveLease = (): AppError => new AppError(409, 'CLAIM_NOT_HELD', 'Nobody holds a live claim on this ticket');
+const noLiveLease = (): AppError => new AppError('CLAIM_NOT_HELD', 'Nobody holds a live claim on this ticket');
 
 /** The live lease a person may direct, read consistently (the write is guarded by the ticket's version). */
 async function directableLease(ctx: DomainContext, boardId: string, ticketId: string): Promise<TicketItem> {
@@ -55,7 +55,7 @@ export async function directClaim(ctx: DomainContext, boardId: string, ticketId:
     const current = directiveOf(ticket);
     if (current?.action === 'stop') {
       if (input.action === 'stop') return { directive: presentDirective(current) };
-      throw new AppError(409, 'CLAIM_STOPPING', 'A stop was requested: this lease is ending', { stopDeadline: current.stopDeadline });
+      throw new AppError('CLAIM_STOPPING', 'A stop was requested: this lease is ending', { stopDeadline: current.stopDeadline });
     }
     // Already in force (a pause paused, a resume with nothing paused): nothing to change.
     if ((input.action === 'pause' && current?.action === 'pause') || (input.action === 'resume' && current?.action !== 'pause')) {
@@ -91,7 +91,7 @@ export async function messageClaimHolder(ctx: DomainContext, boardId: string, ti
     const ticket = await directableLease(ctx, boardId, ticketId);
     const pending = pendingMessagesOf(ticket);
     if (pending.length >= MAX_PENDING_MESSAGES) {
-      throw new AppError(409, 'MESSAGES_PENDING', `${MAX_PENDING_MESSAGES} messages already wait for the holder's next heartbeat`, { pending: pending.length });
+      throw new AppError('MESSAGES_PENDING', `${MAX_PENDING_MESSAGES} messages already wait for the holder's next heartbeat`, { pending: pending.length });
     }
     const message: StoredMessage = { id: newId('lmsg'), text: input.text, fromId: ctx.actor.userId, fromName: ctx.actor.name, sentAt: ctx.clock.now().toISOString() };
     await saveTicket(ctx, {

@@ -1,4 +1,5 @@
-import { AppError } from '../../core/errors.js';
+import type { AppError } from '../../core/errors.js';
+import { ClaimRefused } from './refusals.js';
 import type { DomainContext } from '../../db/context.js';
 import type { BoardItem } from '../../db/entities/index.js';
 import { organizationDispatchPaused } from '../../organizations/index.js';
@@ -20,7 +21,7 @@ export function callerDispatchPause(ctx: DomainContext): 'organization' | 'agent
 }
 
 export const dispatchPaused = (scope: DispatchScope): AppError =>
-  new AppError(409, 'DISPATCH_PAUSED', scope === 'budget' ? 'Dispatch is paused' : `Dispatch is paused for this ${scope}`, { scope });
+  new ClaimRefused('DISPATCH_PAUSED', scope === 'budget' ? 'Dispatch is paused' : `Dispatch is paused for this ${scope}`, { scope });
 
 /** A named claim of a new lease is refused while any breaker covering it is thrown (a lease already held is renewed). */
 export function assertDispatchOpen(ctx: DomainContext, board: BoardItem): void {

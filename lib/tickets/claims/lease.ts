@@ -40,9 +40,9 @@ export function fenceRefusal(ticket: TicketItem, writerId: string, fence: number
   const live = hasLiveClaim(ticket, now);
   if (live && ticket.claimedById === writerId && (ticket.claimCount ?? 0) === fence) return undefined;
   if (!live && (ticket.claimCount ?? 0) === fence && (!ticket.claimedById || ticket.claimedById === writerId)) {
-    return new AppError(409, 'CLAIM_NOT_HELD', 'Your claim on this ticket has ended; claim it again', { claimCount: fence });
+    return new AppError('CLAIM_NOT_HELD', 'Your claim on this ticket has ended; claim it again', { claimCount: fence });
   }
-  return new AppError(409, 'CLAIM_SUPERSEDED', 'Your claim on this ticket was superseded; stop working on it', { claimCount: fence, currentClaimCount: ticket.claimCount ?? 0 });
+  return new AppError('CLAIM_SUPERSEDED', 'Your claim on this ticket was superseded; stop working on it', { claimCount: fence, currentClaimCount: ticket.claimCount ?? 0 });
 }
 
 /** A fenced write's check before it writes: throws the precise refusal when the writer's claim is not that live lease. */

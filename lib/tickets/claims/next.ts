@@ -1,4 +1,5 @@
-import { AppError } from '../../core/errors.js';
+import { Conflict, NotFound } from '../../core/errors.js';
+import { AlreadyClaimed, ClaimLimitReached, ClaimRefused } from './refusals.js';
 import type { DomainContext } from '../../db/context.js';
 import type { TicketItem } from '../../db/entities/index.js';
 import { LostRace, racePauseMs } from '../../db/races.js';
@@ -24,7 +25,9 @@ export interface ClaimNextInput extends ReadyFilters {
  */
 const movesOn = (error: unknown): boolean =>
   error instanceof NotReady ||
-  (error instanceof AppError && ['TICKET_ALREADY_CLAIMED', 'TICKET_NOT_CLAIMABLE', 'TICKET_QUARANTINED', 'DISPATCH_PAUSED', 'NOT_FOUND', 'CONFLICT'].includes(error.code) && !(error instanceof LostRace));
+  error instanceof ClaimRefused ||
+  error instanceof NotFound ||
+  (error instanceof Conflict && !(error instanceof LostRace));
 
 /** Candidates a contended claim-next draws its next one from, at random. */
 const CONTENDED_WINDOW = 32;
@@ -103,7 +106,7 @@ export async function claimNext(ctx: DomainContext, input: ClaimNextInput): Prom
     } catch (error) {
       if (!(error instanceof LostRace) && !movesOn(error)) throw refusal(error);
       contended = true;
-      if (error instanceof LostRace || (error instanceof AppError && error.code === 'TICKET_ALREADY_CLAIMED')) rememberContention(ctx.org.orgId, ctx.clock.now().getTime());
+      if (error instanceof LostRace || error instanceof AlreadyClaimed) rememberContention(ctx.org.orgId, ctx.clock.now().getTime());
       if (error instanceof LostRace) changed.push(candidate);
     }
   }
@@ -157,7 +160,7 @@ function rememberContention(orgId: string, now: number): void {
 
 /** A refusal about the caller, counted where operators watch the claim limit. */
 function refusal(error: unknown): unknown {
-  if (error instanceof AppError && error.code === 'CLAIM_LIMIT_REACHED') publishMetrics({ ClaimsRefused: 1 }, { reason: error.code });
+  if (error instanceof ClaimLimitReached) publishMetrics({ ClaimsRefused: 1 }, { reason: error.code });
   return error;
 }
 

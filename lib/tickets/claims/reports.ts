@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { AppError } from '../../core/errors.js';
+import { ApprovalRequired } from '../suggestions/approval-gate.js';
 import { webLink } from '../../core/fields.js';
 import { usage } from '../inputs.js';
 import type { DomainContext } from '../../db/context.js';
@@ -74,7 +75,7 @@ export async function reportRun(ctx: DomainContext, boardId: string, ticketId: s
       const refusal = fenceRefusal(ticket, me, ctx.claimFence, now);
       if (refusal) throw refusal;
     } else if (!hasLiveClaim(ticket, now) || ticket.claimedById !== me) {
-      throw new AppError(409, 'CLAIM_NOT_HELD', 'You hold no live claim on this ticket; claim it first');
+      throw new AppError('CLAIM_NOT_HELD', 'You hold no live claim on this ticket; claim it first');
     }
 
     const target = input.setStatus ? statusFor(input.outcome, config) : undefined;
@@ -117,7 +118,7 @@ export async function reportRun(ctx: DomainContext, boardId: string, ticketId: s
       return await write(target.statusId);
     } catch (error) {
       // The approval gate keeps the status; the report is recorded without it.
-      if (error instanceof AppError && error.code === 'AGENT_APPROVAL_REQUIRED') return { ...(await write(undefined)), approvalRequired: true };
+      if (error instanceof ApprovalRequired) return { ...(await write(undefined)), approvalRequired: true };
       throw error;
     }
   });

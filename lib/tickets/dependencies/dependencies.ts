@@ -132,7 +132,7 @@ export async function addDependency(ctx: DomainContext, boardId: string, ticketI
     if (blockerIds.includes(blocker.ticketId)) return presentDependencies(ctx, board, items, config);
     if (blockerIds.length >= MAX_BLOCKERS_PER_TICKET) throw invalidField('blockerId', `A ticket depends on at most ${MAX_BLOCKERS_PER_TICKET} tickets`);
     const { visited, path } = await findCycle(ctx, ticket, blocker);
-    if (path) throw new AppError(409, 'DEPENDENCY_CYCLE', `${blocker.displayId} already depends on ${ticket.displayId}, directly or through other tickets`, { path });
+    if (path) throw new AppError('DEPENDENCY_CYCLE', `${blocker.displayId} already depends on ${ticket.displayId}, directly or through other tickets`, { path });
     const now = ctx.clock.now().toISOString();
     const move = isOpenTicket(blocker) ? 1 : 0;
     // A ticket already blocked (or a closed blocker) keeps its readiness: its count moves in place,

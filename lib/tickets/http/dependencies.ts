@@ -29,7 +29,7 @@ export const dependencyRoutes: Routes = {
       summary: 'Make a ticket wait for another (idempotent)',
       result: dependenciesResult,
       envelope: 'data',
-      errors: { 409: ['DEPENDENCY_CYCLE'] },
+      errors: ['DEPENDENCY_CYCLE'],
       params: dependencyParams,
       handler: (ctx, { params }) => addDependency(ctx, params.boardId, params.ticketId, params.blockerId),
     }),

@@ -20,7 +20,7 @@ export const suggestionsRoutes: Routes = {
         "Agents' suggested moves still `PENDING`, newest first, on the boards the caller sees, each with its ticket's display id and title: what a person accepts or rejects (`POST …/suggestions/{suggestionId}/accept` or `/reject`). Customer users: 403.",
       result: pendingSuggestionResult,
       envelope: 'page',
-      errors: { 403: ['FORBIDDEN'] },
+      errors: ['FORBIDDEN'],
       query: z.strictObject(pageQuery(50, 100)),
       handler: (ctx, { query }) => listPendingSuggestions(ctx, query),
     }),

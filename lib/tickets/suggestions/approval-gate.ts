@@ -1,4 +1,4 @@
-import { forbidden } from '../../core/errors.js';
+import { AppError } from '../../core/errors.js';
 import type { DomainContext } from '../../db/context.js';
 import type { BoardItem, StatusItem, TicketItem } from '../../db/entities/index.js';
 import { agentPoliciesOf } from '../../organizations/index.js';
@@ -27,6 +27,14 @@ export function requiresApproval(ctx: DomainContext, statusKey: string | undefin
   return agentPoliciesOf(ctx.org).statusTransitionsRequireApproval.includes(statusKey);
 }
 
+/** 403 AGENT_APPROVAL_REQUIRED: its own class, so a run report that meets the gate records itself without the move. */
+export class ApprovalRequired extends AppError {
+  constructor(message: string, details: Record<string, unknown>) {
+    super('AGENT_APPROVAL_REQUIRED', message, details);
+    this.name = 'ApprovalRequired';
+  }
+}
+
 /**
  * The approval gate (spec §3.2 "move by an agent", §7 AGENT_APPROVAL_REQUIRED): an agent's
  * status change into a gated status is refused with 403 AGENT_APPROVAL_REQUIRED and the
@@ -40,9 +48,9 @@ export async function enforceApprovalGate(ctx: DomainContext, move: GatedMove): 
   const details = { statusId: status.statusId, statusKey: status.key };
   if ((move.mode ?? 'record') === 'record' && move.board.explainableStatus) {
     const suggestionId = await recordSuggestion(ctx, { board: move.board, ticket: move.ticket, toStatusId: status.statusId, reason: move.reason });
-    throw forbidden(`Moving to ${status.name} needs a person's approval; a suggestion was recorded`, 'AGENT_APPROVAL_REQUIRED', { suggestionId, ...details });
+    throw new ApprovalRequired(`Moving to ${status.name} needs a person's approval; a suggestion was recorded`, { suggestionId, ...details });
   }
-  throw forbidden(`Moving to ${status.name} needs a person's approval`, 'AGENT_APPROVAL_REQUIRED', details);
+  throw new ApprovalRequired(`Moving to ${status.name} needs a person's approval`, details);
 }
 
 /**
@@ -52,5 +60,5 @@ export async function enforceApprovalGate(ctx: DomainContext, move: GatedMove): 
  */
 export function assertAgentMayCreateIn(ctx: DomainContext, status: StatusItem): void {
   if (!requiresApproval(ctx, status.key)) return;
-  throw forbidden(`Creating a ticket in ${status.name} needs a person's approval`, 'AGENT_APPROVAL_REQUIRED', { statusId: status.statusId, statusKey: status.key });
+  throw new ApprovalRequired(`Creating a ticket in ${status.name} needs a person's approval`, { statusId: status.statusId, statusKey: status.key });
 }
