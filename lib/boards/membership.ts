@@ -4,8 +4,7 @@ import { db } from '../db/service.js';
 import { batchGetMixed } from '../db/batch.js';
 import { guarded, transact } from '../db/transact.js';
 import type { BoardItem, TeamItem, UserItem } from '../db/entities/index.js';
-import * as z from 'zod/mini';
-import { eventPuts, jobKind, jobRecord } from '../events/index.js';
+import { eventPuts, jobKind, jobRecord, type JobPayload } from '../events/index.js';
 import { requirePermission } from '../organizations/index.js';
 import { loadVisibleBoard, membershipGrantsAccess, teamsOf, visibleOrNotFound, type BoardAccessSubject } from './access.js';
 import { boardChanged, patchLiveBoard, writeBoardTeams } from './board-writes.js';
@@ -26,7 +25,7 @@ export type CountTicketsOfAssignees = (orgId: string, boardId: string, userIds: 
  */
 export const LOST_ASSIGNEES_JOB = jobKind(
   'boards.lostAssignees',
-  z.object({
+  (z) => z.object({
     boardId: z.string(),
     /** The users who could see the board before the change and not after it. */
     userIds: z.array(z.string()),
@@ -36,7 +35,7 @@ export const LOST_ASSIGNEES_JOB = jobKind(
     cursor: z.optional(z.string()),
   }),
 );
-export type LostAssignees = z.infer<typeof LOST_ASSIGNEES_JOB.payload>;
+export type LostAssignees = JobPayload<typeof LOST_ASSIGNEES_JOB>;
 
 const lostAssigneesJob = (ctx: DomainContext, boardId: string, userIds: string[]) =>
   jobRecord(LOST_ASSIGNEES_JOB, ctx.org.orgId, ctx.clock, { subjectId: boardId, data: { boardId, userIds } });

@@ -2,4 +2,4 @@
 export { consumeStreamRecords, type DispatchedEvent, type StreamRecordLike } from './consumer.js';
 export { eventDispatcher } from './dispatcher.js';
 export { type EventInput, type EventRecord, eventPuts, newEventRecord } from './outbox.js';
-export { continueJob, defineJob, type Job, type JobHandler, type JobKind, type JobRun, jobEvent, jobKind, jobRecord } from './jobs.js';
+export { continueJob, defineJob, type Job, type JobHandler, type JobKind, type JobPayload, type JobRun, jobEvent, jobKind, jobRecord } from './jobs.js';

@@ -1,4 +1,5 @@
-import { type $ZodType, safeParse } from 'zod/v4/core';
+import type { $ZodType } from 'zod/v4/core';
+import type * as PayloadZod from './payload-zod.js';
 import { sha256Hex } from '../core/ids.js';
 import type { Clock } from '../core/clock.js';
 import { isConditionFailure } from '../db/transact.js';
@@ -14,15 +15,23 @@ import { type EventInput, type EventRecord, newEventRecord } from './outbox.js';
  * domains' jobs (`jobRegistry`), which parses each payload with its kind's schema. A job is
  * enqueued and continued only through its kind, so its payload is typed where it is written
  * and where it is read, with no cast. Payload schemas are written with `zod/mini` (the same
- * schemas, functions instead of methods): the events function's cold start has a goal of 1.1×
- * the floor, and classic zod alone costs about 0.07× of it (docs/performance.md).
+ * schemas, functions instead of methods) and built on first use: a kind declares a function of
+ * `z` that returns its schema, and zod is loaded and the schema built when the first job of the
+ * kind runs, so no function pays for zod in its cold start for declaring a job (the events
+ * function's goal is 1.1× the floor, and classic zod alone costs about 0.07× of it).
  */
 type Payload = Record<string, unknown>;
 
+/** A job's payload schema, built from `zod/mini` when first needed. */
+export type PayloadSchema<P extends Payload> = (z: typeof PayloadZod) => $ZodType<P>;
+
 export interface JobKind<P extends Payload> {
   readonly name: string;
-  readonly payload: $ZodType<P>;
+  readonly payload: PayloadSchema<P>;
 }
+
+/** The payload type a kind declares. */
+export type JobPayload<K> = K extends JobKind<infer P> ? P : never;
 
 /** One run of a job as its handler receives it: the outbox record, its payload parsed. */
 export interface JobRun<P> {
@@ -50,7 +59,7 @@ export type JobOutcome = { queued: number } | { refused: string };
 const declared = new Set<string>();
 
 /** Declares a kind of job: its name (unique, never a webhook event type) and the schema of its payload. */
-export function jobKind<P extends Payload>(name: string, payload: $ZodType<P>): JobKind<P> {
+export function jobKind<P extends Payload>(name: string, payload: PayloadSchema<P>): JobKind<P> {
   if (declared.has(name)) throw new Error(`The job ${name} is declared twice`);
   declared.add(name);
   return { name, payload };
@@ -61,10 +70,13 @@ export const declaredJobKinds = (): string[] => [...declared];
 
 /** A job: its kind and its handler, which receives the payload its kind declares. */
 export function defineJob<P extends Payload>(kind: JobKind<P>, handler: JobHandler<P>): Job {
+  let schema: $ZodType<P> | undefined;
   return {
     name: kind.name,
     run: async (record, clock) => {
-      const parsed = safeParse(kind.payload, record.data);
+      const z = await import('./payload-zod.js');
+      schema ??= kind.payload(z);
+      const parsed = z.safeParse(schema, record.data);
       if (!parsed.success) return { refused: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'data'}: ${issue.message}`).join('; ') };
       return { queued: await handler({ ...record, data: parsed.data }, clock) };
     },

@@ -9,8 +9,7 @@ import { STATUS_CATEGORIES, type BoardItem, type MilestoneItem, type StatusCateg
 import { queryCount, type QueryParams } from '../db/projected.js';
 import { forEachAtMost } from '../core/concurrency.js';
 import { saveTicket, loadOrgConfig, pageOfTickets, systemContext } from '../tickets/index.js';
-import * as z from 'zod/mini';
-import { continueJob, eventPuts, jobKind, jobRecord, type JobRun } from '../events/index.js';
+import { continueJob, eventPuts, jobKind, jobRecord, type JobRun, type JobPayload } from '../events/index.js';
 import type { Clock } from '../core/clock.js';
 import { visibleOrNotFound } from '../boards/index.js';
 import { requirePermission, type Permission, claimName, nameChanges, nameTaken, releaseName } from '../organizations/index.js';
@@ -188,14 +187,14 @@ export const CLEARED_PER_STEP = 200;
 /** The background job that clears a deleted milestone from its tickets (`clearDeletedMilestone`). */
 export const MILESTONE_CLEARING_JOB = jobKind(
   'milestones.clear',
-  z.object({
+  (z) => z.object({
     boardId: z.string(),
     milestoneId: z.string(),
     /** Where the next step reads on in the milestone's index (absent: from its start). */
     cursor: z.optional(z.string()),
   }),
 );
-type MilestoneClearing = z.infer<typeof MILESTONE_CLEARING_JOB.payload>;
+type MilestoneClearing = JobPayload<typeof MILESTONE_CLEARING_JOB>;
 
 /**
  * DELETE …/milestones/{id} (soft): the milestone is marked deleted, its name freed and the

@@ -10,8 +10,7 @@ import type { BoardItem, MilestoneItem, ReleaseItem, TicketItem } from '../db/en
 import type { Permission } from '../organizations/index.js';
 import { enterFeatureBoard, milestonesOf } from '../milestones/index.js';
 import { liveTicketOf, loadTickets, loadOrgConfig, pageOfTickets, joinRelease, leaveRelease, systemContext } from '../tickets/index.js';
-import * as z from 'zod/mini';
-import { continueJob, eventPuts, jobKind, jobRecord, type JobRun } from '../events/index.js';
+import { continueJob, eventPuts, jobKind, jobRecord, type JobRun, type JobPayload } from '../events/index.js';
 import type { Clock } from '../core/clock.js';
 
 /*
@@ -270,14 +269,14 @@ export const DETACHED_PER_STEP = 200;
 /** The background job that detaches a deleted release's tickets and then removes it (`detachDeletedRelease`). */
 export const RELEASE_DETACHING_JOB = jobKind(
   'releases.detach',
-  z.object({
+  (z) => z.object({
     boardId: z.string(),
     releaseId: z.string(),
     /** Where the next step reads on in the release's memberships (absent: from their start). */
     cursor: z.optional(z.string()),
   }),
 );
-type ReleaseDetaching = z.infer<typeof RELEASE_DETACHING_JOB.payload>;
+type ReleaseDetaching = JobPayload<typeof RELEASE_DETACHING_JOB>;
 
 /**
  * DELETE …/releases/{id}: the release is marked deleted and the detaching job recorded, in one

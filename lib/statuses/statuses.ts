@@ -5,8 +5,7 @@ import { newId } from '../core/ids.js';
 import { db } from '../db/service.js';
 import { guarded, inTransactionChunks, transact, type TransactionEntities } from '../db/transact.js';
 import type { StatusCategory, StatusItem } from '../db/entities/index.js';
-import * as z from 'zod/mini';
-import { eventPuts, jobKind, jobRecord } from '../events/index.js';
+import { eventPuts, jobKind, jobRecord, type JobPayload } from '../events/index.js';
 import { requirePermission, assertNameFree as assertFree, claimName, nameChanges, nameTaken, releaseName } from '../organizations/index.js';
 
 /**
@@ -163,7 +162,7 @@ export async function createStatus(ctx: DomainContext, input: CreateStatusInput)
  */
 export const RECATEGORIZE_JOB = jobKind(
   'statuses.recategorize',
-  z.object({
+  (z) => z.object({
     statusId: z.string(),
     /** The status's `recategorizing` mark: a later category change's job supersedes this one. */
     jobId: z.string(),
@@ -178,7 +177,7 @@ export const RECATEGORIZE_JOB = jobKind(
     pass: z.optional(z.int().check(z.nonnegative())),
   }),
 );
-export type Recategorizing = z.infer<typeof RECATEGORIZE_JOB.payload>;
+export type Recategorizing = JobPayload<typeof RECATEGORIZE_JOB>;
 
 export interface UpdateStatusInput {
   name?: string;

@@ -9,8 +9,7 @@ import { LostRace, retryLostRaces } from '../db/races.js';
 import { db } from '../db/service.js';
 import { isConditionFailure } from '../db/transact.js';
 import { TIME_ENTRY_STATES, type TimeEntryItem, type TimeSyncEndpointItem, type WebhookDeliveryItem } from '../db/entities/index.js';
-import * as z from 'zod/mini';
-import { type EventRecord, jobKind, jobRecord, type JobRun } from '../events/index.js';
+import { type EventRecord, jobKind, jobRecord, type JobRun, type JobPayload } from '../events/index.js';
 import { requireAdmin } from '../organizations/index.js';
 import { type DeliveryKind, automaticDeliveryId, deliveryRecord, envelope, recordOnce, enqueueDeliveries, newWebhookSecret, type PostResult } from '../webhooks/index.js';
 import { enterTimeTracking } from './access.js';
@@ -32,7 +31,7 @@ import { enterTimeTracking } from './access.js';
  */
 export const TIME_SYNC_JOB = jobKind(
   'time_entry.sync',
-  z.object({
+  (z) => z.object({
     entryId: z.string(),
     deleted: z.boolean(),
     userId: z.string(),
@@ -51,7 +50,7 @@ export const TIME_SYNC_JOB = jobKind(
     externalId: z.nullable(z.string()),
   }),
 );
-type SyncPayload = z.infer<typeof TIME_SYNC_JOB.payload>;
+type SyncPayload = JobPayload<typeof TIME_SYNC_JOB>;
 const TIME_SYNC_EVENT = TIME_SYNC_JOB.name;
 /** The delivery kind of pushes (WebhookDelivery `kind`). */
 export const TIME_SYNC_KIND = 'timeSync';

@@ -1,7 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { db } from '../db/service.js';
-import * as z from 'zod/mini';
-import { continueJob, jobKind, type JobRun } from '../events/index.js';
+import { continueJob, jobKind, type JobRun, type JobPayload } from '../events/index.js';
 import { forgetPages } from './search-index.js';
 
 /*
@@ -17,7 +16,7 @@ import { forgetPages } from './search-index.js';
 
 export const WIKI_PURGE_JOB = jobKind(
   'wiki.purge',
-  z.object({
+  (z) => z.object({
     spaceId: z.string(),
     /** Only these pages' versions and content (the space lives on); the whole space when absent. */
     pageIds: z.optional(z.array(z.string())),
@@ -25,7 +24,7 @@ export const WIKI_PURGE_JOB = jobKind(
     unindexed: z.optional(z.boolean()),
   }),
 );
-export type WikiPurge = z.infer<typeof WIKI_PURGE_JOB.payload>;
+export type WikiPurge = JobPayload<typeof WIKI_PURGE_JOB>;
 
 /** Items one run deletes before handing the rest to a new record. */
 export const PURGE_ITEMS_PER_RUN = 4000;

@@ -3,7 +3,6 @@ import { db } from '../db/service.js';
 import type { TransactionEntities, TransactionItem } from '../db/transact.js';
 import { mapLimited } from '../core/concurrency.js';
 import { DELETED_PAGE_VERSION, SEARCH_PENDING_SHARDS, type WikiPageItem, type WikiSearchDocItem, type WikiTermItem } from '../db/entities/index.js';
-import * as z from 'zod/mini';
 import { eventPuts, jobKind, jobRecord, type JobRun } from '../events/index.js';
 import { identityOf, indexPendingSubject, indexSubject, itemTarget, sweepStaleMarkers, type IndexSubject } from '../search/index.js';
 import { readContent } from './content.js';
@@ -18,7 +17,7 @@ import { pageTermsOf } from './search-rule.js';
  */
 
 /** The job that indexes one page's words. */
-export const WIKI_SEARCH_INDEX_JOB = jobKind('wiki.search-index', z.object({ spaceId: z.string(), pageId: z.string() }));
+export const WIKI_SEARCH_INDEX_JOB = jobKind('wiki.search-index', (z) => z.object({ spaceId: z.string(), pageId: z.string() }));
 
 /** The marker and the job of a page write that changes its title or content (in the write's transaction). */
 export function pageIndexItems(e: TransactionEntities, page: Pick<WikiPageItem, 'orgId' | 'spaceId' | 'pageId' | 'version'>, clock: Clock): TransactionItem[] {

@@ -2,7 +2,6 @@ import { readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import * as z from 'zod';
 import { declaredJobKinds, defineJob, jobKind, jobRegistry } from '../../lib/events/jobs.js';
 import { eventDispatcher } from '../../lib/events/dispatcher.js';
 import { log } from '../../lib/core/telemetry.js';
@@ -36,8 +35,8 @@ describe('the job registry', () => {
   });
 
   it('refuses a kind declared twice and a job given two handlers, at load', () => {
-    const kind = jobKind('test.twice', z.object({ n: z.number() }));
-    expect(() => jobKind('test.twice', z.object({}))).toThrow('declared twice');
+    const kind = jobKind('test.twice', (z) => z.object({ n: z.number() }));
+    expect(() => jobKind('test.twice', (z) => z.object({}))).toThrow('declared twice');
     const job = defineJob(kind, async () => 0);
     expect(() => jobRegistry([job, job])).toThrow('two handlers');
   });
@@ -46,7 +45,7 @@ describe('the job registry', () => {
 describe('the events dispatcher', () => {
   it('hands a job its parsed payload, and logs a refused payload and an undeclared type with the record id, without throwing (never retried)', async () => {
     const seen: unknown[] = [];
-    const kind = jobKind('test.dispatch', z.object({ ticketId: z.string(), pass: z.number().default(0) }));
+    const kind = jobKind('test.dispatch', (z) => z.object({ ticketId: z.string(), pass: z._default(z.number(), 0) }));
     const dispatch = eventDispatcher([
       defineJob(kind, async (run) => {
         seen.push(run.data);

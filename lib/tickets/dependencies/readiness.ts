@@ -1,7 +1,6 @@
 import type { TicketItem } from '../../db/entities/index.js';
 import { isQueued } from '../../db/entities/index.js';
-import * as z from 'zod/mini';
-import { type EventInput, jobEvent, jobKind } from '../../events/index.js';
+import { type EventInput, jobEvent, jobKind, type JobPayload } from '../../events/index.js';
 import type { OrgConfig } from '../config.js';
 import { hasLiveClaim } from '../claims/lease.js';
 
@@ -35,7 +34,7 @@ export const isOpenTicket = (ticket: TicketItem | undefined): boolean => !!ticke
 export const READINESS_JOB = jobKind(
   'tickets.readiness',
   /** What a ticket write changes of other tickets' readiness: its dependents' (it opened or closed), its parents'. */
-  z.object({
+  (z) => z.object({
     ticketId: z.string(),
     parentIds: z.array(z.string()),
     deleted: z.boolean(),
@@ -45,7 +44,7 @@ export const READINESS_JOB = jobKind(
     sameParent: z.boolean(),
   }),
 );
-export type ReadinessChange = z.infer<typeof READINESS_JOB.payload>;
+export type ReadinessChange = JobPayload<typeof READINESS_JOB>;
 
 export function readinessChangeOf(before: TicketItem | undefined, after: TicketItem): ReadinessChange | undefined {
   const parentIds = [...new Set([before?.parentTicketId, after.parentTicketId].filter((id): id is string => !!id))];

@@ -4,8 +4,7 @@ import { isConditionFailure } from '../../db/transact.js';
 import { log } from '../../core/telemetry.js';
 import type { TicketItem } from '../../db/entities/index.js';
 import { nextBoardOf } from '../../boards/index.js';
-import * as z from 'zod/mini';
-import { continueJob, jobKind, type JobRun } from '../../events/index.js';
+import { continueJob, jobKind, type JobRun, type JobPayload } from '../../events/index.js';
 import { loadOrgConfig } from '../config.js';
 import { systemContext } from '../system-context.js';
 import { rewriteTickets } from './bulk.js';
@@ -13,7 +12,7 @@ import { rewriteTickets } from './bulk.js';
 /** The background job that moves a deleted type's tickets to its replacement (run by lib/tickets/jobs.ts). */
 export const RETYPE_JOB = jobKind(
   'ticketTypes.retype',
-  z.object({
+  (z) => z.object({
     fromTypeId: z.string(),
     /** The last board this walk is done with (boards in id order; absent: none yet). */
     after: z.optional(z.string()),
@@ -23,7 +22,7 @@ export const RETYPE_JOB = jobKind(
     pass: z.optional(z.int().check(z.nonnegative())),
   }),
 );
-export type Retyping = z.infer<typeof RETYPE_JOB.payload>;
+export type Retyping = JobPayload<typeof RETYPE_JOB>;
 
 /** Tickets one step reads (about 2 s of writes at most, far inside the function's 60 s). */
 export const RETYPED_PER_STEP = 200;

@@ -1,13 +1,12 @@
 import { positionKeyOf, termCountName, type TicketItem } from '../../db/entities/index.js';
 import { db } from '../../db/service.js';
 import type { TransactionEntities, TransactionItem } from '../../db/transact.js';
-import * as z from 'zod/mini';
 import { eventPuts, type EventInput, type EventRecord, jobEvent, jobKind } from '../../events/index.js';
 import { recordOfEntries, termEntriesOf } from './indexer.js';
 import { countUpdate } from './counts.js';
 
 /** The job that indexes one ticket's search entries. */
-export const SEARCH_INDEX_JOB = jobKind('tickets.search-index', z.object({ ticketId: z.string() }));
+export const SEARCH_INDEX_JOB = jobKind('tickets.search-index', (z) => z.object({ ticketId: z.string() }));
 
 /** Whether a write changes what the ticket's search entries hold: its words, board, status, position, archived or deleted state. */
 export function changesSearchEntries(before: TicketItem | undefined, after: TicketItem): boolean {
