@@ -7,7 +7,7 @@
 
 interface ErrorEntry {
   readonly status: number;
-  /** What it means to a client: the API reference's error lists and docs/errors.md are generated from it. */
+  /** What it means to a client: the API reference's error lists and docs/design/errors.md are generated from it. */
   readonly meaning: string;
   /** The RFC 6749 / RFC 6750 code an OAuth route answers instead (else the code in lower case). */
   readonly oauth?: string;
