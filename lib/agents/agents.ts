@@ -153,8 +153,7 @@ export async function createAgent(ctx: DomainContext, input: CreateAgentInput) {
     // The agent acts with its group's permissions: no one hands out more than they hold.
     if (groupId) requireHeldPermissions(ctx, permissionsOfGroups(directory, [groupId]), 'give an agent');
     const [users, groups] = await Promise.all([orgUsers(ctx.org.orgId), orgGroups(ctx.org.orgId)]);
-    const liveAgents = ctx.org.liveAgentCount ?? users.filter(isLiveAgent).length;
-    if (liveAgents >= MAX_LIVE_AGENTS) throw agentLimitReached();
+    if ((ctx.org.liveAgentCount ?? 0) >= MAX_LIVE_AGENTS) throw agentLimitReached();
     const ownerId = input.ownerId ?? ctx.actor.userId;
     const owner = users.find((user) => user.userId === ownerId);
     assertValidOwner(owner);
@@ -185,7 +184,7 @@ export async function createAgent(ctx: DomainContext, input: CreateAgentInput) {
           .commit(),
         ownerRequirement,
       ),
-      counterUp(e, ctx.org.orgId, 'liveAgentCount', MAX_LIVE_AGENTS, ctx.org.liveAgentCount === undefined ? liveAgents : undefined, agentLimitReached),
+      counterUp(e, ctx.org.orgId, 'liveAgentCount', MAX_LIVE_AGENTS, agentLimitReached),
       ...(groupId
         ? [guarded(e.permissionGroup.check({ orgId: ctx.org.orgId, groupId }).where((attr, op) => op.exists(attr.groupId)).commit(), () => invalidField('permissionGroupId', 'Unknown permission group'))]
         : []),

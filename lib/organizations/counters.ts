@@ -1,4 +1,3 @@
-import { conflict } from '../core/errors.js';
 import { guarded, type Guarded, type TransactionEntities } from '../db/transact.js';
 
 /** Counters on the organization item that hold a limit under concurrent creates. */
@@ -6,29 +5,10 @@ export type LimitedCounter = 'liveAgentCount' | 'webhookEndpointCount';
 
 /**
  * The transaction item that counts one more against the organization's limit: `+1` guarded by
- * `< limit` (its failure is `limitReached`). An organization whose counter was never written
- * (created before the counter existed) starts it from what was just counted, guarded by the
- * counter's absence (another create that started it meanwhile makes this one retry). Either
- * way two concurrent creates cannot both pass the limit.
+ * `< limit` (its failure is `limitReached`), so two concurrent creates cannot both pass it.
+ * Sign-up starts every counter at 0.
  */
-export function counterUp(
-  e: TransactionEntities,
-  orgId: string,
-  counter: LimitedCounter,
-  limit: number,
-  countedWhenAbsent: number | undefined,
-  limitReached: () => Error,
-): Guarded {
-  if (countedWhenAbsent !== undefined) {
-    return guarded(
-      e.organization
-        .patch({ orgId })
-        .set({ [counter]: countedWhenAbsent + 1 })
-        .where((attr, op) => op.notExists(attr[counter]))
-        .commit(),
-      () => conflict('Created concurrently with another; retry'),
-    );
-  }
+export function counterUp(e: TransactionEntities, orgId: string, counter: LimitedCounter, limit: number, limitReached: () => Error): Guarded {
   return guarded(
     e.organization
       .patch({ orgId })

@@ -49,8 +49,6 @@ export interface IndexSubject<Entry, Stored extends SearchRecord> {
   listed(record: Stored): string[];
   /** For a clean record: whether a listed entry already holds what `entry` holds (it is not written again). */
   holds(record: Stored): (key: string, entry: Entry) => boolean;
-  /** Whether the record's entries have the current layout (default yes); if not, a run rewrites them even at the same version. */
-  laidOut?(record: Stored): boolean;
   /** What the record keeps once the entries are written: attributes set and removed. */
   kept(want: Map<string, Entry>): { set: Record<string, unknown>; remove: string[] };
   /**
@@ -159,7 +157,7 @@ async function indexLeased<Entry, Stored extends SearchRecord>(
   known: Set<string>,
 ): Promise<number> {
   // The index already reflects this version or a later one (this run read the subject before another run finished).
-  if (previous && !previous.dirty && previous.version !== undefined && previous.version >= state.version && subject.laidOut?.(previous) !== false) {
+  if (previous && !previous.dirty && previous.version !== undefined && previous.version >= state.version) {
     await update(subject.record, token, { set: { dirty: false, extra: [] }, remove: LEASE });
     return previous.version;
   }

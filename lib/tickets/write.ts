@@ -102,7 +102,7 @@ export function columnCountDeltas(before: TicketItem | undefined, after: TicketI
 /**
  * The transaction items of a ticket write's ColumnCount deltas: unconditional upserts (they
  * cannot fail a condition), each into one shard picked at random. Every write of a ticket adds
- * them, the ones beside `saveTicket` too (recategorization, the readiness backfill, a parent
+ * them, the ones beside `saveTicket` too (recategorization, a parent
  * written with its subticket). A second ticket of one transaction names its own `shard` (one
  * item may appear only once in a transaction; the readers sum every shard).
  */
@@ -119,12 +119,12 @@ export function columnCountItems(e: TransactionEntities, before: TicketItem | un
  * A ticket written outside `saveTicket` (its bookkeeping only: no timeline, no event): the whole
  * item replaced, guarded by the version it was read at (`onStale` when it changed since), with
  * its ColumnCount deltas and facet entries. The parent written beside its subticket, a recategorized status's
- * tickets and the readiness backfill use it; `shard` as for `columnCountItems`.
+ * tickets use it; `shard` as for `columnCountItems`.
  */
 export function replaceTicketItems(e: TransactionEntities, before: TicketItem, written: TicketItem, onStale: () => Error, shard?: string): TransactionItem[] {
   // Bookkeeping only: what search indexes (words, board, status, position, archived, deleted) changes through saveTicket.
   if (changesSearchEntries(before, written)) throw new Error('A ticket write that changes its search entries goes through saveTicket');
-  const after: TicketItem = { ...written, facetsCounted: true };
+  const after = written;
   return [
     guarded(
       e.ticket
@@ -202,7 +202,6 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
   const written = ended ? { ...withoutClaim(write.after), ...ended.fields } : write.after;
   const after: TicketItem = {
     ...written,
-    facetsCounted: true,
     ...(write.before
       ? { version: write.before.version + 1, updatedAt: written.updatedAt === write.before.updatedAt ? now : written.updatedAt }
       : {}),

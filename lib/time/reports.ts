@@ -102,8 +102,8 @@ export async function listEntries(ctx: DomainContext, query: EntryListQuery) {
   if (query.state === 'PENDING' && query.userId === undefined && hasPermission(ctx, 'time-tracking:approve')) {
     const indexed = await indexedPendingPage(ctx, range, query);
     if (indexed) return indexed;
-    entries = (await db().entities.timeEntry.query.pending({ orgId: ctx.org.orgId }).go({ pages: 'all' })).data;
-    if (range) entries = entries.filter((entry) => entry.date >= range.from && entry.date <= range.to);
+    const byDate = db().entities.timeEntry.query.pendingByDate({ orgId: ctx.org.orgId });
+    entries = (await (range ? byDate.between({ date: range.from }, { date: `${range.to}~` }) : byDate).go({ pages: 'all' })).data;
     entries = await onVisibleBoards(ctx, entries);
   } else {
     const userId = query.userId ?? ctx.actor.userId;
@@ -139,15 +139,14 @@ async function indexedUserPage(ctx: DomainContext, userId: string, range: { from
 }
 
 /**
- * The approvers' queue without a search (an organization whose PENDING entries all carry the
- * `pendingByDate` keys: `timeEntriesByDate`), newest first: that index is in the list's order,
+ * The approvers' queue without a search, newest first (the `pendingByDate` index): that index is in the list's order,
  * so the page is read from its end, DynamoDB keeping the entries of the board asked for and of
  * the boards the caller may see, no further than the page's last entry; the exact total is a
  * COUNT with the same filter, beside it. Undefined for a search, or when the caller sees more
  * boards than a filter names (the entries are then read and filtered here).
  */
 async function indexedPendingPage(ctx: DomainContext, range: { from: string; to: string } | undefined, query: EntryListQuery) {
-  if (!ctx.org.timeEntriesByDate || query.search?.trim()) return undefined;
+  if (query.search?.trim()) return undefined;
   const shown = await boardsShown(ctx);
   if (shown && shown.size > MAX_FILTERED_BOARDS) return undefined;
   const byDate = db().entities.timeEntry.query.pendingByDate({ orgId: ctx.org.orgId });
@@ -215,30 +214,15 @@ export async function listBoardEntries(ctx: DomainContext, boardId: string, quer
   return pageFromIndexEnd(ctx, inPeriod, query, loadVisibleBoard(ctx, boardId));
 }
 
-async function ticketEntries(ctx: DomainContext, boardId: string, ticketId: string) {
-  const [{ ticket }, result] = await Promise.all([
-    loadTicketOnBoard(ctx, boardId, ticketId),
-    db().entities.timeEntry.query.byTicket({ orgId: ctx.org.orgId, ticketKey: ticketId }).go({ pages: 'all' }),
-  ]);
-  return { ticket, entries: result.data.sort(newestFirst) };
-}
-
 /**
  * GET …/tickets/{ticketId}/time-entries: everyone's entries on the ticket, newest first. The
  * ticket's by-date index is in that order, so the page is read from its end with a COUNT beside
- * it (as a board's list is), the ticket's access checked in parallel; an organization whose
- * entries predate that index (`timeEntriesByDate` unset) reads the ticket's entries.
+ * it (as a board's list is), the ticket's access checked in parallel.
  */
 export async function listTicketEntries(ctx: DomainContext, boardId: string, ticketId: string, query: { page: number; limit: number }) {
   enterTimeTracking(ctx, 'time-tracking:view');
-  if (ctx.org.timeEntriesByDate) {
-    const byDate = db().entities.timeEntry.query.byTicketDate({ orgId: ctx.org.orgId, ticketKey: ticketId });
-    return pageFromIndexEnd(ctx, byDate, query, loadTicketOnBoard(ctx, boardId, ticketId));
-  }
-  const { ticket, entries } = await ticketEntries(ctx, boardId, ticketId);
-  const slice = pageOf(entries, query.page, query.limit);
-  const refs = await loadTimeRefs(ctx, slice.items, [ticket]);
-  return { ...slice, items: slice.items.map((entry) => presentEntry(entry, refs)) };
+  const byDate = db().entities.timeEntry.query.byTicketDate({ orgId: ctx.org.orgId, ticketKey: ticketId });
+  return pageFromIndexEnd(ctx, byDate, query, loadTicketOnBoard(ctx, boardId, ticketId));
 }
 
 /**
@@ -251,16 +235,8 @@ export async function ticketSummary(ctx: DomainContext, boardId: string, ticketI
   return (await ticketTime(ctx, boardId, ticketId)).summary;
 }
 
-/**
- * The ticket and its time summary: from its maintained totals (one Query of a handful of items,
- * ticket-time.ts), or, in an organization whose older entries are not counted yet, from its
- * entries.
- */
+/** The ticket and its time summary, from its maintained totals (one Query of a handful of items, ticket-time.ts). */
 async function ticketTime(ctx: DomainContext, boardId: string, ticketId: string) {
-  if (!ctx.org.ticketTimeAggregated) {
-    const { ticket, entries } = await ticketEntries(ctx, boardId, ticketId);
-    return { ticket, summary: summarize(ticketId, entries) };
-  }
   const [{ ticket }, totals] = await Promise.all([loadTicketOnBoard(ctx, boardId, ticketId), ticketTimeTotals(ctx.org.orgId, ticketId)]);
   return { ticket, summary: summaryOf(ticketId, totals.byState, totals.byUser) };
 }
@@ -277,20 +253,6 @@ function summaryOf(ticketId: string, byState: ByState, byUser: UserLine[]) {
     byUser: [...byUser].sort((a, b) => b.minutes - a.minutes || a.userId.localeCompare(b.userId)),
     byState,
   };
-}
-
-function summarize(ticketId: string, entries: TimeEntryItem[]) {
-  const byState = { PENDING: { count: 0, minutes: 0 }, APPROVED: { count: 0, minutes: 0 }, REJECTED: { count: 0, minutes: 0 } };
-  const byUser = new Map<string, { userId: string; name: string; isAgent: boolean; minutes: number }>();
-  for (const entry of entries) {
-    byState[entry.state].count += 1;
-    byState[entry.state].minutes += entry.durationMinutes;
-    if (entry.state === 'REJECTED') continue;
-    const user = byUser.get(entry.userId) ?? { userId: entry.userId, name: entry.userName, isAgent: entry.isAgent, minutes: 0 };
-    user.minutes += entry.durationMinutes;
-    byUser.set(entry.userId, user);
-  }
-  return summaryOf(ticketId, byState, [...byUser.values()]);
 }
 
 /**

@@ -5,9 +5,6 @@ import { db } from '../db/service.js';
 /*
  * A ticket's time totals (TicketTime items), kept by every entry write (`aggregateItems`) as
  * the difference of what the entry contributed before and after, like the other aggregates.
- * An entry contributes to its ticket's totals only once counted (`inTicketTotals`): every
- * write since the totals exist counts its entry, and an entry stored before them counts from
- * the backfill, so the totals stay exact however the two interleave.
  */
 
 type StateTotals = Pick<TicketTimeItem, 'pendingCount' | 'pendingMinutes' | 'approvedCount' | 'approvedMinutes' | 'rejectedCount' | 'rejectedMinutes'>;
@@ -19,8 +16,8 @@ const STATE_FIELDS = {
 } as const;
 
 /** What one entry adds to its ticket's totals, and to its person's line (PENDING and APPROVED only). */
-function contribution(entry: TimeEntryItem | undefined, counted: boolean) {
-  if (!entry?.ticketId || !counted) return undefined;
+function contribution(entry: TimeEntryItem | undefined) {
+  if (!entry?.ticketId) return undefined;
   const [countField, minutesField] = STATE_FIELDS[entry.state];
   return {
     ticketId: entry.ticketId,
@@ -29,13 +26,10 @@ function contribution(entry: TimeEntryItem | undefined, counted: boolean) {
   };
 }
 
-/**
- * The TicketTime changes of an entry write from `before` to `after` (either may be absent).
- * `after`, when present, is stored counted (`inTicketTotals: true`, set by the writer).
- */
+/** The TicketTime changes of an entry write from `before` to `after` (either may be absent). */
 export function ticketTimeItems(e: TransactionEntities, before: TimeEntryItem | undefined, after: TimeEntryItem | undefined): TransactionItem[] {
-  const was = contribution(before, before?.inTicketTotals === true);
-  const is = contribution(after, true);
+  const was = contribution(before);
+  const is = contribution(after);
   const orgId = (after ?? before)!.orgId;
   const totals = new Map<string, Record<string, number>>();
   const users = new Map<string, { ticketId: string; userId: string; count: number; minutes: number }>();

@@ -75,8 +75,7 @@ const limitReached = () =>
 export async function createEndpoint(ctx: DomainContext, input: EndpointInput) {
   enterWebhooks(ctx, 'webhooks:manage');
   await assertDeliverable(input.url);
-  const counted = ctx.org.webhookEndpointCount === undefined ? (await loadEndpoints(ctx.org.orgId)).length : undefined;
-  if ((counted ?? ctx.org.webhookEndpointCount ?? 0) >= MAX_WEBHOOK_ENDPOINTS) throw limitReached();
+  if ((ctx.org.webhookEndpointCount ?? 0) >= MAX_WEBHOOK_ENDPOINTS) throw limitReached();
   const secret = newWebhookSecret();
   const at = ctx.clock.now().toISOString();
   const endpoint: WebhookEndpointItem = {
@@ -92,7 +91,7 @@ export async function createEndpoint(ctx: DomainContext, input: EndpointInput) {
   };
   await transact((e) => [
     guarded(e.webhookEndpoint.create(endpoint).commit(), () => new LostRace('The endpoint could not be created; retry')),
-    counterUp(e, ctx.org.orgId, 'webhookEndpointCount', MAX_WEBHOOK_ENDPOINTS, counted, limitReached),
+    counterUp(e, ctx.org.orgId, 'webhookEndpointCount', MAX_WEBHOOK_ENDPOINTS, limitReached),
   ]);
   return { ...presentEndpoint(endpoint), secret };
 }

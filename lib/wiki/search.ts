@@ -17,7 +17,7 @@ import { enterSpace, visibleSpaces } from './spaces.js';
  * title. Results carry a snippet of at most 2 × SNIPPET_RADIUS characters around the first
  * match, never a page.
  *
- * From the index (lib/wiki/search-index.ts), once the organization is in it (`wikiSearchIndexed`):
+ * From the index (lib/wiki/search-index.ts):
  * 1. the organization's pending pages (written since the events function last indexed them),
  *    one Query, read beside the spaces;
  * 2. each space's entries of the terms each search word begins (one Query per word and space,
@@ -25,8 +25,8 @@ import { enterSpace, visibleSpaces } from './spaces.js';
  * 3. the matching pages' items (BatchGetItem), for visibility, folder and order; a pending
  *    page's entries are set aside and the page itself, with its content, judged by the same rule;
  * 4. only the page of results' content, for their snippets.
- * The cost follows the matching pages, never the wiki's other pages or its size. Otherwise (or
- * when too many pages are pending) it reads every visible page's content: the full read.
+ * The cost follows the matching pages, never the wiki's other pages or its size. When too many
+ * pages are pending, it reads every visible page's content instead: the full read.
  */
 
 /** Where a search looks: a space and whether the caller sees its published pages only. */
@@ -130,8 +130,8 @@ async function pageOfMatches<T>(matches: Match[], words: string[], paging: { pag
   return { ...result, items: result.items.map((match) => present(match, snippetOf(match.page.title, match.content ?? contents.get(match.page.pageId) ?? '', words))) };
 }
 
-/** The pending pages, read beside the spaces when the organization is in the index. */
-const pendingRead = (ctx: DomainContext) => (ctx.org.wikiSearchIndexed ? pendingPages(ctx.org.orgId) : undefined);
+/** The pending pages, read beside the spaces. */
+const pendingRead = (ctx: DomainContext) => pendingPages(ctx.org.orgId);
 
 /** GET …/spaces/{spaceId}/pages?search=: one space's matching pages, paginated. */
 export async function searchSpace(ctx: DomainContext, spaceId: string, query: string, paging: { page: number; limit: number }, folderId?: string) {

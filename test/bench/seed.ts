@@ -79,7 +79,7 @@ export async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, co
   const perValue = new Map<string, { facet: string; statusId: string; total: number }>();
   const perTerm = new Map<string, Map<string, number>>();
   for (let first = from; first <= last; first += CHUNK) {
-    const tickets = Array.from({ length: Math.min(CHUNK, last - first + 1) }, (_, index): TicketItem => ({ ...build(first + index), facetsCounted: true }));
+    const tickets = Array.from({ length: Math.min(CHUNK, last - first + 1) }, (_, index): TicketItem => build(first + index));
     for (const ticket of tickets) {
       const count = perStatus.get(ticket.statusId) ?? { total: 0, queued: 0 };
       count.total += 1;
@@ -96,7 +96,7 @@ export async function seedBoard(board: SeedBoard, vocabulary: SeedVocabulary, co
     // The search index as the events function leaves it: each ticket's term entries and its record.
     const searchDocs = tickets.map((ticket) => ({
       ticketId: ticket.ticketId, orgId: ticket.orgId, version: ticket.version, boardId: ticket.boardId, terms: searchTermsOf(ticket),
-      statusId: ticket.statusId, positionKey: positionKeyOf(ticket.position), isArchived: false, extra: [], dirty: false, sharedKept: true, countKept: true,
+      statusId: ticket.statusId, positionKey: positionKeyOf(ticket.position), isArchived: false, extra: [], dirty: false,
     }));
     const entries = options.searchIndex === false ? [] : tickets.flatMap((ticket) => termEntriesOf(ticket)).map((entry) => ({ ...entry, counted: true }));
     for (const entry of entries) {

@@ -85,7 +85,13 @@ async function main(): Promise<void> {
       ['/wiki/search: 1 page matches (full read)', get(`/api/v1/wiki/search?q=needle&${page}`)],
     ];
     let firstPageId: string | undefined;
-    const setIndexed = (indexed: boolean) => db().entities.organization.patch({ orgId }).set({ wikiSearchIndexed: indexed }).go();
+    // The full read is what a search does while more pages are pending than it judges itself (a
+    // bulk import in progress): markers of 51 pages that do not exist, put for that case only.
+    const markers = Array.from({ length: 51 }, (_, index) => ({ orgId, spaceId: 'wsp_ABSENT', pageId: `wpg_ABSENT${index}`, version: 1, at: new Date().toISOString() }));
+    const bulkImport = async (pending: boolean) => {
+      if (pending) await db().entities.wikiSearchPending.put(markers).go();
+      else await db().entities.wikiSearchPending.delete(markers.map(({ pageId }) => ({ orgId, pageId }))).go();
+    };
 
     const results = new Map<string, string[]>(cases.map(([name]) => [name, []]));
     let seeded = 0;
@@ -98,9 +104,9 @@ async function main(): Promise<void> {
       for (let warm = 0; warm < 5; warm += 1) await cases[0]![1]();
       let pageOne = 0;
       for (const [name, run] of cases) {
-        if (name.endsWith('(full read)')) await setIndexed(false);
+        if (name.endsWith('(full read)')) await bulkImport(true);
         const samples = await timeCase(name, run, RUNS, WARMUP);
-        if (name.endsWith('(full read)')) await setIndexed(true);
+        if (name.endsWith('(full read)')) await bulkImport(false);
         const { p50, cell } = growthCell(samples, name.includes('unfiltered') ? 0 : pageOne);
         if (name.includes('unfiltered')) pageOne = p50;
         results.get(name)!.push(cell);

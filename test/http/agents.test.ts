@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { api, createMember, createToken, expectValidationError, setPlan, signupOrg, type TestOrg } from '../support/api.js';
-import { db } from '../../lib/db/service.js';
 import { systemClock } from '../../lib/core/clock.js';
 import type { DomainContext } from '../../lib/db/context.js';
 import { createAccessToken, listAccessTokens } from '../../lib/identity/personal-tokens.js';
@@ -123,18 +122,6 @@ describe('agents: the live-agent limit under concurrency', () => {
     }
     const listed = await org.call('GET', base(org));
     expect(listed.body).toHaveLength(25);
-  });
-
-  it('starts the counter of an organization that never had one from its live agents', async () => {
-    const org = await createOrg({ plan: 'PRO' });
-    const first = await createAgent(org, { name: 'First' });
-    await createAgent(org, { name: 'Second' });
-    await org.call('DELETE', `${base(org)}/${first.id}`);
-    // An organization from before the counter: no liveAgentCount attribute.
-    await db().entities.organization.patch({ orgId: org.orgId }).remove(['liveAgentCount']).go();
-    await createAgent(org, { name: 'Third' });
-    const stored = (await db().entities.organization.get({ orgId: org.orgId }).go({ consistent: true })).data;
-    expect(stored?.liveAgentCount).toBe(2);
   });
 });
 

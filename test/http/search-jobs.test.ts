@@ -51,7 +51,7 @@ describe('search-index jobs', () => {
     const ticketId = created.body.data.id as string;
     // No marker and no job: the create wrote the record, entries and counts itself.
     expect((await markerOf(ticketId)).data).toBeNull();
-    expect(await recordOf(ticketId)).toMatchObject({ version: created.body.data.version ?? 1, dirty: false, extra: [], sharedKept: true, countKept: true });
+    expect(await recordOf(ticketId)).toMatchObject({ version: created.body.data.version ?? 1, dirty: false, extra: [] });
     const jobs = (await db().entities.event.query.bySubject({ orgId: setup.org.orgId, subjectId: `search:${ticketId}` }).go({ consistent: true })).data;
     expect(jobs).toEqual([]);
     const found = await setup.org.call('GET', `/api/v1/boards/${setup.boardId}/tickets?search=wombat&includePlanning=true`);

@@ -3,9 +3,6 @@ import { api, createMember, createToken, expectValidationError, setPlan, type Ap
 import { createAgent, createTicket, type TestAgent, createBoard } from '../support/factories.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { db } from '../../lib/db/service.js';
-import { documentDb } from '../../lib/db/client.js';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { backfillIndexes } from '../../infra/ops/backfill-indexes.js';
 import { timeRoutes } from '../../lib/time/http.js';
 import { isoWeekOf } from '../../lib/time/calendar.js';
 
@@ -48,15 +45,6 @@ async function timeState(orgId: string, userIds: string[]) {
   const timers = await Promise.all(userIds.map((userId) => db().entities.timer.query.byUser({ orgId, userId }).go({ pages: 'all' })));
   const weeks = await Promise.all(userIds.map((agentId) => db().entities.agentWeek.query.byAgent({ orgId, agentId }).go({ pages: 'all' })));
   return JSON.stringify([entries.map((r) => r.data), timers.map((r) => r.data), weeks.map((r) => r.data)]);
-}
-
-/** As before the by-date indexes existed: the entries without the keys of `index`, the organization without its flag. */
-async function asBeforeByDate(orgId: string, entries: { orgId: string; entryId: string }[], index: 'gsi5' | 'gsi6') {
-  for (const entry of entries) {
-    const { Key, TableName } = db().entities.timeEntry.get({ orgId: entry.orgId, entryId: entry.entryId }).params() as { Key: Record<string, string>; TableName: string };
-    await documentDb().send(new UpdateCommand({ TableName, Key, UpdateExpression: `REMOVE ${index}pk, ${index}sk` }));
-  }
-  await db().entities.organization.patch({ orgId }).remove(['timeEntriesByDate']).go();
 }
 
 describe('time tracking switch and permissions', () => {
@@ -308,7 +296,7 @@ describe('entries', () => {
     expect(june.data.map((entry: any) => entry.date)).toEqual(['2025-06-03', '2025-06-02']);
   });
 
-  it('pages a ticket\'s entries newest first from its index, and keys older entries by the backfill', async () => {
+  it('pages a ticket\'s entries newest first from its index', async () => {
     const fresh = await world('Ticket pages');
     const other = await createTicket(fresh.org, fresh.boardId, { title: 'Other ticket' });
     await fresh.org.call('POST', `${T}/entries`, { body: { ticketId: other.id, durationMinutes: 5, date: '2025-06-04' } });
@@ -317,7 +305,7 @@ describe('entries', () => {
       const caller = index % 2 === 0 ? (path: string, body: unknown) => fresh.org.call('POST', path, { body }) : (path: string, body: unknown) => fresh.asMember('POST', path, body);
       expect((await caller(`${T}/entries`, { ticketId: fresh.ticket.id, durationMinutes: 5 + index, date })).status).toBe(201);
     }
-    const stored = (await db().entities.timeEntry.query.byTicket({ orgId: fresh.org.orgId, ticketKey: fresh.ticket.id }).go({ pages: 'all' })).data;
+    const stored = (await db().entities.timeEntry.query.byTicketDate({ orgId: fresh.org.orgId, ticketKey: fresh.ticket.id }).go({ pages: 'all' })).data;
     const order = stored.sort((a, b) => b.date.localeCompare(a.date) || b.entryId.localeCompare(a.entryId)).map((entry) => entry.entryId);
     const expectPages = async () => {
       const pages = [];
@@ -325,12 +313,7 @@ describe('entries', () => {
       expect(pages.map((body) => [body.total, body.totalPages, body.data.length])).toEqual([[7, 3, 3], [7, 3, 3], [7, 3, 1]]);
       expect(pages.flatMap((body) => body.data.map((entry: any) => entry.id))).toEqual(order);
     };
-    await expectPages();
-    // As before the index existed: the entries without its keys, the organization without its flag. The backfill keys them.
-    await asBeforeByDate(fresh.org.orgId, stored, 'gsi6');
-    await expectPages();
-    const result = await backfillIndexes({ orgId: fresh.org.orgId });
-    expect(result.keyedEntries).toBe(dates.length + 1);
+    expect(stored).toHaveLength(dates.length);
     await expectPages();
   }, 120_000);
 
@@ -603,7 +586,7 @@ describe('time tracking and token restrictions', () => {
     expect((await api('GET', `${T}/entries?limit=100`, { token: limited.token, org: w.org.slug })).body.total).toBe(4);
   });
 
-  it('pages the approvers\' queue from its index exactly as the whole read does, for every approver, and keys older entries by the backfill', async () => {
+  it('pages the approvers\' queue from its index exactly as the whole read does, for every approver', async () => {
     const w = await world('Queue pages');
     const other = await createBoard(w.org, { name: 'Other work', prefix: 'QPO' });
     await w.org.call('POST', `/api/v1/boards/${other.id}/members`, { body: { userId: w.agent.id } });
@@ -645,15 +628,6 @@ describe('time tracking and token restrictions', () => {
     // (Of the seven left: three on the approver's board, two on the other, two on the booking item.)
     expect((await api('GET', `${T}/entries?state=PENDING&limit=100`, { token: approver.token, org: w.org.slug })).body.total).toBe(5);
     expect((await api('GET', `${T}/entries?state=PENDING&limit=100`, { token: limited.token, org: w.org.slug })).body.total).toBe(4);
-
-    // As before the index existed: the entries without its keys, the organization without its flag. The backfill keys them.
-    const pending = (await db().entities.timeEntry.query.pending({ orgId: w.org.orgId }).go({ pages: 'all' })).data;
-    await asBeforeByDate(w.org.orgId, pending, 'gsi5');
-    await expectSameAsWholeRead();
-    const result = await backfillIndexes({ orgId: w.org.orgId });
-    expect(result.pendingEntries).toBe(pending.length);
-    expect((await db().entities.organization.get({ orgId: w.org.orgId }).go()).data?.timeEntriesByDate).toBe(true);
-    await expectSameAsWholeRead();
   }, 120_000);
 
   it('keeps a board-limited token to its boards, and read-only tokens from writing', async () => {
@@ -674,7 +648,7 @@ describe('time tracking and token restrictions', () => {
 });
 
 describe('ticket time totals (TicketTime)', () => {
-  it('summarize a ticket as its entries do, through every entry change, and after the backfill of older entries', async () => {
+  it('summarize a ticket as its entries do, through every entry change', async () => {
     const fresh = await world('Totals');
     const second = await createTicket(fresh.org, fresh.boardId, { title: 'Second', estimatedHours: 1 });
     const post = async (call: (method: string, path: string, body?: unknown) => Promise<any>, body: Record<string, unknown>) => {
@@ -701,30 +675,36 @@ describe('ticket time totals (TicketTime)', () => {
       }
       return answers;
     };
-    const setAggregated = (on: boolean) => db().entities.organization.patch({ orgId: fresh.org.orgId }).set({ ticketTimeAggregated: on }).go();
-    const fromTotals = await summaries();
-    await setAggregated(false);
-    const fromEntries = await summaries();
-    expect(fromTotals).toEqual(fromEntries);
-    expect(fromEntries[0]).toMatchObject({ totalMinutes: 50 + 20, byState: { REJECTED: { count: 1, minutes: 35 } } });
-
-    // As before the totals existed: entries not counted, no totals. Then one more entry by the new version, and the backfill.
-    for (const ticketId of [fresh.ticket.id, second.id]) {
-      const items = (await db().entities.ticketTime.query.byTicket({ orgId: fresh.org.orgId, ticketId }).go()).data;
-      if (items.length > 0) await db().entities.ticketTime.delete(items).go();
-      const entries = (await db().entities.timeEntry.query.byTicket({ orgId: fresh.org.orgId, ticketKey: ticketId }).go()).data;
-      for (const entry of entries) await db().entities.timeEntry.patch({ orgId: entry.orgId, entryId: entry.entryId }).remove(['inTicketTotals']).go();
-    }
-    await db().entities.organization.patch({ orgId: fresh.org.orgId }).remove(['ticketTimeAggregated']).go();
+    /** The summary of a ticket as its listed entries add up (the list reads the entries themselves, by date). */
+    const fromEntries = async (ticketId: string) => {
+      const entries = (await fresh.asMember('GET', `/api/v1/boards/${fresh.boardId}/tickets/${ticketId}/time-entries?limit=100`)).body.data as any[];
+      const byState: Record<string, { count: number; minutes: number }> = { PENDING: { count: 0, minutes: 0 }, APPROVED: { count: 0, minutes: 0 }, REJECTED: { count: 0, minutes: 0 } };
+      const byUser = new Map<string, number>();
+      for (const entry of entries) {
+        byState[entry.state]!.count += 1;
+        byState[entry.state]!.minutes += entry.durationMinutes;
+        if (entry.state !== 'REJECTED') byUser.set(entry.user.id, (byUser.get(entry.user.id) ?? 0) + entry.durationMinutes);
+      }
+      const counted = byState.PENDING!.minutes + byState.APPROVED!.minutes;
+      return { ticketId, totalMinutes: counted, entryCount: byState.PENDING!.count + byState.APPROVED!.count, byState, byUser: Object.fromEntries(byUser) };
+    };
+    const expectTotalsToMatchEntries = async () => {
+      const answers = await summaries();
+      for (const [index, ticketId] of [fresh.ticket.id, second.id].entries()) {
+        const summary = answers[index * 2];
+        const expected = await fromEntries(ticketId);
+        expect({ ...summary, byUser: Object.fromEntries(summary.byUser.map((line: any) => [line.userId, line.minutes])) }).toEqual(expected);
+        // The summary against the estimate carries the same totals.
+        expect(answers[index * 2 + 1]).toMatchObject({ totalMinutes: expected.totalMinutes });
+      }
+      return answers;
+    };
+    const first = await expectTotalsToMatchEntries();
+    expect(first[0]).toMatchObject({ totalMinutes: 50 + 20, byState: { REJECTED: { count: 1, minutes: 35 } } });
+    // More changes: a new entry, an edit.
     await post(fresh.asMember, { ticketId: second.id, durationMinutes: 7 });
     expect((await admin('PATCH', `${T}/entries/${a.id}`, { durationMinutes: 55 })).status).toBe(200);
-    const expected = await summaries();
-    const result = await backfillIndexes({ orgId: fresh.org.orgId });
-    expect(result.entries).toBeGreaterThan(0);
-    expect((await db().entities.organization.get({ orgId: fresh.org.orgId }).go()).data?.ticketTimeAggregated).toBe(true);
-    expect(await summaries()).toEqual(expected);
-    await backfillIndexes({ orgId: fresh.org.orgId });
-    expect(await summaries()).toEqual(expected);
-    // The backfill Scans the whole shared table.
+    const second2 = await expectTotalsToMatchEntries();
+    expect(second2[0]).toMatchObject({ totalMinutes: 55 + 20 });
   }, 120_000);
 });

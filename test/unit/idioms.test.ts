@@ -22,12 +22,10 @@ const linesMatching = (pattern: RegExp, keep: (path: string) => boolean = () => 
   files.filter((file) => keep(file.path)).flatMap((file) => file.source.split('\n').flatMap((line, index) => (pattern.test(line) ? [`${file.path}:${index + 1}`] : [])));
 
 /**
- * Two plain 409s that ask for a retry stay, because running the operation again here would meet
- * the same answer: sign-up writes only fresh ids (nothing was read that could be read again), and
- * a legacy organization's first counter is computed from the organization the request
- * authenticated with, which a retry in the same request would read the same.
+ * One plain 409 that asks for a retry stays, because running the operation again here would meet
+ * the same answer: sign-up writes only fresh ids (nothing was read that could be read again).
  */
-const NOT_A_READ_TO_REDO = new Set(['identity/signup.ts', 'organizations/counters.ts']);
+const NOT_A_READ_TO_REDO = new Set(['identity/signup.ts']);
 
 describe('one idiom for each recurring need', () => {
   it('answers a lost race with LostRace, never with a plain 409 asking to retry', () => {

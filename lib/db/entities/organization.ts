@@ -37,36 +37,6 @@ export const Organization = (config?: EntityConfiguration) =>
     liveAgentCount: { type: 'number' },
     /** Webhook endpoints of the organization (absent: count them; at most MAX_WEBHOOK_ENDPOINTS). */
     webhookEndpointCount: { type: 'number' },
-    /**
-     * Every ticket of the organization has its facet entries (lib/db/entities/ticket-facet.ts):
-     * true from sign-up, or once `npm run backfill-indexes` has indexed an older organization.
-     * Until then its filtered lists read their tickets as before.
-     */
-    ticketFacetsIndexed: { type: 'boolean' },
-    /** Every ticket is counted in FacetCount (`facetsCounted`): a facet list may read its total there. */
-    facetCountsKept: { type: 'boolean' },
-    /**
-     * Likewise for the ticket search index (lib/db/entities/ticket-search.ts, its entries in
-     * partitions of their own since version 2): searches read it once every ticket is in it. It
-     * replaces `ticketSearchIndexed`, the flag of the first layout, which no code reads any more.
-     */
-    ticketTermsIndexed: { type: 'boolean' },
-    /**
-     * Every ticket's search entries carry `shared` (lib/db/entities/ticket-search.ts): a board
-     * search of one word that most of the board matches may count its total by COUNT.
-     */
-    searchPrefixesCounted: { type: 'boolean' },
-    /**
-     * Every ticket's search entries are counted in their terms' TicketTermCount items: a search
-     * of one word reads its total from them, not from its entries.
-     */
-    searchTermsCounted: { type: 'boolean' },
-    /** Every time entry of the organization is counted in its ticket's totals (TicketTime): its ticket summaries read them. */
-    ticketTimeAggregated: { type: 'boolean' },
-    /** Every time entry of the organization carries the keys of its by-date indexes (`pendingByDate`, `byTicketDate`): the approvers' queue and a ticket's entries are paged from them. */
-    timeEntriesByDate: { type: 'boolean' },
-    /** Every wiki page of the organization is in the wiki search index (lib/db/entities/wiki-search.ts): wiki searches read it. */
-    wikiSearchIndexed: { type: 'boolean' },
     createdAt: { type: 'string', required: true, readOnly: true },
     updatedAt: { type: 'string', required: true },
   },

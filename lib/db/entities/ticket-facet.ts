@@ -40,8 +40,7 @@ export const FACET_COUNT_SHARDS = 4;
  * has at most one of per kind (`type:`, `priority:`, `assignee:`, `customer:`, `impact:`,
  * `due:none`), not for labels (a ticket has up to 25: their deltas would crowd a status change's
  * transaction) nor due dates (a list asks for a range). Kept exact by the ticket write path in
- * the ticket's own transaction (`facetCountItems`, lib/tickets/lists/facets.ts), for tickets
- * whose `facetsCounted` is set (every ticket written since; the backfill counts the others).
+ * the ticket's own transaction (`facetCountItems`, lib/tickets/lists/facets.ts).
  * Keyed value and board first, so the counts of a value are a partition of their own (a few
  * items), apart from its entries. A filtered list reads its total here, whatever the number of
  * tickets that have the value.

@@ -13,8 +13,7 @@ import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
  * Query of a key range that reads only the entries of the words it begins. Carries what a list
  * needs to select and order the ticket without reading it. The partition is the index's own
  * (board first, so not the board's partition, where its column counts and releases are):
- * nothing else is read past its entries. Version 2: version 1 kept them in the board's
- * partition; `npm run backfill-indexes` deletes its items.
+ * nothing else is read past its entries (version 2; version 1 kept them in the board's partition).
  */
 export const TicketTerm = (config?: EntityConfiguration) =>
   new Entity({
@@ -100,10 +99,6 @@ export const TicketSearchDoc = (config?: EntityConfiguration) =>
     positionKey: { type: 'string' },
     isArchived: { type: 'boolean' },
     extra: { type: 'list', items: { type: 'string' } },
-    /** The entries carry `shared` (every run since it exists); a record without it has its entries rewritten. */
-    sharedKept: { type: 'boolean' },
-    /** The entries are counted (`counted`, every run since the counts exist); a record without it has its entries rewritten. */
-    countKept: { type: 'boolean' },
     dirty: { type: 'boolean' },
     leaseToken: { type: 'string' },
     leaseUntil: { type: 'string' },

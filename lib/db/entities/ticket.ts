@@ -208,11 +208,6 @@ export const Ticket = (config?: EntityConfiguration) =>
     readyBoard: { type: 'string', watch: READY_SOURCES, set: (_value?: string, item?: any) => (isQueued(item ?? {}) ? item.boardId : NO_KEY) },
     // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
     readyRank: { type: 'string', watch: READY_SOURCES, set: (_value?: string, item?: any) => readyRankOf(item ?? {}) },
-    /**
-     * Counted in its board's FacetCount items (set by every write through the ticket write path):
-     * a write subtracts the state it replaces only when that state was counted.
-     */
-    facetsCounted: { type: 'boolean' },
     /** Incremented by every write; the condition of the next write. */
     version: { type: 'number', required: true },
   },

@@ -15,13 +15,10 @@ export const TIME_ENTRY_SOURCES = ['MANUAL', 'TIMER', 'MCP'] as const;
  * - byId (primary): the organization and the entry id, so another organization's id finds nothing.
  * - byUser (gsi1): a user's entries by date (own lists, recent, today).
  * - byBoard (gsi2): a board's entries by date. Sparse: booking-item entries carry no board.
- * - byTicket (gsi3): a ticket's entries (lists, summaries). Sparse likewise.
- * - pending (gsi4): the organization's PENDING entries, oldest first. Sparse. Read only for an
- *   organization whose entries predate pendingByDate (`timeEntriesByDate` unset).
  * - pendingByDate (gsi5): the organization's PENDING entries by date, the approvers' queue in the
  *   order the list shows it (newest first, from the index's end). Sparse.
- * - byTicketDate (gsi6): a ticket's entries by date, its list in the order it shows them. Sparse
- *   like byTicket, which serves an organization whose entries predate it.
+ * - byTicketDate (gsi6): a ticket's entries by date, its list in the order it shows them. Sparse:
+ *   booking-item entries carry no ticket.
  *
  * Agent entries keep what the agent reported (`rawMinutes`) and the factor applied
  * (`timeFactor`); `durationMinutes` is what is booked. Human entries have no factor.
@@ -39,7 +36,7 @@ export const TimeEntry = (config?: EntityConfiguration) =>
     /** The board the ticket was on when the time was booked (the entry stays with it). */
     boardId: { type: 'string' },
     bookingItemId: { type: 'string' },
-    /** Index keys of byBoard / byTicket (derived): NO_KEY for a booking-item entry, which those sparse indexes leave out. */
+    /** Index keys of byBoard / byTicketDate (derived): NO_KEY for a booking-item entry, which those sparse indexes leave out. */
     // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
     boardKey: { type: 'string', watch: ['boardId'], set: (_value?: string, item?: any) => item?.boardId ?? NO_KEY },
     // biome-ignore lint/suspicious/noExplicitAny: ElectroDB types a watched attribute's `item` as any
@@ -63,12 +60,6 @@ export const TimeEntry = (config?: EntityConfiguration) =>
     syncError: { type: 'string' },
     externalId: { type: 'string' },
     billed: { type: 'boolean', required: true, default: false },
-    /**
-     * The entry is counted in its ticket's time totals (`TicketTime`): set by every entry write
-     * since those totals exist, and by `npm run backfill-indexes` for older entries. A
-     * write subtracts what the entry contributed before only when it was counted.
-     */
-    inTicketTotals: { type: 'boolean' },
     createdAt: { type: 'string', required: true },
     updatedAt: { type: 'string', required: true },
     version: { type: 'number', required: true },
@@ -85,18 +76,6 @@ export const TimeEntry = (config?: EntityConfiguration) =>
       condition: (attr) => attr.boardKey !== undefined && attr.boardKey !== NO_KEY,
       pk: { field: 'gsi2pk', composite: ['orgId', 'boardKey'] },
       sk: { field: 'gsi2sk', composite: ['date', 'entryId'] },
-    },
-    byTicket: {
-      index: 'gsi3',
-      condition: (attr) => attr.ticketKey !== undefined && attr.ticketKey !== NO_KEY,
-      pk: { field: 'gsi3pk', composite: ['orgId', 'ticketKey'] },
-      sk: { field: 'gsi3sk', composite: ['entryId'] },
-    },
-    pending: {
-      index: 'gsi4',
-      condition: (attr) => attr.state === 'PENDING',
-      pk: { field: 'gsi4pk', composite: ['orgId'] },
-      sk: { field: 'gsi4sk', composite: ['createdAt', 'entryId'] },
     },
     byTicketDate: {
       index: 'gsi6',

@@ -84,11 +84,10 @@ export const isCountedFacet = (facet: string): boolean => !facet.startsWith('lab
 
 /**
  * The FacetCount changes of a ticket write, as items of its transaction: the state it replaces
- * (when counted: `facetsCounted`) leaves its (board, value, status) counts, the new state (a
- * live ticket) enters them; only nonzero deltas, each an upsert into one shard (picked at
- * random, or `shard` when a transaction writes two tickets, as `columnCountItems`). A write that
- * changes no counted value, status, archived flag, board or deletion adds none. The caller
- * stores the ticket with `facetsCounted` set.
+ * leaves its (board, value, status) counts, the new state (a live ticket) enters them; only
+ * nonzero deltas, each an upsert into one shard (picked at random, or `shard` when a transaction
+ * writes two tickets, as `columnCountItems`). A write that changes no counted value, status,
+ * archived flag, board or deletion adds none.
  */
 export function facetCountItems(e: TransactionEntities, before: TicketItem | undefined, after: TicketItem, shard?: string): TransactionItem[] {
   const deltas = new Map<string, { boardId: string; facet: string; statusId: string; total: number; archived: number }>();
@@ -102,7 +101,7 @@ export function facetCountItems(e: TransactionEntities, before: TicketItem | und
       deltas.set(key, delta);
     }
   };
-  if (before?.facetsCounted) apply(before, -1);
+  apply(before, -1);
   apply(after, 1);
   return [...deltas.values()]
     .filter((delta) => delta.total !== 0 || delta.archived !== 0)
@@ -207,8 +206,8 @@ export async function listByFacets(ctx: DomainContext, boardIds: string[], filte
   // Values are disjoint on a ticket except labels: their counts would add up a ticket twice.
   const countable = plan.facets.length === 1 || !plan.facets[0]?.startsWith('label:');
   if (boardIds.length === 1 && countable && firsts.some((first) => first.next)) {
-    // Values the FacetCount items count (kept for every ticket of the organization): the total is read there.
-    const counted = ctx.org.facetCountsKept === true && plan.facets.every(isCountedFacet);
+    // Values the FacetCount items count (kept for every ticket): the total is read there.
+    const counted = plan.facets.every(isCountedFacet);
     const page = await denseBoardPage(orgId, boardIds[0]!, filters, plan, config, now, firsts, counted);
     if (page) return page;
   }

@@ -101,16 +101,15 @@ export async function listBoardTickets(ctx: DomainContext, boardId: string, quer
 }
 
 /**
- * A search from the search index, or a list with one facet filter from the facet index, once
- * the organization's tickets are in them (its flags); undefined for every other list (and a
- * search while too many tickets are pending).
+ * A search from the search index, or a list with one facet filter from the facet index;
+ * undefined for every other list (and a search while too many tickets are pending).
  */
 async function listFromIndexes(ctx: DomainContext, boardIds: string[], filters: ListQuery, config: OrgConfig) {
-  if (ctx.org.ticketTermsIndexed && servedBySearch(filters)) {
+  if (servedBySearch(filters)) {
     const page = await listBySearch(ctx, boardIds, filters, config);
     if (page) return page;
   }
-  const plan = ctx.org.ticketFacetsIndexed ? facetPlan(filters, ctx.actor.userId, config) : undefined;
+  const plan = facetPlan(filters, ctx.actor.userId, config);
   return plan ? listByFacets(ctx, boardIds, filters, plan, config) : undefined;
 }
 

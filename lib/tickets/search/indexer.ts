@@ -25,14 +25,12 @@ function ticketSubject(orgId: string, ticketId: string): IndexSubject<TicketTerm
     },
     listed: (record) => (record.boardId ? (record.terms ?? []).map((term) => entryKey(record.boardId!, term)) : []),
     // Every entry carries the same status, position and archived flag (the record's), and its
-    // `shared` follows from the record's terms (when the record says its entries carry it).
+    // `shared` follows from the record's terms.
     holds: (record) => {
-      const shared = record.sharedKept && record.countKept ? sharedByTerm(record.terms ?? []) : new Map<string, number>();
+      const shared = sharedByTerm(record.terms ?? []);
       return (_key, entry) =>
         record.statusId === entry.statusId && record.positionKey === entry.positionKey && record.isArchived === entry.isArchived && shared.get(entry.term) === entry.shared;
     },
-    // Entries written before `shared` or the counts existed are rewritten by the next run (the backfill runs one for every ticket).
-    laidOut: (record) => (record.sharedKept === true && record.countKept === true) || (record.terms ?? []).length === 0,
     kept: (want) => {
       const entries = [...want.values()];
       if (entries.length === 0) return { set: { terms: [] }, remove: ['boardId', 'statusId', 'positionKey', 'isArchived'] };
@@ -50,14 +48,14 @@ const entryKey = (boardId: string, term: string): string => `${boardId}\u0000${t
 
 /**
  * How an entry stands, when the last run finished: with no record (no run ever began), there is
- * none; from the record it left, when its entries are counted, those it lists carry its status
- * and archived flag, `shared` from its terms, and are counted, and any other is absent. Otherwise
- * (a run died midway, or the entries predate the counts) every entry is read.
+ * none; from the record it left, those it lists carry its status and archived flag, `shared`
+ * from its terms, and are counted, and any other is absent. Otherwise (a run died midway, or it
+ * left no entries) every entry is read.
  */
 function standingFrom({ settled: finished, record }: { settled: boolean; record?: TicketSearchDocItem }): (key: EntryKey) => StoredEntry | 'unknown' {
   if (finished && !record) return () => undefined;
   const settled = finished ? record : undefined;
-  if (!settled?.countKept || !settled.sharedKept || !settled.boardId) return () => 'unknown';
+  if (!settled?.boardId) return () => 'unknown';
   const shared = sharedByTerm(settled.terms ?? []);
   const { boardId, statusId, isArchived } = settled;
   return (key) => {
@@ -119,8 +117,6 @@ export function recordOfEntries(entries: readonly TicketTermItem[]) {
     statusId: first.statusId,
     positionKey: first.positionKey,
     isArchived: first.isArchived,
-    sharedKept: true,
-    countKept: true,
   };
 }
 

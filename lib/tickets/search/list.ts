@@ -91,7 +91,7 @@ export async function listBySearch(ctx: DomainContext, boardIds: string[], filte
   loadingPending.catch(() => undefined);
   // Counted: the term counts answered whether the columns serve the word best; when not, its entries do.
   let counted = false;
-  if (word !== undefined && ctx.org.searchTermsCounted === true) {
+  if (word !== undefined) {
     const counts = await readWordCounts(orgId, boardIds, word, pendingIds, loadingPending);
     const page = counts && (await countedSearchPage(ctx, filters, config, counts));
     if (page) return page;
@@ -101,7 +101,7 @@ export async function listBySearch(ctx: DomainContext, boardIds: string[], filte
   if (word !== undefined && boardIds.length === 1) {
     // One word on one board: its first entries tell whether most of the board matches.
     const read = await readTerm(orgId, boardIds[0]!, word, FIRST_READ);
-    if (read.next && !counted && ctx.org.searchPrefixesCounted === true && pendingIds.size <= MAX_PENDING_EXCLUDED) {
+    if (read.next && !counted && pendingIds.size <= MAX_PENDING_EXCLUDED) {
       const page = await denseSearchPage(ctx, boardIds[0]!, filters, config, pendingTickets, await wordCounts(orgId, boardIds[0]!, word, filters, config, pendingIds));
       if (page) return page;
     }
