@@ -45,7 +45,7 @@ export interface DomainContext {
   /**
    * The claim the caller works under (its `claimCount`, the fencing number), when it names one
    * (REST `X-Claim-Count`, an MCP tool's `claimCount`): every ticket write is then refused with
-   * CLAIM_SUPERSEDED unless that is the ticket's live claim of the caller (tickets/claims/lease.ts).
+   * CLAIM_SUPERSEDED unless that is the ticket's live claim of the caller (tickets/record/lease.ts).
    */
   claimFence?: number;
 }

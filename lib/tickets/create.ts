@@ -9,8 +9,8 @@ import { requirePermission } from '../organizations/index.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
 import { applyFieldChanges, type TicketFieldChanges } from './fields.js';
 import { checkAssignee, readAssignee, referenceGuards, validateReferences } from './reference-guards.js';
-import { assertAgentMayCreateIn } from './suggestions/approval-gate.js';
-import { attachToParent } from './structure/subtickets.js';
+import { assertAgentMayCreateIn } from './approvals/approval-gate.js';
+import { attachToParent } from './parent-links.js';
 import { saveTicket, type TransactionItemsBuilder } from './write.js';
 
 export interface CreateTicketInput extends Omit<TicketFieldChanges, 'timeSpent'> {

@@ -1,15 +1,16 @@
 /** Public face of the tickets domain for other domains: they reach it only through this file. */
 export { liveTicketOf, loadTicketOnBoard, loadTicketOnBoardWith, loadTickets } from './access.js';
 export { claimTicket, heartbeatClaim, releaseClaim } from './claims/claims.js';
-export { assertFence, fenceCondition } from './claims/lease.js';
+export { assertFence, fenceCondition } from './record/lease.js';
 export { claimNext } from './claims/next.js';
-export { HANDOFF_LIMITS } from './claims/handoffs.js';
-export { type SweepScope, liveClaimsOf, sweepLapsedClaims } from './claims/expiry.js';
+export { HANDOFF_LIMITS } from './record/handoffs.js';
+export { type SweepScope, sweepLapsedClaims } from './claims/expiry.js';
+export { liveClaimsOf } from './record/claim-reads.js';
 export { REPORT_OUTCOMES, reportFields, reportRun } from './claims/reports.js';
 export { loadOrgConfig } from './config.js';
 export { locateTicket, resolveTicketRef } from './display-ids.js';
 export { baseTicketData } from './events.js';
-export { isReady } from './dependencies/readiness.js';
+export { isReady } from './record/readiness.js';
 export { ticketJobs } from './jobs.js';
 export { countTicketsOfAssignees } from './lists/bulk.js';
 export { RETYPE_JOB, type Retyping } from './lists/retype.js';
@@ -24,4 +25,4 @@ export { saveTicket } from './write.js';
 export { sweepStaleSearchIndex } from './search/index.js';
 export { systemContext } from './system-context.js';
 export { description as ticketDescription, handoffFields, heartbeatNote, leaseSeconds, reason as statusChangeReason, ticketSearch, timestamp as ticketTimestamp, title as ticketTitle, usage as runUsage } from './inputs.js';
-export { acceptSuggestion, listPendingSuggestions, rejectSuggestion } from './suggestions/suggestions.js';
+export { acceptSuggestion, listPendingSuggestions, rejectSuggestion } from './suggestions.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { webLink } from '../core/fields.js';
 import { groupDigits } from '../core/text.js';
-import { HANDOFF_LIMITS } from './claims/handoffs.js';
+import { HANDOFF_LIMITS } from './record/handoffs.js';
 
 /*
  * The input fields of ticket operations, one definition each: the REST routes

@@ -2,7 +2,7 @@ import { defineJob, type Job } from '../events/index.js';
 import { LOST_ASSIGNEES_JOB } from '../boards/index.js';
 import { RECATEGORIZE_JOB } from '../statuses/index.js';
 import { propagateReadiness } from './dependencies/propagate.js';
-import { READINESS_JOB } from './dependencies/readiness.js';
+import { READINESS_JOB } from './record/readiness.js';
 import { flagLostAssigneesStep } from './lists/bulk.js';
 import { recategorizeStep } from './lists/recategorize.js';
 import { RETYPE_JOB, retypeStep } from './lists/retype.js';

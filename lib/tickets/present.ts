@@ -1,9 +1,9 @@
-import { directiveOf, presentDirective } from './claims/directive-view.js';
+import { directiveOf, presentDirective } from './directive-view.js';
 import type { TicketItem } from '../db/entities/index.js';
 import type { OrgConfig } from './config.js';
 import type { DomainContext } from '../db/context.js';
 import type { Claim, FullTicket, Ticket } from './shapes.js';
-import { isReady } from './dependencies/readiness.js';
+import { isReady } from './record/readiness.js';
 
 /** The claim block (spec §2.12) while the lease is live (claimExpiresAt > now), else null. */
 export function presentClaim(ticket: TicketItem, now: Date): Claim | null {

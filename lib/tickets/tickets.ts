@@ -10,7 +10,8 @@ import { createTicket, type CreateTicketInput } from './create.js';
 import { updateTicket, type UpdateOptions } from './update.js';
 import { saveTicket } from './write.js';
 import { referenceGuards } from './reference-guards.js';
-import { detachFromParent, loadLiveParent } from './structure/subtickets.js';
+import { detachFromParent } from './parent-links.js';
+import { loadLiveParent } from './structure/subtickets.js';
 
 /** POST /boards/{boardId}/tickets → {data: ticket}. */
 export async function createBoardTicket(ctx: DomainContext, boardId: string, input: CreateTicketInput) {

@@ -4,7 +4,7 @@ import { queryCount, type QueryParams } from '../db/projected.js';
 import { pageWithTotal } from '../core/pages.js';
 import type { BoardItem, TimelineEntryItem } from '../db/entities/index.js';
 import { loadTicketOnBoard, onVisibleBoards, seesEveryBoard } from './access.js';
-import { ticketsById } from './dependencies/edges.js';
+import { ticketsById } from './record/edges.js';
 import { loadOrgConfig, type OrgConfig } from './config.js';
 
 /**

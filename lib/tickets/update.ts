@@ -5,8 +5,8 @@ import type { OrgConfig } from './config.js';
 import { applyFieldChanges, type TicketFieldChanges } from './fields.js';
 import { referenceGuards, resolveAssignee, validateReferences } from './reference-guards.js';
 import { saveTicket, type TimelineInput, type TransactionItemsBuilder } from './write.js';
-import { BLOCKED_KEY } from './dependencies/readiness.js';
-import { enforceApprovalGate, type ApprovalGateMode } from './suggestions/approval-gate.js';
+import { BLOCKED_KEY } from './record/readiness.js';
+import { enforceApprovalGate, type ApprovalGateMode } from './approvals/approval-gate.js';
 
 /** Key of the status whose tickets carry blocker info (spec §3.2). */
 export { BLOCKED_KEY };

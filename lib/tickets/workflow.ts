@@ -13,7 +13,7 @@ import { listBoardTickets } from './lists/list.js';
 import { presentFullTicket } from './present.js';
 import { updateUnlessChanged } from './tickets.js';
 import { BLOCKED_KEY, updateTicket, type UpdateOptions } from './update.js';
-import { enforceApprovalGate } from './suggestions/approval-gate.js';
+import { enforceApprovalGate } from './approvals/approval-gate.js';
 
 const respond = (ctx: DomainContext, ticket: TicketItem, config: OrgConfig) => presentFullTicket(ticket, config, ctx);
 

@@ -8,14 +8,14 @@ import { COLUMN_COUNT_SHARDS, isQueued, type TicketItem, type TimelineEntryItem 
 import { eventPuts, newEventRecord, type EventInput } from '../events/index.js';
 import { ticketEventsFor } from './events.js';
 import { closingDelta } from '../activity/index.js';
-import { claimEndReason, endedClaimEffects, withoutClaim, fenceRefusal } from './claims/lease.js';
+import { claimEndReason, endedClaimEffects, withoutClaim, fenceRefusal } from './record/lease.js';
 import { releaseMembership } from './release-membership.js';
-import { readinessChangeOf, readinessEventFor, type ReadinessChange } from './dependencies/readiness.js';
-import { dependencyItemsOf } from './dependencies/edges.js';
-import { recountBlockers, recountSubtickets } from './dependencies/recount.js';
+import { readinessChangeOf, readinessEventFor, type ReadinessChange } from './record/readiness.js';
+import { dependencyItemsOf } from './record/edges.js';
+import { recountBlockers, recountSubtickets } from './record/recount.js';
 import { systemContext } from './system-context.js';
 import { log } from '../core/telemetry.js';
-import { facetCountItems, facetItems } from './lists/facets.js';
+import { facetCountItems, facetItems } from './record/facets.js';
 import { changesSearchEntries, pendingTicketIds, searchIndexJobFor, searchItems } from './search/pending.js';
 import { indexTicketSearch } from './search/indexer.js';
 import { itemTarget } from '../search/index.js';
@@ -184,7 +184,7 @@ export interface TicketWrite {
 /**
  * The one way a ticket is written: the ticket (created, or replaced guarded by its version),
  * its timeline entries and its events, any related items, the ColumnCount deltas of its
- * (board, status) columns, its facet entries (lists/facets.ts) and, when its search entries
+ * (board, status) columns, its facet entries (record/facets.ts) and, when its search entries
  * change, a new ticket's entries themselves when they fit, else their pending marker and
  * indexing job (`searchItems`, search/pending.ts), in ONE transaction. Either all of it happens or none of it does.
  * `version` and `updatedAt` are set here; index keys are derived by the entity.
@@ -280,7 +280,7 @@ export async function saveTicket(ctx: DomainContext, write: TicketWrite): Promis
  * than SEARCH_BACKLOG tickets pending, one Query of at most one more marker than that, after the
  * create commits): then the request indexes it itself before it answers. So an import of long
  * tickets is slowed to the pace the index keeps, and never leaves a backlog that sends searches
- * to the boards themselves (past 200 pending, lib/tickets/search/list.ts); an interactive create
+ * to the boards themselves (past 200 pending, lib/tickets/lists/search.ts); an interactive create
  * pays one Query. The marker and job written with the create stay the backstop: the job finds the
  * marker cleared and writes nothing; after a failure or a crash here, it indexes the ticket.
  */

@@ -9,7 +9,7 @@ import { forEachAtMost } from '../../lib/core/concurrency.js';
 import { isQueued, positionKeyOf, termCountName, type TicketItem } from '../../lib/db/entities/index.js';
 import { documentDb } from '../../lib/db/client.js';
 import { db } from '../../lib/db/service.js';
-import { facetsOf, isCountedFacet } from '../../lib/tickets/lists/facets.js';
+import { facetsOf, isCountedFacet } from '../../lib/tickets/record/facets.js';
 import { countUpdate, searchTermsOf, termEntriesOf } from '../../lib/tickets/search/index.js';
 
 const DESCRIPTION = 'Steps to reproduce: open the board, filter by status, scroll to the end of the column and check the totals. '.repeat(2);

@@ -109,21 +109,7 @@ describe('agents: create', () => {
   });
 });
 
-describe('agents: the live-agent limit under concurrency', () => {
-  it('lets exactly as many of several simultaneous creates succeed as the limit has room for', async () => {
-    const org = await createOrg({ plan: 'PRO' });
-    for (let index = 0; index < 23; index += 1) await createAgent(org, { name: `Agent ${index}` });
-    const results = await Promise.all(Array.from({ length: 6 }, (_, index) => org.call('POST', base(org), { body: { name: `Racer ${index}` } })));
-    const created = results.filter((response) => response.status === 201);
-    // A request that lost a transaction conflict may answer 409 CONFLICT; none may pass the limit.
-    expect(created).toHaveLength(2);
-    for (const response of results.filter((response) => response.status !== 201)) {
-      expect(['AGENT_LIMIT_REACHED', 'CONFLICT']).toContain(response.body.error.code);
-    }
-    const listed = await org.call('GET', base(org));
-    expect(listed.body).toHaveLength(25);
-  });
-});
+// The limit under simultaneous creates: test/http/count-limits.test.ts.
 
 describe('agents: read', () => {
   it('lists every agent for agents:manage and only owned agents for others, as a bare array', async () => {
@@ -404,15 +390,7 @@ describe('agent tokens', () => {
     expect((await org.call('GET', `${base(org)}/${agent.id}/tokens`)).body.tokens).toHaveLength(20);
     expect((await mint(org, other.id)).status).toBe(201);
   });
-
-  it('holds the mint limit exactly under concurrent requests', async () => {
-    const org = await createOrg({ plan: 'PRO' });
-    const agent = await createAgent(org);
-    const results = await Promise.all(Array.from({ length: 26 }, (_, index) => mint(org, agent.id, { name: `t${index}` })));
-    expect(results.filter((result) => result.status === 201)).toHaveLength(20);
-    expect(results.filter((result) => result.status === 429)).toHaveLength(6);
-    expect((await org.call('GET', `${base(org)}/${agent.id}/tokens`)).body.tokens).toHaveLength(20);
-  });
+  // The mint limit under simultaneous requests: test/http/count-limits.test.ts.
 });
 
 describe('agent policies', () => {

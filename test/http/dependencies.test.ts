@@ -141,7 +141,7 @@ describe('adding, listing and removing dependencies', () => {
       expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
       const shown = await full(ticket);
       expect(shown.openBlockerCount).toBe(6);
-      // That none of them retried once the ticket was blocked is held by round trips in test/http/round-trip-budget.test.ts.
+      // That none of them retried once the ticket was blocked is held by round trips in test/http/round-trips/.
       expect(shown.isReady).toBe(false);
       // Removed at once too: each counted off, the last one unblocks it.
       const removed = await Promise.all(blockers.map((blocker) => org.call('DELETE', `${ticketPath(ticket)}/dependencies/${blocker.id}`)));

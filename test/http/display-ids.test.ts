@@ -14,7 +14,7 @@ describe('ticket routes accept display ids', () => {
     expect(ticket.displayId).toBe('PLAT-1');
   });
 
-  it('reads a ticket by its display id, in any case (its cost: round-trip-budget.test.ts)', async () => {
+  it('reads a ticket by its display id, in any case (its cost: round-trips/scenarios.test.ts)', async () => {
     for (const ref of ['PLAT-1', 'plat-1', 'Plat-1']) {
       const byDisplayId = await s.org.call('GET', `${tickets()}/${ref}`);
       expect(byDisplayId.status).toBe(200);

@@ -86,7 +86,7 @@ describe('login throttling', () => {
     expect((await signIn(elsewhere, newIp(), adminEmail(elsewhere), RIGHT)).status).toBe(200);
   });
 
-  it('answers an unknown e-mail exactly as a wrong password (their equal reads: round-trip-budget.test.ts)', async () => {
+  it('answers an unknown e-mail exactly as a wrong password (their equal reads: round-trips/scenarios.test.ts)', async () => {
     const org = await signupOrg();
     const ip = newIp();
     const wrongPassword = await signIn(org, ip, adminEmail(org), 'wrong password');

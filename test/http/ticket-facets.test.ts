@@ -3,12 +3,12 @@ import { createMember, signupOrg, type TestOrg } from '../support/api.js';
 import { createLabel, createTicket, createTicketType } from '../support/factories.js';
 import { db } from '../../lib/db/service.js';
 import { allPages, answered } from '../support/lists.js';
-import { facetsOf, isCountedFacet } from '../../lib/tickets/lists/facets.js';
+import { facetsOf, isCountedFacet } from '../../lib/tickets/record/facets.js';
 import { loadFacetCounts } from '../../lib/tickets/lists/facet-reads.js';
 import { seedBoard } from '../bench/seed.js';
 
 /*
- * The facet index (lib/tickets/lists/facets.ts) against the full-read path it replaces: every
+ * The facet index (lib/tickets/record/facets.ts, lib/tickets/lists/facets.ts) against the full-read path it replaces: every
  * list with one facet filter (assignee, assignedToMe, types, labels, customer, priorities,
  * impact levels, due dates, noDueDate), on a board and on /issues, page by page with its total,
  * must answer exactly what the full read answers, after creates, status changes, reorders,

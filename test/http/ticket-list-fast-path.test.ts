@@ -297,7 +297,7 @@ describe('a board still holding tickets of a deleted status', () => {
   });
 });
 
-describe('pages of the column path (their costs: round-trip-budget.test.ts)', () => {
+describe('pages of the column path (their costs: round-trips/scenarios.test.ts)', () => {
   let world: World;
   beforeAll(async () => {
     world = await newWorld();

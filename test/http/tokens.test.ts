@@ -29,7 +29,7 @@ describe('personal access tokens', () => {
     const list = await org.call('GET', '/api/v1/users/me/tokens');
     expect(list.body.tokens[0].lastUsedAt).not.toBeNull();
     // Use is recorded at most every few minutes: the next request costs only the auth read
-    // (round-trip-budget.test.ts: "authenticates an access token in one round trip").
+    // (round-trips/scenarios.test.ts: "authenticates an access token in one round trip").
   });
 
   it('cuts a revoked token off at once', async () => {

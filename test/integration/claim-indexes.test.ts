@@ -3,7 +3,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentDb } from '../../lib/db/client.js';
 import { db } from '../../lib/db/service.js';
 import { claimShards, type TicketItem } from '../../lib/db/entities/index.js';
-import { lapsedClaims, lapsedClaimsOfOrganization } from '../../lib/tickets/claims/expiry.js';
+import { lapsedClaims, lapsedClaimsOfOrganization } from '../../lib/tickets/record/claim-reads.js';
 import { boardSetup, lapseClaim } from '../support/tickets.js';
 
 /** Global indexes are eventually consistent (on AWS and, under load, in DynamoDB Local): read until `done`. */

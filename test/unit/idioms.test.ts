@@ -13,8 +13,8 @@ import { join, relative, resolve } from 'node:path';
  * - DynamoDB's errors are recognised by the SDK's classes, not by their `name` text;
  * - an error code acts on is its own class (ClaimRefused, NotFound, WeeklyCapReached…): no control
  *   flow compares an error's code with a string (docs/design/errors.md);
- * - round trips are asserted in test/http/round-trip-budget.test.ts, the one table of what each
- *   request costs (its routes and its scenarios), so a change of cost is one edit in one file.
+ * - round trips are asserted in test/http/round-trips/ only, the tables of what each request
+ *   costs (its routes by domain, and its scenarios), so a change of cost is one edit in one place.
  */
 const LIB = resolve('lib');
 const files = sourceFiles(LIB).map((path) => ({ path: relative(LIB, path), source: readFileSync(path, 'utf8') }));
@@ -39,11 +39,11 @@ describe('one idiom for each recurring need', () => {
     }
   });
 
-  it('asserts round trips in the budget test only', () => {
+  it('asserts round trips in the budget tests only', () => {
     const TEST = resolve('test');
     const asserting = sourceFiles(TEST)
       .map((path) => relative(TEST, path))
-      .filter((path) => path.endsWith('.test.ts') && path !== 'http/round-trip-budget.test.ts' && path !== 'unit/idioms.test.ts')
+      .filter((path) => path.endsWith('.test.ts') && !path.startsWith('http/round-trips/') && path !== 'unit/idioms.test.ts')
       .filter((path) => /\.roundTrips\b/.test(readFileSync(join(TEST, path), 'utf8')));
     expect(asserting).toEqual([]);
   });

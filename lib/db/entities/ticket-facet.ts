@@ -7,7 +7,7 @@ import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
  * and ticket id, so one Query reads exactly the board's tickets with that value, and a due-date
  * range reads only the dates in range. Each entry carries what a list needs to select and
  * order it without the ticket: status, column position and archived flag. Kept exact by the
- * ticket write path (`facetItems`, lib/tickets/lists/facets.ts) in the ticket's own transaction:
+ * ticket write path (`facetItems`, lib/tickets/record/facets.ts) in the ticket's own transaction:
  * a write that changes no facet, status, position or archived flag (a claim, a heartbeat, a
  * comment count) writes none.
  */
@@ -40,7 +40,7 @@ export const FACET_COUNT_SHARDS = 4;
  * has at most one of per kind (`type:`, `priority:`, `assignee:`, `customer:`, `impact:`,
  * `due:none`), not for labels (a ticket has up to 25: their deltas would crowd a status change's
  * transaction) nor due dates (a list asks for a range). Kept exact by the ticket write path in
- * the ticket's own transaction (`facetCountItems`, lib/tickets/lists/facets.ts).
+ * the ticket's own transaction (`facetCountItems`, lib/tickets/record/facets.ts).
  * Keyed value and board first, so the counts of a value are a partition of their own (a few
  * items), apart from its entries. A filtered list reads its total here, whatever the number of
  * tickets that have the value.

@@ -61,7 +61,7 @@ export const PRIORITY_RANK: Record<(typeof PRIORITIES)[number], number> = { crit
  * status, no claim recorded (live or lapsed but not yet cleared), no open blocker, no open
  * subticket and not quarantined. What only a read can judge stays out of the index: the organization's BLOCKED
  * status (filtered by the reader) and a lapsed claim not yet swept (the reader adds those from
- * byOrgClaimExpiry). `isReady` in lib/tickets/dependencies/readiness.ts is the whole rule.
+ * byOrgClaimExpiry). `isReady` in lib/tickets/record/readiness.ts is the whole rule.
  */
 export function isQueued(item: {
   isDeleted?: boolean; isArchived?: boolean; statusCategory?: string; claimedById?: string;

@@ -13,16 +13,18 @@ import { baseTicketData } from '../events.js';
 import { presentLease } from '../present.js';
 import { updateTicket } from '../update.js';
 import { saveTicket } from '../write.js';
-import { claimsHeldBy, expireClaim } from './expiry.js';
-import { hasLiveClaim, lapseRun, lapsedClaimEffects, releasedClaimEffects, withoutClaim, fenceRefusal } from './lease.js';
+import { expireClaim } from './expiry.js';
+import { claimsHeldBy } from '../record/claim-reads.js';
+import { hasLiveClaim, lapseRun, lapsedClaimEffects, releasedClaimEffects, withoutClaim, fenceRefusal } from '../record/lease.js';
 import { publishMetrics } from '../../core/telemetry.js';
 import { activityDelta } from '../../activity/index.js';
-import { isReady } from '../dependencies/readiness.js';
+import { isReady } from '../record/readiness.js';
 import { heartbeatDelivery } from './directives.js';
-import { directiveOf } from './directive-view.js';
+import { directiveOf } from '../directive-view.js';
 import { assertDispatchOpen } from './dispatch.js';
 import { assertBudgetLeft, usageEffects, warnOfBudgets, type UsageInput } from './spend.js';
-import { latestHandoffOf, presentHandoff, type HandoffInput, type HandoffView } from './handoffs.js';
+import { latestHandoffOf, presentHandoff, type HandoffView } from './handoffs.js';
+import type { HandoffInput } from '../record/handoffs.js';
 
 /** Lease bounds of spec §4.2 (seconds): out-of-range values are clamped, not refused. */
 export const MIN_LEASE_SECONDS = 60;

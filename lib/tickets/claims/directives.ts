@@ -8,8 +8,8 @@ import { hasPermission } from '../../organizations/index.js';
 import { loadTicketOnBoard } from '../access.js';
 import { baseTicketData } from '../events.js';
 import { saveTicket } from '../write.js';
-import { hasLiveClaim } from './lease.js';
-import { directiveOf, type DirectiveAction, MAX_PENDING_MESSAGES, pendingMessagesOf, presentDirective, presentMessage, STOP_GRACE_SECONDS, type StoredDirective, type StoredMessage } from './directive-view.js';
+import { hasLiveClaim } from '../record/lease.js';
+import { directiveOf, type DirectiveAction, MAX_PENDING_MESSAGES, pendingMessagesOf, presentDirective, presentMessage, STOP_GRACE_SECONDS, type StoredDirective, type StoredMessage } from '../directive-view.js';
 
 /**
  * Directing a lease (docs/fleet-control.md): a person tells the agent holding a ticket to stop,
@@ -18,7 +18,7 @@ import { directiveOf, type DirectiveAction, MAX_PENDING_MESSAGES, pendingMessage
  * and a heartbeat delivers them in the write it makes anyway: no extra round trip for the agent.
  */
 
-export { DIRECTIVE_ACTIONS, type DirectiveAction, MESSAGE_LIMIT } from './directive-view.js';
+export { DIRECTIVE_ACTIONS, type DirectiveAction, MESSAGE_LIMIT } from '../directive-view.js';
 
 /**
  * Who may direct a lease or write to its holder: a person (never an agent) holding

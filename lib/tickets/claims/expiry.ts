@@ -1,46 +1,16 @@
 import type { Clock } from '../../core/clock.js';
 import { LostRace } from '../../db/races.js';
 import { db } from '../../db/service.js';
-import { claimShards, type OrganizationItem, type TicketItem } from '../../db/entities/index.js';
+import type { OrganizationItem, TicketItem } from '../../db/entities/index.js';
 import { saveTicket } from '../write.js';
-import { hasLiveClaim, lapsedClaimEffects, withoutClaim } from './lease.js';
+import { hasLiveClaim, lapsedClaimEffects, withoutClaim } from '../record/lease.js';
 import { systemContext } from '../system-context.js';
+import { lapsedClaims, lapsedClaimsOfOrganization } from '../record/claim-reads.js';
 import { log, publishMetrics } from '../../core/telemetry.js';
 import { agentPoliciesOf } from '../../organizations/index.js';
 
 /** The organization's `quarantineAfterLapses` (its policies are on the organization item). */
 const quarantineAfterOf = (org: Pick<OrganizationItem, 'agentPolicies'>): number => agentPoliciesOf(org as OrganizationItem).quarantineAfterLapses;
-
-/** Every claimed ticket whose lease lapsed before `now`, across organizations (byClaimExpiry, its shards in parallel). */
-export async function lapsedClaims(now: Date): Promise<TicketItem[]> {
-  const shards = await Promise.all(
-    claimShards().map((claimShard) =>
-      db().entities.ticket.query.byClaimExpiry({ claimShard }).lt({ claimExpiresAtKey: now.toISOString() }).go({ pages: 'all' }),
-    ),
-  );
-  return shards.flatMap((result) => result.data as TicketItem[]);
-}
-
-/** One organization's claimed tickets whose lease lapsed at or before `now` and which are not cleared yet (byOrgClaimExpiry). */
-export async function lapsedClaimsOfOrganization(orgId: string, now: Date): Promise<TicketItem[]> {
-  const result = await db().entities.ticket.query.byOrgClaimExpiry({ orgId }).lte({ claimExpiresAtKey: now.toISOString() }).go({ pages: 'all' });
-  return result.data as TicketItem[];
-}
-
-/** One holder's live claims, soonest expiry first (byClaimHolder, expiry after `now`). */
-export async function liveClaimsOf(orgId: string, holderId: string, now: Date): Promise<TicketItem[]> {
-  const result = await db().entities.ticket.query
-    .byClaimHolder({ orgId, claimHolderKey: holderId })
-    .gt({ claimExpiresAtKey: now.toISOString() })
-    .go({ pages: 'all' });
-  return (result.data as TicketItem[]).filter((ticket) => !ticket.isDeleted && ticket.claimedById === holderId);
-}
-
-/** Every claim one holder has, live or lapsed and not yet cleared (byClaimHolder), as the index shows them. */
-export async function claimsHeldBy(orgId: string, holderId: string): Promise<TicketItem[]> {
-  const result = await db().entities.ticket.query.byClaimHolder({ orgId, claimHolderKey: holderId }).go({ pages: 'all' });
-  return (result.data as TicketItem[]).filter((ticket) => !ticket.isDeleted && ticket.claimedById === holderId);
-}
 
 /**
  * Clears one lapsed claim as the system: the ticket put guarded by the version read (a lease

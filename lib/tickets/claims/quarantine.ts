@@ -1,7 +1,6 @@
 import { forbidden } from '../../core/errors.js';
 import type { DomainContext } from '../../db/context.js';
-import type { QuarantineEntryItem, TicketItem } from '../../db/entities/index.js';
-import { db } from '../../db/service.js';
+import type { TicketItem } from '../../db/entities/index.js';
 import { retryLostRaces } from '../../db/races.js';
 import { requirePermission } from '../../organizations/index.js';
 import { loadTicketOnBoard } from '../access.js';
@@ -9,7 +8,7 @@ import { saveTicket } from '../write.js';
 
 /**
  * Quarantine (docs/fleet-control.md): a ticket whose leases lapsed `quarantineAfterLapses` times
- * in a row (lease.ts, `lapseRun`) leaves the ready queue, so one ticket that makes every agent
+ * in a row (record/lease.ts, `lapseRun`) leaves the ready queue, so one ticket that makes every agent
  * fail cannot eat the fleet. Claim-next passes it by (it is out of the byReady index), a named
  * claim answers TICKET_QUARANTINED, and a person returns it to the queue here.
  */
@@ -35,9 +34,4 @@ export async function liftQuarantine(ctx: DomainContext, boardId: string, ticket
       timeline: [{ kind: 'QUARANTINE_LIFTED', details: { since: ticket.quarantinedAt, lapses: ticket.quarantineLapses ?? 0 } }],
     });
   });
-}
-
-/** The organization's quarantined tickets' entries (its own partition: as many as are quarantined, never the boards). */
-export async function quarantineEntries(orgId: string): Promise<QuarantineEntryItem[]> {
-  return (await db().entities.quarantineEntry.query.byOrg({ orgId }).go({ pages: 'all' })).data;
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { AppError } from '../../core/errors.js';
-import { ApprovalRequired } from '../suggestions/approval-gate.js';
+import { ApprovalRequired } from '../approvals/approval-gate.js';
 import { webLink } from '../../core/fields.js';
 import { usage } from '../inputs.js';
 import type { DomainContext } from '../../db/context.js';
@@ -11,7 +11,7 @@ import { activityDelta } from '../../activity/index.js';
 import { requirePermission } from '../../organizations/index.js';
 import { loadTicketWithConfig } from '../access.js';
 import { baseTicketData } from '../events.js';
-import { CLAIM_ATTRIBUTES, fenceRefusal, hasLiveClaim, releasedClaimEffects } from './lease.js';
+import { CLAIM_ATTRIBUTES, fenceRefusal, hasLiveClaim, releasedClaimEffects } from '../record/lease.js';
 import { updateTicket } from '../update.js';
 import type { OrgConfig } from '../config.js';
 

@@ -8,8 +8,8 @@ import { liveTicketOf, loadTicketOnBoard, onVisibleBoards, seesEveryBoard } from
 import { loadOrgConfig, type OrgConfig } from '../config.js';
 import { baseTicketData } from '../events.js';
 import { saveTicket } from '../write.js';
-import { dependencyItemsOf, openCount, ticketsById, unblockedBy } from './edges.js';
-import { isOpenTicket } from './readiness.js';
+import { dependencyItemsOf, openCount, ticketsById, unblockedBy } from '../record/edges.js';
+import { isOpenTicket } from '../record/readiness.js';
 
 /** Tickets one ticket may depend on. */
 export const MAX_BLOCKERS_PER_TICKET = 50;

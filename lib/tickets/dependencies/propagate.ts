@@ -4,9 +4,9 @@ import { inTransactionChunks, transact } from '../../db/transact.js';
 import type { JobRun } from '../../events/index.js';
 import { saveTicket } from '../write.js';
 import { systemContext } from '../system-context.js';
-import { dependencyItemsOf } from './edges.js';
-import { recountBlockers, recountSubtickets } from './recount.js';
-import type { ReadinessChange } from './readiness.js';
+import { dependencyItemsOf } from '../record/edges.js';
+import { recountBlockers, recountSubtickets } from '../record/recount.js';
+import type { ReadinessChange } from '../record/readiness.js';
 
 /**
  * The handler of READINESS_JOB (lib/tickets/jobs.ts), the backstop of the recount the write itself

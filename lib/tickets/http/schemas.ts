@@ -7,7 +7,7 @@ import { description, reason, ticketSearch, timestamp, title } from '../inputs.j
 export { description, handoffBody, heartbeatNote, leaseSeconds, reason, ticketSearch, timestamp, title, usage } from '../inputs.js';
 
 /**
- * Labels per ticket. Each label is a facet entry (lists/facets.ts) and a new one a reference
+ * Labels per ticket. Each label is a facet entry (record/facets.ts) and a new one a reference
  * check, all in the ticket's one transaction (at most 100 items): a move re-keys every entry,
  * so 25 labels keep the largest ticket write well inside the limit.
  */

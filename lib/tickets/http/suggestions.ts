@@ -3,7 +3,7 @@ import { authenticated, type Routes, onFirstUse } from '../../http/routes.js';
 import { idParam, pageQuery } from '../../http/validation.js';
 import { SUGGESTION_STATES } from '../../db/entities/index.js';
 import { reason } from './schemas.js';
-import { acceptSuggestion, listPendingSuggestions, listSuggestions, rejectSuggestion } from '../suggestions/suggestions.js';
+import { acceptSuggestion, listPendingSuggestions, listSuggestions, rejectSuggestion } from '../suggestions.js';
 import { pendingSuggestionResult, suggestionResult } from '../shapes.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });

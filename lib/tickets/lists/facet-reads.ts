@@ -2,7 +2,6 @@ import { queryCount, queryProjected, type QueryCursor, type QueryParams } from '
 import { db } from '../../db/service.js';
 import type { StatusItem, TicketItem } from '../../db/entities/index.js';
 import type { TicketFilters } from './filters.js';
-import type { FacetPlan } from './facets.js';
 import { readStatusColumn } from './columns.js';
 
 /**
@@ -14,6 +13,18 @@ import { readStatusColumn } from './columns.js';
  *   with the value (a filter on the ticket's own field), until the page is full: about
  *   (page end) ÷ (share of the board with the value) tickets.
  */
+
+/** What a facet list reads: these facets' entries on each board, due dates within `range`. */
+export interface FacetPlan {
+  facets: string[];
+  range?: { before?: string; after?: string; overdue: boolean };
+  /**
+   * Values whose tickets are moving to another value of the plan (a deleted type's, to its
+   * replacement, lists/retype.ts): read to their end before the others are read, so a ticket
+   * that moves meanwhile is found under one value or the other, never under neither.
+   */
+  leaving?: string[];
+}
 
 const ENTRY_FIELDS = ['ticketId', 'statusId', 'positionKey', 'isArchived', 'rangeKey'] as const;
 

@@ -1,6 +1,6 @@
 import { positionKeyOf, type StatusCategory, type TicketItem } from '../../db/entities/index.js';
 import type { OrgConfig } from '../config.js';
-import { hasLiveClaim } from '../claims/lease.js';
+import { hasLiveClaim } from '../record/lease.js';
 import { matchesSearch } from '../search/text.js';
 
 /**

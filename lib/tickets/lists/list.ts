@@ -1,4 +1,3 @@
-import { quarantineEntries } from '../claims/quarantine.js';
 import { loadTickets } from '../access.js';
 import type { DomainContext } from '../../db/context.js';
 import { db } from '../../db/service.js';
@@ -7,15 +6,15 @@ import { pageOf } from '../../core/pages.js';
 import { canSeeBoard, listOrganizationBoards, loadVisibleBoard } from '../../boards/index.js';
 import { loadOrgConfig, type OrgConfig } from '../config.js';
 import { isStatusShown, matchesFilters, sortTickets, type TicketFilters } from './filters.js';
-import { hasLiveClaim } from '../claims/lease.js';
-import { lapsedClaimsOfOrganization, liveClaimsOf } from '../claims/expiry.js';
+import { hasLiveClaim } from '../record/lease.js';
+import { lapsedClaimsOfOrganization, liveClaimsOf, quarantineEntries } from '../record/claim-reads.js';
 import { presentTicket } from '../present.js';
 import { listReadyIssues } from './ready.js';
 import { loadColumnCounts } from './column-counts.js';
 import { mapLimited } from '../../core/concurrency.js';
 import { COLUMN_LIST_FIELDS, columnsShown, pageOfTickets, pageSpans, readStatusColumn, servedByColumns, shownCount } from './columns.js';
 import { facetPlan, listByFacets } from './facets.js';
-import { listBySearch, servedBySearch } from '../search/list.js';
+import { listBySearch, servedBySearch } from './search.js';
 
 /**
  * The Queries that serve a board list, never touching other boards or organizations:
@@ -81,7 +80,7 @@ export interface IssuesQuery extends ListQuery {
  * GET /boards/{boardId}/tickets. Lists that filter only by status (and the category flags)
  * take the fast path (`listBoardColumns`): cost proportional to the page. A list with one
  * facet filter (assignee, type, label, customer, priority, impact, due dates) reads that
- * facet's index entries (lists/facets.ts), a search the search index (search/list.ts). Every
+ * facet's index entries (lists/facets.ts), a search the search index (lists/search.ts). Every
  * other filter reads what its Query selects in full: board and configuration in parallel, then the ticket
  * Queries (in parallel), `matchesFilters`, sort, page in memory.
  */

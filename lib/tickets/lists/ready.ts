@@ -3,10 +3,10 @@ import { readyRankOf, type BoardItem, type TicketItem } from '../../db/entities/
 import { db } from '../../db/service.js';
 import { pageOf, pageWithTotal, type Page } from '../../core/pages.js';
 import type { OrgConfig } from '../config.js';
-import { BLOCKED_KEY, isReady } from '../dependencies/readiness.js';
+import { BLOCKED_KEY, isReady } from '../record/readiness.js';
 import { loadColumnCounts } from './column-counts.js';
 import { mapLimited } from '../../core/concurrency.js';
-import { lapsedClaimsOfOrganization } from '../claims/expiry.js';
+import { lapsedClaimsOfOrganization } from '../record/claim-reads.js';
 import { presentTicket } from '../present.js';
 import type { Ticket } from '../shapes.js';
 import { matchesFilters, type TicketFilters } from './filters.js';

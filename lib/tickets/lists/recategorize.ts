@@ -7,7 +7,7 @@ import { log } from '../../core/telemetry.js';
 import { STATUS_CATEGORIES, type StatusItem, type TicketItem } from '../../db/entities/index.js';
 import { continueJob, eventPuts, newEventRecord, type JobRun } from '../../events/index.js';
 import { RECATEGORIZE_JOB, type Recategorizing } from '../../statuses/index.js';
-import { readinessChangeOf, readinessEventFor } from '../dependencies/readiness.js';
+import { readinessChangeOf, readinessEventFor } from '../record/readiness.js';
 import { systemContext } from '../system-context.js';
 import { nextBoardOf } from '../../boards/index.js';
 import { milestoneProgress, replaceTicketItems, saveTicket } from '../write.js';

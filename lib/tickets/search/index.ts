@@ -1,6 +1,5 @@
-/** Ticket search: the matching rule, the index kept by the events function, and the lists it serves. */
+/** Ticket search: the matching rule and the index kept with each ticket (its lists: lists/search.ts). */
 export { matchesSearch, parseSearch, searchTermsOf } from './text.js';
 export { SEARCH_INDEX_JOB, changesSearchEntries } from './pending.js';
 export { indexTicketSearch, runSearchIndexJob, sweepStaleSearchIndex, termEntriesOf } from './indexer.js';
-export { listBySearch, servedBySearch } from './list.js';
 export { countUpdate } from './counts.js';

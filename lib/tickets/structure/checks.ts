@@ -4,8 +4,8 @@ import type { BoardItem, TicketItem } from '../../db/entities/index.js';
 import { loadTicketOnBoard, loadTicketWithConfig, loadTickets, onVisibleBoards } from '../access.js';
 import type { OrgConfig } from '../config.js';
 import { loadSubtickets } from './subtickets.js';
-import { dependencyItemsOf } from '../dependencies/edges.js';
-import { isOpenTicket } from '../dependencies/readiness.js';
+import { dependencyItemsOf } from '../record/edges.js';
+import { isOpenTicket } from '../record/readiness.js';
 
 /** What the workflow stores on a blocked ticket (POST .../transition to BLOCKED). */
 interface BlockerInfo {

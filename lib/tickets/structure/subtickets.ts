@@ -2,7 +2,6 @@ import { conflict, invalidField, notFound } from '../../core/errors.js';
 import type { DomainContext } from '../../db/context.js';
 import { LostRace, retryLostRaces } from '../../db/races.js';
 import { db } from '../../db/service.js';
-import type { TransactionEntities, TransactionItem } from '../../db/transact.js';
 import type { TicketItem } from '../../db/entities/index.js';
 import { requirePermission } from '../../organizations/index.js';
 import { liveTicketOf, loadTicketOnBoard, loadTicketOnBoardWith, loadTicketWithConfig, loadTickets } from '../access.js';
@@ -10,29 +9,10 @@ import { loadOrgConfig, type OrgConfig } from '../config.js';
 import { createTicket } from '../create.js';
 import { presentFullTicket } from '../present.js';
 import { updateTicket } from '../update.js';
-import { isOpenTicket } from '../dependencies/readiness.js';
-import { replaceTicketItems } from '../write.js';
+import { attachToParent, detachFromParent } from '../parent-links.js';
 
 /** Subtickets one ticket may hold. Subtickets are one level deep: a subticket has none. */
 export const MAX_SUBTICKETS_PER_TICKET = 100;
-
-/** The parent's counter shard: the child's write in the same transaction picks one of the random ones. */
-const PARENT_SHARD = 'parent';
-
-/**
- * The parent item with one more subticket (and one more open subticket unless the child is
- * FINAL: readiness, lib/tickets/dependencies), written only if the parent is unchanged since read.
- */
-export function attachToParent(e: TransactionEntities, parent: TicketItem, child: TicketItem, at: string, changed: () => Error): TransactionItem[] {
-  const openSubticketCount = (parent.openSubticketCount ?? 0) + (isOpenTicket(child) ? 1 : 0);
-  return replaceTicketItems(e, parent, { ...parent, subticketIds: [...(parent.subticketIds ?? []), child.ticketId], openSubticketCount, version: parent.version + 1, updatedAt: at }, changed, PARENT_SHARD);
-}
-
-/** The parent item without the subticket (`child` as it was), written only if the parent is unchanged since read. */
-export function detachFromParent(e: TransactionEntities, parent: TicketItem, child: TicketItem, at: string, changed: () => Error): TransactionItem[] {
-  const openSubticketCount = Math.max(0, (parent.openSubticketCount ?? 0) - (isOpenTicket(child) ? 1 : 0));
-  return replaceTicketItems(e, parent, { ...parent, subticketIds: (parent.subticketIds ?? []).filter((id) => id !== child.ticketId), openSubticketCount, version: parent.version + 1, updatedAt: at }, changed, PARENT_SHARD);
-}
 
 /** The live parent of a subticket (one consistent read); undefined for a standalone ticket or a deleted parent. */
 export async function loadLiveParent(ctx: DomainContext, child: TicketItem): Promise<TicketItem | undefined> {

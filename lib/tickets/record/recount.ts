@@ -1,7 +1,6 @@
 import type { DomainContext } from '../../db/context.js';
 import { retryLostRaces } from '../../db/races.js';
 import type { TicketItem } from '../../db/entities/index.js';
-import type { TicketWrite } from '../write.js';
 import { dependencyItemsOf, openCount, openSubticketsOf, ticketsById, unblockedBy } from './edges.js';
 
 /*
@@ -11,8 +10,11 @@ import { dependencyItemsOf, openCount, openSubticketsOf, ticketsById, unblockedB
  * nothing, so the write's own recount and the events function's backstop never fight.
  */
 
-/** The ticket write path (`saveTicket`), as these recounts call it. */
-export type SaveTicket = (ctx: DomainContext, write: TicketWrite) => Promise<TicketItem>;
+/**
+ * The ticket write path (`saveTicket`), as these recounts call it: a bookkeeping write of the
+ * ticket's counts, with the unblocking entry and event when there is one.
+ */
+export type SaveTicket = (ctx: DomainContext, write: { before: TicketItem; after: TicketItem; derivedEvents: false } & Partial<ReturnType<typeof unblockedBy>>) => Promise<TicketItem>;
 
 /**
  * Recounts the open blockers of one ticket and stores the count if it changed. When the last

@@ -3,17 +3,17 @@ import { queryCount, queryProjected, type QueryCursor, type QueryParams } from '
 import { positionKeyOf, type ColumnCountItem, type StatusItem, type TicketItem, type TicketTermItem } from '../../db/entities/index.js';
 import type { DomainContext } from '../../db/context.js';
 import { loadTickets } from '../access.js';
-import { COLUMN_LIST_FIELDS, columnsShown, densePageFromColumns, MAX_COLUMN_SCAN, pageOfTickets, pageSpans, readStatusColumn, servedByColumns, shownCount } from '../lists/columns.js';
-import { loadColumnCounts } from '../lists/column-counts.js';
+import { COLUMN_LIST_FIELDS, columnsShown, densePageFromColumns, MAX_COLUMN_SCAN, pageOfTickets, pageSpans, readStatusColumn, servedByColumns, shownCount } from './columns.js';
+import { loadColumnCounts } from './column-counts.js';
 import { mapLimited } from '../../core/concurrency.js';
 import type { Page } from '../../core/pages.js';
 import type { OrgConfig } from '../config.js';
 import type { presentTicket } from '../present.js';
-import { entryShown, sortTickets, type TicketFilters } from '../lists/filters.js';
-import { pageOfEntries } from '../lists/facets.js';
-import { matchesSearch, parseSearch, type SearchQuery } from './text.js';
-import { prefixCounts } from './counts.js';
-import { pendingTicketIds } from './pending.js';
+import { entryShown, sortTickets, type TicketFilters } from './filters.js';
+import { pageOfEntries } from './facets.js';
+import { matchesSearch, parseSearch, type SearchQuery } from '../search/text.js';
+import { prefixCounts } from '../search/counts.js';
+import { pendingTicketIds } from '../search/pending.js';
 
 /** The list fields a search served by the index takes: `search` and those of the column path. */
 const SEARCH_LIST_FIELDS = new Set([...COLUMN_LIST_FIELDS, 'search']);

@@ -1,4 +1,4 @@
-import type { TicketItem } from '../../db/entities/index.js';
+import type { TicketItem } from '../db/entities/index.js';
 
 /** What a directive and a note for a lease's holder are, as stored on the ticket and as shown (lib/tickets/claims/directives.ts writes them). */
 

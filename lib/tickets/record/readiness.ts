@@ -2,7 +2,7 @@ import type { TicketItem } from '../../db/entities/index.js';
 import { isQueued } from '../../db/entities/index.js';
 import { type EventInput, jobEvent, jobKind, type JobPayload } from '../../events/index.js';
 import type { OrgConfig } from '../config.js';
-import { hasLiveClaim } from '../claims/lease.js';
+import { hasLiveClaim } from './lease.js';
 
 /** The status key of the organization's BLOCKED status. */
 export const BLOCKED_KEY = 'BLOCKED';

@@ -1,16 +1,16 @@
-import { AppError, conflict, forbidden, notFound } from '../../core/errors.js';
-import type { DomainContext } from '../../db/context.js';
-import { db } from '../../db/service.js';
-import { guarded, isConditionFailure } from '../../db/transact.js';
-import type { SuggestionItem, SuggestionState } from '../../db/entities/index.js';
-import { pageOf } from '../../core/pages.js';
-import { requirePermission } from '../../organizations/index.js';
-import { loadTicketOnBoard, loadTicketOnBoardWith, loadTickets, onBoardsSeen } from '../access.js';
-import { loadOrgConfig, type OrgConfig } from '../config.js';
-import { updateTicket } from '../update.js';
-import { suggestionsOfTicket } from './record.js';
+import { AppError, conflict, forbidden, notFound } from '../core/errors.js';
+import type { DomainContext } from '../db/context.js';
+import { db } from '../db/service.js';
+import { guarded, isConditionFailure } from '../db/transact.js';
+import type { SuggestionItem, SuggestionState } from '../db/entities/index.js';
+import { pageOf } from '../core/pages.js';
+import { requirePermission } from '../organizations/index.js';
+import { loadTicketOnBoard, loadTicketOnBoardWith, loadTickets, onBoardsSeen } from './access.js';
+import { loadOrgConfig, type OrgConfig } from './config.js';
+import { updateTicket } from './update.js';
+import { suggestionsOfTicket } from './approvals/record.js';
 
-export { recordSuggestion } from './record.js';
+export { recordSuggestion } from './approvals/record.js';
 
 export function presentSuggestion(suggestion: SuggestionItem, config: OrgConfig) {
   const statusRef = (statusId: string) => {

@@ -7,7 +7,7 @@ import { isOpenTicket } from './readiness.js';
 /*
  * Reading dependencies and judging readiness counts: what both the write path (which recounts a
  * finished or reopened ticket's dependents before it answers, lib/tickets/write.ts) and the
- * events function's backstop (propagate.ts) read. Writes nothing.
+ * events function's backstop (dependencies/propagate.ts) read. Writes nothing.
  */
 
 /** The two sides of every dependency of a ticket, or those of one direction (one consistent Query). */
