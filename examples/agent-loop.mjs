@@ -47,7 +47,7 @@ if (!TOKEN) {
 
 const log = (message, fields = {}) => console.log(JSON.stringify({ at: new Date().toISOString(), message, ...fields }));
 
-/** An error answer of the API: `code` is the stable error code (spec §7), `details` its data. */
+/** An error answer of the API: `code` is the stable error code (docs/design/errors.md), `details` its data. */
 class ApiError extends Error {
   constructor(status, error) {
     super(`${status} ${error?.code}: ${error?.message}`);

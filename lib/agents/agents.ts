@@ -11,7 +11,7 @@ import { requireSession, listAccessTokens } from '../identity/index.js';
 
 export const MAX_LIVE_AGENTS = 25;
 
-/** An agent as the API shows it (spec §2.14). */
+/** An agent as the API shows it (docs/agents.md). */
 export function presentAgent(agent: UserItem, owner: UserItem | undefined, groups: Map<string, PermissionGroupItem>, tokenCount: number) {
   return {
     id: agent.userId,
@@ -39,7 +39,7 @@ export function presentAgent(agent: UserItem, owner: UserItem | undefined, group
 
 const isLiveAgent = (user: UserItem | undefined): user is UserItem => Boolean(user?.isAgent && !user.isDeleted);
 
-/** Management entry check (spec §5.2): a session JWT, never an access token. */
+/** Management entry check (docs/agents.md): a session JWT, never an access token. */
 function enter(ctx: DomainContext): { manages: boolean } {
   requireSession(ctx);
   return { manages: hasPermission(ctx, 'agents:manage') };

@@ -11,7 +11,7 @@ import { createdTokenResult, tokenResult } from '../users/index.js';
 const orgParams = z.object({ orgId: idParam });
 const agentParams = z.object({ orgId: idParam, agentId: idParam });
 
-/** Routes of the `agents` group (spec §4.14). `{orgId}` is checked by the router (the caller's organization, else 404). */
+/** Routes of the `agents` group (docs/agents.md). `{orgId}` is checked by the router (the caller's organization, else 404). */
 export const agentRoutes: Routes = {
   'GET /api/v1/organizations/{orgId}/agents': onFirstUse(() =>
     authenticated({

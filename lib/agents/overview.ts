@@ -11,7 +11,7 @@ const REPORT_OUTCOMES = { done: 'reportsDone', blocked: 'reportsBlocked', needsR
 
 type Reported = { total: number; done: number; blocked: number; needsReview: number; partial: number; unknown: number };
 
-/** A share of a whole, or null when there is no whole (spec §2.17: never 0 for an empty denominator). */
+/** A share of a whole, or null when there is no whole (docs/agents.md: never 0 for an empty denominator). */
 const share = (part: number, whole: number): number | null => (whole > 0 ? Math.round((part / whole) * 10000) / 10000 : null);
 
 const sum = (items: ActivityDayItem[], counter: keyof ActivityDayItem): number => items.reduce((total, item) => total + ((item[counter] as number | undefined) ?? 0), 0);
@@ -52,7 +52,7 @@ async function boardVisibility(ctx: DomainContext): Promise<(boardId: string) =>
 }
 
 /**
- * GET .../agents/overview (spec §2.17), for agents:manage over a session. Reads the users of
+ * GET .../agents/overview (docs/agents.md), for agents:manage over a session. Reads the users of
  * the organization and its activity items of the last 31 days (one Query each, in parallel),
  * then each live agent's open claims (one Query per agent, in parallel; at most 25 agents).
  * Windows are UTC calendar days: "this month" from the first of the month, "last 7 days" the

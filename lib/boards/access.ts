@@ -13,10 +13,10 @@ export interface BoardAccessSubject {
 }
 
 /**
- * Whether the actor may see the board (DESIGN.md §4, "Board access"): administrators see
+ * Whether the actor may see the board (docs/agents.md, board access): administrators see
  * every board; customers the boards their customer is assigned to; everyone else the boards
  * a team of theirs is assigned to or that they were added to directly. A token's
- * `allowedBoardIds` narrows this further (spec §5.3). Deleted boards are seen by no one.
+ * `allowedBoardIds` narrows this further (docs/agents.md). Deleted boards are seen by no one.
  */
 export function canSeeBoard(actor: Actor, board: BoardItem): boolean {
   const allowed = actor.credential.allowedBoardIds;

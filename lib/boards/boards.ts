@@ -22,7 +22,7 @@ export interface ListBoardsQuery {
 }
 
 /**
- * The boards the caller may see (spec §4.4): archived ones only with `includeArchived`,
+ * The boards the caller may see (the API reference): archived ones only with `includeArchived`,
  * only archived ones with `archivedOnly`; `search` matches the name case-insensitively.
  * Sorted by name, then id.
  */
@@ -230,10 +230,10 @@ async function replaceCustomers(ctx: DomainContext, board: BoardItem, changes: P
   return { ...board, ...changes, customerIds: unique, updatedAt: at };
 }
 
-/** POST .../archive and .../unarchive (spec §3.2): the same change as PATCH isArchived. */
+/** POST .../archive and .../unarchive (the API reference): the same change as PATCH isArchived. */
 export const setBoardArchived = (ctx: DomainContext, boardId: string, isArchived: boolean) => updateBoard(ctx, boardId, { isArchived });
 
-/** Soft delete (spec §2.1): the board is 404 from now on; its prefix stays reserved. */
+/** Soft delete (the API reference): the board is 404 from now on; its prefix stays reserved. */
 export async function deleteBoard(ctx: DomainContext, boardId: string): Promise<void> {
   requirePermission(ctx, 'boards:delete');
   const board = await loadVisibleBoard(ctx, boardId);

@@ -22,7 +22,7 @@ const boardFields = {
   description: optionalText(MAX_DESCRIPTION),
 };
 
-/** Routes of the `boards` group (spec §4.4, DESIGN.md §4 "Board access" and "Board features"). */
+/** Routes of the `boards` group (the API reference, boards). */
 export const boardsRoutes: Routes = {
   'GET /api/v1/boards': onFirstUse(() =>
     authenticated({

@@ -40,7 +40,7 @@ export type LostAssignees = JobPayload<typeof LOST_ASSIGNEES_JOB>;
 const lostAssigneesJob = (ctx: DomainContext, boardId: string, userIds: string[]) =>
   jobRecord(LOST_ASSIGNEES_JOB, ctx.org.orgId, ctx.clock, { subjectId: boardId, data: { boardId, userIds } });
 
-/** Assigns a team to the board (spec §4.4); assigning an assigned team again changes nothing. */
+/** Assigns a team to the board (the API reference); assigning an assigned team again changes nothing. */
 export async function assignTeamToBoard(ctx: DomainContext, boardId: string, teamId: string) {
   requirePermission(ctx, 'boards:manage-members');
   return retryLostRaces(async () => {

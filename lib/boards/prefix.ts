@@ -1,4 +1,4 @@
-/** Board prefixes (spec §2.3): 2-10 alphanumeric characters, stored upper-case, unique per organization. */
+/** Board prefixes (the API reference): 2-10 alphanumeric characters, stored upper-case, unique per organization. */
 export const PREFIX_PATTERN = /^[A-Za-z0-9]{2,10}$/;
 export const MAX_PREFIX_LENGTH = 10;
 

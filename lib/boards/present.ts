@@ -6,7 +6,7 @@ const byNameThenId = (a: { name: string; id: string }, b: { name: string; id: st
   a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.id.localeCompare(b.id);
 
 /**
- * The board as the API shows it (spec §2.3 plus its team assignments, features and members).
+ * The board as the API shows it (the API reference plus its team assignments, features and members).
  * A customer user sees only its own customer among the board's customers and none of the
  * internal team and member assignments.
  */

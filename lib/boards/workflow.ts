@@ -6,7 +6,7 @@ import { loadOrganizationStatuses, presentStatus } from '../statuses/index.js';
 import { loadVisibleBoard } from './access.js';
 import { patchLiveBoard } from './board-writes.js';
 
-/** A board's transition rule: from this status a ticket may move only to these (DESIGN.md §4, "Board features"). */
+/** A board's transition rule: from this status a ticket may move only to these (the API reference, boards). */
 export interface TransitionRule {
   fromStatusId: string;
   toStatusIds: string[];

@@ -10,7 +10,7 @@ import { pageOf } from '../core/pages.js';
 import { hasPermission, requirePermission } from '../organizations/index.js';
 import { assertFence, fenceCondition, loadTicketOnBoard, loadTicketOnBoardWith, baseTicketData, maySeeSecretComments } from '../tickets/index.js';
 
-/** A comment as the API shows it (spec §2.7). */
+/** A comment as the API shows it (the API reference). */
 export function presentComment(comment: CommentItem) {
   return {
     id: comment.commentId,
@@ -23,7 +23,7 @@ export function presentComment(comment: CommentItem) {
   };
 }
 
-/** Secret comments are for the organization's own people: customer users never see them (spec §2.7). */
+/** Secret comments are for the organization's own people: customer users never see them (the API reference). */
 
 const canSee = (ctx: DomainContext, comment: CommentItem): boolean => !comment.isSecret || maySeeSecretComments(ctx);
 
@@ -89,7 +89,7 @@ async function createCommentOnce(ctx: DomainContext, boardId: string, ticketId: 
     createdAt: now,
     updatedAt: now,
   };
-  // Ids and state only, never the content (spec §6.1).
+  // Ids and state only, never the content (docs/webhooks.md).
   const event = newEventRecord(ctx.org.orgId, ctx.clock, {
     type: 'comment.created',
     data: { ...baseTicketData(ticket), commentId: comment.commentId, authorId: comment.authorId, isSecret },

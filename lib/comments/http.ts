@@ -8,7 +8,7 @@ import { commentContent as content, commentResult } from './shapes.js';
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 const commentParams = ticketParams.extend({ commentId: idParam });
 
-/** Routes of the `comments` group (spec §4.8); the ticket may be named by its display id. */
+/** Routes of the `comments` group (the API reference); the ticket may be named by its display id. */
 export const commentsRoutes: Routes = withTicketRefs({
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments': onFirstUse(() =>
     authenticated({

@@ -3,7 +3,7 @@ import { monotonicFactory } from 'ulid';
 
 const nextUlid = monotonicFactory();
 
-/** Id prefixes of the spec (§2.1) plus the ones this service adds. */
+/** Id prefixes of every resource (the API reference shows them in its examples). */
 export type IdPrefix =
   | 'org' | 'usr' | 'brd' | 'sts' | 'typ' | 'team' | 'cst' | 'grp' | 'tok' | 'ses'
   | 'tkt' | 'cmt' | 'lbl' | 'cf' | 'evt' | 'tle' | 'ms' | 'rel' | 'ws' | 'wh' | 'dlv' | 'tmr' | 'te' | 'ntf' | 'sug'

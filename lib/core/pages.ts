@@ -1,5 +1,5 @@
 /**
- * One page of a fully read, filtered result set with its exact total (DESIGN.md §4). A domain
+ * One page of a fully read, filtered result set with its exact total (the API reference). A domain
  * value: the REST adapter renders it as the spec's page envelope (`{data, total, page,
  * pageSize, totalPages}`, lib/http/pagination.ts); other adapters may render it otherwise.
  */

@@ -6,7 +6,7 @@ import { mappedStack } from './stack-map.js';
  * through Powertools for AWS Lambda's Logger; and CloudWatch metrics in the embedded metric
  * format (EMF), which CloudWatch reads from the function's log without a call at request time.
  * The EMF line is written here (a dozen lines) rather than by Powertools Metrics, whose 10 KiB
- * cost every function 0.01–0.02× of module init (docs/decisions.md, "Operations").
+ * cost every function 0.01–0.02× of module init (docs/performance.md).
  *
  * What may be logged is decided by the callers of `log`, which pass named fields only: ids,
  * route keys, statuses, counts and durations. Never a token, password, secret, request body,

@@ -139,7 +139,7 @@ export async function updateCustomer(ctx: DomainContext, customerId: string, inp
   });
 }
 
-/** Archives the customer (spec §3.2: active customer → archived); archiving again changes nothing. */
+/** Archives the customer (the API reference: active customer → archived); archiving again changes nothing. */
 export async function archiveCustomer(ctx: DomainContext, customerId: string) {
   requireCustomerManager(ctx);
   try {

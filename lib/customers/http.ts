@@ -9,7 +9,7 @@ const customerPath = z.object({ customerId: idParam });
 const email = z.string().trim().toLowerCase().pipe(z.email('Must be an e-mail address')).pipe(z.string().max(254, 'At most 254 characters'));
 const phone = z.string().trim().min(1, 'Must not be empty').max(50, 'At most 50 characters');
 
-/** Routes of the `customers` group (spec §4.9). */
+/** Routes of the `customers` group (the API reference). */
 export const customersRoutes: Routes = {
   'GET /api/v1/customers': onFirstUse(() =>
     authenticated({

@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import type { OrganizationItem, Role, CredentialKind } from './entities/index.js';
 
-/** What a credential allows beyond the holder's own permissions (spec §5.3). */
+/** What a credential allows beyond the holder's own permissions (docs/agents.md). */
 export interface CredentialRestrictions {
   kind: CredentialKind;
   /** Session id (SESSION) or token id (PERSONAL / AGENT). */
@@ -12,7 +12,7 @@ export interface CredentialRestrictions {
   readOnly: boolean;
   denyDelete: boolean;
   clientLabel: string | null;
-  /** OAUTH: the token's scopes (spec §5.4.5); null for every other credential. */
+  /** OAUTH: the token's scopes (docs/oauth.md); null for every other credential. */
   scopes: string[] | null;
   /** OAUTH: the client the token was issued to. */
   clientId?: string;

@@ -51,7 +51,7 @@ export function enforceOAuthScopes(ctx: DomainContext, needed: readonly OAuthSco
   });
 }
 
-/** Token restrictions that hold for every route (spec §5.3); board restrictions live in board access. */
+/** Token restrictions that hold for every route (docs/agents.md); board restrictions live in board access. */
 export function enforceTokenRestrictions(ctx: DomainContext, method: string, route: Route): void {
   const credential = ctx.actor.credential;
   if (credential.readOnly && method !== 'GET' && method !== 'HEAD') {

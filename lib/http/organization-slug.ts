@@ -1,7 +1,7 @@
 import { config } from '../core/config.js';
 
 /**
- * The organization a request addresses (DESIGN.md §4): the first label of the Host under
+ * The organization a request addresses (README.md, Configuration): the first label of the Host under
  * the base domain (`acme.api.example.com` → `acme`), else the `X-Organization` header.
  */
 export function organizationSlugOf(headers: Record<string, string | undefined>): string | null {

@@ -19,7 +19,7 @@ export function jsonResponse(statusCode: number, body: unknown, headers: Record<
 }
 
 /**
- * The one place where errors become HTTP responses: the service's envelope (DESIGN.md §4), or
+ * The one place where errors become HTTP responses: the service's envelope (docs/design/errors.md), or
  * for OAuth routes RFC 6749 §5.2 JSON (`{error, error_description}`, never cached).
  */
 export function errorResponse(error: unknown, requestId: string, format?: 'oauth'): HttpResponse {

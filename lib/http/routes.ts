@@ -59,7 +59,7 @@ interface Schemas<P, Q, B, R = unknown, E extends Envelope = Envelope> {
   emptyHeaders?: Record<string, string>;
   /**
    * How the REST adapter wraps the domain result: `data` → `{data: result}` (single records of
-   * the ticket endpoints and the `{data: [...]}` lists, spec §2.1), `page` → the page envelope
+   * the ticket endpoints and the `{data: [...]}` lists, the API reference), `page` → the page envelope
    * of a domain Page, `cursor` → the bare array of a CursorPage's items, with the next page's
    * address in a `Link: <…>; rel="next"` header while there is one. Unset: the result is the body.
    */
@@ -152,7 +152,7 @@ export interface RawBody {
 export type TicketRefField = 'ticketId' | 'subticketId' | 'parentTicketId' | 'blockerId';
 
 /**
- * What an OAuth access token needs to call a route (spec §5.4.5): `read` (the route only reads),
+ * What an OAuth access token needs to call a route (docs/oauth.md): `read` (the route only reads),
  * `write` (it changes something), or `admin` (administration: permission groups, agents,
  * webhook endpoints, git connections, the time-booking sync endpoint, and changes to the
  * organization, users and booking items), which needs `admin` beside `read` or `write` by method.
@@ -171,7 +171,7 @@ export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown, R = u
   scope: RouteScope;
   /**
    * Lets a `denyDelete` token through this DELETE route; the domain function then decides
-   * (releasing one's own claim is allowed, spec §5.3).
+   * (releasing one's own claim is allowed, docs/agents.md).
    */
   denyDeleteCheckedByDomain?: boolean;
   /**

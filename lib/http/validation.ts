@@ -27,7 +27,7 @@ function toIssue(issue: z.core.$ZodIssue, root: string): ValidationIssue {
 /** Query-string boolean: only "true" and "false" are accepted. */
 export const queryBoolean = z.enum(['true', 'false']).transform((value) => value === 'true');
 
-/** page ≥ 1 (default 1); limit clamped to [1, max] (default `defaultLimit`), per DESIGN.md §4. */
+/** page ≥ 1 (default 1); limit clamped to [1, max] (default `defaultLimit`), as the API reference states for every list. */
 export function pageQuery(defaultLimit: number, maxLimit: number) {
   return {
     page: z.coerce.number().int().min(1).default(1),
@@ -57,7 +57,7 @@ export const commaSeparated = z
   .meta({ description: 'Comma-separated list' })
   .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean));
 
-/** Restriction fields shared by personal and agent tokens (spec §4.14, §5.3). */
+/** Restriction fields shared by personal and agent tokens (docs/agents.md). */
 export const tokenRestrictionsBody = z.strictObject({
   name: requiredText(200),
   expiresInDays: z.number().int().min(1).max(3650).nullable().optional(),

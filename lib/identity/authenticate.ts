@@ -29,7 +29,7 @@ const LAST_USED_WRITE_INTERVAL_MS = 5 * 60 * 1000;
  * wrong.
  *
  * `target.slug` is the organization the request addresses (subdomain or X-Organization); a
- * credential presented to another organization is refused (DESIGN.md §4). An OAuth access
+ * credential presented to another organization is refused (docs/design/oauth.md). An OAuth access
  * token must also be meant for this origin's resource (its `aud`).
  */
 export async function authenticate(

@@ -20,7 +20,7 @@ const slug = z
   .string()
   .regex(/^[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$/, '3-40 lower-case letters, digits or hyphens, not starting or ending with a hyphen');
 
-/** Routes of the `auth` group (DESIGN.md §4, "Bootstrap and users"). */
+/** Routes of the `auth` group (README.md, First five minutes). */
 export const authRoutes: Routes = {
   'POST /api/v1/auth/signup': onFirstUse(() =>
     open({

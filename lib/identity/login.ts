@@ -67,7 +67,7 @@ export async function endSession(ctx: DomainContext): Promise<void> {
 }
 
 /**
- * Ends the session of the calling credential and, per spec §3.2 / §5.4.8, revokes the user's
+ * Ends the session of the calling credential and, per the API reference; docs/oauth.md, revokes the user's
  * OAuth grants: every grant made before now stops at once (`oauthValidAfter`, which the
  * authenticator and the token endpoint compare with each grant), in one transaction.
  */
@@ -86,7 +86,7 @@ export async function logout(ctx: DomainContext): Promise<void> {
 
 /**
  * Changes the caller's password, ends every session issued before now, revokes the user's
- * OAuth grants (spec §3.2) and returns a fresh session, so the client that changed the
+ * OAuth grants (the API reference) and returns a fresh session, so the client that changed the
  * password stays signed in.
  */
 export async function changePassword(ctx: DomainContext, input: { currentPassword: string; newPassword: string }) {

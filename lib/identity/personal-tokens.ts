@@ -15,7 +15,7 @@ export interface TokenRestrictionsInput {
   clientLabel?: string | null;
 }
 
-/** A token as listed (spec §2.15): never the secret, never the hash. */
+/** A token as listed (the API reference): never the secret, never the hash. */
 export function presentToken(credential: CredentialItem) {
   return {
     id: credential.tokenId!,

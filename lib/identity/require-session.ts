@@ -10,7 +10,7 @@ export const CONSOLE_CLIENT_ID = 'console';
 
 /**
  * Credential management needs an interactive session: a token must never mint a token
- * that escapes its own restrictions (spec §5.2 says the same of agent tokens). The console's
+ * that escapes its own restrictions (docs/agents.md says the same of agent tokens). The console's
  * OAuth tokens are a person's interactive sign-in, so they count as one.
  */
 export function requireSession(ctx: DomainContext): void {

@@ -7,7 +7,7 @@ import { connectedIntegrationResult, hookOutcomeResult, integrationResult } from
 const providerParams = z.object({ provider: z.enum(GIT_PROVIDERS) });
 const REFUSED = ['UNAUTHENTICATED'] as const;
 
-/** Routes of the `integrations` group: git provider connections and the providers' inbound hooks (DESIGN.md, Integrations). */
+/** Routes of the `integrations` group: git provider connections and the providers' inbound hooks (docs/features.md, Connecting GitHub or GitLab). */
 export const integrationsRoutes: Routes = {
   'GET /api/v1/integrations/{provider}': onFirstUse(() =>
     authenticated({

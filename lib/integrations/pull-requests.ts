@@ -53,7 +53,7 @@ async function agentAuthor(orgId: string, authorName: string): Promise<UserItem 
   return data.find((user) => !user.isDeleted && user.gitIdentity?.toLowerCase() === author);
 }
 
-/** The §6.2 data of the pull-request events. */
+/** The data of the pull-request events (docs/webhooks.md). */
 function prEventData(pr: PullRequestItem) {
   return {
     prId: pr.prId,
@@ -256,7 +256,7 @@ async function setPipelineStatus(org: OrganizationItem, pr: PullRequestItem, sta
   });
 }
 
-/** A pull request as the API shows it (spec §2.18). */
+/** A pull request as the API shows it (docs/features.md, Connecting GitHub or GitLab). */
 export function presentPullRequest(pr: PullRequestItem) {
   return {
     id: pr.prId,

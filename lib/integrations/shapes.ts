@@ -35,7 +35,7 @@ export const hookOutcomeResult = z.lazy(() =>
     .meta({ id: 'HookOutcome' }),
 );
 
-/** A pull request linked to a ticket (spec §2.18). */
+/** A pull request linked to a ticket (docs/features.md, Connecting GitHub or GitLab). */
 export const pullRequestResult = z.lazy(() =>
   z
     .strictObject({

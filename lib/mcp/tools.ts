@@ -51,7 +51,7 @@ const ticketRef = {
   ticketId: z.string().max(100).optional().describe('tkt_… id'),
   displayId: z.string().max(30).optional().describe('or display id (PLAT-12)'),
 };
-/** Fencing (DESIGN.md, Claims): the claimCount tickets_claim returned; the write is refused with CLAIM_SUPERSEDED once that lease is no longer yours. */
+/** Fencing (docs/claims.md): the claimCount tickets_claim returned; the write is refused with CLAIM_SUPERSEDED once that lease is no longer yours. */
 const claimCount = z.number().int().min(0).optional().describe('Your claim\'s claimCount (fencing)');
 const withFence = (ctx: DomainContext, fence: number | undefined): DomainContext => (fence === undefined ? ctx : { ...ctx, claimFence: fence });
 const pageOutput = { total: z.number(), page: z.number(), totalPages: z.number() };
@@ -158,7 +158,7 @@ const filterInput = {
 
 type FilterInput = z.infer<z.ZodObject<typeof filterInput>>;
 
-/** The one filter implementation shared with GET /api/v1/issues (spec §4.3). */
+/** The one filter implementation shared with GET /api/v1/issues (the API reference). */
 async function listTickets(ctx: DomainContext, input: FilterInput & { query?: string }) {
   const result = await listIssues(ctx, {
     page: input.page,

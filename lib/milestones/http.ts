@@ -11,7 +11,7 @@ const milestoneParams = z.object({ boardId: idParam, milestoneId: idParam });
 const FEATURE = ['FEATURE_DISABLED'] as const;
 const sortOrder = z.number().int().min(0).max(1_000_000);
 
-/** Routes of the `milestones` group (spec §4.10); every route needs the board's Milestones & Releases feature. */
+/** Routes of the `milestones` group (docs/features.md, Milestones and releases); every route needs the board's Milestones & Releases feature. */
 export const milestonesRoutes: Routes = {
   'GET /api/v1/boards/{boardId}/milestones': onFirstUse(() =>
     authenticated({

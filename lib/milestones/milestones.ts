@@ -15,7 +15,7 @@ import { visibleOrNotFound } from '../boards/index.js';
 import { requirePermission, type Permission, claimName, nameChanges, nameTaken, releaseName } from '../organizations/index.js';
 
 /*
- * Milestones of a board (spec §2.9, §4.10), behind the board's Milestones & Releases feature.
+ * Milestones of a board (docs/features.md, Milestones and releases), behind the board's Milestones & Releases feature.
  * Their progress counters are written by the ticket write path (`milestoneProgress` in
  * lib/tickets/write.ts), never here.
  */
@@ -82,7 +82,7 @@ export async function milestonesOf(orgId: string, boardId: string): Promise<Mile
 
 export type MilestoneSort = 'dueDate' | 'name' | 'sortOrder' | 'createdAt';
 
-/** GET …/milestones: a bare array (spec §2.1), live ones unless `includeDeleted`, sorted as asked (default sortOrder ascending). */
+/** GET …/milestones: a bare array (the API reference), live ones unless `includeDeleted`, sorted as asked (default sortOrder ascending). */
 export async function listMilestones(ctx: DomainContext, boardId: string, query: { includeDeleted?: boolean; sortBy?: MilestoneSort; sortOrder?: 'asc' | 'desc' }) {
   const [, milestones] = await Promise.all([enter(ctx, boardId, 'milestones:view'), milestonesOf(ctx.org.orgId, boardId)]);
   const sortBy = query.sortBy ?? 'sortOrder';

@@ -4,7 +4,7 @@ import { idParam, pageQuery } from '../http/validation.js';
 import { listNotifications, markNotificationRead } from './notifications.js';
 import { notificationResult } from './shapes.js';
 
-/** Routes of the `notifications` group (DESIGN.md §4 "Notifications"). */
+/** Routes of the `notifications` group (the API reference). */
 export const notificationsRoutes: Routes = {
   'GET /api/v1/notifications': onFirstUse(() =>
     authenticated({

@@ -10,11 +10,11 @@ import { redirectUrisOf, resolveClient, type OAuthClient } from './clients.js';
 import { redirectUriMatches } from './redirects.js';
 import { isS256Challenge } from './pkce.js';
 
-/** Authorization codes live 60 seconds (DESIGN.md, OAuth) and are used once. */
+/** Authorization codes live 60 seconds (docs/design/oauth.md) and are used once. */
 export const CODE_TTL_SECONDS = 60;
 /** How long a sign-in and consent page stays usable. */
 const REQUEST_TTL_SECONDS = 10 * 60;
-/** The shortest `state` accepted (the spec names 8 and 32; DESIGN.md chooses 8). */
+/** The shortest `state` accepted (OAuth clients send at least 8 characters; docs/design/oauth.md). */
 export const MIN_STATE_LENGTH = 8;
 export const DEFAULT_SCOPE = 'read write';
 

@@ -88,7 +88,7 @@ async function storeRegistration(input: RegistrationInput, sourceIp: string, now
 }
 
 /**
- * Dynamic client registration (RFC 7591, spec §2.21, §5.4.1): a signed-in user registers a
+ * Dynamic client registration (RFC 7591, docs/oauth.md): a signed-in user registers a
  * confidential client. Its secret is returned once and kept only as SHA-256.
  */
 export async function registerClient(ctx: DomainContext, input: RegistrationInput, sourceIp: string) {

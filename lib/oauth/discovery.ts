@@ -3,7 +3,7 @@ import { db } from '../db/service.js';
 import { resourceOf } from '../identity/index.js';
 import type { AuthorizationServerMetadata, ProtectedResourceMetadata } from './shapes.js';
 
-/** Scopes of OAuth access tokens (spec §5.4.5): read, write (changes), admin (administration). */
+/** Scopes of OAuth access tokens (docs/oauth.md): read, write (changes), admin (administration). */
 export const OAUTH_SCOPES = ['read', 'write', 'admin'] as const;
 export type OAuthScope = (typeof OAUTH_SCOPES)[number];
 

@@ -42,7 +42,7 @@ export async function deleteGrant(ctx: DomainContext, grantId: string): Promise<
 }
 
 /**
- * The organizations the caller belongs to that have authorized `clientId` (spec §4.16). Another
+ * The organizations the caller belongs to that have authorized `clientId` (docs/oauth.md). Another
  * organization is listed only when the caller is that very client, holding an access token a
  * registered client obtained with its secret: the person is then recognised by e-mail across
  * organizations, as for the switch (lib/oauth/tokens.ts). Any other caller (a session, another

@@ -1,5 +1,5 @@
 /**
- * Redirect URI rules of the authorization server (spec §5.4.2, RFC 8252, RFC 9700): a client
+ * Redirect URI rules of the authorization server (docs/oauth.md, RFC 8252, RFC 9700): a client
  * registers HTTPS URIs, or loopback `http` URIs (`127.0.0.1`, `[::1]`, `localhost`) for native
  * apps; an authorization request must name one of them exactly, except that a loopback URI
  * matches on any port (RFC 8252 §7.3: the app picks a free port at run time). A public client

@@ -50,7 +50,7 @@ export const jwksResult = z.lazy(() =>
     .meta({ id: 'JsonWebKeySet' }),
 );
 
-/** A registered client (RFC 7591 §3.2.1, spec §2.21): the secret appears here only. */
+/** A registered client (RFC 7591 §3.2.1, docs/oauth.md): the secret appears here only. */
 export const registeredClientResult = z.lazy(() =>
   z
     .strictObject({

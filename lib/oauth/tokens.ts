@@ -16,7 +16,7 @@ import { sameResource } from './authorize.js';
 import { signingKey } from './keys.js';
 import { verifiesS256 } from './pkce.js';
 
-/** Access tokens live 900 s, refresh tokens 30 days (DESIGN.md, OAuth). */
+/** Access tokens live 900 s, refresh tokens 30 days (docs/design/oauth.md). */
 export const ACCESS_TOKEN_TTL_SECONDS = 900;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 86_400;
 /**
@@ -32,7 +32,7 @@ const REFRESH_PREFIX = 'wmr_';
 const SECRET_LENGTH = 43;
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-/** The token request's parameters (RFC 6749 §4.1.3, §6; spec §4.16). */
+/** The token request's parameters (RFC 6749 §4.1.3, §6; docs/oauth.md). */
 export interface TokenRequest {
   grant_type?: string | undefined;
   code?: string | undefined;
@@ -174,7 +174,7 @@ async function redeemCode(clock: Clock, input: TokenRequest, site: TokenEndpoint
  * refreshes exactly one rotates; the rotation's pair is kept sealed on the spent token, and the
  * same request again within REFRESH_RACE_SECONDS is answered that pair. Any other reuse of a
  * spent token revokes the grant. `scope` can only narrow; `organization_id` asks for an access
- * token of another organization (spec §5.4.7). A refresh token works only at the token endpoint
+ * token of another organization (docs/oauth.md). A refresh token works only at the token endpoint
  * of the organization whose grant it belongs to.
  */
 async function refresh(clock: Clock, input: TokenRequest, site: TokenEndpointSite): Promise<TokenResponse> {
@@ -271,7 +271,7 @@ async function answerSpentToken(token: string, stored: OAuthTokenItem, request: 
 }
 
 /**
- * The organization switch (spec §5.4.7): the user (the same e-mail address) must be an active
+ * The organization switch (docs/oauth.md): the user (the same e-mail address) must be an active
  * member of the other organization and have authorized this client there. Only a registered
  * client may switch: its secret proves it is the very client the other grant was given to. A
  * metadata-document client is one public identity shared by every installation of an app, and

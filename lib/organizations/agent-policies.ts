@@ -1,6 +1,6 @@
 import type { OrganizationItem } from '../db/entities/index.js';
 
-/** Organization-wide agent policies (spec §2.16), stored on the organization item and so read with every request. */
+/** Organization-wide agent policies (docs/agents.md), stored on the organization item and so read with every request. */
 export interface AgentPolicies {
   statusTransitionsRequireApproval: string[];
   prsRequireHumanReview: boolean;

@@ -1,6 +1,6 @@
 import type { StatusCategory } from '../db/entities/index.js';
 
-/** Statuses every new organization starts with (DESIGN.md §4, "Bootstrap and users"). */
+/** Statuses every new organization starts with (README.md, First five minutes). */
 export const DEFAULT_STATUSES: {
   key: string;
   name: string;

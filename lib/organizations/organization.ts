@@ -50,7 +50,7 @@ export async function updateOrganization(ctx: DomainContext, input: Organization
   return presentOrganization(updated.data as OrganizationItem);
 }
 
-/** The platform operator sets an organization's plan (DESIGN.md §4). */
+/** The platform operator sets an organization's plan (the API reference). */
 export async function setPlan(ctx: AnonymousContext, slug: string, plan: Plan) {
   const entities = db().entities;
   const slugRecord = (await entities.organizationSlug.get({ slug }).go()).data;

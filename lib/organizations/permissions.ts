@@ -1,7 +1,7 @@
 import { forbidden } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
 
-/** Every permission string the service checks (spec §4 names them per endpoint). */
+/** Every permission string the service checks (the API reference names them per endpoint). */
 export const PERMISSIONS = [
   'tickets:create', 'tickets:edit', 'tickets:delete', 'tickets:add-secret-comments',
   'boards:create', 'boards:edit', 'boards:delete', 'boards:manage-members',
@@ -51,7 +51,7 @@ export function requirePermission(ctx: DomainContext, permission: Permission): v
 }
 
 /**
- * No one grants what they do not hold (the rule spec §4.14 sets for agent tokens, applied to
+ * No one grants what they do not hold (the rule docs/agents.md sets for agent tokens, applied to
  * every grant: roles, groups, permission sets). 403 FORBIDDEN naming the missing permissions.
  */
 export function requireHeldPermissions(ctx: DomainContext, granted: Iterable<string>, what = 'grant'): void {

@@ -18,7 +18,7 @@ const releaseFields = {
   releaseDate: timestamp.nullable().optional(),
 };
 
-/** Routes of the `releases` group (spec §4.11); every route needs the board's Milestones & Releases feature. */
+/** Routes of the `releases` group (docs/features.md, Milestones and releases); every route needs the board's Milestones & Releases feature. */
 export const releasesRoutes: Routes = {
   'GET /api/v1/boards/{boardId}/releases': onFirstUse(() =>
     authenticated({

@@ -14,7 +14,7 @@ import { continueJob, eventPuts, jobKind, jobRecord, type JobRun, type JobPayloa
 import type { Clock } from '../core/clock.js';
 
 /*
- * Releases of a board (spec §2.10, §4.11), behind the board's Milestones & Releases feature.
+ * Releases of a board (docs/features.md, Milestones and releases), behind the board's Milestones & Releases feature.
  * A release groups milestones (by id; names are read when shown) and tickets (a ReleaseTicket
  * per ticket, the ticket's `releaseIds` and the release's `ticketCount`, always changed
  * together: lib/tickets/release-membership.ts).
@@ -65,7 +65,7 @@ export function presentRelease(release: ReleaseItem, boardMilestones: MilestoneI
   };
 }
 
-/** GET …/releases: a bare array (spec §2.1), newest release date first (undated ones last), then by name. */
+/** GET …/releases: a bare array (the API reference), newest release date first (undated ones last), then by name. */
 export async function listReleases(ctx: DomainContext, boardId: string) {
   const [, releases, milestones] = await Promise.all([
     enter(ctx, boardId, 'releases:view'),

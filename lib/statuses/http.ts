@@ -11,7 +11,7 @@ const statusParams = z.object({ statusId: idParam });
 const statusName = requiredText(50);
 const order = z.number().int().min(0);
 
-/** Routes of the `statuses` group (spec §4.5). */
+/** Routes of the `statuses` group (the API reference). */
 export const statusesRoutes: Routes = {
   'GET /api/v1/statuses': onFirstUse(() =>
     authenticated({

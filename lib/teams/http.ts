@@ -6,7 +6,7 @@ import { teamResult, teamWithMembersResult } from './shapes.js';
 
 const teamPath = z.object({ teamId: idParam });
 
-/** Routes of the `teams` group (spec §4.7). */
+/** Routes of the `teams` group (the API reference). */
 export const teamsRoutes: Routes = {
   'GET /api/v1/teams': onFirstUse(() =>
     authenticated({

@@ -12,7 +12,7 @@ const typeName = requiredText(50);
 const description = optionalText(500);
 const order = z.number().int().min(0).max(MAX_TYPE_ORDER);
 
-/** Routes of the `ticket-types` group (spec §4.6). */
+/** Routes of the `ticket-types` group (the API reference). */
 export const ticketTypesRoutes: Routes = {
   'GET /api/v1/ticket-types': onFirstUse(() =>
     authenticated({

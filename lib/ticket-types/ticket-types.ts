@@ -9,7 +9,7 @@ import { requirePermission, assertNameFree as assertFree, claimName, nameChanges
 import { RETYPE_JOB, type Retyping } from '../tickets/index.js';
 import { eventPuts, jobRecord } from '../events/index.js';
 
-/** Spec §8: a ticket type's order is 0-100. */
+/** A ticket type's order is 0-100 (the API reference). */
 export const MAX_TYPE_ORDER = 100;
 
 const changedConcurrently = () => new LostRace('The ticket types changed concurrently; retry');

@@ -44,7 +44,7 @@ export async function takeTicketNumber(ctx: DomainContext, boardId: string): Pro
   }
 }
 
-/** What a customer user may set on a new ticket (DESIGN.md §4: customers see and do little). */
+/** What a customer user may set on a new ticket (customer users see and do little: the API reference). */
 const CUSTOMER_FIELDS = new Set<string>(['title', 'description', 'priority', 'typeId', 'dueDate', 'customerId']);
 
 /**
@@ -64,7 +64,7 @@ function customerTicketInput(ctx: DomainContext, input: CreateTicketInput): Crea
 }
 
 /**
- * Creates a ticket (spec §4.1 POST). First every check: the board (visible, open), the
+ * Creates a ticket (the API reference). First every check: the board (visible, open), the
  * organization's defaults and references (configuration), the assignee and customer, all read
  * in parallel; only then the board's counter gives the number. The ticket, its display-id
  * key, the type counter, reference guards, the CREATED timeline entry and `ticket.created`

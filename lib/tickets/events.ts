@@ -3,7 +3,7 @@ import type { TicketItem } from '../db/entities/index.js';
 import type { EventInput } from '../events/index.js';
 
 /**
- * The base of every ticket and comment event: the four ids of spec §6.2 (never content), and the
+ * The base of every ticket and comment event: the four ids of docs/webhooks.md (never content), and the
  * ticket's `claimCount` (0 if never claimed), the fence: a CI or PR bot acting on an event can
  * discard work done under a lease that has since been superseded.
  */

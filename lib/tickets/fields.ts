@@ -1,7 +1,7 @@
 import type { TicketItem } from '../db/entities/index.js';
 
 /**
- * The settable fields of a ticket (spec §2.2 and §4.1). `null` clears a field that may be
+ * The settable fields of a ticket (the API reference). `null` clears a field that may be
  * empty; `undefined` leaves it as it is.
  */
 export interface TicketFieldChanges {

@@ -5,7 +5,7 @@ import type { DomainContext } from '../db/context.js';
 import type { Claim, FullTicket, Ticket } from './shapes.js';
 import { isReady } from './record/readiness.js';
 
-/** The claim block (spec §2.12) while the lease is live (claimExpiresAt > now), else null. */
+/** The claim block (docs/claims.md) while the lease is live (claimExpiresAt > now), else null. */
 export function presentClaim(ticket: TicketItem, now: Date): Claim | null {
   if (!ticket.claimedById || !ticket.claimExpiresAt || Date.parse(ticket.claimExpiresAt) <= now.getTime()) return null;
   return presentLease(ticket);
@@ -33,7 +33,7 @@ export function presentLease(ticket: TicketItem): Claim {
 }
 
 /**
- * The ticket as the API shows it (spec §2.2): the list item fields, the settable fields and
+ * The ticket as the API shows it (the API reference): the list item fields, the settable fields and
  * the claim block (null until claims exist, and whenever a lease has lapsed).
  */
 export function presentTicket(ticket: TicketItem, config: OrgConfig, now: Date): Ticket {

@@ -30,7 +30,7 @@ export interface PatchTicketInput extends TicketFieldChanges {
   expectedUpdatedAt?: string;
 }
 
-/** PATCH /boards/{boardId}/tickets/{ticketId}: any settable field (spec §2.2) plus statusId with its reason. */
+/** PATCH /boards/{boardId}/tickets/{ticketId}: any settable field (the API reference) plus statusId with its reason. */
 export async function patchTicket(ctx: DomainContext, boardId: string, ticketId: string, input: PatchTicketInput) {
   requirePermission(ctx, 'tickets:edit');
   const { statusChangeReason, expectedUpdatedAt, ...changes } = input;

@@ -8,7 +8,7 @@ import { saveTicket, type TimelineInput, type TransactionItemsBuilder } from './
 import { BLOCKED_KEY } from './record/readiness.js';
 import { enforceApprovalGate, type ApprovalGateMode } from './approvals/approval-gate.js';
 
-/** Key of the status whose tickets carry blocker info (spec §3.2). */
+/** Key of the status whose tickets carry blocker info (the API reference). */
 export { BLOCKED_KEY };
 
 export interface UpdateOptions {

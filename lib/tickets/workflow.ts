@@ -23,7 +23,7 @@ export interface ChangeStatusInput {
 }
 
 /**
- * PATCH .../status (spec §3.2 first row): any status enabled on the board; the reason is
+ * PATCH .../status (the API reference): any status enabled on the board; the reason is
  * stored with the change (Explainable Status). Transition rules apply to POST .../transition.
  */
 export async function changeTicketStatus(ctx: DomainContext, boardId: string, ticketId: string, input: ChangeStatusInput) {
@@ -52,7 +52,7 @@ export interface TransitionInput {
 }
 
 /**
- * POST .../transition (spec §3.2 second row): the board's transition rules decide whether
+ * POST .../transition (the API reference): the board's transition rules decide whether
  * the move is allowed (409 CONFLICT otherwise); a reason is required when the board has
  * Explainable Status; a BLOCKED target requires blockerInfo.reason, which is stored on the
  * ticket until it leaves BLOCKED.
@@ -96,7 +96,7 @@ function firstActiveStatus(config: OrgConfig, board: BoardItem): StatusItem | un
   return config.statuses.find((status) => status.category === 'ACTIVE' && isStatusEnabledOnBoard(board, status));
 }
 
-/** POST .../approve (DESIGN.md §4 Workflow): a PLANNING ticket moves to the board's first ACTIVE status. */
+/** POST .../approve (the API reference): a PLANNING ticket moves to the board's first ACTIVE status. */
 export async function approveTicket(ctx: DomainContext, boardId: string, ticketId: string) {
   requirePermission(ctx, 'tickets:edit');
   return retryLostRaces(async () => {

@@ -34,7 +34,7 @@ const bookingItemParams = z.object({ bookingItemId: idParam });
 const OFF = ['TIME_TRACKING_DISABLED'] as const;
 const CAP = [...OFF, 'WEEKLY_HOURS_CAP_REACHED'] as const;
 
-/** Routes of the `time-tracking` group (spec §4.12); every route needs time tracking switched on. */
+/** Routes of the `time-tracking` group (docs/features.md, Time tracking); every route needs time tracking switched on. */
 export const timeRoutes: Routes = withTicketRefs({
   'GET /api/v1/time-tracking/timers': onFirstUse(() =>
     authenticated({

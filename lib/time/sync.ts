@@ -15,7 +15,7 @@ import { type DeliveryKind, automaticDeliveryId, deliveryRecord, envelope, recor
 import { enterTimeTracking } from './access.js';
 
 /*
- * The external time-booking sync (DESIGN.md, Time tracking). An organization may name one
+ * The external time-booking sync (docs/features.md, Time tracking). An organization may name one
  * HTTPS endpoint. Each approved entry (and each later change or deletion of a pushed entry) is
  * pushed to it as a signed JSON POST through the webhook delivery machinery: the entry's
  * transaction stores an outbox record of type `time_entry.sync` beside the change (this type

@@ -11,7 +11,7 @@ import { bookEntry, newEntry, resolveTarget, type TimeTargetRef } from './entrie
 import { loadTimeRefs, ticketRef, type TimeRefs } from './present.js';
 import { syncEndpointKey } from './sync.js';
 
-/** A running timer (spec §2.13: id, ticketId, startedAt, ticket {displayId, title}). */
+/** A running timer (docs/features.md, Time tracking: id, ticketId, startedAt, ticket {displayId, title}). */
 function presentTimer(timer: TimerItem, refs: TimeRefs) {
   return {
     id: timer.timerId,

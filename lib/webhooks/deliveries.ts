@@ -11,7 +11,7 @@ import { enqueueDeliveries } from './queue.js';
 /** The largest page of `GET …/deliveries`. */
 export const MAX_DELIVERIES_PAGE = 200;
 
-/** A delivery attempt as the API lists it (spec §2.20 "Delivery"), with its duration. */
+/** A delivery attempt as the API lists it (docs/webhooks.md "Delivery"), with its duration. */
 export function presentAttempt(attempt: WebhookAttemptItem) {
   return {
     id: attempt.deliveryId,

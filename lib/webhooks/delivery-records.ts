@@ -12,7 +12,7 @@ import type { DeliveryMessage } from './queue.js';
 export const DELIVERY_RETENTION_SECONDS = 30 * 24 * 3600;
 
 /**
- * The body of every delivery (spec §6.1): ids and states only, never content. An event an agent
+ * The body of every delivery (docs/webhooks.md): ids and states only, never content. An event an agent
  * caused also names it beside `data` (`actor`, and `claimCount` when the write was fenced:
  * docs/fleet-control.md), so `data` keeps exactly its documented fields.
  */

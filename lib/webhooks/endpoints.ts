@@ -13,7 +13,7 @@ import { newWebhookSecret } from './signing.js';
 import type { EventType } from './events.js';
 import type { WebhookEndpoint } from './shapes.js';
 
-/** An endpoint as the API shows it (spec §2.20): never its secret. */
+/** An endpoint as the API shows it (docs/webhooks.md): never its secret. */
 export function presentEndpoint(endpoint: WebhookEndpointItem): WebhookEndpoint {
   return {
     id: endpoint.endpointId,

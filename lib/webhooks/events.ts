@@ -1,5 +1,5 @@
 /**
- * The events an endpoint can subscribe to (spec §6.2), each with when it fires. This list is
+ * The events an endpoint can subscribe to (docs/webhooks.md), each with when it fires. This list is
  * the catalogue (`GET /api/v1/webhook-endpoints/events`) and the vocabulary endpoint
  * subscriptions are validated against. `ping` is not subscribable: it is sent on request.
  */

@@ -12,7 +12,7 @@ const url = storedUrl(2000).meta({ description: 'HTTPS URL of a public address' 
 const events = z.array(z.enum(EVENT_TYPES)).min(1, 'At least one event').max(EVENT_TYPES.length);
 const PLAN = ['PLAN_FEATURE_REQUIRED'] as const;
 
-/** Routes of the `webhooks` group (spec §4.15; Pro plan and up, except the catalogue). */
+/** Routes of the `webhooks` group (docs/webhooks.md; Pro plan and up, except the catalogue). */
 export const webhooksRoutes: Routes = {
   'GET /api/v1/webhook-endpoints/events': onFirstUse(() =>
     authenticated({

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { anId, timestamp } from '../core/shapes.js';
 import { EVENT_TYPES } from './events.js';
 
-/** A webhook endpoint (spec §2.20); its secret is shown only when it is created. */
+/** A webhook endpoint (docs/webhooks.md); its secret is shown only when it is created. */
 export const endpointResult = z.lazy(() =>
   z
     .strictObject({
@@ -24,7 +24,7 @@ export const createdEndpointResult = z.lazy(() =>
     .meta({ id: 'CreatedWebhookEndpoint' }),
 );
 
-/** One delivery attempt (spec §2.20 "Delivery"), with how long the receiver took. */
+/** One delivery attempt (docs/webhooks.md "Delivery"), with how long the receiver took. */
 export const deliveryResult = z.lazy(() =>
   z
     .strictObject({

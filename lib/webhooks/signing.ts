@@ -3,7 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 /**
  * A webhook endpoint's secret: `whsec_` + base64 of 32 random bytes. The whole string keys the
  * service's own signature; the bytes after the prefix key the Standard Webhooks signature, so
- * receivers can verify with either (DESIGN.md, Webhooks).
+ * receivers can verify with either (docs/webhooks.md).
  */
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;

@@ -4,7 +4,7 @@ import type { TransactionEntities, TransactionItem } from '../db/transact.js';
 import { versionKeyOf, type WikiChunkItem } from '../db/entities/index.js';
 
 /*
- * Page content storage (DESIGN.md "Wiki"; docs/decisions.md). A version's content is cut into
+ * Page content storage (docs/features.md, Wiki). A version's content is cut into
  * WikiChunk items of at most WIKI_CHUNK_BYTES of UTF-8, each cut between two code points, so a
  * page at the limit (500,000 UTF-16 code units: up to 1.5 MB of UTF-8 for CJK text) is at most
  * six items, each far below DynamoDB's 400 KB, and comes back exactly as written.

@@ -10,7 +10,7 @@ import { enterSpace } from './spaces.js';
 import { WIKI_PURGE_JOB } from './purge.js';
 
 /*
- * Folders of a wiki space (spec §4.13, §7): nested by `parentId`, ordered by `order` then
+ * Folders of a wiki space (docs/features.md, Wiki; docs/design/errors.md): nested by `parentId`, ordered by `order` then
  * name. A folder never becomes its own descendant: a move checks the new parent's chain of
  * ancestors as read and, inside its transaction, that none of them moved meanwhile. A page or
  * folder whose folder is gone (a race with a delete) shows at the top of the space.

@@ -45,7 +45,7 @@ const content = z
 const title = requiredText(255);
 const order = z.number().int().min(0).max(1_000_000);
 
-/** Routes of the `wiki` group (spec §4.13). Roles per space: lib/wiki/roles.ts. */
+/** Routes of the `wiki` group (docs/features.md, Wiki). Roles per space: lib/wiki/roles.ts. */
 export const wikiRoutes: Routes = {
   'GET /api/v1/wiki/spaces': onFirstUse(() =>
     authenticated({

@@ -15,14 +15,14 @@ import { WIKI_PURGE_JOB } from './purge.js';
 import { pageIndexItems } from './search-index.js';
 
 /*
- * Pages of a wiki space (spec §4.13). Every change of title or content makes a version (its
+ * Pages of a wiki space (docs/features.md, Wiki). Every change of title or content makes a version (its
  * number, author, time and title, and its content in chunks: lib/wiki/content.ts), written in
  * the same transaction as the page, guarded by the page's `revision`, with the search index's
  * marker and job (lib/wiki/search-index.ts). A PATCH may name the
  * version it edits (`expectedVersion`): another one is 409 STALE_UPDATE with the current one.
  */
 
-/** Pages created per organization and hour (spec §8). */
+/** Pages created per organization and hour (README.md, Retries and limits). */
 export const PAGES_PER_HOUR = 60;
 /** Largest content, in UTF-16 code units (JavaScript string length). */
 export const MAX_CONTENT_LENGTH = 500_000;

@@ -3,7 +3,7 @@ import type { BoardItem, Role, WikiRole, WikiSpaceItem } from '../db/entities/in
 import { membershipGrantsAccess } from '../boards/index.js';
 
 /*
- * Who may do what in a wiki space (DESIGN.md "Wiki"; docs/decisions.md "Wiki"). One function,
+ * Who may do what in a wiki space (docs/features.md, Wiki). One function,
  * `wikiAccess`, answers it for the caller and for every user `effective-members` lists.
  *
  * - Administrators manage every space.

@@ -12,7 +12,7 @@ import { judgePage, pageTermsOf, snippetOf } from './search-rule.js';
 import { enterSpace, visibleSpaces } from './spaces.js';
 
 /*
- * Wiki search (spec §4.13) over the pages the caller may see, by the rule of search-rule.ts:
+ * Wiki search (docs/features.md, Wiki) over the pages the caller may see, by the rule of search-rule.ts:
  * every search word begins a word of the title or current content; title matches first, then by
  * title. Results carry a snippet of at most 2 × SNIPPET_RADIUS characters around the first
  * match, never a page.

@@ -14,12 +14,12 @@ import { callerAccess, membersOf, roleAllows, wikiAccess, type WikiAccess } from
 import { WIKI_PURGE_JOB } from './purge.js';
 
 /*
- * Wiki spaces (spec §4.13): CRUD, the board link, the member list and the caller's and
+ * Wiki spaces (docs/features.md, Wiki): CRUD, the board link, the member list and the caller's and
  * everyone's roles (lib/wiki/roles.ts). A space's slug is unique in the organization and a
  * board links to at most one space: UniqueName guards in the transactions that change them.
  */
 
-/** Spaces created per organization and hour (spec §8). */
+/** Spaces created per organization and hour (README.md, Retries and limits). */
 export const SPACES_PER_HOUR = 10;
 /** Members of one space's own list (MANAGE_SEPARATE), so the space stays one small item. */
 export const MAX_SPACE_MEMBERS = 500;

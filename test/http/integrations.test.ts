@@ -7,7 +7,7 @@ import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { db } from '../../lib/db/service.js';
 
 /*
- * Git providers (DESIGN.md, Integrations; spec §2.18, §6.2 pr.*, pipeline.updated): an
+ * Git providers (docs/features.md, Connecting GitHub or GitLab; docs/webhooks.md pr.*, pipeline.updated): an
  * organization connects GitHub or GitLab, the provider calls the organization's own origin with
  * signed hooks, pull requests link to tickets by a display id in their branch or title, and the
  * pull-request events fire from the writes that record them (pr.opened exactly once).
@@ -103,7 +103,7 @@ describe('integration settings', () => {
 });
 
 describe('GitHub hooks', () => {
-  it('links a pull request by its branch, fires pr.opened once with the §6.2 fields, and lists it on the ticket', async () => {
+  it('links a pull request by its branch, fires pr.opened once with its documented fields, and lists it on the ticket', async () => {
     const response = await github('pull_request', prPayload(101, { branch: `feature/${ticket.displayId.toLowerCase()}-login` }));
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ event: 'pull_request', outcome: 'recorded' });

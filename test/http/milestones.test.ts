@@ -6,7 +6,7 @@ import { db } from '../../lib/db/service.js';
 import { waitUntil } from '../support/wait.js';
 
 /*
- * Milestones through the local runtime (spec §2.9, §4.10): the board feature, names unique per
+ * Milestones through the local runtime (docs/features.md, Milestones and releases): the board feature, names unique per
  * board, and progress kept exact by the ticket write path.
  */
 let s: BoardSetup;

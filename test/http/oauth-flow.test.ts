@@ -241,7 +241,7 @@ describe('authorized clients', () => {
     expect((await api('GET', '/api/v1/users/me', { token: first.access_token, headers: host })).status).toBe(401);
     expect((await api('GET', '/api/v1/users/me', { token: second.access_token, headers: host })).status).toBe(200);
 
-    // Logging out revokes every grant of the user (spec §3.2): tokens and refresh alike.
+    // Logging out revokes every grant of the user (the API reference): tokens and refresh alike.
     expect((await api('POST', '/api/v1/auth/logout', { token: login.body.token, org: org.slug })).status).toBe(204);
     expect((await api('GET', '/api/v1/users/me', { token: second.access_token, headers: host })).status).toBe(401);
     const refresh = await oauth.refreshTokenGrantRequest(as, client, auth, second.refresh_token!, options);

@@ -8,7 +8,7 @@ import { detachDeletedRelease, RELEASE_DETACHING_JOB } from '../../lib/releases/
 import { waitUntil } from '../support/wait.js';
 
 /*
- * Releases through the local runtime (spec §2.10, §4.11): the board feature, CRUD, milestones
+ * Releases through the local runtime (docs/features.md, Milestones and releases): the board feature, CRUD, milestones
  * and tickets attached and detached, and `ticketCount` kept exact by every write that moves a
  * ticket in or out (attach, detach, ticket deletion and move, release deletion).
  */

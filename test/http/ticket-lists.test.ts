@@ -4,8 +4,8 @@ import { db } from '../../lib/db/service.js';
 import { createTicket, createLabel } from '../support/factories.js';
 
 /*
- * The ticket lists: GET /api/v1/boards/{boardId}/tickets and GET /api/v1/issues (spec §4.1 GET,
- * §3.1, §4.3). Every filter is exercised on both endpoints against one fixture of tickets.
+ * The ticket lists: GET /api/v1/boards/{boardId}/tickets and GET /api/v1/issues (the API reference).
+ * Every filter is exercised on both endpoints against one fixture of tickets.
  */
 
 type Statuses = Record<string, { id: string; key: string; category: string }>;
@@ -156,7 +156,7 @@ describe.each(endpoints)('$name: filters', (endpoint) => {
     expect(response.body.total).toBe(0);
   });
 
-  it('returns list items of spec §2.2 with boardId and a null claim', async () => {
+  it('returns list items of the API reference with boardId and a null claim', async () => {
     const response = await world.org.call('GET', `${endpoint.path(world.boardId)}?search=alpha`);
     expect(response.body.data[0]).toMatchObject({
       id: world.ids.alpha,
@@ -222,7 +222,7 @@ describe('GET /boards/{boardId}/tickets: access', () => {
   });
 });
 
-describe('GET /issues: claims filters (spec §4.3)', () => {
+describe('GET /issues: claims filters (the API reference)', () => {
   it('claimable: every ticket that is not FINAL (no claims exist yet)', async () => {
     const response = await world.org.call('GET', '/api/v1/issues?claimable=true&includePlanning=true&includeArchived=true');
     expect(titlesOf(response)).toEqual(['Alpha login bug', 'Beta report', 'Delta planning', 'Epsilon todo', 'Eta archived', 'Gamma', 'Iota flagged']);

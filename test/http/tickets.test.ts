@@ -37,7 +37,7 @@ describe('creating tickets', () => {
     expect(Number(second.displayId.split('-')[1])).toBe(Number(ticket.displayId.split('-')[1]) + 1);
   });
 
-  it('sets every field of spec §2.2 on create', async () => {
+  it('sets every field of the API reference on create', async () => {
     const member = await createMember(s.org);
     await s.org.call('POST', `/api/v1/boards/${s.boardId}/members`, { body: { userId: member.id } });
     const ticket = await createTicket(s.org, s.boardId, {

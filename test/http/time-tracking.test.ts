@@ -7,7 +7,7 @@ import { timeRoutes } from '../../lib/time/http.js';
 import { isoWeekOf } from '../../lib/time/calendar.js';
 
 /*
- * Time tracking through the local runtime (spec §4.12): timers, entries, the approval of agent
+ * Time tracking through the local runtime (docs/features.md, Time tracking): timers, entries, the approval of agent
  * time with its factor and weekly cap, booking items, lists, summaries and the switch.
  */
 const T = '/api/v1/time-tracking';

@@ -7,7 +7,7 @@ import { buildOrgFixture, pathFor, writeBodyFor, type OrgFixture } from '../supp
 useInProcess();
 
 /**
- * Spec §5.3 on every ticket route (the tickets, comments and issues groups of the route
+ * Token restrictions (docs/agents.md) on every ticket route (the tickets, comments and issues groups of the route
  * table): readOnly, denyDelete and allowedBoardIds, for agent tokens and personal tokens.
  */
 const ticketRoutes = () => httpGroups().filter((group) => ['tickets', 'fleet', 'comments', 'issues'].includes(group.name)).flatMap(routeKeysOf);

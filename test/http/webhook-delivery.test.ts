@@ -257,7 +257,7 @@ describe('webhook delivery', () => {
 
 describe('event payloads', () => {
   const BASE = ['ticketId', 'boardId', 'projectId', 'organizationId', 'claimCount'];
-  /** Spec §6.2: the data fields of each ticket and comment event, exactly; and the fence, claimCount, and the handoff a lease left (issue 29). */
+  /** docs/webhooks.md: the data fields of each ticket and comment event, exactly; and the fence, claimCount, and the handoff a lease left (issue 29). */
   const FIELDS: Record<string, string[]> = {
     'ticket.created': BASE,
     'ticket.updated': [...BASE, 'actorId'],
@@ -270,7 +270,7 @@ describe('event payloads', () => {
     'comment.created': [...BASE, 'commentId', 'authorId', 'isSecret'],
   };
 
-  it('delivers every ticket and comment event with exactly its §6.2 data fields, ids only', async () => {
+  it('delivers every ticket and comment event with exactly its documented data fields, ids only', async () => {
     const hook = await endpoint('/all', Object.keys(FIELDS));
     const agent = await createAgent(setup.org, { boardIds: [setup.boardId] });
     const ticket = await createTicket(setup.org, setup.boardId, { title: 'Every event', description: 'private description' });

@@ -4,7 +4,7 @@ import { db } from '../../lib/db/service.js';
 import { createOrg } from '../support/factories.js';
 
 /*
- * Webhook endpoints (spec §4.15, §2.20): Pro plan and up, webhooks:view / webhooks:manage, at
+ * Webhook endpoints (docs/webhooks.md): Pro plan and up, webhooks:view / webhooks:manage, at
  * most 20 per organization, HTTPS URLs of public addresses only, the secret shown once and
  * stored sealed.
  */

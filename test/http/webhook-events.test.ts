@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createMember, createToken, signupOrg, type TestOrg } from '../support/api.js';
 
-/* The event catalogue (spec §4.15 GET /events, §6.2): open to any member of any plan. */
+/* The event catalogue (docs/webhooks.md, GET /events): open to any member of any plan. */
 const SPEC_EVENTS = [
   'ticket.created', 'ticket.updated', 'ticket.deleted', 'ticket.status_changed', 'ticket.assigned', 'ticket.claimed',
   'ticket.claim_released', 'ticket.claim_expired', 'ticket.reported',

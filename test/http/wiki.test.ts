@@ -7,7 +7,7 @@ import { systemClock } from '../../lib/core/clock.js';
 import { createBoard } from '../support/factories.js';
 
 /*
- * The wiki through the local runtime (spec §2.11, §4.13): spaces and their slugs, the board
+ * The wiki through the local runtime (docs/features.md, Wiki): spaces and their slugs, the board
  * link, roles in both member modes, folders, pages with versions, search, and background
  * deletion. Spaces are limited to 10 per organization and hour, so each part signs up its own.
  */

@@ -10,7 +10,7 @@ export const ORG_SUBJECT_SHARDS = 4;
 export const isOrgSubject = (subjectId: string): boolean => subjectId === ORG_SUBJECT || subjectId.startsWith(`${ORG_SUBJECT}#`);
 
 /**
- * Maintained aggregates behind the agents overview (spec §2.17): one item per organization,
+ * Maintained aggregates behind the agents overview (docs/agents.md): one item per organization,
  * UTC day and subject (the organization as a whole, or one agent). Writers ADD to the
  * counters inside the transaction of the change they count (`update` … `add`, an upsert), so
  * the figures are exact; the overview reads the last 31 days of an organization in one Query

@@ -1,7 +1,7 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 /**
- * A milestone of a board (spec §2.9). Its name is unique among the board's live milestones
+ * A milestone of a board (docs/features.md, Milestones and releases). Its name is unique among the board's live milestones
  * (a UniqueName guard of scope `milestone`, `<boardId>:<name>`, taken and released in the
  * transactions that create, rename and delete it). `ticketCount` and `completedCount` are the
  * progress: changed by ADD in the transaction of every ticket write that moves a ticket into

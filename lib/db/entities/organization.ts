@@ -10,7 +10,7 @@ export type Plan = (typeof PLANS)[number];
  * same transaction as the group itself, so resolving a caller's permissions, or checking
  * the groups a user is put in, costs no extra round trip.
  */
-/** Live claims an agent may hold at once unless it or its organization says otherwise (spec §8: 1–50, default 3). */
+/** Live claims an agent may hold at once unless it or its organization says otherwise (README.md, Retries and limits: 1–50, default 3). */
 export const DEFAULT_MAX_CONCURRENT_CLAIMS = 3;
 
 export const Organization = (config?: EntityConfiguration) =>
@@ -26,7 +26,7 @@ export const Organization = (config?: EntityConfiguration) =>
     defaultMaxConcurrentClaims: { type: 'number', required: true, default: DEFAULT_MAX_CONCURRENT_CLAIMS },
     /** groupId → {type, permissions, systemKey} (denormalized from PermissionGroup, see above). */
     groupDirectory: { type: 'any', default: () => ({}) },
-    /** Agent policies (spec §2.16): {statusTransitionsRequireApproval, prsRequireHumanReview}; absent = defaults. */
+    /** Agent policies (docs/agents.md): {statusTransitionsRequireApproval, prsRequireHumanReview}; absent = defaults. */
     agentPolicies: { type: 'any' },
     /** The organization's dispatch breaker: {paused, reason, byId, byName, at} while thrown; absent otherwise (lib/tickets/claims/dispatch.ts). */
     dispatchPause: { type: 'any' },

@@ -1,7 +1,7 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 /**
- * A release of a board (spec §2.10), in the board's own partition of releases.
+ * A release of a board (docs/features.md, Milestones and releases), in the board's own partition of releases.
  *
  * - `milestoneIds`: the attached milestones (a string set, ADDed and DELETEd by attach and
  *   detach). Their names are read from the milestones when a release is shown, so a rename

@@ -158,7 +158,7 @@ export const Ticket = (config?: EntityConfiguration) =>
     createdById: { type: 'string', required: true },
     createdAt: { type: 'string', required: true },
     updatedAt: { type: 'string', required: true },
-    /** The claim (lease, spec §2.12): absent when free; live iff claimExpiresAt > now (read time). */
+    /** The claim (lease, docs/claims.md): absent when free; live iff claimExpiresAt > now (read time). */
     claimedById: { type: 'string' },
     claimedByName: { type: 'string' },
     /** The client that took the lease (MCP client name, or the token's clientLabel): display metadata. */

@@ -8,7 +8,7 @@ export type SyncStatus = (typeof SYNC_STATUSES)[number];
 export const TIME_ENTRY_SOURCES = ['MANUAL', 'TIMER', 'MCP'] as const;
 
 /**
- * A time entry (spec §2.13): minutes booked by one person or agent on one day, on a ticket or
+ * A time entry (docs/features.md, Time tracking): minutes booked by one person or agent on one day, on a ticket or
  * on a booking item. Every change replaces the whole item guarded by `version`, so the sparse
  * indexes below are always derived from the item as it is.
  *

@@ -24,10 +24,10 @@ export const User = (config?: EntityConfiguration) =>
     teamIds: { type: 'set', items: 'string' },
     /** Sessions issued before this instant are void (set by a password change). */
     sessionsValidAfter: { type: 'string' },
-    /** OAuth grants made before this time are revoked (logout, password change; spec §5.4.8). */
+    /** OAuth grants made before this time are revoked (logout, password change; docs/oauth.md). */
     oauthValidAfter: { type: 'string' },
     lastSeenAt: { type: 'string' },
-    /** Agents only (spec §2.14): the human owner and the limits that govern the agent. */
+    /** Agents only (docs/agents.md): the human owner and the limits that govern the agent. */
     ownerId: { type: 'string' },
     description: { type: 'string' },
     timeFactor: { type: 'number' },

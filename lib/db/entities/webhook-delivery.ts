@@ -27,7 +27,7 @@ export const WebhookDelivery = (config?: EntityConfiguration) =>
      * finds its URL and secret and records what an attempt's outcome means.
      */
     kind: { type: 'string' },
-    /** The JSON envelope (spec §6.1), byte for byte what is signed and sent. */
+    /** The JSON envelope (docs/webhooks.md), byte for byte what is signed and sent. */
     body: { type: 'string', required: true },
     /** 1 for a ping or a redelivery; the retry schedule's length + 1 for an event. */
     maxAttempts: { type: 'number', required: true },
@@ -49,7 +49,7 @@ export const WebhookDelivery = (config?: EntityConfiguration) =>
 export type WebhookDeliveryItem = EntityItem<ReturnType<typeof WebhookDelivery>>;
 
 /**
- * One attempt of a delivery: what `GET /webhook-endpoints/{id}/deliveries` lists (spec §2.20
+ * One attempt of a delivery: what `GET /webhook-endpoints/{id}/deliveries` lists (docs/webhooks.md
  * "Delivery"), newest first by the time of the attempt. Lives 30 days (TTL).
  */
 export const WebhookAttempt = (config?: EntityConfiguration) =>

@@ -1,7 +1,7 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 /*
- * The wiki (spec §2.11, §4.13). A space's folders, pages, versions and content chunks share
+ * The wiki (docs/features.md, Wiki). A space's folders, pages, versions and content chunks share
  * the space's partition (orgId + spaceId), each entity under its own sort-key prefix, so a
  * space is read and purged without touching another space or organization.
  */

@@ -36,7 +36,7 @@ export class ApprovalRequired extends AppError {
 }
 
 /**
- * The approval gate (spec §3.2 "move by an agent", §7 AGENT_APPROVAL_REQUIRED): an agent's
+ * The approval gate (the API reference "move by an agent", AGENT_APPROVAL_REQUIRED): an agent's
  * status change into a gated status is refused with 403 AGENT_APPROVAL_REQUIRED and the
  * ticket stays unchanged. On a board with Explainable Status (and mode `record`) a PENDING
  * suggestion is recorded first and its id returned in the error details. People pass.

@@ -26,7 +26,7 @@ import { assertBudgetLeft, usageEffects, warnOfBudgets, type UsageInput } from '
 import { latestHandoffOf, presentHandoff, type HandoffView } from './handoffs.js';
 import type { HandoffInput } from '../record/handoffs.js';
 
-/** Lease bounds of spec §4.2 (seconds): out-of-range values are clamped, not refused. */
+/** Lease bounds of docs/claims.md (seconds): out-of-range values are clamped, not refused. */
 export const MIN_LEASE_SECONDS = 60;
 export const MAX_LEASE_SECONDS = 14_400;
 export const DEFAULT_LEASE_SECONDS = 1800;
@@ -67,7 +67,7 @@ export interface ClaimInput {
 }
 
 /**
- * POST .../claim (spec §4.2, §3.2): takes a lease on a ticket, or extends the caller's own
+ * POST .../claim (docs/claims.md; the API reference): takes a lease on a ticket, or extends the caller's own
  * live lease (alreadyHeld). The claim is part of the ticket, so the ticket's version guard
  * makes it exclusive; an agent's slot counter changes in the same transaction, so the
  * per-agent maximum holds exactly under concurrency. A lapsed claim (swept or not) is free.
@@ -301,7 +301,7 @@ export async function heartbeatClaim(ctx: DomainContext, boardId: string, ticket
 /**
  * DELETE .../claim: hands a live lease back, with the handoff the next holder starts from.
  * Allowed for the holder, the holding agent's owner and administrators; a denyDelete token may
- * release only its own claim (spec §5.3).
+ * release only its own claim (docs/agents.md).
  */
 export async function releaseClaim(ctx: DomainContext, boardId: string, ticketId: string, input: { reason?: string; handoff?: HandoffInput }) {
   requirePermission(ctx, 'tickets:edit');

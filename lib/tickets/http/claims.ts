@@ -19,7 +19,7 @@ import { PRIORITIES } from '../../db/entities/index.js';
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 const ids = z.array(idParam).max(100, 'At most 100');
 
-/** Claim routes of the `tickets` group (spec §4.2), claim-next and handoffs (beyond the spec). */
+/** Claim routes of the `tickets` group (docs/claims.md), claim-next and handoffs (beyond the spec). */
 export const claimsRoutes: Routes = {
   'POST /api/v1/claims/next': onFirstUse(() =>
     authenticated({

@@ -7,7 +7,7 @@ import { ticketResult } from '../shapes.js';
 
 const boardIdList = commaSeparated.pipe(z.array(idParam).min(1, 'At least one board id').max(100, 'At most 100 boards'));
 
-/** GET /api/v1/issues (spec §4.3): the board list's filters plus the cross-board ones. */
+/** GET /api/v1/issues (the API reference): the board list's filters plus the cross-board ones. */
 // Built on first use (lib/core/shapes.ts says why).
 const issuesQuery = z.lazy(() =>
   z.strictObject({

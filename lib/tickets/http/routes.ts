@@ -15,7 +15,7 @@ const boardParams = z.object({ boardId: idParam });
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 
 /**
- * Routes of the `tickets` group (spec §4.1): the core here, the rest by theme in the files
+ * Routes of the `tickets` group (the API reference): the core here, the rest by theme in the files
  * imported above (claims, claim-next, handoffs and dependencies are the `fleet` group's,
  * fleet.ts). Every route takes a display id ("PLAT-12") wherever it takes a ticket id.
  */

@@ -13,7 +13,7 @@ export { description, handoffBody, heartbeatNote, leaseSeconds, reason, ticketSe
  */
 export const MAX_TICKET_LABELS = 25;
 
-/** The settable fields shared by create and update (spec §2.2), built with the bodies on first use. */
+/** The settable fields shared by create and update (the API reference), built with the bodies on first use. */
 const ticketFields = () => ({
   description,
   statusId: idParam,
@@ -56,7 +56,7 @@ export const patchTicketBody = z.lazy(() =>
   }),
 );
 
-/** Query parameters of the ticket lists (spec §4.1 GET and §4.3), built with the list queries on first use. */
+/** Query parameters of the ticket lists (the API reference, GET of a board's tickets and of /issues), built with the list queries on first use. */
 export const listFilterQuery = () => ({
   ...pageQuery(20, 100),
   statusId: commaSeparated.optional(),

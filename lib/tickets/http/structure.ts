@@ -16,7 +16,7 @@ const customFieldValue = z.strictObject({
   value: z.string().max(MAX_TEXT_VALUE_LENGTH, `At most ${MAX_TEXT_VALUE_LENGTH} characters`).nullable(),
 });
 
-/** Ticket structure (spec §4.1): custom field values, completion and blocker checks, pull requests, subtickets. */
+/** Ticket structure (the API reference): custom field values, completion and blocker checks, pull requests, subtickets. */
 export const structureRoutes: Routes = {
   'PUT /api/v1/boards/{boardId}/tickets/{ticketId}/custom-fields': onFirstUse(() =>
     authenticated({

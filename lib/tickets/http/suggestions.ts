@@ -10,7 +10,7 @@ const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 const suggestionParams = z.object({ boardId: idParam, ticketId: idParam, suggestionId: idParam });
 const decisionBody = z.strictObject({ reason: reason.optional() });
 
-/** Suggestion routes of the `tickets` group (DESIGN.md §4 "Workflow": agent moves awaiting approval). */
+/** Suggestion routes of the `tickets` group (docs/agents.md: agent moves awaiting approval). */
 export const suggestionsRoutes: Routes = {
   'GET /api/v1/suggestions': onFirstUse(() =>
     authenticated({

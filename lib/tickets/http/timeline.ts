@@ -4,7 +4,7 @@ import { idParam, pageQuery } from '../../http/validation.js';
 import { listTimeline } from '../timeline.js';
 import { timelineEntryResult } from '../shapes.js';
 
-/** The ticket timeline (Explainable Status, spec §4.1). */
+/** The ticket timeline (Explainable Status, the API reference). */
 export const timelineRoutes: Routes = {
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/timeline': onFirstUse(() =>
     authenticated({

@@ -26,7 +26,7 @@ const inlineBody = z.lazy(() =>
     .refine((body) => Object.keys(body).some((field) => field !== 'expectedUpdatedAt'), { error: 'Give at least one field to change' }),
 );
 
-/** Workflow routes of the `tickets` group (spec §4.1): status, assign, move, transition, approve, reassignment, reorder, inline edit. */
+/** Workflow routes of the `tickets` group (the API reference): status, assign, move, transition, approve, reassignment, reorder, inline edit. */
 export const workflowRoutes: Routes = {
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/status': onFirstUse(() =>
     authenticated({

@@ -4,7 +4,7 @@ import { hasLiveClaim } from '../record/lease.js';
 import { matchesSearch } from '../search/text.js';
 
 /**
- * Every filter of the ticket lists (spec §4.1 GET, §4.3). One implementation, used by the
+ * Every filter of the ticket lists (the API reference, GET of a board's tickets and of /issues). One implementation, used by the
  * board list, the cross-board list and the MCP tools.
  */
 export interface TicketFilters {
@@ -25,11 +25,11 @@ export interface TicketFilters {
   impactLevels?: string[];
   priorities?: string[];
   externalReference?: string;
-  /** §4.3: no live claim and not in a FINAL status. */
+  /** No live claim and not in a FINAL status. */
   claimable?: boolean;
-  /** §4.3: narrows to tickets assigned to the caller. */
+  /** Narrows to tickets assigned to the caller. */
   assignedToMe?: boolean;
-  /** §4.3: tickets currently claimed by this user id (`me` already resolved by the caller; null matches nothing). */
+  /** Tickets currently claimed by this user id (`me` already resolved by the caller; null matches nothing). */
   claimedBy?: string | null;
 }
 
@@ -40,7 +40,7 @@ export interface FilterContext {
 }
 
 /**
- * Spec §3.1, the one rule of which statuses a list shows when no status is asked for by id:
+ * The one rule of which statuses a list shows when no status is asked for by id:
  * ACTIVE ones; PLANNING ones with includePlanning; FINAL ones (and any status marked
  * `isFinal`) with includeArchived. Per ticket (`matchesFilters`), per column (`columnsShown`)
  * and per index range (`categoriesShown`) alike.
@@ -69,7 +69,7 @@ export function matchesFilters(ticket: TicketItem, filters: TicketFilters, conte
   const category = status?.category ?? 'ACTIVE';
   const explicitStatus = (filters.statusIds?.length ?? 0) > 0;
   if (explicitStatus && !filters.statusIds!.includes(ticket.statusId)) return false;
-  // §3.1: PLANNING excluded unless includePlanning; archived or done excluded unless includeArchived.
+  // PLANNING excluded unless includePlanning; archived or done excluded unless includeArchived.
   // A status asked for by id is shown whatever its category, and so is every live claim of a
   // holder (`claimedBy` answers "what does this agent hold", whatever the ticket's state).
   const everyState = filters.claimedBy != null;

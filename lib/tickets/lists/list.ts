@@ -57,7 +57,7 @@ export async function queryBoardTickets(orgId: string, boardId: string, filters:
   return left.length === 0 ? read : [...new Map([...left, ...read].map((ticket) => [ticket.ticketId, ticket])).values()];
 }
 
-/** The status categories a list without a status filter can show (spec §3.1). */
+/** The status categories a list without a status filter can show (the API reference). */
 export function categoriesShown(filters: TicketFilters): StatusCategory[] {
   return (['ACTIVE', 'PLANNING', 'FINAL'] as const).filter((category) => isStatusShown({ category }, filters));
 }

@@ -67,7 +67,7 @@ export function fenceCondition(ctx: { claimFence?: number; actor: { userId: stri
       : `${op.eq(attr.claimCount, fence)} AND ${op.eq(attr.claimedById, ctx.actor.userId)} AND ${op.gt(attr.claimExpiresAt, ctx.clock.now().toISOString())}`;
 }
 
-/** Whether the ticket holds a live lease (spec §2.12): claimExpiresAt > now, at read time. */
+/** Whether the ticket holds a live lease (docs/claims.md): claimExpiresAt > now, at read time. */
 export function hasLiveClaim(ticket: TicketItem, now: Date): boolean {
   const expiresAt = ticket.claimExpiresAt;
   return !!ticket.claimedById && expiresAt !== undefined && Date.parse(expiresAt) > now.getTime();
@@ -94,7 +94,7 @@ const handoffEffects = (handoff: HandoffItem | undefined) => ({
 
 /**
  * A live lease handed back: the agent's slot freed, a CLAIM_RELEASED timeline note with the
- * reason, ticket.claim_released (spec §6.2) naming the handoff the holder left (`handoffId`,
+ * reason, ticket.claim_released (docs/webhooks.md) naming the handoff the holder left (`handoffId`,
  * null without one), and that handoff.
  */
 export function releasedClaimEffects(ticket: TicketItem, releasedById: string, reason: string | null, now: Date, handoffInput?: HandoffInput): ClaimEndEffects {
@@ -183,7 +183,7 @@ export function lapseRun(ticket: TicketItem, quarantineAfter: number): { lapses:
 
 /**
  * A ticket that enters a FINAL status or is deleted ends the claim it carries in the same
- * write, so a finished ticket never holds an agent's slot (DESIGN.md §4, Claims). Returns the
+ * write, so a finished ticket never holds an agent's slot (docs/claims.md). Returns the
  * reason recorded with the release, or undefined when the write ends no claim.
  */
 export function claimEndReason(before: TicketItem | undefined, after: TicketItem): string | undefined {

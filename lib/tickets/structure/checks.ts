@@ -18,7 +18,7 @@ interface BlockerInfo {
 const blockerInfoOf = (ticket: TicketItem): BlockerInfo | undefined => (ticket.blockerInfo as BlockerInfo | undefined) ?? undefined;
 
 /**
- * GET .../completion-check (spec §2.19): whether the ticket may be completed now. It may
+ * GET .../completion-check (the API reference): whether the ticket may be completed now. It may
  * unless a subticket is still open (not in a FINAL status) or blocker info is recorded.
  * Reads the ticket, then its subtickets; status categories come from the tickets themselves.
  */
@@ -62,7 +62,7 @@ function presentBlockingTicket(ticket: TicketItem, config: OrgConfig) {
 }
 
 /**
- * GET .../blocker (spec §2.19): the ticket is blocked while it is in the BLOCKED status, carries
+ * GET .../blocker (the API reference): the ticket is blocked while it is in the BLOCKED status, carries
  * blocker info, or depends on a ticket still open (lib/tickets/dependencies). `blockingTickets`
  * lists the tickets named by the blocker info and the open dependencies; `blockerCount`
  * counts the blocking tickets shown.

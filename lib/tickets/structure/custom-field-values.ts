@@ -37,7 +37,7 @@ function isHttpUrl(value: string): boolean {
 
 /**
  * The value as stored for the field's type, or an error message. Values are strings on the
- * wire and in storage (spec §4.1); NUMBER is stored in its canonical decimal form.
+ * wire and in storage (the API reference); NUMBER is stored in its canonical decimal form.
  */
 export function normalizeCustomFieldValue(field: CustomFieldItem, value: string): { value: string } | { error: string } {
   switch (field.fieldType) {

@@ -2,7 +2,7 @@
 import type { OrgFixture } from '../../support/fixtures.js';
 import { call, post, suffix, type Probe } from '../../support/round-trips.js';
 
-/** Agents (spec §4.14): management reads the agent, its owner and groups, and its token count. */
+/** Agents (docs/agents.md): management reads the agent, its owner and groups, and its token count. */
 export function agentProbes(): Record<string, Probe> {
   const a = '/api/v1/organizations/{orgId}/agents';
   const agentPath = (org: OrgFixture, id: string, rest = '') => `/api/v1/organizations/${org.orgId}/agents/${id}${rest}`;

@@ -3,7 +3,7 @@ import type { OrgFixture } from '../../support/fixtures.js';
 import { db } from '../../../lib/db/service.js';
 import { call, freshTicket, post, suffix, type Probe } from '../../support/round-trips.js';
 
-/** Claims (spec §4.2) and notifications: auth, ticket read ∥ configuration, one transaction. */
+/** Claims (docs/claims.md) and notifications: auth, ticket read ∥ configuration, one transaction. */
 export function claimProbes(): Record<string, Probe> {
   const claim = (org: OrgFixture, ticketId: string, rest = '') => `/api/v1/boards/${org.boardId}/tickets/${ticketId}/claim${rest}`;
   const claimed = async (org: OrgFixture) => {
