@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, expectValidationError, setPlan, signupOrg, type ApiResponse, type TestOrg } from '../support/api.js';
+import { api, createMember, expectValidationError, setPlan, signupOrg, type ApiResponse, type TestOrg, useInProcess } from '../support/api.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { createTicket } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 interface Setup extends BoardSetup {
   agent: { id: string; token: string };

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { api, createMember, createToken, setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { api, createMember, createToken, setPlan, signupOrg, type TestOrg, useInProcess } from '../support/api.js';
 import { db } from '../../lib/db/service.js';
 import { runSweep } from '../../lib/sweeper/index.js';
 import type { Clock } from '../../lib/core/clock.js';
 import { utcDay, utcDaysBefore, utcMonthStart } from '../../lib/activity/activity.js';
 import { lapseClaim } from '../support/tickets.js';
 import { createAgent, createTicket, createBoard } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 const clockAt = (date: Date): Clock => ({ now: () => date });
 

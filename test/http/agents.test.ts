@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { api, createMember, createToken, expectValidationError, setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { api, createMember, createToken, expectValidationError, setPlan, signupOrg, type TestOrg, useInProcess } from '../support/api.js';
 import { systemClock } from '../../lib/core/clock.js';
 import type { DomainContext } from '../../lib/db/context.js';
 import { createAccessToken, listAccessTokens } from '../../lib/identity/personal-tokens.js';
 import { createOrg } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 const base = (org: TestOrg) => `/api/v1/organizations/${org.orgId}/agents`;
 

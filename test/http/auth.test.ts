@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { api, signupOrg, uniqueSlug } from '../support/api.js';
+import { api, signupOrg, uniqueSlug, useInProcess } from '../support/api.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 describe('sign-up', () => {
   it('creates an organization on FREE with its administrator and signs them in', async () => {

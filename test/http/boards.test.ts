@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, createToken, setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { api, createMember, createToken, setPlan, signupOrg, type TestOrg, useInProcess } from '../support/api.js';
 import { createMemberWith, createBoard } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 const unique = () => randomBytes(3).toString('hex');
 

@@ -1,10 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, setPlan, type ApiResponse } from '../support/api.js';
+import { api, createMember, setPlan, type ApiResponse, useInProcess } from '../support/api.js';
 import { boardSetup, lapseClaim, type BoardSetup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { createAgent, createTicket, createBoard } from '../support/factories.js';
 import { waitUntil } from '../support/wait.js';
 import { db } from '../../lib/db/service.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * A finished ticket never holds an agent's slot: entering a FINAL status (by any route) or

@@ -1,11 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createToken, expectValidationError, setPlan } from '../support/api.js';
+import { api, createToken, expectValidationError, setPlan, useInProcess } from '../support/api.js';
 import { boardSetup, lapseClaim, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { db } from '../../lib/db/service.js';
 import { documentDb } from '../../lib/db/client.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createAgent as createTestAgent, createTicket, createBoardMember } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 async function setup(): Promise<Setup> {
   return boardSetup('Claims board', 'CLM');

@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
+import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg, useInProcess } from '../support/api.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { createTicket, createMemberWith } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 interface Setup {
   org: TestOrg;

@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestOrg } from '../support/api.js';
 import { createBoard, createCustomer, createLabel, createOrg, createTicket, createTicketType } from '../support/factories.js';
+import { useInProcess } from '../support/api.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /**
  * Concurrent writes that do not conflict all succeed (the race policy retries a lost race from

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { api, type ApiResponse, type TestOrg } from '../support/api.js';
+import { api, type ApiResponse, type TestOrg, useInProcess } from '../support/api.js';
 import { createAgent, createBoard, createOrg, createTicket } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /**
  * Every counted limit holds under simultaneous requests: of a burst that asks for more than the

@@ -1,5 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, signupOrg, type TestOrg, expectValidationError } from '../support/api.js';
+import { api, createMember, signupOrg, type TestOrg, expectValidationError, useInProcess } from '../support/api.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 async function createCustomer(org: TestOrg, body: Record<string, unknown> = {}) {
   const response = await org.call('POST', '/api/v1/customers', { body: { name: `Customer ${Math.random().toString(36).slice(2, 8)}`, ...body } });

@@ -5,6 +5,10 @@ import { dispatchedEventsOf } from '../support/events.js';
 import { waitUntil } from '../support/wait.js';
 import { seedBoard } from '../bench/seed.js';
 import { db } from '../../lib/db/service.js';
+import { useInProcess } from '../support/api.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /**
  * Ticket dependencies through the real HTTP interface: PUT/DELETE/GET …/dependencies, cycles,

@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { createBoard } from '../support/factories.js';
+import { useInProcess } from '../support/api.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /** Ticket routes take the display id ("PLAT-12", any case) wherever they take a ticket id. */
 describe('ticket routes accept display ids', () => {

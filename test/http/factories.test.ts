@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import * as f from '../support/factories.js';
+import { useInProcess } from '../support/api.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * Every factory of test/support/factories.ts creates what it names with its defaults alone (the

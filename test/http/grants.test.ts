@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createMember, setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { createMember, setPlan, signupOrg, type TestOrg, useInProcess } from '../support/api.js';
 import { createMemberWith } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 async function systemGroup(org: TestOrg, name: string): Promise<{ id: string; permissions: string[] }> {
   const groups = (await org.call('GET', '/api/v1/permission-groups')).body.data as { id: string; name: string; permissions: string[] }[];

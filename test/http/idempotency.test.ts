@@ -1,9 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMember, createToken, type TestOrg } from '../support/api.js';
+import { createMember, createToken, type TestOrg, useInProcess } from '../support/api.js';
 import { createBoard, createOrg } from '../support/factories.js';
 import { db } from '../../lib/db/service.js';
 import { holdIdempotencyKey } from '../support/idempotency.js';
 import { sha256Hex } from '../../lib/core/ids.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /**
  * The `Idempotency-Key` header over real HTTP: a retried POST does its work once and gets the

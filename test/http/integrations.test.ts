@@ -1,10 +1,13 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, setPlan } from '../support/api.js';
+import { api, createMember, setPlan, useInProcess } from '../support/api.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { createAgent, createTicket } from '../support/factories.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { db } from '../../lib/db/service.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * Git providers (docs/features.md, Connecting GitHub or GitLab; docs/webhooks.md pr.*, pipeline.updated): an

@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/service.js';
-import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
+import { api, createMember, createToken, expectValidationError, signupOrg, type TestOrg, useInProcess } from '../support/api.js';
 import { createTicket, createBoard } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 const LABEL_FIELDS = ['id', 'name', 'color', 'description', 'createdAt', 'updatedAt'];
 

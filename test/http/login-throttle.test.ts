@@ -1,6 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { api, signupOrg, type TestOrg } from '../support/api.js';
+import { api, signupOrg, type TestOrg, useInProcess } from '../support/api.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * Sign-in resists guessing: 10 failed sign-ins per account and 100 per source IP in 15 minutes,

@@ -1,9 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectValidationError } from '../support/api.js';
+import { expectValidationError, useInProcess } from '../support/api.js';
 import { createTicket, createBoard } from '../support/factories.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { db } from '../../lib/db/service.js';
 import { waitUntil } from '../support/wait.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * Milestones through the local runtime (docs/features.md, Milestones and releases): the board feature, names unique per

@@ -1,5 +1,8 @@
 import { describe, expect, inject, it } from 'vitest';
-import { api, createMember, setPlan, signupOrg } from '../support/api.js';
+import { api, createMember, setPlan, signupOrg, useInProcess } from '../support/api.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 describe('organization settings', () => {
   it('shows name, plan, features and settings without a second read', async () => {

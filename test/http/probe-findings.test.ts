@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createToken, expectValidationError, setPlan } from '../support/api.js';
+import { api, createToken, expectValidationError, setPlan, useInProcess } from '../support/api.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { createAgent, createBoard, createMemberWith, createTicket } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * What an outside probe of every route found, each closed and held here by a test named after

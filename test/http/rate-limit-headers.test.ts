@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { api, type TestOrg } from '../support/api.js';
+import { api, type TestOrg, useInProcess } from '../support/api.js';
 import { createOrg, createWikiSpace } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /**
  * Limits counted inside a larger transaction (sign-in failures, wiki spaces and pages, client

@@ -1,9 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, setPlan } from '../support/api.js';
+import { api, setPlan, useInProcess } from '../support/api.js';
 import { boardSetup, lapseClaim, type BoardSetup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { createAgent, createBoard, createLabel, createTicket as createAnyTicket, createTicketType } from '../support/factories.js';
 import { waitUntil } from '../support/wait.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /**
  * Ready work, claim-next and handoffs through the real HTTP interface: `GET /issues?ready=true`,

@@ -1,11 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, expectValidationError, setPlan } from '../support/api.js';
+import { api, createMember, expectValidationError, setPlan, useInProcess } from '../support/api.js';
 import { createAgent, createTicket, createBoard, createMilestone } from '../support/factories.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { db } from '../../lib/db/service.js';
 import { systemClock } from '../../lib/core/clock.js';
 import { detachDeletedRelease, RELEASE_DETACHING_JOB } from '../../lib/releases/releases.js';
 import { waitUntil } from '../support/wait.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * Releases through the local runtime (docs/features.md, Milestones and releases): the board feature, CRUD, milestones

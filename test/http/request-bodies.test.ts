@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, expectValidationError } from '../support/api.js';
+import { api, expectValidationError, useInProcess } from '../support/api.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { createTicket } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * What a route reads of a request body, found by an outside probe: a body is read by its

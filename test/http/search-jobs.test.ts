@@ -5,6 +5,10 @@ import { indexTicketSearch, runSearchIndexJob } from '../../lib/tickets/search/i
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { createTicket } from '../support/factories.js';
 import { waitUntil } from '../support/wait.js';
+import { useInProcess } from '../support/api.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * A ticket's search-index job runs only while its pending marker stands. A job replayed after a

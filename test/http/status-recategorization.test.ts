@@ -11,6 +11,10 @@ import { RECATEGORIZED_PER_STEP, recategorizeStep } from '../../lib/tickets/list
 import { sortInColumn } from '../../lib/tickets/lists/filters.js';
 import type { StatusCategory, TicketItem } from '../../lib/db/entities/index.js';
 import { seedBoard } from '../bench/seed.js';
+import { useInProcess } from '../support/api.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * A status moved to another category (issue 30, item 4): its tickets carry the category in

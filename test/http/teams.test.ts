@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, createToken, setPlan, signupOrg, type TestOrg, expectValidationError } from '../support/api.js';
+import { api, createMember, createToken, setPlan, signupOrg, type TestOrg, expectValidationError, useInProcess } from '../support/api.js';
 import { createOrg } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 async function createTeam(org: TestOrg, body: Record<string, unknown> = {}) {
   const response = await org.call('POST', '/api/v1/teams', { body: { name: `Team ${Math.random().toString(36).slice(2, 8)}`, ...body } });

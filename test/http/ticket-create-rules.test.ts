@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember } from '../support/api.js';
+import { api, createMember, useInProcess } from '../support/api.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 const ticketsOf = (s: BoardSetup) => `/api/v1/boards/${s.boardId}/tickets`;
 

@@ -1,11 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMember, signupOrg, type TestOrg } from '../support/api.js';
+import { createMember, signupOrg, type TestOrg, useInProcess } from '../support/api.js';
 import { createLabel, createTicket, createTicketType } from '../support/factories.js';
 import { db } from '../../lib/db/service.js';
 import { allPages, answered } from '../support/lists.js';
 import { facetsOf, isCountedFacet } from '../../lib/tickets/record/facets.js';
 import { loadFacetCounts } from '../../lib/tickets/lists/facet-reads.js';
 import { seedBoard } from '../bench/seed.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * The facet index (lib/tickets/record/facets.ts, lib/tickets/lists/facets.ts) against the full-read path it replaces: every

@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectValidationError, signupOrg, type ApiResponse, type TestOrg } from '../support/api.js';
+import { expectValidationError, signupOrg, type ApiResponse, type TestOrg, useInProcess } from '../support/api.js';
 import { db } from '../../lib/db/service.js';
 import { lapseClaim } from '../support/tickets.js';
 import { createTicket } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * The board list's fast path (lib/tickets/lists/list.ts `listBoardColumns`): a list filtered only by

@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, createToken, expectValidationError, setPlan, signupOrg, type ApiResponse, type TestOrg } from '../support/api.js';
+import { api, createMember, createToken, expectValidationError, setPlan, signupOrg, type ApiResponse, type TestOrg, useInProcess } from '../support/api.js';
 import { db } from '../../lib/db/service.js';
 import { createTicket, createLabel } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * The ticket lists: GET /api/v1/boards/{boardId}/tickets and GET /api/v1/issues (the API reference).

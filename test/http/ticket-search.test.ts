@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { signupOrg, type TestOrg } from '../support/api.js';
+import { signupOrg, type TestOrg, useInProcess } from '../support/api.js';
 import { createTicket } from '../support/factories.js';
 import { waitUntil } from '../support/wait.js';
 import { db } from '../../lib/db/service.js';
@@ -14,6 +14,9 @@ import { parseTermCountName, termCountName, type TicketTermItem } from '../../li
 import { queryProjected, type QueryParams } from '../../lib/db/projected.js';
 import { documentDb } from '../../lib/db/client.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * Ticket search from the search index (lib/tickets/search) against the full read applying the

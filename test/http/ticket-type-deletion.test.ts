@@ -1,11 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
+import { expectValidationError, signupOrg, type TestOrg, useInProcess } from '../support/api.js';
 import { createTicket } from '../support/factories.js';
 import { waitUntil } from '../support/wait.js';
 import { allPages, answered } from '../support/lists.js';
 import { db } from '../../lib/db/service.js';
 import { RETYPED_PER_STEP } from '../../lib/tickets/lists/retype.js';
 import { seedBoard } from '../bench/seed.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * Deleting a ticket type whose tickets move to another (issue 30, item 4): the request answers

@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/service.js';
-import { api, createMember, signupOrg, type TestOrg, expectValidationError } from '../support/api.js';
+import { api, createMember, signupOrg, type TestOrg, expectValidationError, useInProcess } from '../support/api.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 const TYPE_FIELDS = ['id', 'name', 'color', 'description', 'order', 'isOrgDefault', 'enabledByDefault', 'createdAt', 'updatedAt'];
 

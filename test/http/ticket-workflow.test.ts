@@ -1,11 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, createToken, expectValidationError, setPlan, signupOrg, type TestOrg } from '../support/api.js';
+import { api, createMember, createToken, expectValidationError, setPlan, signupOrg, type TestOrg, useInProcess } from '../support/api.js';
 import { boardSetup, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { waitUntil } from '../support/wait.js';
 import { db } from '../../lib/db/service.js';
 import { seedBoard } from '../bench/seed.js';
 import { createTicket, createBoard, createBoardMember } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 async function setup(): Promise<Setup> {
   return boardSetup('Workflow board');

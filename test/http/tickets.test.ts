@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, createToken, expectValidationError, signupOrg } from '../support/api.js';
+import { api, createMember, createToken, expectValidationError, signupOrg, useInProcess } from '../support/api.js';
 import { boardSetup, type BoardSetup as Setup } from '../support/tickets.js';
 import { dispatchedEventsOf } from '../support/events.js';
 import { createTicket } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 async function setup(): Promise<Setup> {
   return boardSetup('Tickets board', 'TIX');

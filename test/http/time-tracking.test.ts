@@ -1,10 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, createToken, expectValidationError, setPlan, type ApiResponse } from '../support/api.js';
+import { api, createMember, createToken, expectValidationError, setPlan, type ApiResponse, useInProcess } from '../support/api.js';
 import { createAgent, createTicket, type TestAgent, createBoard } from '../support/factories.js';
 import { boardSetup, type BoardSetup } from '../support/tickets.js';
 import { db } from '../../lib/db/service.js';
 import { timeRoutes } from '../../lib/time/http.js';
 import { isoWeekOf } from '../../lib/time/calendar.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * Time tracking through the local runtime (docs/features.md, Time tracking): timers, entries, the approval of agent

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { api, createMember, createToken, signupOrg } from '../support/api.js';
+import { api, createMember, createToken, signupOrg, useInProcess } from '../support/api.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 describe('personal access tokens', () => {
   it('returns the secret once on create and lists tokens without it', async () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { api, createMember, signupOrg } from '../support/api.js';
+import { api, createMember, signupOrg, useInProcess } from '../support/api.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 describe('users', () => {
   it('shows the caller with their permissions and organization on GET /users/me', async () => {

@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, expectValidationError, signupOrg, type TestOrg } from '../support/api.js';
+import { api, createMember, expectValidationError, signupOrg, type TestOrg, useInProcess } from '../support/api.js';
 import { db } from '../../lib/db/service.js';
 import { createOrg } from '../support/factories.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * Webhook endpoints (docs/webhooks.md): Pro plan and up, webhooks:view / webhooks:manage, at

@@ -1,5 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createMember, createToken, signupOrg, type TestOrg } from '../support/api.js';
+import { api, createMember, createToken, signupOrg, type TestOrg, useInProcess } from '../support/api.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /* The event catalogue (docs/webhooks.md, GET /events): open to any member of any plan. */
 const SPEC_EVENTS = [

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMember, signupOrg, type TestOrg } from '../support/api.js';
+import { createMember, signupOrg, type TestOrg, useInProcess } from '../support/api.js';
 import { waitUntil } from '../support/wait.js';
 import { answered } from '../support/lists.js';
 import { db } from '../../lib/db/service.js';
@@ -8,6 +8,9 @@ import { runSweep } from '../../lib/sweeper/index.js';
 import { indexWikiPage } from '../../lib/wiki/index.js';
 import { judgePage, MAX_PAGE_TERM_BYTES, pageTermsOf, snippetOf } from '../../lib/wiki/search-rule.js';
 import { wordsOf } from '../../lib/search/index.js';
+
+// In process, through the same route table and handlers (test/support/api.ts).
+useInProcess();
 
 /*
  * Wiki search from the wiki search index (lib/wiki/search-index.ts) against the full read
