@@ -35,8 +35,9 @@ export const TicketTerm = (config?: EntityConfiguration) =>
     shared: { type: 'number' },
     /**
      * The entry is counted in its term's TicketTermCount (under its `shared`, status and archived
-     * flag): set by the write that added it there, in the same transaction. Entries written
-     * before the counts existed lack it; the run that rewrites them counts them.
+     * flag): set by the write that added it there, in the same transaction, so every entry the
+     * service writes carries it. An entry without it (or without `shared`) counts nowhere, and
+     * a run that meets one rewrites it counted (lib/tickets/search/counts.ts).
      */
     counted: { type: 'boolean' },
   },
