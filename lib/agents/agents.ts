@@ -152,8 +152,9 @@ export async function createAgent(ctx: DomainContext, input: CreateAgentInput) {
     }
     // The agent acts with its group's permissions: no one hands out more than they hold.
     if (groupId) requireHeldPermissions(ctx, permissionsOfGroups(directory, [groupId]), 'give an agent');
-    const [users, groups] = await Promise.all([orgUsers(ctx.org.orgId), orgGroups(ctx.org.orgId)]);
+    // The counter came with authentication: a full organization is refused before any read (the transaction's guard holds it exactly).
     if ((ctx.org.liveAgentCount ?? 0) >= MAX_LIVE_AGENTS) throw agentLimitReached();
+    const [users, groups] = await Promise.all([orgUsers(ctx.org.orgId), orgGroups(ctx.org.orgId)]);
     const ownerId = input.ownerId ?? ctx.actor.userId;
     const owner = users.find((user) => user.userId === ownerId);
     assertValidOwner(owner);

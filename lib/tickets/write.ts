@@ -121,10 +121,9 @@ export function columnCountItems(e: TransactionEntities, before: TicketItem | un
  * its ColumnCount deltas and facet entries. The parent written beside its subticket, a recategorized status's
  * tickets use it; `shard` as for `columnCountItems`.
  */
-export function replaceTicketItems(e: TransactionEntities, before: TicketItem, written: TicketItem, onStale: () => Error, shard?: string): TransactionItem[] {
+export function replaceTicketItems(e: TransactionEntities, before: TicketItem, after: TicketItem, onStale: () => Error, shard?: string): TransactionItem[] {
   // Bookkeeping only: what search indexes (words, board, status, position, archived, deleted) changes through saveTicket.
-  if (changesSearchEntries(before, written)) throw new Error('A ticket write that changes its search entries goes through saveTicket');
-  const after = written;
+  if (changesSearchEntries(before, after)) throw new Error('A ticket write that changes its search entries goes through saveTicket');
   return [
     guarded(
       e.ticket

@@ -116,8 +116,7 @@ export async function writeEntry(ctx: DomainContext, write: EntryWrite): Promise
   const { before } = write;
   const now = ctx.clock.now();
   const pushed = withSyncPush(ctx, write.endpoint, before, write.after);
-  const stored: TimeEntryItem | undefined = pushed.entry && before ? { ...pushed.entry, version: before.version + 1, updatedAt: now.toISOString() } : pushed.entry;
-  const after = stored;
+  const after: TimeEntryItem | undefined = pushed.entry && before ? { ...pushed.entry, version: before.version + 1, updatedAt: now.toISOString() } : pushed.entry;
   const subject = (after ?? before)!;
   const stale = () => new LostRace('The time entry changed concurrently; retry');
   const notifyOwner = !before && after?.state === 'PENDING' && ctx.actor.agent?.ownerId ? ctx.actor.agent.ownerId : undefined;

@@ -1,12 +1,11 @@
-
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CONSOLE_DIST } from '../../web/build.js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, type ApiResponse, type TestOrg, } from './api.js';
+import { api, type ApiResponse, type TestOrg } from './api.js';
 import { buildOrgFixture, pathFor, type OrgFixture } from './fixtures.js';
 import { db } from '../../lib/db/service.js';
-import { oauthFetch, } from './oauth.js';
+import { oauthFetch } from './oauth.js';
 
 /**
  * The DynamoDB round trips each endpoint makes (authentication included), counted per request by
@@ -101,16 +100,16 @@ export async function pendingAgentEntry(org: OrgFixture): Promise<string> {
 /**
  * Holds every probe to its budget: its request answers the status it expects (a 2xx unless
  * given) and costs exactly its budget in round trips, or at most it for `atMost`. One fixture
- * organization per file.
+ * organization per file; `more` adds the file's other tests, with that organization.
  */
-export function budgetTests(domain: string, probes: Record<string, Probe>): void {
+export function budgetTests(domain: string, probes: Record<string, Probe>, more?: (org: () => OrgFixture) => void): void {
   describe(`round-trip budget: ${domain}`, () => {
     let org: OrgFixture;
     beforeAll(async () => {
       org = await buildOrgFixture();
     }, 60_000);
 
-    it.each(Object.entries(probes))('%s stays within its budget', async (_routeKey, probe) => {
+    it.each(Object.entries(probes))('%s stays within its budget', async (_name, probe) => {
       const response = await probe.run(org);
       if (probe.status) expect(response.status, JSON.stringify(response.body)).toBe(probe.status);
       else expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
@@ -118,5 +117,7 @@ export function budgetTests(domain: string, probes: Record<string, Probe>): void
       if (probe.atMost) expect(response.roundTrips).toBeLessThanOrEqual(probe.budget);
       else expect(response.roundTrips).toBe(probe.budget);
     });
+
+    more?.(() => org);
   });
 }

@@ -1,4 +1,3 @@
-
 import type { OrgFixture } from '../../support/fixtures.js';
 import { db } from '../../../lib/db/service.js';
 import { call, freshTicket, post, suffix, type Probe } from '../../support/round-trips.js';

@@ -1,4 +1,3 @@
-
 import type { OrgFixture } from '../../support/fixtures.js';
 import { call, post, suffix, type Probe } from '../../support/round-trips.js';
 

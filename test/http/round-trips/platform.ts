@@ -1,6 +1,5 @@
-
-import { inject, } from 'vitest';
-import { api, createMember, createToken, mailedToken, uniqueSlug, } from '../../support/api.js';
+import { inject } from 'vitest';
+import { api, createMember, createToken, mailedToken, uniqueSlug } from '../../support/api.js';
 import { call, consoleScript, freshIp, post, rawGet, suffix, type Probe } from '../../support/round-trips.js';
 
 /** The platform's routes: health, the organization, people, teams, customers, tokens, OAuth, webhooks, the console. */

@@ -1,15 +1,13 @@
-
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { expect, inject, it } from 'vitest';
 import { api, createMember, createToken, setPlan, signupOrg, type ApiResponse, type TestOrg, useInProcess } from '../../support/api.js';
-import { buildOrgFixture, type OrgFixture } from '../../support/fixtures.js';
 import { db } from '../../../lib/db/service.js';
 import { indexTicketSearch } from '../../../lib/tickets/search/index.js';
 import { waitUntil } from '../../support/wait.js';
 import { systemClock } from '../../../lib/core/clock.js';
-import { createGrant, } from '../../support/oauth.js';
+import { createGrant } from '../../support/oauth.js';
 import { createAgent, createBoard, createBoardMember, createOrg, createTeam, createTicket } from '../../support/factories.js';
 import { boardSetup } from '../../support/tickets.js';
-import { freshIp, freshTicket, oauthHost, post, suffix, type Probe } from '../../support/round-trips.js';
+import { budgetTests, freshIp, freshTicket, oauthHost, post, suffix, type Probe } from '../../support/round-trips.js';
 
 // A matrix: in process, through the same route table and handlers (test/support/api.ts).
 useInProcess();
@@ -711,20 +709,9 @@ const scenarios: Record<string, Probe> = {
   },
 };
 
-describe('round-trip budget: particular cases', () => {
-  let org: OrgFixture;
-  beforeAll(async () => {
-    org = await buildOrgFixture();
-  }, 60_000);
-
-  it.each(Object.entries(scenarios))('%s', async (_scenario, probe) => {
-    const response = await probe.run(org);
-    if (probe.status) expect(response.status, JSON.stringify(response.body)).toBe(probe.status);
-    else expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
-    expect(response.roundTrips).toBe(probe.budget);
-  });
-
+budgetTests('particular cases', scenarios, (fixture) => {
   it('reports the read capacity each request consumed (x-db-read-units), which grows with the bytes it read', async () => {
+    const org = fixture();
     const board = await createBoard(org);
     const units = (response: ApiResponse) => Number(response.headers.get('x-db-read-units'));
     // On DynamoDB Local the capacity is asked for only when the request says so (it costs DynamoDB Local time).
@@ -740,6 +727,7 @@ describe('round-trip budget: particular cases', () => {
   });
 
   it('adds six blockers at once to a blocked ticket, each in the round trips of one alone: no retry, no contention on its version', async () => {
+    const org = fixture();
     const board = await createBoard(org);
     const [ticket, ...blockers] = await Promise.all(Array.from({ length: 8 }, (_, index) => createTicket(org, board.id, { title: `Dependency race ${index}` })));
     const depend = (blockerId: string) => org.call('PUT', `/api/v1/boards/${board.id}/tickets/${ticket!.id}/dependencies/${blockerId}`);
@@ -752,6 +740,7 @@ describe('round-trip budget: particular cases', () => {
   });
 
   it('authenticates an OAuth access token in one round trip (its record, user, organization and grant in one batch)', async () => {
+    const org = fixture();
     const grant = await createGrant(org, inject('baseUrl'));
     const response = await api('GET', '/api/v1/organization', { token: grant.accessToken, headers: { host: oauthHost(org) } });
     expect(response.status).toBe(200);
@@ -759,6 +748,7 @@ describe('round-trip budget: particular cases', () => {
   });
 
   it('authenticates an access token in one round trip, like a session', async () => {
+    const org = fixture();
     const { token } = await createToken(org, org.adminToken);
     await api('GET', '/api/v1/organization', { token, org: org.slug }); // first use records lastUsedAt
     const response = await api('GET', '/api/v1/organization', { token, org: org.slug });

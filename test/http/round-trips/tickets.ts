@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { inject, } from 'vitest';
-import { api, } from '../../support/api.js';
+import { inject } from 'vitest';
+import { api } from '../../support/api.js';
 import type { OrgFixture } from '../../support/fixtures.js';
 import { codeFor, createGrant, oauthFetch, pkcePair } from '../../support/oauth.js';
 import { call, freshIp, freshTicket, oauthHost, pageCall, post, statusId, suffix, suggested, type Probe } from '../../support/round-trips.js';

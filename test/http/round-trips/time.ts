@@ -1,5 +1,4 @@
-
-import { api, } from '../../support/api.js';
+import { api } from '../../support/api.js';
 import type { OrgFixture } from '../../support/fixtures.js';
 import { call, freshTicket, pendingAgentEntry, post, suffix, type Probe } from '../../support/round-trips.js';
 

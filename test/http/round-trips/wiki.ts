@@ -1,5 +1,4 @@
-
-import { signupOrg, } from '../../support/api.js';
+import { signupOrg } from '../../support/api.js';
 import type { OrgFixture } from '../../support/fixtures.js';
 import { call, post, suffix, type Probe } from '../../support/round-trips.js';
 
