@@ -6,6 +6,8 @@ import { waitUntil } from '../support/wait.js';
 import { seedBoard } from '../bench/seed.js';
 import { db } from '../../lib/db/service.js';
 import { useInProcess } from '../support/api.js';
+import { propagateReadiness } from '../../lib/tickets/dependencies/propagate.js';
+import { systemClock } from '../../lib/core/clock.js';
 
 // In process, through the same route table and handlers (test/support/api.ts).
 useInProcess();
@@ -207,6 +209,24 @@ describe('what a blocker finishing, reopening or going away does', () => {
     expect((await moveTo(first, 'TODO')).status).toBe(200);
     const blocked = await waitUntil(() => full(ticket), (shown) => shown.openBlockerCount === 1);
     expect(blocked.isReady).toBe(false);
+  });
+
+  it('names the blocker that closed last when an earlier close\'s backstop is the recount that finds none open', async () => {
+    const ticket = await createTicket(org, board.id);
+    const [first, second] = [await createTicket(org, board.id), await createTicket(org, board.id)];
+    expect((await depend(ticket, first.id)).status).toBe(200);
+    expect((await depend(ticket, second.id)).status).toBe(200);
+    expect((await moveTo(first, 'DONE')).status).toBe(200);
+    await waitUntil(() => full(ticket), (shown) => shown.openBlockerCount === 1);
+    // The second blocker is stored as finished, a moment before its own write recounts: then the
+    // events function runs the first blocker's backstop.
+    const later = new Date(Date.now() + 1000).toISOString();
+    const stored = (await db().entities.ticket.get({ ticketId: second.id }).go()).data!;
+    await db().entities.ticket.put({ ...stored, statusCategory: 'FINAL', statusChangedAt: later }).go();
+    await propagateReadiness({ eventId: 'evt_backstop', orgId: org.orgId, subjectId: first.id, type: 'tickets.readiness', occurredAt: later, data: { ticketId: first.id, parentIds: [], deleted: false, dependents: true, sameParent: true } }, systemClock);
+    expect((await full(ticket)).openBlockerCount).toBe(0);
+    const events = await waitUntil(() => dispatchedEventsOf(org.orgId, ticket.id, 3), (found) => found.some((event) => event.type === 'ticket.unblocked'));
+    expect(events.filter((event) => event.type === 'ticket.unblocked').map((event) => event.data.lastBlockerId)).toEqual([second.id]);
   });
 
   it('removes a deleted ticket\'s dependencies in both directions and unblocks what waited for it', async () => {

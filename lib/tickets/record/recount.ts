@@ -26,10 +26,25 @@ export async function recountBlockers(ctx: DomainContext, save: SaveTicket, tick
     const [ticket, edges] = await Promise.all([ticketsById(ctx.org.orgId, [ticketId]).then((found) => found.get(ticketId)), dependencyItemsOf(ticketId, 'blockedBy')]);
     if (!ticket || ticket.isDeleted) return;
     const blockerIds = edges.map((edge) => edge.otherId);
-    const open = openCount(await ticketsById(ctx.org.orgId, blockerIds), blockerIds);
+    const blockers = await ticketsById(ctx.org.orgId, blockerIds);
+    const open = openCount(blockers, blockerIds);
     if (open === (ticket.openBlockerCount ?? 0)) return;
-    await save(ctx, { before: ticket, after: { ...ticket, openBlockerCount: open }, derivedEvents: false, ...unblockedBy(ticket, open, causeId) });
+    await save(ctx, { before: ticket, after: { ...ticket, openBlockerCount: open }, derivedEvents: false, ...unblockedBy(ticket, open, lastToClose(blockers, causeId)) });
   });
+}
+
+/**
+ * The blocker whose closing left none open. Recounts run for each change, the write's own and the
+ * events function's backstop, in either order: the backstop of an earlier close can be the one
+ * that finds the last blocker closed. So the cause is named only when no blocker closed after it;
+ * a cause that is no longer a blocker (deleted, or its dependency removed) is the one.
+ */
+function lastToClose(blockers: Map<string, TicketItem>, causeId: string): string {
+  const closedAt = (blocker: TicketItem) => blocker.deletedAt ?? blocker.statusChangedAt ?? '';
+  const cause = blockers.get(causeId);
+  if (!cause) return causeId;
+  const latest = [...blockers.values()].reduce((last, blocker) => (closedAt(blocker) > closedAt(last) ? blocker : last), cause);
+  return latest.ticketId;
 }
 
 /** Recounts the open subtickets of a parent and stores the count if it changed. */
