@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { authenticated, type Routes, onFirstUse } from '../http/routes.js';
+import { authenticated, fromOperation, type Routes, onFirstUse } from '../http/routes.js';
+import { listBoardsOp } from './operations.js';
 import { idParam, optionalText, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
 import { createBoard, deleteBoard, getBoard, listBoards, setBoardArchived, updateBoard } from './boards.js';
 import { addBoardMember, assignTeamToBoard, removeBoardMember, removeTeamFromBoard } from './membership.js';
@@ -26,13 +27,13 @@ const boardFields = {
 export const boardsRoutes: Routes = {
   'GET /api/v1/boards': onFirstUse(() =>
     authenticated({
-      scope: 'read',
+      ...fromOperation(listBoardsOp),
       summary: 'List boards',
       result: boardResult,
       envelope: 'page',
       query: z.strictObject({
         ...pageQuery(20, 100),
-        search: z.string().max(100).optional(),
+        ...listBoardsOp.input().shape,
         includeArchived: queryBoolean.optional(),
         archivedOnly: queryBoolean.optional(),
       }),

@@ -5,3 +5,4 @@ export { renameTeamOnBoards, removeTeamFromBoards, removeCustomerFromBoards } fr
 export { isStatusEnabledOnBoard, isTransitionAllowed, type TransitionRule } from './workflow.js';
 export { listBoards } from './boards.js';
 export { LOST_ASSIGNEES_JOB, userSeesBoard, type LostAssignees } from './membership.js';
+export { listBoardsOp } from './operations.js';

@@ -1,9 +1,10 @@
 import * as z from 'zod';
-import { authenticated, type Routes, onFirstUse } from '../http/routes.js';
+import { authenticated, fromOperation, type Routes, onFirstUse } from '../http/routes.js';
 import { idParam, pageQuery } from '../http/validation.js';
 import { withTicketRefs } from '../http/ticket-refs.js';
 import { createComment, deleteComment, getComment, listComments, updateComment } from './comments.js';
 import { commentContent as content, commentResult } from './shapes.js';
+import { addCommentOp, listCommentsOp } from './operations.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 const commentParams = ticketParams.extend({ commentId: idParam });
@@ -12,9 +13,7 @@ const commentParams = ticketParams.extend({ commentId: idParam });
 export const commentsRoutes: Routes = withTicketRefs({
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}/comments': onFirstUse(() =>
     authenticated({
-      scope: 'read',
-      fence: false,
-      ticketRefs: ['ticketId'],
+      ...fromOperation(listCommentsOp),
       summary: 'List a ticket\'s comments',
       result: commentResult,
       envelope: 'page',
@@ -25,15 +24,12 @@ export const commentsRoutes: Routes = withTicketRefs({
   ),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/comments': onFirstUse(() =>
     authenticated({
-      scope: 'write',
-      fence: true,
-      ticketRefs: ['ticketId'],
+      ...fromOperation(addCommentOp, { body: true }),
       summary: 'Comment on a ticket',
       result: commentResult,
       envelope: 'data',
       status: 201,
       params: ticketParams,
-      body: z.strictObject({ content, isSecret: z.boolean().optional(), parentId: idParam.optional() }),
       handler: (ctx, { params, body }) => createComment(ctx, params.boardId, params.ticketId, body),
     }),
   ),

@@ -1,5 +1,6 @@
-import type * as z from 'zod';
+import * as z from 'zod';
 import type { AnonymousContext, DomainContext } from '../db/context.js';
+import type { Operation, OperationScope } from '../core/operation.js';
 import type { OAuthScope } from '../oauth/index.js';
 import type { CursorPage, Page } from '../core/pages.js';
 import type { ErrorCode } from '../core/errors.js';
@@ -157,7 +158,7 @@ export type TicketRefField = 'ticketId' | 'subticketId' | 'parentTicketId' | 'bl
  * webhook endpoints, git connections, the time-booking sync endpoint, and changes to the
  * organization, users and booking items), which needs `admin` beside `read` or `write` by method.
  */
-export type RouteScope = 'read' | 'write' | 'admin';
+export type RouteScope = OperationScope;
 
 /** The OAuth scopes a route needs, from its declared scope and its method. */
 export function scopesOf(route: { scope: RouteScope }, method: string): OAuthScope[] {
@@ -192,6 +193,8 @@ export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown, R = u
    * lib/http/ticket-refs.ts). Declared by every route of a ticket and every route whose input names one.
    */
   ticketRefs?: readonly TicketRefField[];
+  /** The domain operation the route offers (`operationRoute`): its scope, fencing, errors and body come from it. */
+  operation?: Operation;
   handler: (ctx: DomainContext, input: Inputs<P, Q, B>) => Promise<Reply<R, E> | (E extends 'page' | 'cursor' ? never : null | EmptyAnswer)>;
 }
 
@@ -238,6 +241,32 @@ export function onFirstUse<R extends Route>(build: () => R): R {
 export const authenticated = <P = undefined, Q = undefined, B = undefined, R = unknown, E extends Envelope = undefined>(
   route: Omit<AuthenticatedRoute<P, Q, B, R, E>, 'auth'>,
 ): NoInfer<AuthenticatedRoute<P, Q, B, R, E>> => ({ ...route, auth: 'credential' });
+
+/**
+ * What a route of a domain operation (lib/core/operation.ts) takes from it: the scope, fencing
+ * (declared by every route of a ticket), display ids for the ticket it names, the errors, and,
+ * for `body: true`, the operation's input as the request body (unknown fields refused).
+ */
+export function fromOperation<I extends z.ZodObject>(op: Operation<I>, options: { body: true }): OperationRules & { body: z.ZodType<z.output<I>> };
+export function fromOperation(op: Operation, options?: { body?: false }): OperationRules;
+export function fromOperation(op: Operation, options: { body?: boolean } = {}): OperationRules & { body?: z.ZodType } {
+  return {
+    operation: op,
+    scope: op.scope,
+    errors: op.errors,
+    ...(op.target === 'ticket' || op.fenced ? { fence: op.fenced } : {}),
+    ...(op.target === 'ticket' ? { ticketRefs: ['ticketId'] as const } : {}),
+    ...(options.body ? { body: z.lazy(() => op.input().strict()) } : {}),
+  };
+}
+
+interface OperationRules {
+  operation: Operation;
+  scope: RouteScope;
+  errors: readonly ErrorCode[];
+  fence?: boolean;
+  ticketRefs?: readonly TicketRefField[];
+}
 
 /** A route reached without a credential (signup, login, health). */
 export const open = <P = undefined, Q = undefined, B = undefined, R = unknown, E extends Envelope = undefined>(route: Omit<OpenRoute<P, Q, B, R, E>, 'auth'>): NoInfer<OpenRoute<P, Q, B, R, E>> => ({

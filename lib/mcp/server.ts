@@ -80,14 +80,17 @@ function withoutDialect(schema: z.ZodObject): z.ZodObject {
 
 /**
  * What a model needs of a schema and no more: a date's or timestamp's `format` says what its
- * 300-character `pattern` spells out, and `override` is the REST reference's own rendering hint
- * (lib/core/fields.ts). Both are dropped from the listing; zod still validates with the pattern.
+ * 300-character `pattern` spells out, `override` is the REST reference's own rendering hint
+ * (lib/core/fields.ts), and the safe-integer bounds zod states for every integer without its own
+ * say nothing a model would act on. All are dropped from the listing; zod still validates with them.
  */
 function compactSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(compactSchema);
   if (!node || typeof node !== 'object') return node;
   const { override: _hint, ...rest } = node as Record<string, unknown>;
   if (rest.format === 'date' || rest.format === 'date-time') delete rest.pattern;
+  if (rest.maximum === Number.MAX_SAFE_INTEGER) delete rest.maximum;
+  if (rest.minimum === Number.MIN_SAFE_INTEGER) delete rest.minimum;
   for (const [key, value] of Object.entries(rest)) rest[key] = compactSchema(value);
   return rest;
 }

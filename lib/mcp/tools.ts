@@ -1,19 +1,19 @@
 import * as z from 'zod';
 import { type AppError, invalidField } from '../core/errors.js';
 import type { DomainContext } from '../db/context.js';
-import { listBoards } from '../boards/index.js';
-import { listStatuses } from '../statuses/index.js';
+import type { Operation, OperationTarget } from '../core/operation.js';
+import { listBoards, listBoardsOp } from '../boards/index.js';
+import { listStatuses, listStatusesOp } from '../statuses/index.js';
 import {
-  listIssues, createBoardTicket, getTicket, patchTicket, changeTicketStatus, REPORT_OUTCOMES, reportFields, reportRun, claimTicket, claimNext, heartbeatClaim, releaseClaim, locateTicket,
-  handoffFields, heartbeatNote, runUsage, leaseSeconds as leaseLength, statusChangeReason, ticketDescription, ticketSearch, ticketTimestamp, ticketTitle, type Ticket,
-  acceptSuggestion, listPendingSuggestions, rejectSuggestion,
+  listIssues, createBoardTicket, getTicket, patchTicket, changeTicketStatus, REPORT_OUTCOMES, reportRun, claimTicket, claimNext, heartbeatClaim, releaseClaim, locateTicket,
+  ticketSearch, type Ticket, acceptSuggestion, listPendingSuggestions, rejectSuggestion,
+  changeStatusOp, claimNextOp, claimTicketOp, createTicketOp, decideSuggestionOp, getTicketOp, heartbeatOp, listTicketsOp, pendingSuggestionsOp, releaseClaimOp, reportRunOp, updateTicketOp,
 } from '../tickets/index.js';
-import { PRIORITIES } from '../db/entities/index.js';
-import { commentContent, createComment, listComments } from '../comments/index.js';
-import { createEntry, decideEntry, entryDescription, entryDurationMinutes, listEntries } from '../time/index.js';
-import { calendarDate, idParam, requiredText } from '../core/fields.js';
+import { addCommentOp, createComment, listComments, listCommentsOp } from '../comments/index.js';
+import { createEntry, decideEntry, decideEntryOp, listEntries, logTimeOp } from '../time/index.js';
+import { idParam, requiredText } from '../core/fields.js';
 import { groupDigits } from '../core/text.js';
-import { getPage, searchSpace, searchWiki } from '../wiki/index.js';
+import { getPage, getPageOp, searchSpace, searchWiki, searchWikiOp } from '../wiki/index.js';
 import { INBOX_APP_URI } from './apps.js';
 import { hasPermission } from '../organizations/index.js';
 
@@ -28,7 +28,9 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   name: string;
   title: string;
   description: string;
-  /** Reads only: offered to read-only tokens and `read`-scoped OAuth tokens. */
+  /** The domain operation the tool offers: its hints, input fields and fence come from it (`tool`). */
+  operation: Operation;
+  /** Reads only (the operation's scope is `read`): offered to read-only tokens and `read`-scoped OAuth tokens. */
   readOnly: boolean;
   destructive: boolean;
   idempotent: boolean;
@@ -141,9 +143,6 @@ const compactClaim = (outcome: Awaited<ReturnType<typeof claimTicket>>): z.infer
   handoff: outcome.handoff ? handoffText(outcome.handoff) : null,
 });
 
-const leaseSeconds = leaseLength.optional();
-const ids = z.array(idParam).max(100, 'At most 100').optional();
-
 const filterInput = {
   boardId: z.string().max(100).optional().describe('Only this board'),
   statusId: z.string().max(100).optional(),
@@ -175,64 +174,115 @@ async function listTickets(ctx: DomainContext, input: FilterInput & { query?: st
   return { tickets: result.items.map(compact), total: result.total, page: result.page, totalPages: result.totalPages };
 }
 
-const define = <I extends z.ZodObject, O extends z.ZodObject>(tool: ToolDefinition<I, O>) => tool as unknown as ToolDefinition;
+/** Where a tool of a ticket or a board acts: the ticket located from `ticketId` or `displayId`, the board from `boardId`. */
+type Where<T> = T extends 'ticket' ? { boardId: string; ticketId: string } : T extends 'board' ? { boardId: string } : Record<string, never>;
+
+interface ToolSpec<I extends z.ZodObject, T, K extends keyof I['shape'], X extends z.ZodRawShape, O extends z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  destructive?: boolean;
+  ui?: string;
+  /** The operation's input fields the tool takes, unless all of them (a tool may offer fewer than the REST route; never another schema). */
+  fields?: readonly K[];
+  /**
+   * Arguments only MCP has, each an adapter's concern and none an operation's field: pages sized
+   * for a model's context, reading long text in parts, the filters of the tools' flat list
+   * arguments, naming what REST names in the path or by the route.
+   */
+  extra?: X;
+  output: O;
+  run: (ctx: DomainContext, input: z.infer<z.ZodObject<Pick<I['shape'], K> & X>>, where: Where<T>) => Promise<z.infer<O>>;
+}
+
+/**
+ * An MCP tool of a domain operation (lib/core/operation.ts): its hints, its input fields (the
+ * operation's own schemas, the same objects REST validates with), naming the ticket or board it
+ * acts on, and the fence (`claimCount`) come from the operation; the tool adds its name, its
+ * words, what a model sees of the result, and only the arguments `extra` lists.
+ */
+function tool<I extends z.ZodObject, T extends OperationTarget | undefined, const K extends keyof I['shape'] & string = keyof I['shape'] & string, X extends z.ZodRawShape = Record<never, never>, O extends z.ZodObject = z.ZodObject>(
+  op: Operation<I, T>,
+  spec: ToolSpec<I, T, K, X, O>,
+): ToolDefinition {
+  let input: z.ZodObject | undefined;
+  const inputOf = (): z.ZodObject => {
+    if (input) return input;
+    const fields = op.input().shape as Record<string, z.ZodType>;
+    const picked = spec.fields ? Object.fromEntries(spec.fields.map((key) => [key, fields[key]!])) : fields;
+    input = z.object({
+      ...(op.target === 'ticket' ? ticketRef : op.target === 'board' ? { boardId: idParam } : {}),
+      ...picked,
+      ...spec.extra,
+      ...(op.fenced ? { claimCount } : {}),
+    });
+    return input;
+  };
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    operation: op,
+    readOnly: op.scope === 'read',
+    destructive: spec.destructive ?? false,
+    idempotent: op.idempotent,
+    get input() {
+      return inputOf();
+    },
+    output: spec.output,
+    ...(spec.ui ? { ui: spec.ui } : {}),
+    run: async (ctx, args) => {
+      const { ticketId, displayId, boardId, claimCount: fence, ...rest } = args as Record<string, unknown> & { ticketId?: string; displayId?: string; boardId?: string; claimCount?: number };
+      const kept = { ...rest, ...(op.target !== 'ticket' && ticketId !== undefined ? { ticketId } : {}), ...(op.target !== 'ticket' && displayId !== undefined ? { displayId } : {}), ...(op.target !== 'board' && boardId !== undefined ? { boardId } : {}) };
+      const where = op.target === 'ticket' ? await locate(ctx, { ticketId, displayId }) : op.target === 'board' ? { boardId } : {};
+      return spec.run(withFence(ctx, fence), kept as never, where as Where<T>);
+    },
+  };
+}
+
+/** A tool's fields when it lists items: the page and its size, sized for a model's context. */
+const paging = { page, limit };
 
 export const TOOLS: readonly ToolDefinition[] = [
-  define({
+  tool(listBoardsOp, {
     name: 'boards_list',
     title: 'List boards',
     description: 'Boards you can see (id, name, prefix). Use a board id to narrow tickets_list.',
-    readOnly: true,
-    destructive: false,
-    idempotent: true,
-    input: z.object({ search: z.string().max(100).optional(), page, limit }),
+    extra: paging,
     output: z.object({ boards: z.array(z.object({ id: z.string(), name: z.string(), prefix: z.string() })), ...pageOutput }),
     run: async (ctx, input) => {
       const result = await listBoards(ctx, { page: input.page, limit: input.limit, ...(input.search ? { search: input.search } : {}) });
       return { boards: result.items.map((board) => ({ id: board.id, name: board.name, prefix: board.prefix })), total: result.total, page: result.page, totalPages: result.totalPages };
     },
   }),
-  define({
+  tool(listStatusesOp, {
     name: 'statuses_list',
     title: 'List statuses',
     description: 'The workflow statuses in order, with their category (PLANNING, ACTIVE, FINAL). Use a status id with tickets_set_status.',
-    readOnly: true,
-    destructive: false,
-    idempotent: true,
-    input: z.object({}),
     output: z.object({ statuses: z.array(z.object({ id: z.string(), name: z.string(), key: z.string(), category: z.string() })) }),
     run: async (ctx) => ({ statuses: (await listStatuses(ctx)).map((status) => ({ id: status.id, name: status.name, key: status.key, category: status.category })) }),
   }),
-  define({
+  tool(listTicketsOp, {
     name: 'tickets_list',
     title: 'List tickets',
     description: 'Tickets across your boards, filtered. claimable=true finds work nobody holds; claimedBy="me" your claims.',
-    readOnly: true,
-    destructive: false,
-    idempotent: true,
-    input: z.object(filterInput),
+    extra: filterInput,
     output: z.object({ tickets: z.array(compactTicket), ...pageOutput }),
     run: (ctx, input) => listTickets(ctx, input),
   }),
-  define({
+  tool(listTicketsOp, {
     name: 'tickets_search',
     title: 'Search tickets',
     description: 'Like tickets_list, matching query in titles and descriptions.',
-    readOnly: true,
-    destructive: false,
-    idempotent: true,
-    input: z.object({ query: ticketSearch, ...filterInput }),
+    extra: { query: ticketSearch, ...filterInput },
     output: z.object({ tickets: z.array(compactTicket), ...pageOutput }),
     run: (ctx, input) => listTickets(ctx, input),
   }),
-  define({
+  tool(getTicketOp, {
     name: 'tickets_get',
     title: 'Get a ticket',
     description: 'One ticket in full: description, status, claim, subtickets, and its latest comments.',
-    readOnly: true,
-    destructive: false,
-    idempotent: true,
-    input: z.object({ ...ticketRef, descriptionOffset: z.number().int().min(0).max(1_000_000).optional().describe('Read the description from here (long ones come in parts)') }),
+    extra: { descriptionOffset: z.number().int().min(0).max(1_000_000).optional().describe('Read the description from here (long ones come in parts)') },
     output: z.object({
       ticket: z.object({
         id: z.string(),
@@ -250,8 +300,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       }),
       latestComments: z.array(z.object({ id: z.string(), author: z.string(), content: z.string(), createdAt: z.string() })),
     }),
-    run: async (ctx, input) => {
-      const { boardId, ticketId } = await locate(ctx, input);
+    run: async (ctx, input, { boardId, ticketId }) => {
       const [ticket, comments] = await Promise.all([getTicket(ctx, boardId, ticketId), listComments(ctx, boardId, ticketId, { page: 1, limit: 5 })]);
       return {
         ticket: {
@@ -277,77 +326,33 @@ export const TOOLS: readonly ToolDefinition[] = [
       };
     },
   }),
-  define({
+  tool(createTicketOp, {
     name: 'tickets_create',
     title: 'Create a ticket',
     description: 'A new ticket on a board (default status and type unless given).',
-    readOnly: false,
-    destructive: false,
-    idempotent: false,
-    input: z.object({
-      boardId: idParam,
-      title: ticketTitle,
-      description: ticketDescription.optional(),
-      priority: z.enum(PRIORITIES).optional(),
-      assigneeId: idParam.optional(),
-      statusId: idParam.optional(),
-    }),
+    fields: ['title', 'description', 'priority', 'assigneeId', 'statusId'],
     output: compactTicket,
-    run: async (ctx, { boardId, ...fields }) => compact(await createBoardTicket(ctx, boardId, fields)),
+    run: async (ctx, fields, { boardId }) => compact(await createBoardTicket(ctx, boardId, fields)),
   }),
-  define({
+  tool(updateTicketOp, {
     name: 'tickets_update',
     title: 'Update a ticket',
     description: 'Change title, description, priority, assignee or due date. Pass claimCount to write only while your claim stands.',
-    readOnly: false,
-    destructive: false,
-    idempotent: true,
-    input: z.object({
-      ...ticketRef,
-      title: ticketTitle.optional(),
-      description: ticketDescription.optional(),
-      priority: z.enum(PRIORITIES).optional(),
-      assigneeId: idParam.nullable().optional(),
-      dueDate: ticketTimestamp.nullable().optional().describe('ISO 8601, or null'),
-      claimCount,
-    }),
+    fields: ['title', 'description', 'priority', 'assigneeId', 'dueDate'],
     output: compactTicket,
-    run: async (ctx, { ticketId: _id, displayId: _display, claimCount: fence, ...changes }) => {
-      const { boardId, ticketId } = await locate(ctx, { ticketId: _id, displayId: _display });
-      return compact(await patchTicket(withFence(ctx, fence), boardId, ticketId, changes));
-    },
+    run: async (ctx, changes, { boardId, ticketId }) => compact(await patchTicket(ctx, boardId, ticketId, changes)),
   }),
-  define({
+  tool(changeStatusOp, {
     name: 'tickets_set_status',
     title: 'Set a ticket status',
     description: "Move a ticket to a status (statuses_list). An agent may meet the board's approval gate: AGENT_APPROVAL_REQUIRED, with a pending suggestion for a person to accept.",
-    readOnly: false,
-    destructive: false,
-    idempotent: true,
-    input: z.object({ ...ticketRef, statusId: idParam, reason: statusChangeReason.optional(), claimCount }),
     output: compactTicket,
-    run: async (ctx, input) => {
-      const { boardId, ticketId } = await locate(ctx, input);
-      const ticket = await changeTicketStatus(withFence(ctx, input.claimCount), boardId, ticketId, { statusId: input.statusId, ...(input.reason ? { reason: input.reason } : {}) });
-      return compact(ticket);
-    },
+    run: async (ctx, input, { boardId, ticketId }) => compact(await changeTicketStatus(ctx, boardId, ticketId, input)),
   }),
-  define({
+  tool(claimNextOp, {
     name: 'tickets_claim_next',
     title: 'Claim the next ready ticket',
     description: 'Atomically claim the most urgent ready ticket (unclaimed, unblocked, dependencies done); claim null: none is ready.',
-    readOnly: false,
-    destructive: false,
-    idempotent: false,
-    input: z.object({
-      leaseSeconds,
-      assign: z.boolean().optional(),
-      boardIds: ids,
-      statusIds: ids,
-      labelIds: ids,
-      typeIds: ids,
-      priorities: z.array(z.enum(PRIORITIES)).max(4).optional(),
-    }),
     output: z.object({
       claim: claimOutput.nullable(),
       dispatchPaused: z.enum(['organization', 'agent', 'board', 'budget']).optional().describe('No work given: dispatch is paused there'),
@@ -357,41 +362,25 @@ export const TOOLS: readonly ToolDefinition[] = [
       return { claim: claimed ? compactClaim(claimed) : null, ...(paused ? { dispatchPaused: paused } : {}) };
     },
   }),
-  define({
+  tool(claimTicketOp, {
     name: 'tickets_claim',
     title: 'Claim a ticket',
     description: 'Take an exclusive, expiring lease on a named ticket before working on it. Renew it with tickets_heartbeat.',
-    readOnly: false,
-    destructive: false,
-    idempotent: true,
-    input: z.object({ ...ticketRef, leaseSeconds, assign: z.boolean().optional().describe('Also assign it to you') }),
     output: claimOutput,
-    run: async (ctx, input) => {
-      const { boardId, ticketId } = await locate(ctx, input);
-      return compactClaim(await claimTicket(ctx, boardId, ticketId, { ...(input.leaseSeconds ? { leaseSeconds: input.leaseSeconds } : {}), ...(input.assign !== undefined ? { assign: input.assign } : {}) }));
-    },
+    run: async (ctx, input, { boardId, ticketId }) => compactClaim(await claimTicket(ctx, boardId, ticketId, input)),
   }),
-  define({
+  tool(heartbeatOp, {
     name: 'tickets_heartbeat',
     title: 'Renew a claim',
     description: 'Extend your lease. note: your progress, handed on if the lease lapses. CLAIM_NOT_HELD: you lost it, stop. Obey directive (stop: release now; pause: only heartbeat) and messages.',
-    readOnly: false,
-    destructive: false,
-    idempotent: true,
-    input: z.object({ ...ticketRef, extendSeconds: leaseLength.optional(), note: heartbeatNote.optional(), usage: runUsage.optional(), claimCount }),
     output: z.object({
       claimExpiresAt: z.string(),
       claimCount: z.number(),
       directive: z.object({ action: z.enum(['stop', 'pause', 'resume']), message: z.string().nullable(), by: z.string() }).nullable(),
       messages: z.array(z.object({ from: z.string(), text: z.string() })),
     }),
-    run: async (ctx, input) => {
-      const { boardId, ticketId } = await locate(ctx, input);
-      const beat = await heartbeatClaim(withFence(ctx, input.claimCount), boardId, ticketId, {
-        ...(input.extendSeconds ? { extendSeconds: input.extendSeconds } : {}),
-        ...(input.note !== undefined ? { note: input.note } : {}),
-        ...(input.usage ? { usage: input.usage } : {}),
-      });
+    run: async (ctx, input, { boardId, ticketId }) => {
+      const beat = await heartbeatClaim(ctx, boardId, ticketId, input);
       const { directive } = beat;
       return {
         claimExpiresAt: beat.claimExpiresAt,
@@ -401,38 +390,17 @@ export const TOOLS: readonly ToolDefinition[] = [
       };
     },
   }),
-  define({
+  tool(releaseClaimOp, {
     name: 'tickets_release',
     title: 'Release a claim',
-    description: 'Give up your lease so others can take it; summary (with nextSteps, branch, links) is the handoff the next holder reads.',
-    readOnly: false,
-    destructive: false,
-    idempotent: false,
-    input: z.object({
-      ...ticketRef,
-      reason: statusChangeReason.optional(),
-      summary: handoffFields.summary.optional(),
-      nextSteps: handoffFields.nextSteps.optional(),
-      branch: handoffFields.branch.optional(),
-      links: handoffFields.links.optional(),
-      claimCount,
-    }),
+    description: 'Give up your lease so others can take it; handoff is what the next holder reads.',
     output: z.object({ released: z.boolean() }),
-    run: async (ctx, { summary, nextSteps, branch, links, ...input }) => {
-      const { boardId, ticketId } = await locate(ctx, input);
-      if (summary === undefined && (nextSteps ?? branch ?? links) !== undefined) throw invalidField('summary', 'A handoff needs its summary');
-      const handoff = summary === undefined ? undefined : { summary, ...(nextSteps !== undefined ? { nextSteps } : {}), ...(branch !== undefined ? { branch } : {}), ...(links ? { links } : {}) };
-      return releaseClaim(withFence(ctx, input.claimCount), boardId, ticketId, { ...(input.reason ? { reason: input.reason } : {}), ...(handoff ? { handoff } : {}) });
-    },
+    run: (ctx, input, { boardId, ticketId }) => releaseClaim(ctx, boardId, ticketId, input),
   }),
-  define({
+  tool(reportRunOp, {
     name: 'tickets_report',
     title: 'Report a run',
     description: 'Finish a run on a ticket you hold: the outcome and a short summary, optionally a PR or branch; setStatus moves it to the outcome\'s status; releaseClaim hands the lease back.',
-    readOnly: false,
-    destructive: false,
-    idempotent: false,
-    input: z.object({ ...ticketRef, ...reportFields(), claimCount }),
     output: z.object({
       ticketId: z.string(),
       displayId: z.string(),
@@ -442,31 +410,15 @@ export const TOOLS: readonly ToolDefinition[] = [
       claimReleased: z.boolean(),
       approvalRequired: z.boolean().optional(),
     }),
-    run: async (ctx, input) => {
-      const { boardId, ticketId } = await locate(ctx, input);
-      return reportRun(withFence(ctx, input.claimCount), boardId, ticketId, {
-        outcome: input.outcome,
-        summary: input.summary,
-        prUrl: input.prUrl,
-        branch: input.branch,
-        setStatus: input.setStatus,
-        releaseClaim: input.releaseClaim,
-        clientName: ctx.actor.credential.clientLabel,
-        usage: input.usage,
-      });
-    },
+    run: (ctx, input, { boardId, ticketId }) => reportRun(ctx, boardId, ticketId, { ...input, clientName: ctx.actor.credential.clientLabel }),
   }),
-  define({
+  tool(listCommentsOp, {
     name: 'comments_list',
     title: 'List comments',
     description: "A ticket's comments, oldest first.",
-    readOnly: true,
-    destructive: false,
-    idempotent: true,
-    input: z.object({ ...ticketRef, page, limit }),
+    extra: paging,
     output: z.object({ comments: z.array(z.object({ id: z.string(), author: z.string(), content: z.string(), createdAt: z.string() })), ...pageOutput }),
-    run: async (ctx, input) => {
-      const { boardId, ticketId } = await locate(ctx, input);
+    run: async (ctx, input, { boardId, ticketId }) => {
       const result = await listComments(ctx, boardId, ticketId, { page: input.page, limit: input.limit });
       const share = Math.floor((MAX_RESULT_CHARACTERS - 1_000) / Math.max(1, result.items.length));
       return {
@@ -482,71 +434,52 @@ export const TOOLS: readonly ToolDefinition[] = [
       };
     },
   }),
-  define({
+  tool(addCommentOp, {
     name: 'comments_add',
     title: 'Add a comment',
     description: 'Comment on a ticket (progress notes, questions, findings).',
-    readOnly: false,
-    destructive: false,
-    idempotent: false,
-    input: z.object({ ...ticketRef, content: commentContent, claimCount }),
+    fields: ['content'],
     output: z.object({ id: z.string(), createdAt: z.string() }),
-    run: async (ctx, input) => {
-      const { boardId, ticketId } = await locate(ctx, input);
-      const comment = await createComment(withFence(ctx, input.claimCount), boardId, ticketId, { content: input.content });
+    run: async (ctx, input, { boardId, ticketId }) => {
+      const comment = await createComment(ctx, boardId, ticketId, input);
       return { id: comment.id, createdAt: comment.createdAt };
     },
   }),
-  define({
+  tool(logTimeOp, {
     name: 'time_log',
     title: 'Log time',
     description: "Book time on a ticket. An agent's time waits for approval (PENDING) and counts against its weekly cap.",
-    readOnly: false,
-    destructive: false,
-    idempotent: false,
-    input: z.object({
-      ...ticketRef,
-      durationMinutes: entryDurationMinutes,
-      description: entryDescription.optional(),
-      date: calendarDate.optional().describe('YYYY-MM-DD, default today (UTC)'),
-      claimCount,
-    }),
+    fields: ['ticketId', 'durationMinutes', 'description', 'date'],
+    extra: { displayId: ticketRef.displayId },
     output: z.object({ id: z.string(), state: z.string(), durationMinutes: z.number(), date: z.string() }),
-    run: async (ctx, input) => {
-      const ticketId = input.ticketId ?? input.displayId;
+    run: async (ctx, { displayId, ...input }) => {
+      const ticketId = input.ticketId ?? displayId;
       if (!ticketId) throw invalidField('ticketId', 'Name the ticket by ticketId or displayId');
-      const { durationMinutes, description, date } = input;
-      const entry = await createEntry(withFence(ctx, input.claimCount), { ticketId, durationMinutes, ...(description !== undefined ? { description } : {}), ...(date !== undefined ? { date } : {}) }, 'MCP');
+      const entry = await createEntry(ctx, { ...input, ticketId }, 'MCP');
       return { id: entry.id, state: entry.state, durationMinutes: entry.durationMinutes, date: entry.date };
     },
   }),
-  define({
+  tool(searchWikiOp, {
     name: 'wiki_search',
     title: 'Search the wiki',
     description: 'Find wiki pages by words in their title or content (any case), in one space or every space you may view.',
-    readOnly: true,
-    destructive: false,
-    idempotent: true,
-    input: z.object({ query: requiredText(200), spaceId: idParam.optional(), page, limit }),
+    extra: { query: requiredText(200), spaceId: idParam.optional(), ...paging },
     output: z.object({ hits: z.array(z.object({ spaceId: z.string(), pageId: z.string(), title: z.string(), snippet: z.string() })), ...pageOutput }),
     run: async (ctx, input) => {
-      const paging = { page: input.page, limit: input.limit };
+      const pages = { page: input.page, limit: input.limit };
       if (input.spaceId) {
-        const found = await searchSpace(ctx, input.spaceId, input.query, paging);
+        const found = await searchSpace(ctx, input.spaceId, input.query, pages);
         return { hits: found.items.map((hit) => ({ spaceId: hit.spaceId, pageId: hit.id, title: hit.title, snippet: hit.snippet })), total: found.total, page: found.page, totalPages: found.totalPages };
       }
-      const found = await searchWiki(ctx, input.query, paging);
+      const found = await searchWiki(ctx, input.query, pages);
       return { hits: found.items.map((hit) => ({ spaceId: hit.space.id, pageId: hit.pageId, title: hit.title, snippet: hit.snippet })), total: found.total, page: found.page, totalPages: found.totalPages };
     },
   }),
-  define({
+  tool(getPageOp, {
     name: 'wiki_get_page',
     title: 'Read a wiki page',
     description: `A wiki page's content from \`offset\`, at most ${groupDigits(WIKI_WINDOW)} characters; \`nextOffset\` reads on.`,
-    readOnly: true,
-    destructive: false,
-    idempotent: true,
-    input: z.object({ spaceId: z.string().max(100), pageId: z.string().max(100), offset: z.number().int().min(0).default(0) }),
+    extra: { spaceId: z.string().max(100), pageId: z.string().max(100), offset: z.number().int().min(0).default(0) },
     output: z.object({ pageId: z.string(), title: z.string(), version: z.number(), contentLength: z.number(), offset: z.number(), nextOffset: z.number().nullable(), content: z.string() }),
     run: async (ctx, input) => {
       const found = await getPage(ctx, input.spaceId, input.pageId);
@@ -554,16 +487,12 @@ export const TOOLS: readonly ToolDefinition[] = [
       return pageWindow(found, input.offset);
     },
   }),
-  define({
+  tool(pendingSuggestionsOp, {
     name: 'inbox_show',
     title: 'Show my inbox',
     description:
       "What waits for you: agents' suggested moves (decide with suggestions_decide) and, for approvers, agents' time (time_entries_decide).",
-    readOnly: true,
-    destructive: false,
-    idempotent: true,
     ui: INBOX_APP_URI,
-    input: z.object({}),
     output: z.object({
       suggestions: z.array(z.object({ id: z.string(), boardId: z.string(), ticketId: z.string(), displayId: z.string(), title: z.string(), to: z.string().nullable(), reason: z.string().nullable(), by: z.string() })),
       suggestionsTotal: z.number(),
@@ -601,29 +530,23 @@ export const TOOLS: readonly ToolDefinition[] = [
       };
     },
   }),
-  define({
+  tool(decideSuggestionOp, {
     name: 'suggestions_decide',
     title: "Decide an agent's suggested move",
     description: "Accept (the ticket moves) or reject an agent's suggestion from inbox_show.",
-    readOnly: false,
-    destructive: false,
-    idempotent: false,
-    input: z.object({ boardId: idParam, ticketId: idParam, suggestionId: idParam, decision: z.enum(['accept', 'reject']), reason: statusChangeReason.optional() }),
+    extra: { boardId: idParam, suggestionId: idParam, decision: z.enum(['accept', 'reject']) },
     output: z.object({ id: z.string(), state: z.string(), ticketId: z.string() }),
-    run: async (ctx, input) => {
-      const decide = input.decision === 'accept' ? acceptSuggestion : rejectSuggestion;
-      const decided = await decide(ctx, input.boardId, input.ticketId, input.suggestionId, input.reason ? { reason: input.reason } : {});
+    run: async (ctx, { boardId, suggestionId, decision, ...body }, { ticketId }) => {
+      const decide = decision === 'accept' ? acceptSuggestion : rejectSuggestion;
+      const decided = await decide(ctx, boardId, ticketId, suggestionId, body);
       return { id: decided.id, state: decided.state, ticketId: decided.ticketId };
     },
   }),
-  define({
+  tool(decideEntryOp, {
     name: 'time_entries_decide',
     title: "Decide an agent's time",
     description: "Approve or reject an agent's pending time from inbox_show.",
-    readOnly: false,
-    destructive: false,
-    idempotent: false,
-    input: z.object({ entryId: idParam, decision: z.enum(['approve', 'reject']), reason: z.string().max(500).optional() }),
+    extra: { entryId: idParam, decision: z.enum(['approve', 'reject']) },
     output: z.object({ id: z.string(), state: z.string() }),
     run: async (ctx, input) => {
       const decided = await decideEntry(ctx, input.entryId, input.decision === 'approve' ? 'APPROVED' : 'REJECTED', input.decision === 'reject' ? input.reason : undefined);

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { authenticated, type Routes, onFirstUse } from '../http/routes.js';
+import { authenticated, fromOperation, type Routes, onFirstUse } from '../http/routes.js';
+import { listStatusesOp } from './operations.js';
 import { hexColor, idParam, requiredText } from '../http/validation.js';
 import { STATUS_CATEGORIES } from '../db/entities/index.js';
 import {
@@ -15,7 +16,7 @@ const order = z.number().int().min(0);
 export const statusesRoutes: Routes = {
   'GET /api/v1/statuses': onFirstUse(() =>
     authenticated({
-      scope: 'read',
+      ...fromOperation(listStatusesOp),
       summary: 'List statuses',
       result: z.array(statusResult),
       envelope: 'data', handler: (ctx) => listStatuses(ctx) }),

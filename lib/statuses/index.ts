@@ -2,3 +2,4 @@
 export { loadOrganizationStatuses, presentStatus, RECATEGORIZE_JOB, type Recategorizing, statusKeyFor } from './statuses.js';
 export { statusResult } from './shapes.js';
 export { listStatuses } from './statuses.js';
+export { listStatusesOp } from './operations.js';

@@ -26,3 +26,4 @@ export { sweepStaleSearchIndex } from './search/index.js';
 export { systemContext } from './system-context.js';
 export { description as ticketDescription, handoffFields, heartbeatNote, leaseSeconds, reason as statusChangeReason, ticketSearch, timestamp as ticketTimestamp, title as ticketTitle, usage as runUsage } from './inputs.js';
 export { acceptSuggestion, listPendingSuggestions, rejectSuggestion } from './suggestions.js';
+export { changeStatusOp, claimNextOp, claimTicketOp, createTicketOp, decideSuggestionOp, getTicketOp, heartbeatOp, listTicketsOp, pendingSuggestionsOp, releaseClaimOp, reportRunOp, updateTicketOp } from './operations.js';

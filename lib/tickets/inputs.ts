@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { webLink } from '../core/fields.js';
+import { idParam, webLink } from '../core/fields.js';
+import { IMPACT_LEVELS, PRIORITIES, RESOLUTION_TYPES } from '../db/entities/index.js';
 import { groupDigits } from '../core/text.js';
 import { HANDOFF_LIMITS } from './record/handoffs.js';
 
@@ -57,3 +58,52 @@ export const usage = z
     costMicros: z.number().int().min(0).max(1e12),
   })
   .meta({ description: 'What the run cost (costMicros: US dollars × 10⁶) and used' });
+
+/**
+ * Labels per ticket. Each label is a facet entry (record/facets.ts) and a new one a reference
+ * check, all in the ticket's one transaction (at most 100 items): a move re-keys every entry,
+ * so 25 labels keep the largest ticket write well inside the limit.
+ */
+export const MAX_TICKET_LABELS = 25;
+
+/** The settable fields shared by create and update (the API reference), built with the bodies on first use. */
+const ticketFields = () => ({
+  description,
+  statusId: idParam,
+  priority: z.enum(PRIORITIES),
+  assigneeId: idParam.nullable(),
+  typeId: idParam,
+  labelIds: z.array(idParam).max(MAX_TICKET_LABELS, `At most ${MAX_TICKET_LABELS} labels`),
+  customerId: idParam.nullable(),
+  dueDate: timestamp.nullable(),
+  startDate: timestamp.nullable(),
+  storyPoints: z.number().min(0).max(1000).nullable(),
+  externalReference: z.string().max(200, 'At most 200 characters').nullable(),
+  impactLevel: z.enum(IMPACT_LEVELS).nullable(),
+  milestoneId: idParam.nullable(),
+  resolution: z.string().max(2000, 'At most 2,000 characters').nullable(),
+  resolutionType: z.enum(RESOLUTION_TYPES).nullable(),
+  isArchived: z.boolean(),
+});
+
+const settable = () => z.strictObject(ticketFields()).partial();
+
+/** What creating a ticket takes (the tickets.create operation, lib/tickets/operations.ts). */
+export const createTicketInput = () =>
+  settable().extend({
+    title,
+    estimatedHours: z.number().min(0.1, 'At least 0.1').max(100_000).nullable().optional(),
+  });
+
+/** What updating a ticket takes (tickets.update). */
+export const patchTicketInput = () =>
+  settable().extend({
+    title: title.optional(),
+    estimatedHours: z.number().min(0).max(100_000).nullable().optional(),
+    timeSpent: z.number().min(0).max(100_000).nullable().optional(),
+    statusChangeReason: reason.optional(),
+    expectedUpdatedAt: z.iso
+      .datetime({ offset: true, error: 'Must be an ISO 8601 timestamp' })
+      .optional()
+      .meta({ description: 'The updatedAt the editor read: when the ticket changed since, 409 STALE_UPDATE and nothing is written' }),
+  });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { authenticated, type Routes, onFirstUse } from '../http/routes.js';
+import { authenticated, fromOperation, type Routes, onFirstUse } from '../http/routes.js';
+import { decideEntryOp, logTimeOp } from './operations.js';
 import { calendarDate, idParam, optionalText, pageQuery, queryBoolean, requiredText, storedUrl } from '../http/validation.js';
 import { withTicketRefs } from '../http/ticket-refs.js';
 import { TIME_ENTRY_STATES } from '../db/entities/index.js';
@@ -103,16 +104,13 @@ export const timeRoutes: Routes = withTicketRefs({
   ),
   'POST /api/v1/time-tracking/entries': onFirstUse(() =>
     authenticated({
-      scope: 'write',
-      fence: true,
+      ...fromOperation(logTimeOp, { body: true }),
       ticketRefs: ['ticketId'],
       summary: 'Book time',
       description:
         "A person's entry is APPROVED at once. An agent's entry is PENDING until a holder of time-tracking:approve decides it; its minutes are multiplied by the agent's time factor, and it is refused (403 WEEKLY_HOURS_CAP_REACHED) when it would take the agent's PENDING plus APPROVED hours of the ISO week (UTC) past its weekly cap.",
       status: 201,
       result: timeEntryResult,
-      errors: [...CAP, 'NOT_FOUND'],
-      body: z.strictObject({ ...target, durationMinutes, description: description.optional(), date: entryDate.optional() }),
       handler: (ctx, { body }) => createEntry(ctx, body),
     }),
   ),
@@ -169,24 +167,21 @@ export const timeRoutes: Routes = withTicketRefs({
   ),
   'POST /api/v1/time-tracking/entries/{entryId}/approve': onFirstUse(() =>
     authenticated({
-      scope: 'write',
+      ...fromOperation(decideEntryOp),
       summary: "Approve an agent's pending entry",
       description: 'time-tracking:approve, never on one\'s own entry. A decided entry answers 409.',
       result: timeEntryResult,
-      errors: OFF,
       params: entryParams,
       handler: (ctx, { params }) => decideEntry(ctx, params.entryId, 'APPROVED'),
     }),
   ),
   'POST /api/v1/time-tracking/entries/{entryId}/reject': onFirstUse(() =>
     authenticated({
-      scope: 'write',
+      ...fromOperation(decideEntryOp, { body: true }),
       summary: "Reject an agent's pending entry",
       description: "time-tracking:approve, never on one's own entry. A decided entry answers 409. The minutes leave the agent's week.",
       result: timeEntryResult,
-      errors: OFF,
       params: entryParams,
-      body: z.strictObject({ reason: optionalText(500).optional() }).optional(),
       handler: (ctx, { params, body }) => decideEntry(ctx, params.entryId, 'REJECTED', body?.reason),
     }),
   ),

@@ -4,3 +4,4 @@ export { listEntries } from './reports.js';
 export { entryDescription, entryDurationMinutes } from './shapes.js';
 export { timeJobs } from './jobs.js';
 export { TIME_SYNC_KIND, timeSyncDeliveries } from './sync.js';
+export { decideEntryOp, logTimeOp } from './operations.js';

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { authenticated, type Routes, onFirstUse } from '../http/routes.js';
+import { authenticated, fromOperation, type Routes, onFirstUse } from '../http/routes.js';
+import { getPageOp, searchWikiOp } from './operations.js';
 import { idParam, optionalText, pageQuery, queryBoolean, requiredText } from '../http/validation.js';
 import { WIKI_MEMBER_MODES, WIKI_ROLES } from '../db/entities/index.js';
 import {
@@ -71,7 +72,7 @@ export const wikiRoutes: Routes = {
   ),
   'GET /api/v1/wiki/search': onFirstUse(() =>
     authenticated({
-      scope: 'read',
+      ...fromOperation(searchWikiOp),
       summary: 'Search every wiki space the caller may view',
       description: 'Titles and current content, case-insensitive; each hit carries a snippet around the match.',
       result: searchHitResult,
@@ -234,7 +235,7 @@ export const wikiRoutes: Routes = {
   ),
   'GET /api/v1/wiki/spaces/{spaceId}/pages/{pageId}': onFirstUse(() =>
     authenticated({
-      scope: 'read',
+      ...fromOperation(getPageOp),
       summary: 'Get a page with its content',
       result: pageResult,
       params: pageParams,

@@ -3,3 +3,4 @@ export { getPage } from './pages.js';
 export { searchSpace, searchWiki } from './search.js';
 export { indexWikiPage, sweepStaleWikiIndex } from './search-index.js';
 export { wikiJobs } from './jobs.js';
+export { getPageOp, searchWikiOp } from './operations.js';

@@ -55,7 +55,7 @@ describe('fleet control over MCP', () => {
 
     await s.org.call('POST', `${path(ticket.id)}/claim/directive`, { body: { action: 'stop' } });
     expect((await call('tickets_heartbeat', { ticketId: ticket.id })).structured.directive.action).toBe('stop');
-    expect((await call('tickets_release', { ticketId: ticket.id, summary: 'Stopped as asked' })).structured).toEqual({ released: true });
+    expect((await call('tickets_release', { ticketId: ticket.id, handoff: { summary: 'Stopped as asked' } })).structured).toEqual({ released: true });
   });
 
   it('says why claim-next gave no work, and refuses a quarantined ticket by name', async () => {

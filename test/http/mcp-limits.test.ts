@@ -53,7 +53,7 @@ const COUNTERPARTS: Record<string, { route: string; fields: Record<string, strin
   },
   tickets_release: {
     route: `DELETE ${TICKET}/claim`,
-    fields: { reason: 'reason', summary: 'handoff.summary', nextSteps: 'handoff.nextSteps', branch: 'handoff.branch', links: 'handoff.links' },
+    fields: { reason: 'reason', handoff: 'handoff' },
   },
   comments_add: { route: `POST ${TICKET}/comments`, fields: { content: 'content' } },
   time_log: { route: 'POST /api/v1/time-tracking/entries', fields: { durationMinutes: 'durationMinutes', description: 'description', date: 'date' } },
@@ -133,7 +133,7 @@ describe('MCP tool inputs against their REST counterparts', () => {
       }
     }
     // The fields the finding named are among those compared.
-    expect(compared).toEqual(expect.arrayContaining(['tickets_create.title', 'tickets_update.title', 'tickets_update.dueDate', 'comments_add.content', 'tickets_claim.leaseSeconds', 'tickets_release.links', 'time_log.date']));
+    expect(compared).toEqual(expect.arrayContaining(['tickets_create.title', 'tickets_update.title', 'tickets_update.dueDate', 'comments_add.content', 'tickets_claim.leaseSeconds', 'tickets_release.handoff', 'time_log.date']));
   });
 
   it('refuses a comment of 10,001 characters and a title of 201, as REST does', async () => {
@@ -167,18 +167,18 @@ describe('MCP tool inputs against their REST counterparts', () => {
     }
   });
 
-  it('refuses an argument a tool does not declare (tickets_release with a REST-shaped handoff), naming it, and keeps the lease', async () => {
+  it('refuses an argument a tool does not declare (tickets_release with a flat summary, not the handoff object REST takes), naming it, and keeps the lease', async () => {
     const agent = await createAgent(setup.org, { boardIds: [setup.boardId] });
     const agentClient = await connect(agent.token);
     try {
       const ticket = await createTicket(setup.org, setup.boardId, { title: 'Handoff shape' });
       expect((await agentClient.callTool({ name: 'tickets_claim', arguments: { ticketId: ticket.id } })).isError).toBeFalsy();
-      const released = await agentClient.callTool({ name: 'tickets_release', arguments: { ticketId: ticket.id, handoff: { summary: 'Half done' } } });
-      expect(released.isError).toBe(true);
-      expect(JSON.stringify(released.content)).toContain('handoff');
-      expect((await setup.org.call('GET', `/api/v1/boards/${setup.boardId}/tickets/${ticket.id}`)).body.data.claim).not.toBeNull();
       const flat = await agentClient.callTool({ name: 'tickets_release', arguments: { ticketId: ticket.id, summary: 'Half done' } });
-      expect(flat.isError).toBeFalsy();
+      expect(flat.isError).toBe(true);
+      expect(JSON.stringify(flat.content)).toContain('summary');
+      expect((await setup.org.call('GET', `/api/v1/boards/${setup.boardId}/tickets/${ticket.id}`)).body.data.claim).not.toBeNull();
+      const released = await agentClient.callTool({ name: 'tickets_release', arguments: { ticketId: ticket.id, handoff: { summary: 'Half done' } } });
+      expect(released.isError).toBeFalsy();
       const handoffs = await setup.org.call('GET', `/api/v1/boards/${setup.boardId}/tickets/${ticket.id}/handoffs`);
       expect(handoffs.body.data[0].summary).toBe('Half done');
     } finally {

@@ -154,9 +154,11 @@ describe('the MCP endpoint', () => {
     expect(taken.claim).toMatchObject({ ticketId: ticket.id, claimCount: 1, handoff: null });
     expect((await a.callTool({ name: 'tickets_heartbeat', arguments: { ticketId: ticket.id, note: 'Half the tests pass', claimCount: 1 } })).isError).toBeFalsy();
     expect((await a.callTool({ name: 'comments_add', arguments: { ticketId: ticket.id, content: 'Progress', claimCount: 1 } })).isError).toBeFalsy();
-    const badRelease = await a.callTool({ name: 'tickets_release', arguments: { ticketId: ticket.id, nextSteps: 'no summary', claimCount: 1 } });
-    expect(toolError(badRelease).code).toBe('VALIDATION_ERROR');
-    const released = await a.callTool({ name: 'tickets_release', arguments: { ticketId: ticket.id, summary: 'Parser done', nextSteps: 'Write the lexer', branch: 'feat/parser', links: ['https://example.com/pr/9'], claimCount: 1 } });
+    // The handoff is REST's own object (one schema for both): without its summary it is refused, and the lease stays.
+    const badRelease = await a.callTool({ name: 'tickets_release', arguments: { ticketId: ticket.id, handoff: { nextSteps: 'no summary' }, claimCount: 1 } });
+    expect(badRelease.isError).toBe(true);
+    expect(JSON.stringify(badRelease.content)).toContain('summary');
+    const released = await a.callTool({ name: 'tickets_release', arguments: { ticketId: ticket.id, handoff: { summary: 'Parser done', nextSteps: 'Write the lexer', branch: 'feat/parser', links: ['https://example.com/pr/9'] }, claimCount: 1 } });
     expect(released.structuredContent).toEqual({ released: true });
 
     const b = await connect(successor.token);

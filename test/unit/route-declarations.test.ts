@@ -23,7 +23,9 @@ const routesOf = (): { group: string; key: string; route: AuthenticatedRoute }[]
   );
 
 const fieldsOf = (schema: z.ZodType | undefined): string[] => {
-  const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+  // A body built from an operation is its input wrapped in z.lazy (lib/http/routes.ts, `fromOperation`).
+  const getter = (schema as { def?: { getter?: () => z.ZodType } } | undefined)?.def?.getter;
+  const shape = ((getter ? getter() : schema) as { shape?: Record<string, unknown> } | undefined)?.shape;
   return shape ? Object.keys(shape) : [];
 };
 

@@ -1,29 +1,27 @@
 import * as z from 'zod';
-import { authenticated, EmptyAnswer, type Routes, onFirstUse } from '../../http/routes.js';
+import { authenticated, EmptyAnswer, fromOperation, type Routes, onFirstUse } from '../../http/routes.js';
 import { idParam } from '../../http/validation.js';
 import { claimTicket, heartbeatClaim, releaseClaim } from '../claims/claims.js';
 import { liftQuarantine } from '../claims/quarantine.js';
 import { DIRECTIVE_ACTIONS, directClaim, MESSAGE_LIMIT, messageClaimHolder } from '../claims/directives.js';
 import { claimNext } from '../claims/next.js';
 import { listHandoffs } from '../claims/handoffs.js';
-import { handoffBody, heartbeatNote, leaseSeconds as seconds, reason, usage } from './schemas.js';
-import { reportFields, reportRun } from '../claims/reports.js';
+import { reportRun } from '../claims/reports.js';
 import { listSpend } from '../claims/spend.js';
+import { claimNextOp, claimTicketOp, heartbeatOp, releaseClaimOp, reportRunOp } from '../operations.js';
 import { pageEnvelope } from '../../http/pagination.js';
 import { calendarDate } from '../../core/fields.js';
 import { pageQuery } from '../../http/validation.js';
 import { SPEND_DIMENSIONS } from '../../db/entities/index.js';
 import { claimOutcomeResult, directiveResult, handoffResult, heartbeatResult, leaseMessageResult, reportResult, spendResult } from '../shapes.js';
-import { PRIORITIES } from '../../db/entities/index.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
-const ids = z.array(idParam).max(100, 'At most 100');
 
 /** Claim routes of the `tickets` group (docs/claims.md), claim-next and handoffs (beyond the spec). */
 export const claimsRoutes: Routes = {
   'POST /api/v1/claims/next': onFirstUse(() =>
     authenticated({
-      scope: 'write',
+      ...fromOperation(claimNextOp, { body: true }),
       summary: 'Claim the next ready ticket (atomic: never the same ticket twice)',
       description:
         'Claims for the caller the first ready ticket, by priority, then due date, then position, on the boards it may see and the filters given. ' +
@@ -31,19 +29,9 @@ export const claimsRoutes: Routes = {
         'For an agent, dispatch may be paused: for the organization or the agent itself (204 at once), on a board (its tickets are passed over), or by a spent budget; ' +
         'a 204 then says which in `X-Dispatch-Paused`.',
       result: claimOutcomeResult,
-      errors: ['CLAIM_LIMIT_REACHED'],
       status: 201,
       emptyStatus: 204,
       emptyHeaders: { 'X-Dispatch-Paused': '`organization`, `agent`, `board` or `budget`: dispatch is paused there, and that is why no work was given' },
-      body: z.strictObject({
-        leaseSeconds: seconds.optional(),
-        assign: z.boolean().optional(),
-        boardIds: ids.optional(),
-        statusIds: ids.optional().meta({ description: 'Only tickets in these statuses (e.g. In Progress, not In Review)' }),
-        labelIds: ids.optional(),
-        typeIds: ids.optional(),
-        priorities: z.array(z.enum(PRIORITIES)).max(4).optional(),
-      }),
       handler: async (ctx, { body }) => {
         const { claimed, paused } = await claimNext(ctx, body ?? {});
         return claimed ?? (paused ? new EmptyAnswer({ 'x-dispatch-paused': paused }) : null);
@@ -65,50 +53,34 @@ export const claimsRoutes: Routes = {
   ),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim': onFirstUse(() =>
     authenticated({
-      scope: 'write',
-      fence: false,
-      ticketRefs: ['ticketId'],
+      ...fromOperation(claimTicketOp, { body: true }),
       summary: 'Claim a ticket (exclusive, expiring lease)',
       result: claimOutcomeResult,
-      errors: ['CLAIM_LIMIT_REACHED', 'BUDGET_EXHAUSTED', 'TICKET_ALREADY_CLAIMED', 'TICKET_NOT_CLAIMABLE', 'DISPATCH_PAUSED', 'TICKET_QUARANTINED'],
       status: 201,
       params: ticketParams,
-      body: z.strictObject({ leaseSeconds: seconds.optional(), assign: z.boolean().optional() }),
       handler: (ctx, { params, body }) => claimTicket(ctx, params.boardId, params.ticketId, body),
     }),
   ),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/claim/heartbeat': onFirstUse(() =>
     authenticated({
-      scope: 'write',
-      fence: true,
-      ticketRefs: ['ticketId'],
+      ...fromOperation(heartbeatOp, { body: true }),
       summary: 'Renew your claim on a ticket',
       description: "The answer carries what people asked of you: the `directive` in force (stop, pause, resume) and the `messages` sent since your last heartbeat (each delivered once).",
       result: heartbeatResult,
-      errors: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'],
       params: ticketParams,
-      body: z.strictObject({
-        extendSeconds: seconds.optional(),
-        note: heartbeatNote.optional(),
-        usage: usage.optional(),
-      }),
       handler: (ctx, { params, body }) => heartbeatClaim(ctx, params.boardId, params.ticketId, body),
     }),
   ),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/reports': onFirstUse(() =>
     authenticated({
-      scope: 'write',
-      fence: true,
-      ticketRefs: ['ticketId'],
+      ...fromOperation(reportRunOp, { body: true }),
       summary: 'Report a run on a ticket you hold',
       description:
         "The outcome and a short summary of a run, optionally a PR or branch and the run's `usage`; `setStatus` moves the ticket to the outcome's status (where the board's gate allows), " +
         '`releaseClaim` hands the lease back. The same operation as the MCP tool `tickets_report`. Needs your live claim on the ticket.',
       result: reportResult,
-      errors: ['CLAIM_NOT_HELD'],
       status: 201,
       params: ticketParams,
-      body: z.strictObject(reportFields()),
       handler: (ctx, { params, body }) => reportRun(ctx, params.boardId, params.ticketId, { ...body, clientName: ctx.actor.credential.clientLabel }),
     }),
   ),
@@ -175,15 +147,11 @@ export const claimsRoutes: Routes = {
   ),
   'DELETE /api/v1/boards/{boardId}/tickets/{ticketId}/claim': onFirstUse(() =>
     authenticated({
-      scope: 'write',
-      fence: true,
-      ticketRefs: ['ticketId'],
+      ...fromOperation(releaseClaimOp, { body: true }),
       summary: 'Release a claim',
       result: z.strictObject({ released: z.literal(true) }),
-      errors: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'],
       denyDeleteCheckedByDomain: true,
       params: ticketParams,
-      body: z.strictObject({ reason: reason.optional(), handoff: handoffBody.optional() }),
       handler: (ctx, { params, body }) => releaseClaim(ctx, params.boardId, params.ticketId, body ?? {}),
     }),
   ),

@@ -1,7 +1,8 @@
 import * as z from 'zod';
-import { authenticated, type Routes, onFirstUse } from '../../http/routes.js';
+import { authenticated, fromOperation, type Routes, onFirstUse } from '../../http/routes.js';
 import { commaSeparated, idParam, queryBoolean } from '../../http/validation.js';
 import { listIssues } from '../lists/list.js';
+import { listTicketsOp } from '../operations.js';
 import { listFilterQuery, toFilters } from './schemas.js';
 import { ticketResult } from '../shapes.js';
 
@@ -26,7 +27,7 @@ const issuesQuery = z.lazy(() =>
 export const issuesRoutes: Routes = {
   'GET /api/v1/issues': onFirstUse(() =>
     authenticated({
-      scope: 'read',
+      ...fromOperation(listTicketsOp),
       summary: 'List tickets across boards (claimable work, your claims …)',
       result: ticketResult,
       envelope: 'page',

@@ -1,8 +1,9 @@
 import * as z from 'zod';
-import { authenticated, type Routes, onFirstUse } from '../../http/routes.js';
+import { authenticated, fromOperation, type Routes, onFirstUse } from '../../http/routes.js';
 import { idParam } from '../../http/validation.js';
 import { listBoardTickets } from '../lists/list.js';
-import { createTicketBody, listFilterQuery, patchTicketBody, toFilters } from './schemas.js';
+import { listFilterQuery, toFilters } from './schemas.js';
+import { createTicketOp, getTicketOp, updateTicketOp } from '../operations.js';
 import { createBoardTicket, deleteTicket, getTicket, patchTicket } from '../tickets.js';
 import { workflowRoutes } from './workflow.js';
 import { structureRoutes } from './structure.js';
@@ -37,22 +38,18 @@ export const ticketsRoutes: Routes = withTicketRefs({
   ),
   'POST /api/v1/boards/{boardId}/tickets': onFirstUse(() =>
     authenticated({
-      scope: 'write',
+      ...fromOperation(createTicketOp, { body: true }),
       summary: 'Create a ticket',
       result: fullTicketResult,
-      errors: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED'],
       envelope: 'data',
       status: 201,
       params: boardParams,
-      body: createTicketBody,
       handler: (ctx, { params, body }) => createBoardTicket(ctx, params.boardId, body),
     }),
   ),
   'GET /api/v1/boards/{boardId}/tickets/{ticketId}': onFirstUse(() =>
     authenticated({
-      scope: 'read',
-      fence: false,
-      ticketRefs: ['ticketId'],
+      ...fromOperation(getTicketOp),
       summary: 'Get a ticket',
       result: fullTicketResult,
       envelope: 'data',
@@ -62,15 +59,11 @@ export const ticketsRoutes: Routes = withTicketRefs({
   ),
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}': onFirstUse(() =>
     authenticated({
-      scope: 'write',
-      fence: true,
-      ticketRefs: ['ticketId'],
+      ...fromOperation(updateTicketOp, { body: true }),
       summary: 'Update a ticket',
       result: fullTicketResult,
-      errors: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED', 'STALE_UPDATE'],
       envelope: 'data',
       params: ticketParams,
-      body: patchTicketBody,
       handler: (ctx, { params, body }) => patchTicket(ctx, params.boardId, params.ticketId, body),
     }),
   ),

@@ -1,26 +1,24 @@
 import * as z from 'zod';
-import { authenticated, type Routes, onFirstUse } from '../../http/routes.js';
+import { authenticated, fromOperation, type Routes, onFirstUse } from '../../http/routes.js';
 import { idParam, pageQuery } from '../../http/validation.js';
 import { SUGGESTION_STATES } from '../../db/entities/index.js';
-import { reason } from './schemas.js';
 import { acceptSuggestion, listPendingSuggestions, listSuggestions, rejectSuggestion } from '../suggestions.js';
 import { pendingSuggestionResult, suggestionResult } from '../shapes.js';
+import { decideSuggestionOp, pendingSuggestionsOp } from '../operations.js';
 
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
 const suggestionParams = z.object({ boardId: idParam, ticketId: idParam, suggestionId: idParam });
-const decisionBody = z.strictObject({ reason: reason.optional() });
 
 /** Suggestion routes of the `tickets` group (docs/agents.md: agent moves awaiting approval). */
 export const suggestionsRoutes: Routes = {
   'GET /api/v1/suggestions': onFirstUse(() =>
     authenticated({
-      scope: 'read',
+      ...fromOperation(pendingSuggestionsOp),
       summary: 'List the suggestions waiting for a person',
       description:
         "Agents' suggested moves still `PENDING`, newest first, on the boards the caller sees, each with its ticket's display id and title: what a person accepts or rejects (`POST …/suggestions/{suggestionId}/accept` or `/reject`). Customer users: 403.",
       result: pendingSuggestionResult,
       envelope: 'page',
-      errors: ['FORBIDDEN'],
       query: z.strictObject(pageQuery(50, 100)),
       handler: (ctx, { query }) => listPendingSuggestions(ctx, query),
     }),
@@ -40,27 +38,21 @@ export const suggestionsRoutes: Routes = {
   ),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/accept': onFirstUse(() =>
     authenticated({
-      scope: 'write',
-      fence: true,
-      ticketRefs: ['ticketId'],
+      ...fromOperation(decideSuggestionOp, { body: true }),
       summary: 'Accept a suggested move',
       result: suggestionResult,
       envelope: 'data',
       params: suggestionParams,
-      body: decisionBody,
       handler: (ctx, { params, body }) => acceptSuggestion(ctx, params.boardId, params.ticketId, params.suggestionId, body),
     }),
   ),
   'POST /api/v1/boards/{boardId}/tickets/{ticketId}/suggestions/{suggestionId}/reject': onFirstUse(() =>
     authenticated({
-      scope: 'write',
-      fence: true,
-      ticketRefs: ['ticketId'],
+      ...fromOperation(decideSuggestionOp, { body: true }),
       summary: 'Reject a suggested move',
       result: suggestionResult,
       envelope: 'data',
       params: suggestionParams,
-      body: decisionBody,
       handler: (ctx, { params, body }) => rejectSuggestion(ctx, params.boardId, params.ticketId, params.suggestionId, body),
     }),
   ),

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { authenticated, type Routes, onFirstUse } from '../../http/routes.js';
+import { authenticated, fromOperation, type Routes, onFirstUse } from '../../http/routes.js';
 import { idParam, pageQuery, requiredText } from '../../http/validation.js';
 import { description, reason, timestamp, title } from './schemas.js';
 import {
@@ -8,6 +8,7 @@ import {
 } from '../workflow.js';
 import { MAX_POSITION } from '../../db/entities/index.js';
 import { fullTicketResult, movedTicketResult, ticketResult } from '../shapes.js';
+import { changeStatusOp } from '../operations.js';
 
 const boardParams = z.object({ boardId: idParam });
 const ticketParams = z.object({ boardId: idParam, ticketId: idParam });
@@ -30,15 +31,11 @@ const inlineBody = z.lazy(() =>
 export const workflowRoutes: Routes = {
   'PATCH /api/v1/boards/{boardId}/tickets/{ticketId}/status': onFirstUse(() =>
     authenticated({
-      scope: 'write',
-      fence: true,
-      ticketRefs: ['ticketId'],
+      ...fromOperation(changeStatusOp, { body: true }),
       summary: 'Change a ticket\'s status',
       result: fullTicketResult,
-      errors: ['AGENT_APPROVAL_REQUIRED'],
       envelope: 'data',
       params: ticketParams,
-      body: z.strictObject({ statusId: idParam, reason: reason.optional() }),
       handler: (ctx, { params, body }) => changeTicketStatus(ctx, params.boardId, params.ticketId, body),
     }),
   ),

@@ -17318,6 +17318,7 @@ export interface operations {
                      * @default 1800
                      */
                     leaseSeconds?: number;
+                    /** @description Also assign it to you */
                     assign?: boolean;
                 };
             };

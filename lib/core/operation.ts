@@ -1,0 +1,51 @@
+import type * as z from 'zod';
+import type { ErrorCode } from './errors.js';
+
+/*
+ * An operation: one thing a caller can ask of a domain, declared once in its domain
+ * (`lib/<domain>/operations.ts`) and adapted by every interface that offers it: the REST route
+ * (`operationRoute`, lib/http/routes.ts) and the MCP tool (`tool`, lib/mcp/tools.ts) take their
+ * input fields, the scope, fencing, idempotency and errors from it and declare none of their own.
+ * docs/design/code.md, "One declaration per operation", says how to add one.
+ */
+
+/** What an OAuth access token needs for an operation (docs/oauth.md): it reads, it writes, or it administers. */
+export type OperationScope = 'read' | 'write' | 'admin';
+
+/** What an operation acts on, named by the caller beside its input. */
+export type OperationTarget = 'ticket' | 'board';
+
+export interface Operation<I extends z.ZodObject = z.ZodObject, T extends OperationTarget | undefined = OperationTarget | undefined> {
+  /** `<domain>.<verb>`: how the docs and tests name it. */
+  readonly name: string;
+  readonly scope: OperationScope;
+  /**
+   * What it acts on, named by the caller: `ticket` (REST: the board and ticket in the path, a
+   * display id accepted; MCP: `ticketId` or `displayId`), `board` (REST: the path; MCP: `boardId`),
+   * or nothing beyond its input.
+   */
+  readonly target?: T;
+  /**
+   * Fenced (docs/claims.md, "Fencing"): it writes a ticket and takes the claim the caller works
+   * under (REST: `X-Claim-Count`; MCP: `claimCount`), refused with CLAIM_SUPERSEDED once that
+   * lease is no longer the caller's.
+   */
+  readonly fenced: boolean;
+  /**
+   * Idempotent by nature: doing it twice leaves what doing it once leaves. The others take an
+   * idempotency key (REST: `Idempotency-Key`; MCP: `idempotencyKey`) so a retry does not do the work twice.
+   */
+  readonly idempotent: boolean;
+  /** The error codes it answers beyond those every operation can (lib/core/errors.ts). */
+  readonly errors: readonly ErrorCode[];
+  /** The webhook events (docs/webhooks.md) a success can emit, by the catalogue's names; what other writes it sets off emit is theirs. */
+  readonly emits: readonly string[];
+  /** Its input fields with their limits, defaults and clamping; built on first use (lib/core/shapes.ts says why). */
+  readonly input: () => I;
+}
+
+/** Declares an operation; its input is built once, when first read. */
+export function operation<I extends z.ZodObject, T extends OperationTarget | undefined = undefined>(declared: Omit<Operation<I, T>, 'input'> & { input: () => I }): Operation<I, T> {
+  let built: I | undefined;
+  return { ...declared, input: () => (built ??= declared.input()) };
+}

@@ -1,0 +1,37 @@
+import * as z from 'zod';
+import { operation } from '../core/operation.js';
+import { calendarDate, idParam, optionalText } from '../core/fields.js';
+import { entryDescription, entryDurationMinutes } from './shapes.js';
+
+/* Time tracking's operations (lib/core/operation.ts): what its REST routes and MCP tools offer, declared once. */
+
+const OFF = ['TIME_TRACKING_DISABLED'] as const;
+
+/** Booking time on a ticket or a booking item; fenced when it names a ticket the caller works under a claim. */
+export const logTimeOp = operation({
+  name: 'time.log',
+  scope: 'write',
+  fenced: true,
+  idempotent: false,
+  errors: [...OFF, 'WEEKLY_HOURS_CAP_REACHED', 'NOT_FOUND'],
+  emits: [],
+  input: () =>
+    z.object({
+      ticketId: idParam.optional().meta({ description: 'The ticket (id or display id); exactly one of ticketId and bookingItemId' }),
+      bookingItemId: idParam.optional(),
+      durationMinutes: entryDurationMinutes,
+      description: entryDescription.optional(),
+      date: calendarDate.optional(),
+    }),
+});
+
+/** Approving or rejecting an agent's pending entry: one declaration for both decisions (a rejection may say why). */
+export const decideEntryOp = operation({
+  name: 'time.decideEntry',
+  scope: 'write',
+  fenced: false,
+  idempotent: false,
+  errors: OFF,
+  emits: [],
+  input: () => z.object({ reason: optionalText(500).optional() }),
+});

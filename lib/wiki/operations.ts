@@ -1,0 +1,8 @@
+import * as z from 'zod';
+import { operation } from '../core/operation.js';
+
+/* The wiki's operations offered by REST and MCP alike (lib/core/operation.ts). */
+
+export const searchWikiOp = operation({ name: 'wiki.search', scope: 'read', fenced: false, idempotent: true, errors: [], emits: [], input: () => z.object({}) });
+
+export const getPageOp = operation({ name: 'wiki.getPage', scope: 'read', fenced: false, idempotent: true, errors: [], emits: [], input: () => z.object({}) });
