@@ -4,18 +4,23 @@ import { idParam } from '../core/fields.js';
 import { PRIORITIES } from '../db/entities/index.js';
 import { createTicketInput, handoffBody, heartbeatNote, leaseSeconds, patchTicketInput, reason, usage } from './inputs.js';
 import { reportFields } from './claims/reports.js';
+import { SEARCH_INDEX_JOB } from './search/pending.js';
+import { READINESS_JOB } from './record/readiness.js';
 
 /*
  * The tickets domain's operations (lib/core/operation.ts): what REST routes (lib/tickets/http)
  * and MCP tools (lib/mcp/tools.ts) offer, declared once. A ticket write emits `ticket.updated`,
- * and `ticket.status_changed` or `ticket.assigned` when it changes those (lib/tickets/events.ts);
- * a claim that finds the last lease lapsed and unswept ends it first (`ticket.claim_expired`,
- * and `ticket.quarantined` when that lapse was one too many).
+ * and `ticket.status_changed` or `ticket.assigned` when it changes those (lib/tickets/events.ts),
+ * and enqueues the jobs that index its words and carry its readiness to other tickets; one
+ * that finishes or reopens a ticket recounts its dependents before it answers, so their
+ * `ticket.unblocked` is written by the same request. A write that finds the ticket's last lease
+ * lapsed and unswept ends it first (`ticket.claim_expired`, and `ticket.quarantined` when that
+ * lapse was one too many).
  */
 
-const WRITE = ['ticket.updated', 'ticket.status_changed', 'ticket.assigned'] as const;
-const CLAIM = ['ticket.claimed', 'ticket.claim_expired', 'ticket.quarantined', ...WRITE] as const;
-const RELEASE = ['ticket.claim_released', ...WRITE] as const;
+const WRITE = ['ticket.updated', 'ticket.status_changed', 'ticket.assigned', 'ticket.unblocked', 'ticket.claim_expired', 'ticket.quarantined', SEARCH_INDEX_JOB.name, READINESS_JOB.name];
+const CLAIM = ['ticket.claimed', ...WRITE];
+const RELEASE = ['ticket.claim_released', ...WRITE];
 const ids = () => z.array(idParam).max(100, 'At most 100');
 
 export const createTicketOp = operation({
@@ -25,7 +30,7 @@ export const createTicketOp = operation({
   fenced: false,
   idempotent: false,
   errors: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED'],
-  emits: ['ticket.created'],
+  emits: ['ticket.created', SEARCH_INDEX_JOB.name],
   input: createTicketInput,
 });
 
@@ -93,7 +98,7 @@ export const heartbeatOp = operation({
   fenced: true,
   idempotent: true,
   errors: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'],
-  emits: ['budget.warning'],
+  emits: ['budget.warning', ...WRITE],
   input: () => z.object({ extendSeconds: leaseSeconds.optional(), note: heartbeatNote.optional(), usage: usage.optional() }),
 });
 

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { operation } from '../core/operation.js';
 import { calendarDate, idParam, optionalText } from '../core/fields.js';
 import { entryDescription, entryDurationMinutes } from './shapes.js';
+import { TIME_SYNC_JOB } from './sync.js';
 
 /* Time tracking's operations (lib/core/operation.ts): what its REST routes and MCP tools offer, declared once. */
 
@@ -14,7 +15,8 @@ export const logTimeOp = operation({
   fenced: true,
   idempotent: false,
   errors: [...OFF, 'WEEKLY_HOURS_CAP_REACHED', 'NOT_FOUND'],
-  emits: [],
+  // A person's entry is approved at once, and an approved entry is pushed to the time-booking system.
+  emits: [TIME_SYNC_JOB.name],
   input: () =>
     z.object({
       ticketId: idParam.optional().meta({ description: 'The ticket (id or display id); exactly one of ticketId and bookingItemId' }),
@@ -32,6 +34,6 @@ export const decideEntryOp = operation({
   fenced: false,
   idempotent: false,
   errors: OFF,
-  emits: [],
+  emits: [TIME_SYNC_JOB.name],
   input: () => z.object({ reason: optionalText(500).optional() }),
 });
