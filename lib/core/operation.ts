@@ -1,5 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type * as z from 'zod';
-import type { ErrorCode } from './errors.js';
+import { AppError, type ErrorCode } from './errors.js';
 
 /*
  * An operation: one thing a caller can ask of a domain, declared once in its domain
@@ -38,8 +39,10 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, T extends Operat
   readonly idempotent: boolean;
   /** The error codes it answers beyond those every operation can (lib/core/errors.ts). */
   readonly errors: readonly ErrorCode[];
-  /** The webhook events (docs/webhooks.md) a success can emit, by the catalogue's names; what other writes it sets off emit is theirs. */
+  /** The webhook events (docs/webhooks.md) it can emit, by the catalogue's names (listed in the API reference as `x-webhook-events`). */
   readonly emits: readonly string[];
+  /** The background jobs it can enqueue (docs/design/events-and-jobs.md), by their kinds' names. */
+  readonly jobs?: readonly string[];
   /** Its input fields with their limits, defaults and clamping; built on first use (lib/core/shapes.ts says why). */
   readonly input: () => I;
 }
@@ -48,4 +51,25 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, T extends Operat
 export function operation<I extends z.ZodObject, T extends OperationTarget | undefined = undefined>(declared: Omit<Operation<I, T>, 'input'> & { input: () => I }): Operation<I, T> {
   let built: I | undefined;
   return { ...declared, input: () => (built ??= declared.input()) };
+}
+
+/** The types of the outbox records built while a checked operation runs (`withDeclaredEmits`); unset otherwise, and then nothing is kept. */
+const written = new AsyncLocalStorage<Set<string>>();
+
+/** Notes an outbox record's type (lib/events/outbox.ts calls it for every record it builds). */
+export function noteEmitted(type: string): void {
+  written.getStore()?.add(type);
+}
+
+/**
+ * Runs an operation and fails it when it wrote an outbox record its declaration does not name
+ * (`emits`, `jobs`): the check of test runs (VALIDATE_RESPONSES) that an operation's declared events
+ * and jobs are all it emits. The router and the MCP server call it there; deployed functions never do.
+ */
+export async function withDeclaredEmits<T>(operation: Pick<Operation, 'name' | 'emits' | 'jobs'>, run: () => Promise<T>): Promise<T> {
+  const types = new Set<string>();
+  const result = await written.run(types, run);
+  const undeclared = [...types].filter((type) => !operation.emits.includes(type) && !operation.jobs?.includes(type));
+  if (undeclared.length > 0) throw new AppError('INTERNAL_ERROR', `The operation ${operation.name} emitted what it does not declare`, { undeclared });
+  return result;
 }

@@ -1,6 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { newId } from '../core/ids.js';
-import { AppError } from '../core/errors.js';
+import { noteEmitted } from '../core/operation.js';
 import { addSeconds, epochSeconds, type Clock } from '../core/clock.js';
 import type { TransactionEntities } from '../db/transact.js';
 
@@ -27,7 +26,7 @@ export interface EventRecord extends Omit<EventInput, 'eventId'> {
 }
 
 export function newEventRecord(orgId: string, clock: Clock, input: EventInput): EventRecord {
-  written.getStore()?.add(input.type);
+  noteEmitted(input.type);
   const now = clock.now();
   return {
     eventId: input.eventId ?? newId('evt'),
@@ -49,19 +48,3 @@ export function eventPuts(entities: TransactionEntities, records: EventRecord[])
   return records.map((record) => entities.event.create(record).commit());
 }
 
-/** The types of the records built while a checked operation runs (`withDeclaredEmits`); unset otherwise, and then nothing is kept. */
-const written = new AsyncLocalStorage<Set<string>>();
-
-/**
- * Runs an operation and fails it when it wrote an outbox record its declaration does not name
- * (`emits`, lib/core/operation.ts): the check of test runs (VALIDATE_RESPONSES) that an
- * operation's declared events and jobs are all it emits. The router and the MCP server call it
- * there; deployed functions never do.
- */
-export async function withDeclaredEmits<T>(operation: { name: string; emits: readonly string[] }, run: () => Promise<T>): Promise<T> {
-  const types = new Set<string>();
-  const result = await written.run(types, run);
-  const undeclared = [...types].filter((type) => !operation.emits.includes(type));
-  if (undeclared.length > 0) throw new AppError('INTERNAL_ERROR', `The operation ${operation.name} emitted what it does not declare`, { undeclared });
-  return result;
-}

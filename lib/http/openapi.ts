@@ -107,6 +107,8 @@ function operation(routeKey: string, route: Route, tag: string, method: string, 
     summary: route.summary ?? routeKey,
     ...(route.description ? { description: route.description } : {}),
     tags: [tag],
+    // What webhook receivers may hear of it (its operation's declaration, lib/core/operation.ts).
+    ...(route.auth === 'credential' && route.operation?.emits.length ? { 'x-webhook-events': route.operation.emits } : {}),
     ...(route.auth === 'credential'
       ? { security: [{ bearer: [] }] }
       : route.auth === 'platform'

@@ -11,7 +11,7 @@ import { parseInput } from './validation.js';
 import { malformedPath, pathSegments } from './route-match.js';
 import { pageEnvelope } from './pagination.js';
 import { nonConformance } from './conformance.js';
-import { withDeclaredEmits } from '../events/index.js';
+import { withDeclaredEmits } from '../core/operation.js';
 import type { CursorPage, Page } from '../core/pages.js';
 import { log, publishRequestMetrics, takeColdStart } from '../core/telemetry.js';
 import { idempotencyKeyOf, runIdempotently } from '../db/idempotency.js';

@@ -9,7 +9,7 @@ import { registerPrompts } from './prompts.js';
 import { registerApps } from './apps.js';
 import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import { refuseMalformedText } from '../core/text.js';
-import { withDeclaredEmits } from '../events/index.js';
+import { withDeclaredEmits } from '../core/operation.js';
 
 export const SERVER_INFO = { name: 'work-management', version: '1.0.0' } as const;
 
@@ -126,7 +126,7 @@ function registerTool(server: McpServer, ctx: DomainContext, tool: ToolDefinitio
       try {
         refuseMalformedText(input, 'arguments');
         const { idempotencyKey: key, ...args } = input as { idempotencyKey?: string };
-        // Test runs: a tool may write only the events and jobs its operation declares (lib/events/outbox.ts).
+        // Test runs: a tool may write only the events and jobs its operation declares (lib/core/operation.ts).
         const run = () => (process.env.VALIDATE_RESPONSES === 'true' ? withDeclaredEmits(tool.operation, () => tool.run(ctx, args as never)) : tool.run(ctx, args as never));
         if (key === undefined) return resultOf((await run()) as Record<string, unknown>);
         // As the Idempotency-Key header: the first result is kept and given again, marked in `_meta`.

@@ -18,7 +18,9 @@ import { READINESS_JOB } from './record/readiness.js';
  * lapse was one too many).
  */
 
-const WRITE = ['ticket.updated', 'ticket.status_changed', 'ticket.assigned', 'ticket.unblocked', 'ticket.claim_expired', 'ticket.quarantined', SEARCH_INDEX_JOB.name, READINESS_JOB.name];
+const WRITE = ['ticket.updated', 'ticket.status_changed', 'ticket.assigned', 'ticket.unblocked', 'ticket.claim_expired', 'ticket.quarantined'];
+/** The jobs of a ticket write: its words indexed, its readiness carried to its dependents and parents. */
+const JOBS = [SEARCH_INDEX_JOB.name, READINESS_JOB.name];
 const CLAIM = ['ticket.claimed', ...WRITE];
 const RELEASE = ['ticket.claim_released', ...WRITE];
 const ids = () => z.array(idParam).max(100, 'At most 100');
@@ -30,7 +32,8 @@ export const createTicketOp = operation({
   fenced: false,
   idempotent: false,
   errors: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED'],
-  emits: ['ticket.created', SEARCH_INDEX_JOB.name],
+  emits: ['ticket.created'],
+  jobs: [SEARCH_INDEX_JOB.name],
   input: createTicketInput,
 });
 
@@ -47,6 +50,7 @@ export const updateTicketOp = operation({
   idempotent: true,
   errors: ['AGENT_APPROVAL_REQUIRED', 'FEATURE_DISABLED', 'STALE_UPDATE'],
   emits: RELEASE,
+  jobs: JOBS,
   input: patchTicketInput,
 });
 
@@ -58,6 +62,7 @@ export const changeStatusOp = operation({
   idempotent: true,
   errors: ['AGENT_APPROVAL_REQUIRED'],
   emits: RELEASE,
+  jobs: JOBS,
   input: () => z.object({ statusId: idParam, reason: reason.optional() }),
 });
 
@@ -68,6 +73,7 @@ export const claimNextOp = operation({
   idempotent: false,
   errors: ['CLAIM_LIMIT_REACHED'],
   emits: CLAIM,
+  jobs: JOBS,
   input: () =>
     z.object({
       leaseSeconds: leaseSeconds.optional(),
@@ -88,6 +94,7 @@ export const claimTicketOp = operation({
   idempotent: true,
   errors: ['CLAIM_LIMIT_REACHED', 'BUDGET_EXHAUSTED', 'TICKET_ALREADY_CLAIMED', 'TICKET_NOT_CLAIMABLE', 'DISPATCH_PAUSED', 'TICKET_QUARANTINED'],
   emits: CLAIM,
+  jobs: JOBS,
   input: () => z.object({ leaseSeconds: leaseSeconds.optional(), assign: z.boolean().optional().meta({ description: 'Also assign it to you' }) }),
 });
 
@@ -99,6 +106,7 @@ export const heartbeatOp = operation({
   idempotent: true,
   errors: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'],
   emits: ['budget.warning', ...WRITE],
+  jobs: JOBS,
   input: () => z.object({ extendSeconds: leaseSeconds.optional(), note: heartbeatNote.optional(), usage: usage.optional() }),
 });
 
@@ -110,6 +118,7 @@ export const releaseClaimOp = operation({
   idempotent: false,
   errors: ['TICKET_ALREADY_CLAIMED', 'CLAIM_NOT_HELD'],
   emits: RELEASE,
+  jobs: JOBS,
   input: () => z.object({ reason: reason.optional(), handoff: handoffBody.optional() }),
 });
 
@@ -121,6 +130,7 @@ export const reportRunOp = operation({
   idempotent: false,
   errors: ['CLAIM_NOT_HELD'],
   emits: ['ticket.reported', 'budget.warning', ...RELEASE],
+  jobs: JOBS,
   input: () => z.object(reportFields()),
 });
 
@@ -133,6 +143,7 @@ export const decideSuggestionOp = operation({
   idempotent: false,
   errors: [],
   emits: RELEASE,
+  jobs: JOBS,
   input: () => z.object({ reason: reason.optional() }),
 });
 

@@ -16,7 +16,8 @@ export const logTimeOp = operation({
   idempotent: false,
   errors: [...OFF, 'WEEKLY_HOURS_CAP_REACHED', 'NOT_FOUND'],
   // A person's entry is approved at once, and an approved entry is pushed to the time-booking system.
-  emits: [TIME_SYNC_JOB.name],
+  emits: [],
+  jobs: [TIME_SYNC_JOB.name],
   input: () =>
     z.object({
       ticketId: idParam.optional().meta({ description: 'The ticket (id or display id); exactly one of ticketId and bookingItemId' }),
@@ -34,6 +35,7 @@ export const decideEntryOp = operation({
   fenced: false,
   idempotent: false,
   errors: OFF,
-  emits: [TIME_SYNC_JOB.name],
+  emits: [],
+  jobs: [TIME_SYNC_JOB.name],
   input: () => z.object({ reason: optionalText(500).optional() }),
 });

@@ -67,7 +67,8 @@ describe('every REST route of an operation takes its rules from it', () => {
     const known = new Set<string>([...EVENT_TYPES, ...declaredJobKinds()]);
     for (const op of operations) {
       for (const code of op.errors) expect([op.name, code in ERRORS]).toEqual([op.name, true]);
-      for (const type of op.emits) expect([op.name, type, known.has(type)]).toEqual([op.name, type, true]);
+      for (const type of op.emits) expect([op.name, type, (EVENT_TYPES as readonly string[]).includes(type)]).toEqual([op.name, type, true]);
+      for (const kind of op.jobs ?? []) expect([op.name, kind, known.has(kind) && !(EVENT_TYPES as readonly string[]).includes(kind)]).toEqual([op.name, kind, true]);
     }
   });
 
