@@ -3,7 +3,7 @@ import { operation } from '../core/operation.js';
 
 /* The boards domain's operations offered by REST and MCP alike (lib/core/operation.ts). */
 
-export const listBoardsOp = operation({
+export const listBoardsOp = /* @__PURE__ */ operation({
   name: 'boards.list',
   scope: 'read',
   fenced: false,

@@ -5,7 +5,7 @@ import { commentContent } from './shapes.js';
 
 /* The comments domain's operations (lib/core/operation.ts): what its REST routes and MCP tools offer, declared once. */
 
-export const addCommentOp = operation({
+export const addCommentOp = /* @__PURE__ */ operation({
   name: 'comments.add',
   scope: 'write',
   target: 'ticket',
@@ -16,4 +16,4 @@ export const addCommentOp = operation({
   input: () => z.object({ content: commentContent, isSecret: z.boolean().optional(), parentId: idParam.optional() }),
 });
 
-export const listCommentsOp = operation({ name: 'comments.list', scope: 'read', target: 'ticket', fenced: false, idempotent: true, errors: [], emits: [], input: () => z.object({}) });
+export const listCommentsOp = /* @__PURE__ */ operation({ name: 'comments.list', scope: 'read', target: 'ticket', fenced: false, idempotent: true, errors: [], emits: [], input: () => z.object({}) });

@@ -47,7 +47,10 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, T extends Operat
   readonly input: () => I;
 }
 
-/** Declares an operation; its input is built once, when first read. */
+/**
+ * Declares an operation; its input is built once, when first read. Declarations are marked
+ * pure (an `@__PURE__` comment), so a function's bundle keeps only the operations its routes use.
+ */
 export function operation<I extends z.ZodObject, T extends OperationTarget | undefined = undefined>(declared: Omit<Operation<I, T>, 'input'> & { input: () => I }): Operation<I, T> {
   let built: I | undefined;
   return { ...declared, input: () => (built ??= declared.input()) };

@@ -25,7 +25,7 @@ const CLAIM = ['ticket.claimed', ...WRITE];
 const RELEASE = ['ticket.claim_released', ...WRITE];
 const ids = () => z.array(idParam).max(100, 'At most 100');
 
-export const createTicketOp = operation({
+export const createTicketOp = /* @__PURE__ */ operation({
   name: 'tickets.create',
   scope: 'write',
   target: 'board',
@@ -37,12 +37,12 @@ export const createTicketOp = operation({
   input: createTicketInput,
 });
 
-export const getTicketOp = operation({ name: 'tickets.get', scope: 'read', target: 'ticket', fenced: false, idempotent: true, errors: [], emits: [], input: () => z.object({}) });
+export const getTicketOp = /* @__PURE__ */ operation({ name: 'tickets.get', scope: 'read', target: 'ticket', fenced: false, idempotent: true, errors: [], emits: [], input: () => z.object({}) });
 
 /** The ticket lists across boards (GET /api/v1/issues; MCP's tickets_list and tickets_search): filters are read per interface, by one list function. */
-export const listTicketsOp = operation({ name: 'tickets.list', scope: 'read', fenced: false, idempotent: true, errors: [], emits: [], input: () => z.object({}) });
+export const listTicketsOp = /* @__PURE__ */ operation({ name: 'tickets.list', scope: 'read', fenced: false, idempotent: true, errors: [], emits: [], input: () => z.object({}) });
 
-export const updateTicketOp = operation({
+export const updateTicketOp = /* @__PURE__ */ operation({
   name: 'tickets.update',
   scope: 'write',
   target: 'ticket',
@@ -54,7 +54,7 @@ export const updateTicketOp = operation({
   input: patchTicketInput,
 });
 
-export const changeStatusOp = operation({
+export const changeStatusOp = /* @__PURE__ */ operation({
   name: 'tickets.changeStatus',
   scope: 'write',
   target: 'ticket',
@@ -66,7 +66,7 @@ export const changeStatusOp = operation({
   input: () => z.object({ statusId: idParam, reason: reason.optional() }),
 });
 
-export const claimNextOp = operation({
+export const claimNextOp = /* @__PURE__ */ operation({
   name: 'tickets.claimNext',
   scope: 'write',
   fenced: false,
@@ -86,7 +86,7 @@ export const claimNextOp = operation({
     }),
 });
 
-export const claimTicketOp = operation({
+export const claimTicketOp = /* @__PURE__ */ operation({
   name: 'tickets.claim',
   scope: 'write',
   target: 'ticket',
@@ -98,7 +98,7 @@ export const claimTicketOp = operation({
   input: () => z.object({ leaseSeconds: leaseSeconds.optional(), assign: z.boolean().optional().meta({ description: 'Also assign it to you' }) }),
 });
 
-export const heartbeatOp = operation({
+export const heartbeatOp = /* @__PURE__ */ operation({
   name: 'tickets.heartbeat',
   scope: 'write',
   target: 'ticket',
@@ -110,7 +110,7 @@ export const heartbeatOp = operation({
   input: () => z.object({ extendSeconds: leaseSeconds.optional(), note: heartbeatNote.optional(), usage: usage.optional() }),
 });
 
-export const releaseClaimOp = operation({
+export const releaseClaimOp = /* @__PURE__ */ operation({
   name: 'tickets.release',
   scope: 'write',
   target: 'ticket',
@@ -122,7 +122,7 @@ export const releaseClaimOp = operation({
   input: () => z.object({ reason: reason.optional(), handoff: handoffBody.optional() }),
 });
 
-export const reportRunOp = operation({
+export const reportRunOp = /* @__PURE__ */ operation({
   name: 'tickets.report',
   scope: 'write',
   target: 'ticket',
@@ -135,7 +135,7 @@ export const reportRunOp = operation({
 });
 
 /** Accepting (the ticket moves) or rejecting an agent's suggested move: one declaration for both decisions. */
-export const decideSuggestionOp = operation({
+export const decideSuggestionOp = /* @__PURE__ */ operation({
   name: 'tickets.decideSuggestion',
   scope: 'write',
   target: 'ticket',
@@ -147,4 +147,4 @@ export const decideSuggestionOp = operation({
   input: () => z.object({ reason: reason.optional() }),
 });
 
-export const pendingSuggestionsOp = operation({ name: 'tickets.pendingSuggestions', scope: 'read', fenced: false, idempotent: true, errors: ['FORBIDDEN'], emits: [], input: () => z.object({}) });
+export const pendingSuggestionsOp = /* @__PURE__ */ operation({ name: 'tickets.pendingSuggestions', scope: 'read', fenced: false, idempotent: true, errors: ['FORBIDDEN'], emits: [], input: () => z.object({}) });

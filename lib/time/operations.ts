@@ -9,7 +9,7 @@ import { TIME_SYNC_JOB } from './sync.js';
 const OFF = ['TIME_TRACKING_DISABLED'] as const;
 
 /** Booking time on a ticket or a booking item; fenced when it names a ticket the caller works under a claim. */
-export const logTimeOp = operation({
+export const logTimeOp = /* @__PURE__ */ operation({
   name: 'time.log',
   scope: 'write',
   fenced: true,
@@ -29,7 +29,7 @@ export const logTimeOp = operation({
 });
 
 /** Approving or rejecting an agent's pending entry: one declaration for both decisions (a rejection may say why). */
-export const decideEntryOp = operation({
+export const decideEntryOp = /* @__PURE__ */ operation({
   name: 'time.decideEntry',
   scope: 'write',
   fenced: false,
