@@ -16,4 +16,4 @@ export const addCommentOp = /* @__PURE__ */ operation({
   input: () => z.object({ content: commentContent, isSecret: z.boolean().optional(), parentId: idParam.optional() }),
 });
 
-export const listCommentsOp = /* @__PURE__ */ operation({ name: 'comments.list', scope: 'read', target: 'ticket', fenced: false, idempotent: true, errors: [], emits: [], input: () => z.object({}) });
+export const listCommentsOp = /* @__PURE__ */ operation({ name: 'comments.list', scope: 'read', target: 'ticket', fenced: false, idempotent: true, errors: [], emits: [] });

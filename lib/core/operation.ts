@@ -1,11 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type * as z from 'zod';
+import * as z from 'zod';
 import { AppError, type ErrorCode } from './errors.js';
 
 /*
  * An operation: one thing a caller can ask of a domain, declared once in its domain
  * (`lib/<domain>/operations.ts`) and adapted by every interface that offers it: the REST route
- * (`operationRoute`, lib/http/routes.ts) and the MCP tool (`tool`, lib/mcp/tools.ts) take their
+ * (`fromOperation`, lib/http/routes.ts) and the MCP tool (`tool`, lib/mcp/tools.ts) take their
  * input fields, the scope, fencing, idempotency and errors from it and declare none of their own.
  * docs/design/code.md, "One declaration per operation", says how to add one.
  */
@@ -43,7 +43,7 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, T extends Operat
   readonly emits: readonly string[];
   /** The background jobs it can enqueue (docs/design/events-and-jobs.md), by their kinds' names. */
   readonly jobs?: readonly string[];
-  /** Its input fields with their limits, defaults and clamping; built on first use (lib/core/shapes.ts says why). */
+  /** Its input fields with their limits, defaults and clamping; built on first use (lib/core/shapes.ts says why). None when not given. */
   readonly input: () => I;
 }
 
@@ -51,9 +51,12 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, T extends Operat
  * Declares an operation; its input is built once, when first read. Declarations are marked
  * pure (an `@__PURE__` comment), so a function's bundle keeps only the operations its routes use.
  */
-export function operation<I extends z.ZodObject, T extends OperationTarget | undefined = undefined>(declared: Omit<Operation<I, T>, 'input'> & { input: () => I }): Operation<I, T> {
+export function operation<I extends z.ZodObject = z.ZodObject<Record<never, never>>, T extends OperationTarget | undefined = undefined>(
+  declared: Omit<Operation<I, T>, 'input'> & { input?: () => I },
+): Operation<I, T> {
   let built: I | undefined;
-  return { ...declared, input: () => (built ??= declared.input()) };
+  const input = declared.input ?? (() => z.object({}) as unknown as I);
+  return { ...declared, input: () => (built ??= input()) };
 }
 
 /** The types of the outbox records built while a checked operation runs (`withDeclaredEmits`); unset otherwise, and then nothing is kept. */

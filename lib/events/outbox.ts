@@ -47,4 +47,3 @@ export function newEventRecord(orgId: string, clock: Clock, input: EventInput): 
 export function eventPuts(entities: TransactionEntities, records: EventRecord[]) {
   return records.map((record) => entities.event.create(record).commit());
 }
-

@@ -193,7 +193,7 @@ export interface AuthenticatedRoute<P = unknown, Q = unknown, B = unknown, R = u
    * lib/http/ticket-refs.ts). Declared by every route of a ticket and every route whose input names one.
    */
   ticketRefs?: readonly TicketRefField[];
-  /** The domain operation the route offers (`operationRoute`): its scope, fencing, errors and body come from it. */
+  /** The domain operation the route offers (`fromOperation`): its scope, fencing, errors and body come from it. */
   operation?: Operation;
   handler: (ctx: DomainContext, input: Inputs<P, Q, B>) => Promise<Reply<R, E> | (E extends 'page' | 'cursor' ? never : null | EmptyAnswer)>;
 }

@@ -181,7 +181,6 @@ interface ToolSpec<I extends z.ZodObject, T, K extends keyof I['shape'], X exten
   name: string;
   title: string;
   description: string;
-  destructive?: boolean;
   ui?: string;
   /** The operation's input fields the tool takes, unless all of them (a tool may offer fewer than the REST route; never another schema). */
   fields?: readonly K[];
@@ -224,7 +223,8 @@ function tool<I extends z.ZodObject, T extends OperationTarget | undefined, cons
     description: spec.description,
     operation: op,
     readOnly: op.scope === 'read',
-    destructive: spec.destructive ?? false,
+    // No tool deletes or overwrites what it cannot restore.
+    destructive: false,
     idempotent: op.idempotent,
     get input() {
       return inputOf();
@@ -232,10 +232,12 @@ function tool<I extends z.ZodObject, T extends OperationTarget | undefined, cons
     output: spec.output,
     ...(spec.ui ? { ui: spec.ui } : {}),
     run: async (ctx, args) => {
-      const { ticketId, displayId, boardId, claimCount: fence, ...rest } = args as Record<string, unknown> & { ticketId?: string; displayId?: string; boardId?: string; claimCount?: number };
-      const kept = { ...rest, ...(op.target !== 'ticket' && ticketId !== undefined ? { ticketId } : {}), ...(op.target !== 'ticket' && displayId !== undefined ? { displayId } : {}), ...(op.target !== 'board' && boardId !== undefined ? { boardId } : {}) };
-      const where = op.target === 'ticket' ? await locate(ctx, { ticketId, displayId }) : op.target === 'board' ? { boardId } : {};
-      return spec.run(withFence(ctx, fence), kept as never, where as Where<T>);
+      const { claimCount: fence, ...rest } = args as Record<string, unknown> & { ticketId?: string; displayId?: string; boardId?: string; claimCount?: number };
+      // The arguments that name the target are the adapter's: the tool's run gets what they locate.
+      const naming = op.target === 'ticket' ? ['ticketId', 'displayId'] : op.target === 'board' ? ['boardId'] : [];
+      const input = Object.fromEntries(Object.entries(rest).filter(([key]) => !naming.includes(key)));
+      const where = op.target === 'ticket' ? await locate(ctx, rest) : op.target === 'board' ? { boardId: rest.boardId } : {};
+      return spec.run(withFence(ctx, fence), input as never, where as Where<T>);
     },
   };
 }

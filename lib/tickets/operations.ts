@@ -37,10 +37,10 @@ export const createTicketOp = /* @__PURE__ */ operation({
   input: createTicketInput,
 });
 
-export const getTicketOp = /* @__PURE__ */ operation({ name: 'tickets.get', scope: 'read', target: 'ticket', fenced: false, idempotent: true, errors: [], emits: [], input: () => z.object({}) });
+export const getTicketOp = /* @__PURE__ */ operation({ name: 'tickets.get', scope: 'read', target: 'ticket', fenced: false, idempotent: true, errors: [], emits: [] });
 
 /** The ticket lists across boards (GET /api/v1/issues; MCP's tickets_list and tickets_search): filters are read per interface, by one list function. */
-export const listTicketsOp = /* @__PURE__ */ operation({ name: 'tickets.list', scope: 'read', fenced: false, idempotent: true, errors: [], emits: [], input: () => z.object({}) });
+export const listTicketsOp = /* @__PURE__ */ operation({ name: 'tickets.list', scope: 'read', fenced: false, idempotent: true, errors: [], emits: [] });
 
 export const updateTicketOp = /* @__PURE__ */ operation({
   name: 'tickets.update',
@@ -147,4 +147,4 @@ export const decideSuggestionOp = /* @__PURE__ */ operation({
   input: () => z.object({ reason: reason.optional() }),
 });
 
-export const pendingSuggestionsOp = /* @__PURE__ */ operation({ name: 'tickets.pendingSuggestions', scope: 'read', fenced: false, idempotent: true, errors: ['FORBIDDEN'], emits: [], input: () => z.object({}) });
+export const pendingSuggestionsOp = /* @__PURE__ */ operation({ name: 'tickets.pendingSuggestions', scope: 'read', fenced: false, idempotent: true, errors: ['FORBIDDEN'], emits: [] });

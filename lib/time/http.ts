@@ -12,16 +12,12 @@ import { listTimers, startTimer, stopAllTimers, stopTimer } from './timers.js';
 import {
   bookingItemResult, budgetSummaryResult, recentResult, savedSyncEndpointResult, stopAllResult, summaryResult, syncEndpointResult,
   timeEntryResult, timerResult, todayResult,
-  entryDescription, entryDurationMinutes,
+  entryDescription, entryDurationMinutes, entryTarget,
 } from './shapes.js';
 
 const entryDate = calendarDate;
 const description = entryDescription;
 const durationMinutes = entryDurationMinutes;
-const target = {
-  ticketId: idParam.optional().meta({ description: 'The ticket (id or display id); exactly one of ticketId and bookingItemId' }),
-  bookingItemId: idParam.optional(),
-};
 const period = {
   year: z.coerce.number().int().min(1970).max(9999).optional(),
   month: z.coerce.number().int().min(1, 'Between 1 and 12').max(12, 'Between 1 and 12').optional(),
@@ -55,7 +51,7 @@ export const timeRoutes: Routes = withTicketRefs({
       status: 201,
       result: timerResult,
       errors: [...OFF, 'NOT_FOUND'],
-      body: z.strictObject(target),
+      body: z.strictObject(entryTarget),
       handler: (ctx, { body }) => startTimer(ctx, body),
     }),
   ),

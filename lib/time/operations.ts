@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { operation } from '../core/operation.js';
-import { calendarDate, idParam, optionalText } from '../core/fields.js';
-import { entryDescription, entryDurationMinutes } from './shapes.js';
+import { calendarDate, optionalText } from '../core/fields.js';
+import { entryDescription, entryDurationMinutes, entryTarget } from './shapes.js';
 import { TIME_SYNC_JOB } from './sync.js';
 
 /* Time tracking's operations (lib/core/operation.ts): what its REST routes and MCP tools offer, declared once. */
@@ -20,8 +20,7 @@ export const logTimeOp = /* @__PURE__ */ operation({
   jobs: [TIME_SYNC_JOB.name],
   input: () =>
     z.object({
-      ticketId: idParam.optional().meta({ description: 'The ticket (id or display id); exactly one of ticketId and bookingItemId' }),
-      bookingItemId: idParam.optional(),
+      ...entryTarget,
       durationMinutes: entryDurationMinutes,
       description: entryDescription.optional(),
       date: calendarDate.optional(),

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { anId, timestamp } from '../core/shapes.js';
+import { idParam } from '../core/fields.js';
 import { SYNC_STATUSES, TIME_ENTRY_SOURCES, TIME_ENTRY_STATES } from '../db/entities/index.js';
 
 /** One entry is one day's work: 1 to 1,440 whole minutes (REST and the MCP tool alike). */
@@ -8,6 +9,12 @@ export const entryDurationMinutes = z
   .int('Must be a whole number of minutes')
   .min(1, 'At least 1 minute')
   .max(1440, 'At most 1,440 minutes (one day)');
+
+/** What an entry or a timer is booked on: a ticket (its id or display id) or a booking item. */
+export const entryTarget = {
+  ticketId: idParam.optional().meta({ description: 'The ticket (id or display id); exactly one of ticketId and bookingItemId' }),
+  bookingItemId: idParam.optional(),
+};
 
 /** What an entry's time was spent on. */
 export const entryDescription = z.string().max(500, 'At most 500 characters');

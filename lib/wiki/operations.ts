@@ -1,8 +1,7 @@
-import * as z from 'zod';
 import { operation } from '../core/operation.js';
 
 /* The wiki's operations offered by REST and MCP alike (lib/core/operation.ts). */
 
-export const searchWikiOp = /* @__PURE__ */ operation({ name: 'wiki.search', scope: 'read', fenced: false, idempotent: true, errors: [], emits: [], input: () => z.object({}) });
+export const searchWikiOp = /* @__PURE__ */ operation({ name: 'wiki.search', scope: 'read', fenced: false, idempotent: true, errors: [], emits: [] });
 
-export const getPageOp = /* @__PURE__ */ operation({ name: 'wiki.getPage', scope: 'read', fenced: false, idempotent: true, errors: [], emits: [], input: () => z.object({}) });
+export const getPageOp = /* @__PURE__ */ operation({ name: 'wiki.getPage', scope: 'read', fenced: false, idempotent: true, errors: [], emits: [] });
