@@ -273,8 +273,8 @@ function BoardCard({ card, column, columns, onDragCard, onDrop, onMove }: Omit<C
       <Link to={`/app/boards/${card.boardId}/tickets/${card.id}`} className="card-title">
         <span className="muted">{card.displayId}</span> {card.title}
       </Link>
-      {card.isReady ? <span className="marker ready"> Ready</span> : null}
-      {card.openBlockerCount > 0 ? <span className="marker blocked"> Blocked by {card.openBlockerCount}</span> : null}
+      {card.isReady ? <span className="marker ready">Ready</span> : null}
+      {card.openBlockerCount > 0 ? <span className="marker blocked">Blocked by {card.openBlockerCount}</span> : null}
       <span className="meta">
         {card.priority}
         {card.assignee ? ` · ${card.assignee.name}` : ''}

@@ -313,7 +313,7 @@ function ClaimPanel({ ticket, path }: { ticket: FullTicket; path: TicketPath }) 
             <dt>Heartbeat</dt>
             <dd>{ago(claim.claimHeartbeatAt)}</dd>
             <dt>Claimed</dt>
-            <dd>{claim.claimCount} times in all</dd>
+            <dd>{claim.claimCount === 1 ? 'once' : `${claim.claimCount} times`} in all</dd>
           </dl>
           {claim.directive ? (
             <p className="directive" role="status">
