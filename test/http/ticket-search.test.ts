@@ -170,7 +170,7 @@ describe('a one-word search most of a large board matches', () => {
       typeId, assignee: { id: big.adminId, name: 'Ada Admin' }, createdById: big.adminId,
     };
     // "Ticket N: fix the login flow", and a description with "filter", "the", "to", "totals"...
-    await seedBoard({ orgId: big.orgId, boardId: board.id, prefix: 'DSR' }, vocabulary, 620);
+    await seedBoard({ orgId: big.orgId, boardId: board.id, prefix: 'DSR' }, vocabulary, 250);
     const done = bigStatuses.find((status) => status.key === 'DONE')!.id;
     const ticketPath = (ticketId: string) => `/api/v1/boards/${board.id}/tickets/${ticketId}`;
     const early = (await answered(big.call('GET', `/api/v1/boards/${board.id}/tickets?limit=10`))).data as { id: string }[];
@@ -183,7 +183,8 @@ describe('a one-word search most of a large board matches', () => {
     ];
     const samplePages = async (list: string) => {
       const answers = [];
-      for (const page of [1, 30]) {
+      // Page 1 comes from the columns (a few tickets read for its 20); page 10 from the counted entries (its end, 200, would cost more from the columns).
+      for (const page of [1, 10]) {
         const body = await answered(big.call('GET', `${list}&limit=20&page=${page}`));
         answers.push({ total: body.total, ids: body.data.map((ticket: { id: string }) => ticket.id) });
       }
@@ -208,7 +209,7 @@ describe('a one-word search most of a large board matches', () => {
     await waitUntil(pendingOfBig, (pending) => pending.length === 0, 60_000);
     expect(await expectCountsToMatchEntries(big.orgId, board.id)).toBeGreaterThan(10);
     const indexed = await compareAll();
-    expect(indexed[0]![0]!.total).toBeGreaterThan(600);
+    expect(indexed[0]![0]!.total).toBeGreaterThan(240);
     expect(indexed[0]![0]!.ids).toHaveLength(20);
     // Writes the index has not caught up with when the lists are read: the title loses its words,
     // a new ticket, a deletion, a move to DONE.
@@ -222,8 +223,7 @@ describe('a one-word search most of a large board matches', () => {
     await waitUntil(pendingOfBig, (left) => left.length === 0, 60_000);
     await expectCountsToMatchEntries(big.orgId, board.id);
     expect(await counted()).toEqual(pending);
-    // 75–111 s in clean-clone runs on a busy 2-core machine: twice the slowest.
-  }, 360_000);
+  }, 240_000);
 });
 
 describe('the indexer', () => {
